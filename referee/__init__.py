@@ -1,0 +1,28 @@
+"""referee: the referee console for live tarot card games.
+
+The Python API used by scripts and by the console itself::
+
+    from referee import parse_cards, best_hand
+    best_hand(parse_cards("KnC KnW 3S 3P 0 XXI 9C")).category   # 'three_pair'
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.rules.cards import Card, format_cards, parse_card, parse_cards
+
+if TYPE_CHECKING:
+    from referee.rules.hands import Hand, best_hand
+
+__all__ = ["Card", "Hand", "best_hand", "format_cards", "parse_card", "parse_cards"]
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # The hand evaluator is imported on first use so that `referee --help` stays fast.
+    if name in ("Hand", "best_hand"):
+        from referee.rules import hands
+
+        return getattr(hands, name)
+    raise AttributeError(name)

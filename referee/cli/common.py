@@ -1,0 +1,122 @@
+"""What every command group shares: the evening path, output, and the error boundary.
+
+Only the CLI prints and picks exit codes (STYLE.md): a ``RefereeError`` is a
+user mistake -> one line on stderr, exit 2, nothing written; anything else is
+a bug -> exit 1, with the traceback under ``--debug``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from typer.core import TyperGroup
+
+from referee.errors import RefereeError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+@dataclass
+class Settings:
+    """Root options, carried on the click context as ``ctx.obj``."""
+
+    db: Path | None = None
+    debug: bool = False
+
+
+def default_db() -> Path:
+    """``REFEREE_DB``, else ``evening.json`` in the user data directory."""
+    env = os.environ.get("REFEREE_DB")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("referee", appauthor=False)) / "evening.json"
+
+
+def db_path(ctx: typer.Context | None = None) -> Path:
+    """The evening file this command works on: ``--db``, ``REFEREE_DB``, user data dir."""
+    if ctx is None:
+        import click
+
+        ctx = click.get_current_context(silent=True)  # type: ignore[assignment]
+    settings = ctx.find_object(Settings) if ctx is not None else None
+    if settings is not None and settings.db is not None:
+        return settings.db
+    return default_db()
+
+
+_console: Console | None = None
+
+
+def console() -> Console:
+    """The rich console for human output (colour only on a terminal, never with NO_COLOR)."""
+    global _console
+    if _console is None:
+        from rich.console import Console
+
+        _console = Console(highlight=False)
+    return _console
+
+
+def emit_json(obj: Any) -> None:
+    """One JSON document on stdout, UTF-8, keys in insertion order."""
+    typer.echo(json.dumps(obj, ensure_ascii=False))
+
+
+def say(text: str) -> None:
+    """One line of plain human output with rich markup."""
+    console().print(text)
+
+
+def fail(message: str) -> None:
+    """Print one user-mistake line and exit 2."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+class RefereeGroup(TyperGroup):
+    """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RefereeError as exc:
+            typer.echo(f"error: {exc.line}", err=True)
+            raise typer.Exit(2) from None
+        except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            raise
+        except Exception as exc:
+            import click
+
+            if isinstance(exc, click.ClickException | click.exceptions.Exit):
+                raise
+            settings = ctx.find_object(Settings)
+            if settings is not None and settings.debug:
+                traceback.print_exc()
+            else:
+                typer.echo(
+                    f"internal error: {type(exc).__name__}: {exc} "
+                    "(a bug, not your mistake; nothing was written; rerun with --debug)",
+                    err=True,
+                )
+            raise typer.Exit(1) from None
+
+
+def read_lines(source: str) -> list[str]:
+    """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
+    from referee.errors import BadInput
+
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot read {source!r}: {exc.strerror}; give a readable file or '-'")
+    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]

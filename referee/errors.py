@@ -1,0 +1,56 @@
+"""The one exception tree of the referee.
+
+Only ``referee.cli`` turns these into printed lines and exit codes: every
+``RefereeError`` is a user mistake (exit 2, nothing written); anything else is
+a bug (exit 1).
+"""
+
+from __future__ import annotations
+
+
+class RefereeError(Exception):
+    """A request the rules or the input forbid; the message is one line for the GM."""
+
+    def __init__(self, message: str, *, ruling: str | None = None) -> None:
+        self.ruling = ruling
+        super().__init__(message)
+
+    @property
+    def line(self) -> str:
+        """The message with its ruling id, as printed to the GM."""
+        text = str(self)
+        if self.ruling and f"({self.ruling})" not in text:
+            return f"{text} ({self.ruling})"
+        return text
+
+
+class UnknownCard(RefereeError):
+    """A token that is no card of the deck."""
+
+
+class UnknownName(RefereeError):
+    """A person, soul, power or other name that matches nothing."""
+
+
+class BadInput(RefereeError):
+    """Malformed input: wrong count, duplicate, bad number, bad file."""
+
+
+class IllegalAction(RefereeError):
+    """An action the rules forbid now; carries the ruling id."""
+
+
+class LawViolation(IllegalAction):
+    """A transfer at the table, forbidden by the Law (R16)."""
+
+
+class ScenarioError(RefereeError):
+    """A scenario, power set or table file that does not validate."""
+
+
+class StoreError(RefereeError):
+    """The evening file cannot be read, is busy, or is corrupt."""
+
+
+class InvariantViolation(AssertionError):
+    """A broken invariant (R10, R19, R25, R26): a bug, never a user mistake."""

@@ -1,0 +1,50 @@
+"""Matching what the GM types against the names of people, souls and powers.
+
+Case-insensitive; an exact name wins, else a unique prefix; a near miss
+suggests the nearest names (DESIGN.md, The command line).
+
+>>> match_name("ali", ["Alice", "Bob"])
+'Alice'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from referee.errors import UnknownName
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def nearest(query: str, choices: Iterable[str], limit: int = 3) -> list[str]:
+    """The ``limit`` choices nearest to ``query`` (fuzzy), best first."""
+    from rapidfuzz import fuzz, process
+
+    pool = list(dict.fromkeys(choices))
+    found = process.extract(query, pool, scorer=fuzz.WRatio, processor=_key, limit=limit)
+    return [name for name, score, _ in found if score >= 50]
+
+
+def match_name(query: str, choices: Iterable[str], what: str = "name") -> str:
+    """The one choice ``query`` names: exact (any case), else a unique prefix.
+
+    Raises:
+        UnknownName: nothing or more than one matches; says which names exist or are near.
+    """
+    pool = list(dict.fromkeys(choices))
+    key = _key(query)
+    if not key:
+        raise UnknownName(f"empty {what}; expected one of: {', '.join(pool) or '(none)'}")
+    exact = [name for name in pool if _key(name) == key]
+    if exact:
+        return exact[0]
+    prefixed = [name for name in pool if _key(name).startswith(key)]
+    if len(prefixed) == 1:
+        return prefixed[0]
+    if prefixed:
+        raise UnknownName(f"{what} {query!r} is ambiguous: {', '.join(prefixed)}")
+    near = nearest(query, pool)
+    hint = f"did you mean {', '.join(near)}?" if near else f"known: {', '.join(pool) or '(none)'}"
+    raise UnknownName(f"unknown {what} {query!r}; {hint}")
