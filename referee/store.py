@@ -1,0 +1,500 @@
+"""The evening file: an append-only event log in TinyDB, written atomically under a lock.
+
+Layout of an evening at ``PATH``:
+
+- ``PATH`` — a TinyDB JSON file with the tables ``meta``, ``snapshot`` (the
+  folded state of every stream at the end of the sealed segments), ``events``
+  (the live events since), and ``undone`` (whole commands taken back: nothing
+  is ever deleted).
+- ``PATH.segments/NNNNNN.json`` — sealed, immutable runs of older events, each
+  with the snapshot it started from. A command reads ``PATH`` only, so its cost
+  is bounded whatever the length of the night.
+- ``PATH.lock`` — one file lock around each whole command (read, validate, write).
+- ``PATH.bak.1`` .. ``PATH.bak.3`` — the previous versions of ``PATH``.
+
+Every write goes to a temp file, is fsynced, ``os.replace``d over ``PATH`` and
+the directory fsynced, so a kill at any moment leaves either the old or the new
+file. Events carry a hash chain (``prev``, ``hash``) that ``verify`` checks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import hashlib
+import json
+import os
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tinydb import TinyDB
+from tinydb.storages import Storage
+
+from referee.errors import StoreError
+from referee.streams import Event, spec
+
+FORMAT = 1
+SEGMENT_SIZE = 400
+BACKUPS = 3
+LOCK_TIMEOUT = 3.0
+GENESIS = "0" * 64
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``: temp file, fsync, os.replace, fsync of the directory."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    _fsync_dir(path.parent)
+
+
+class AtomicJSONStorage(Storage):  # type: ignore[misc]
+    """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
+
+    TinyDB's stock JSONStorage rewrites the file in place on every operation; a
+    kill in that window leaves a broken file. Here every TinyDB write lands in
+    memory and one ``flush`` per command replaces the file whole.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+        self._data: dict[str, Any] | None = None
+        self.dirty = False
+
+    def read(self) -> dict[str, Any] | None:
+        if self._data is None:
+            self._data = _read_json(self.path)
+        return self._data
+
+    def write(self, data: dict[str, Any]) -> None:
+        self._data = data
+        self.dirty = True
+
+    def flush(self) -> None:
+        if self.dirty and self._data is not None:
+            atomic_write(self.path, json.dumps(self._data, separators=(",", ":")))
+            self.dirty = False
+
+    def close(self) -> None:
+        pass
+
+
+def _read_json(path: Path) -> dict[str, Any] | None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read the evening file {path}: {exc.strerror}") from None
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+    except ValueError as exc:
+        raise StoreError(_corrupt_message(path, str(exc))) from None
+    return data
+
+
+def _backup_path(path: Path, n: int) -> Path:
+    return path.with_name(f"{path.name}.bak.{n}")
+
+
+def newest_good_backup(path: Path) -> Path | None:
+    """The newest backup of ``path`` that parses, if any."""
+    for n in range(1, BACKUPS + 1):
+        candidate = _backup_path(path, n)
+        try:
+            data = json.loads(candidate.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict):
+            return candidate
+    return None
+
+
+def _corrupt_message(path: Path, why: str) -> str:
+    backup = newest_good_backup(path)
+    where = (
+        f"the newest good backup is {backup} (copy it over {path.name} to go on)"
+        if backup
+        else "no good backup was found"
+    )
+    return f"evening file {path} is corrupt ({why}); it was not touched; {where}"
+
+
+def _rotate_backups(path: Path) -> None:
+    if not path.exists():
+        return
+    for n in range(BACKUPS - 1, 0, -1):
+        older = _backup_path(path, n)
+        if older.exists():
+            os.replace(older, _backup_path(path, n + 1))
+    staging = path.with_name(f".{path.name}.bak.tmp")
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(staging)
+    try:
+        os.link(path, staging)
+    except OSError:
+        import shutil
+
+        shutil.copy2(path, staging)
+    os.replace(staging, _backup_path(path, 1))
+
+
+def event_hash(prev: str, record: dict[str, Any]) -> str:
+    """The chain hash of one stored event: sha256 over the previous hash and its content."""
+    body = {k: record[k] for k in ("seq", "cmd", "stream", "time", "text", "event")}
+    blob = prev + json.dumps(body, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Command:
+    """One GM command as stored: its id, stream, text and the events it wrote."""
+
+    cmd: int
+    stream: str
+    text: str
+    time: float
+    events: tuple[Event, ...]
+
+
+class Evening:
+    """An open evening file. Use ``open_evening``; all writes land at once on exit."""
+
+    def __init__(self, path: Path, *, write: bool) -> None:
+        self.path = path
+        self.writable = write
+        self._storage = AtomicJSONStorage(str(path))
+        self.exists = self._storage.read() is not None
+        self._db = TinyDB(str(path), storage=lambda _p: self._storage)
+        meta = self._db.table("meta").get(doc_id=1)
+        if self.exists and (meta is None or meta.get("format") != FORMAT):
+            raise StoreError(_corrupt_message(path, "no referee evening header"))
+        self.meta: dict[str, Any] = dict(meta) if meta else {
+            "format": FORMAT,
+            "created": time.time(),
+            "segments": 0,
+            "next_seq": 1,
+            "next_cmd": 1,
+            "head": GENESIS,
+        }
+        snap = self._db.table("snapshot").get(doc_id=1)
+        self._snapshot: dict[str, Any] = dict(snap["states"]) if snap else {}
+        self._live: list[dict[str, Any]] = [dict(d) for d in self._db.table("events").all()]
+        self._undone: list[dict[str, Any]] = [dict(d) for d in self._db.table("undone").all()]
+        self._states: dict[str, Any] = {}
+        self._changed = False
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def state(self, stream: str) -> Any:
+        """The current state of ``stream``: its snapshot plus the live events, folded."""
+        if stream not in self._states:
+            sp = spec(stream)
+            base = self._snapshot.get(stream)
+            state = sp.load(copy.deepcopy(base)) if base is not None else sp.empty()
+            for record in self._live:
+                if record["stream"] == stream:
+                    state = sp.apply(state, record["event"])
+            self._states[stream] = state
+        return self._states[stream]
+
+    def records(self, stream: str | None = None) -> Iterator[dict[str, Any]]:
+        """Every stored event record of the evening, oldest first, segments included."""
+        for n in range(1, self.meta["segments"] + 1):
+            for record in self._segment(n)["events"]:
+                if stream is None or record["stream"] == stream:
+                    yield record
+        for record in self._live:
+            if stream is None or record["stream"] == stream:
+                yield record
+
+    def commands(self, stream: str | None = None) -> list[Command]:
+        """The evening's commands, oldest first."""
+        out: list[Command] = []
+        for record in self.records(stream):
+            if out and out[-1].cmd == record["cmd"]:
+                last = out[-1]
+                out[-1] = Command(last.cmd, last.stream, last.text, last.time,
+                                  (*last.events, record["event"]))
+            else:
+                out.append(Command(record["cmd"], record["stream"], record["text"],
+                                   record["time"], (record["event"],)))
+        return out
+
+    def undone(self) -> list[dict[str, Any]]:
+        """Everything ever undone, with whether it can still be redone."""
+        return list(self._undone)
+
+    def _segment(self, n: int) -> dict[str, Any]:
+        data = _read_json(self._segment_path(n))
+        if data is None:
+            raise StoreError(f"segment {self._segment_path(n)} of the evening is missing")
+        return data
+
+    def _segment_path(self, n: int) -> Path:
+        return self.path.with_name(f"{self.path.name}.segments") / f"{n:06d}.json"
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def _require_write(self) -> None:
+        if not self.writable:
+            raise RuntimeError("evening opened read-only")
+
+    def commit(self, stream: str, events: list[Event], text: str) -> Any:
+        """Append one command's events to ``stream``; returns the new state.
+
+        The events are folded first (the stream's invariants are checked there),
+        so a command that fails writes nothing.
+        """
+        self._require_write()
+        if not events:
+            return self.state(stream)
+        sp = spec(stream)
+        state = self.state(stream)
+        for event in events:
+            state = sp.apply(state, copy.deepcopy(event))
+        self._states[stream] = state
+        cmd = self.meta["next_cmd"]
+        self.meta["next_cmd"] = cmd + 1
+        now = time.time()
+        for event in events:
+            self._append_record(stream, cmd, text, now, event)
+        for entry in self._undone:
+            entry["redoable"] = False
+        self._changed = True
+        return state
+
+    def _append_record(self, stream: str, cmd: int, text: str, now: float, event: Event) -> None:
+        record = {
+            "seq": self.meta["next_seq"],
+            "cmd": cmd,
+            "stream": stream,
+            "time": now,
+            "text": text,
+            "event": event,
+            "prev": self.meta["head"],
+        }
+        record["hash"] = event_hash(record["prev"], record)
+        self.meta["next_seq"] += 1
+        self.meta["head"] = record["hash"]
+        self._live.append(record)
+
+    def last_command(self, stream: str | None = None) -> Command | None:
+        """The newest command (of ``stream``) still in effect."""
+        self._unseal_if_needed(stream)
+        cmds = [r for r in self._live if stream is None or r["stream"] == stream]
+        if not cmds:
+            return None
+        last = cmds[-1]["cmd"]
+        mine = [r for r in self._live if r["cmd"] == last]
+        return Command(last, mine[0]["stream"], mine[0]["text"], mine[0]["time"],
+                       tuple(r["event"] for r in mine))
+
+    def undo(self, stream: str | None = None) -> Command:
+        """Take back the newest command (of ``stream``); it is kept in the ``undone`` table."""
+        self._require_write()
+        command = self.last_command(stream)
+        if command is None:
+            from referee.errors import IllegalAction
+
+            raise IllegalAction("nothing to undo" + (f" at the {stream} table" if stream else ""))
+        self._live = [r for r in self._live if r["cmd"] != command.cmd]
+        self.meta["head"] = self._live[-1]["hash"] if self._live else self.meta.get(
+            "sealed_head", GENESIS)
+        self._undone.append({
+            "cmd": command.cmd, "stream": command.stream, "text": command.text,
+            "time": command.time, "events": list(command.events),
+            "undone_at": time.time(), "redoable": True,
+        })
+        self._states.pop(command.stream, None)
+        self.state(command.stream)  # refold; a broken invariant here is a bug, loudly
+        self._changed = True
+        return command
+
+    def redo(self, stream: str | None = None) -> Command:
+        """Bring back the newest undone command (of ``stream``) if nothing was done since."""
+        self._require_write()
+        for entry in reversed(self._undone):
+            if entry["redoable"] and (stream is None or entry["stream"] == stream):
+                break
+        else:
+            from referee.errors import IllegalAction
+
+            raise IllegalAction("nothing to redo: redo works only right after undo")
+        entry["redoable"] = False
+        entry["redone_at"] = time.time()
+        sp = spec(entry["stream"])
+        state = self.state(entry["stream"])
+        for event in entry["events"]:
+            state = sp.apply(state, copy.deepcopy(event))
+        self._states[entry["stream"]] = state
+        cmd = self.meta["next_cmd"]
+        self.meta["next_cmd"] = cmd + 1
+        for event in entry["events"]:
+            self._append_record(entry["stream"], cmd, entry["text"], time.time(), event)
+        self._changed = True
+        return Command(cmd, entry["stream"], entry["text"], entry["time"], tuple(entry["events"]))
+
+    def _unseal_if_needed(self, stream: str | None) -> None:
+        """Bring the last sealed segment back to life when undo reaches past the live events."""
+        while self.meta["segments"] and not any(
+            stream is None or r["stream"] == stream for r in self._live
+        ):
+            n = self.meta["segments"]
+            segment = self._segment(n)
+            self._live = list(segment["events"]) + self._live
+            self._snapshot = dict(segment["base"])
+            self.meta["segments"] = n - 1
+            self.meta["sealed_head"] = segment.get("base_head", GENESIS)
+            self._states.clear()
+            self._changed = True
+            if not self.writable:
+                break
+
+    def _seal(self) -> None:
+        """Move the live events into a new immutable segment and snapshot the states."""
+        n = self.meta["segments"] + 1
+        folder = self._segment_path(n).parent
+        folder.mkdir(exist_ok=True)
+        segment = {
+            "base": self._snapshot,
+            "base_head": self.meta.get("sealed_head", GENESIS),
+            "events": self._live,
+        }
+        atomic_write(self._segment_path(n), json.dumps(segment, separators=(",", ":")))
+        streams = set(self._snapshot) | {r["stream"] for r in self._live}
+        self._snapshot = {s: spec(s).dump(self.state(s)) for s in sorted(streams)}
+        self.meta["segments"] = n
+        self.meta["sealed_head"] = self.meta["head"]
+        self._live = []
+
+    def flush(self) -> None:
+        """Write the evening atomically if anything changed (backups rotated first)."""
+        if not self._changed:
+            return
+        if len(self._live) >= SEGMENT_SIZE:
+            self._seal()
+        self._db.drop_tables()
+        self._db.table("meta").insert(self.meta)
+        self._db.table("snapshot").insert({"states": self._snapshot})
+        if self._live:
+            self._db.table("events").insert_multiple(self._live)
+        if self._undone:
+            self._db.table("undone").insert_multiple(self._undone)
+        _rotate_backups(self.path)
+        self._storage.flush()
+        self._changed = False
+
+    # -- audit ---------------------------------------------------------------------------------
+
+    def verify(self) -> list[str]:
+        """Every problem with the hash chain and the snapshots; empty when the file is sound."""
+        problems: list[str] = []
+        prev = GENESIS
+        seq = 0
+        states: dict[str, Any] = {}
+        for n in range(1, self.meta["segments"] + 1):
+            try:
+                segment = self._segment(n)
+            except StoreError as exc:
+                return [str(exc)]
+            if segment.get("base_head", GENESIS) != prev:
+                problems.append(f"segment {n}: does not continue the chain")
+            _check_base(problems, f"segment {n}", segment["base"], states)
+            prev, seq = _check_chain(problems, segment["events"], prev, seq, states)
+        if self.meta.get("sealed_head", GENESIS) != prev:
+            problems.append("the live events do not continue the sealed chain")
+        _check_base(problems, "snapshot", self._snapshot, states)
+        prev, seq = _check_chain(problems, self._live, prev, seq, states)
+        if prev != self.meta["head"]:
+            problems.append("the header's head hash does not match the last event")
+        return problems
+
+
+def _check_base(problems: list[str], where: str, base: dict[str, Any],
+                states: dict[str, Any]) -> None:
+    for stream, state in states.items():
+        if _canonical(spec(stream).dump(state)) != _canonical(base.get(stream)):
+            problems.append(f"{where}: stored state of {stream} differs from the replayed events")
+
+
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
+
+
+def _check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, seq: int,
+                 states: dict[str, Any]) -> tuple[str, int]:
+    for record in records:
+        if record["prev"] != prev:
+            problems.append(f"event {record['seq']}: chain broken (prev hash does not match)")
+        if event_hash(record["prev"], record) != record["hash"]:
+            problems.append(f"event {record['seq']}: content altered (hash does not match)")
+        if record["seq"] <= seq:
+            problems.append(f"event {record['seq']}: out of order")
+        stream = record["stream"]
+        sp = spec(stream)
+        if stream not in states:
+            states[stream] = sp.empty()
+        try:
+            states[stream] = sp.apply(states[stream], copy.deepcopy(record["event"]))
+        except Exception as exc:  # an event that no longer folds is exactly what verify reports
+            problems.append(f"event {record['seq']}: does not replay ({exc})")
+        prev, seq = record["hash"], record["seq"]
+    return prev, seq
+
+
+@contextlib.contextmanager
+def open_evening(path: Path | str, *, write: bool = True) -> Iterator[Evening]:
+    """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
+
+    Raises:
+        StoreError: the evening is busy in another terminal, or its file is corrupt.
+    """
+    path = Path(path)
+    if not write:
+        yield Evening(path, write=False)
+        return
+    from filelock import FileLock, Timeout
+
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
+    lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=LOCK_TIMEOUT)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise StoreError(
+            f"the evening {path} is busy in another terminal; try again in a moment"
+        ) from None
+    try:
+        evening = Evening(path, write=True)
+        yield evening
+        evening.flush()
+    finally:
+        lock.release()

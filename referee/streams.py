@@ -1,0 +1,52 @@
+"""Event streams: how each game folds its events into a state.
+
+An evening file holds several independent streams of events (the Fool's
+Errand evening, the Tarot Scum and Weir's Wager side tables, the Card of Fate
+characters). Each stream is described by a ``StreamSpec``: pure functions,
+no I/O, so the rules modules can define their own without importing the store.
+
+An event is a plain JSON-able ``dict`` with a ``"kind"`` key; the store adds
+sequence numbers, times and the hash chain around it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class StreamSpec:
+    """One stream's fold. ``apply`` may mutate and return the state it is given."""
+
+    name: str
+    empty: Callable[[], Any]
+    apply: Callable[[Any, Event], Any]
+    dump: Callable[[Any], Any]
+    load: Callable[[Any], Any]
+
+
+#: Where each stream's spec lives, imported only when that stream is read.
+STREAMS: dict[str, str] = {
+    "evening": "referee.evening.state:STREAM",
+    "scum": "referee.rules.scum:STREAM",
+    "wager": "referee.rules.wager:STREAM",
+    "fate": "referee.rules.fate:STREAM",
+}
+
+_loaded: dict[str, StreamSpec] = {}
+
+
+def spec(name: str) -> StreamSpec:
+    """The registered spec of stream ``name``."""
+    found = _loaded.get(name)
+    if found is None:
+        module, _, attr = STREAMS[name].partition(":")
+        found = getattr(importlib.import_module(module), attr)
+        assert isinstance(found, StreamSpec) and found.name == name
+        _loaded[name] = found
+    return found
