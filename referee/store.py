@@ -71,7 +71,7 @@ def atomic_write(path: Path, text: str) -> None:
     _fsync_dir(path.parent)
 
 
-class AtomicJSONStorage(Storage):  # type: ignore[misc]
+class AtomicJSONStorage(Storage):
     """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
 
     TinyDB's stock JSONStorage rewrites the file in place on every operation; a

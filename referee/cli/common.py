@@ -42,15 +42,14 @@ def default_db() -> Path:
     return Path(user_data_dir("referee", appauthor=False)) / "evening.json"
 
 
-def db_path(ctx: typer.Context | None = None) -> Path:
-    """The evening file this command works on: ``--db``, ``REFEREE_DB``, user data dir."""
-    if ctx is None:
-        import click
+#: Set by the root callback for the command being run.
+SETTINGS = Settings()
 
-        ctx = click.get_current_context(silent=True)  # type: ignore[assignment]
-    settings = ctx.find_object(Settings) if ctx is not None else None
-    if settings is not None and settings.db is not None:
-        return settings.db
+
+def db_path() -> Path:
+    """The evening file this command works on: ``--db``, ``REFEREE_DB``, user data dir."""
+    if SETTINGS.db is not None:
+        return SETTINGS.db
     return default_db()
 
 
@@ -95,12 +94,9 @@ class RefereeGroup(TyperGroup):
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise
         except Exception as exc:
-            import click
-
-            if isinstance(exc, click.ClickException | click.exceptions.Exit):
-                raise
-            settings = ctx.find_object(Settings)
-            if settings is not None and settings.debug:
+            if type(exc).__module__.split(".")[0] in ("click", "typer"):
+                raise  # usage errors: the parser prints them and exits 2
+            if SETTINGS.debug:
                 traceback.print_exc()
             else:
                 typer.echo(
@@ -118,5 +114,7 @@ def read_lines(source: str) -> list[str]:
     try:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadInput(f"cannot read {source!r}: {exc.strerror}; give a readable file or '-'")
-    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+        raise BadInput(
+            f"cannot read {source!r}: {exc.strerror}; give a readable file or '-'"
+        ) from None
+    return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from referee.cli import fate, hand, scum, wager
+from referee.cli import common
 from referee.cli.common import RefereeGroup, Settings
 
 app = typer.Typer(
@@ -27,10 +28,12 @@ def main(
         Path | None,
         typer.Option("--db", help="Evening file (default: $REFEREE_DB, else the user data dir)."),
     ] = None,
-    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks of internal errors.")] = False,
+    debug: Annotated[
+        bool, typer.Option("--debug", help="Show tracebacks of internal errors.")
+    ] = False,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""
-    ctx.obj = Settings(db=db, debug=debug)
+    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug)
 
 
 app.add_typer(hand.app, name="hand")
