@@ -8,8 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import fate, hand, scum, wager
-from referee.cli import common
+from referee.cli import common, fate, hand, scum, wager
 from referee.cli.common import RefereeGroup, Settings
 
 app = typer.Typer(
