@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import common, fate, hand, scum, wager
+from referee.cli import common, evening, fate, hand, scum, souls, table, wager
 from referee.cli.common import RefereeGroup, Settings
 
 app = typer.Typer(
@@ -35,10 +35,13 @@ def main(
     common.SETTINGS = ctx.obj = Settings(db=db, debug=debug)
 
 
-app.add_typer(hand.app, name="hand")
-app.add_typer(scum.app, name="scum")
-app.add_typer(wager.app, name="wager")
-app.add_typer(fate.app, name="fate")
+evening.register(app)
+app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
+souls.register(app)
+app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
+app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
+app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
+assert table  # `hand start|show|showdown` are added to the hand group on import
 
 
 def _hoist_root_options(argv: list[str]) -> list[str]:

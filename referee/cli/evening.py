@@ -1,0 +1,347 @@
+"""The evening's commands: setup, betting, chips, seats, status, undo/redo, log, verify.
+
+Each command is thin: open the evening, call one function of
+``referee.evening.commands``, commit its events, render. Module-level imports
+stay light so every command starts fast.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from referee.cli.common import db_path, emit_json
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.streams import Event
+
+STREAM = "evening"
+
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+Chips = Annotated[
+    str | None,
+    typer.Option("--chips", help="Name the colours paid, COLOUR:N[,COLOUR:N] (R11)."),
+]
+
+
+def run(text: str, build: Callable[[State], list[Event]]) -> tuple[State, State, list[Event]]:
+    """Open the evening under its lock, build the command's events, commit them at once."""
+    import copy
+
+    from referee.store import open_evening
+
+    with open_evening(db_path()) as ev:
+        state = ev.state(STREAM)
+        before = copy.deepcopy(state)
+        events = build(state)
+        after = ev.commit(STREAM, events, text)
+    return before, after, events
+
+
+def read_state() -> State:
+    """The evening as it stands, without taking the lock (writes are atomic renames)."""
+    from referee.evening.commands import require_evening
+    from referee.store import open_evening
+
+    with open_evening(db_path(), write=False) as ev:
+        state: State = ev.state(STREAM)
+    require_evening(state)
+    return state
+
+
+def report_change(before: State, after: State, events: list[Event], as_json: bool) -> None:
+    from referee.cli import render
+
+    if as_json:
+        from referee.evening.views import status
+
+        emit_json({"events": events, "status": status(after)})
+        return
+    render.announce(before, after, events)
+
+
+# -- setup --------------------------------------------------------------------------------------
+
+
+def new(
+    fool: Annotated[str, typer.Option("--fool", help="The Fool: the GM's name at the table.")],
+    seat: Annotated[
+        list[str],
+        typer.Option("--seat", help="NAME:ARCANUM:COLOUR[:ASSISTANT[:ARCANUM]], two to six."),
+    ],
+    scenario: Annotated[
+        str | None, typer.Option("--scenario", help="A custom scenario TOML (souls, clues).")
+    ] = None,
+    own_colour_first: Annotated[
+        bool, typer.Option(help="R11 option: a player's own colour is paid first.")
+    ] = True,
+    force: Annotated[
+        bool, typer.Option("--force", help="Replace an existing evening (backed up first).")
+    ] = False,
+    as_json: Json = False,
+) -> None:
+    """Open an evening: the Fool, the seats, ten chips each, the bottled souls."""
+    from referee.evening import commands, souls
+
+    specs = [commands.parse_seat(s) for s in seat]
+    setup = souls.setup_from_scenario(scenario, specs)
+    settings = {"r11_own_colour_first": own_colour_first}
+    path = db_path()
+    backup = None
+
+    def build(state: State) -> list[Event]:
+        nonlocal backup
+        events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
+                                      settings=settings, **setup)
+        if state.started and force:
+            backup = _force_backup(path)
+        return events
+
+    _, after, _ = run(f"new --fool {fool} " + " ".join(f"--seat {s}" for s in seat), build)
+    if as_json:
+        from referee.evening.views import status
+
+        emit_json(status(after))
+        return
+    from referee.cli import render
+
+    if backup:
+        render.say(f"The old evening was backed up to {backup}.")
+    render.evening_opened(after, path)
+
+
+def _force_backup(path: Any) -> str:
+    import shutil
+    from pathlib import Path
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
+    shutil.copy2(path, target)
+    return str(target)
+
+
+def status(as_json: Json = False) -> None:
+    """Chips by colour per person, dollars, the pot, whose turn, the clock."""
+    from referee.evening import views
+
+    state = read_state()
+    if as_json:
+        emit_json(views.status(state))
+        return
+    from referee.cli import render
+
+    render.status(state)
+
+
+# -- betting ------------------------------------------------------------------------------------
+
+
+def _action(action: str, name: str, amount: int | None, chips: str | None, as_json: bool) -> None:
+    from referee.evening import commands
+
+    words = " ".join(str(p) for p in (action, name, amount) if p is not None)
+    if chips:
+        words += f" --chips {chips}"
+    before, after, events = run(words, lambda s: commands.act(s, name, action, amount, chips))
+    report_change(before, after, events, as_json)
+
+
+Amount = Annotated[int | None, typer.Argument(help="Chips (default 1; exactly 1 in the limit "
+                                                    "phase).", show_default=False)]
+
+
+def bet(name: str, n: Amount = None, chips: Chips = None, as_json: Json = False) -> None:
+    """NAME opens the round's betting with N chips (R12, R13)."""
+    _action("bet", name, n, chips, as_json)
+
+
+def raise_(name: str, n: Amount = None, chips: Chips = None, as_json: Json = False) -> None:
+    """NAME raises by N over the current bet (three raises per round in the limit phase)."""
+    _action("raise", name, n, chips, as_json)
+
+
+def call(name: str, chips: Chips = None, as_json: Json = False) -> None:
+    """NAME calls the current bet; for more than they hold, all-in (R14)."""
+    _action("call", name, None, chips, as_json)
+
+
+def check(name: str, as_json: Json = False) -> None:
+    """NAME checks (nothing to call)."""
+    _action("check", name, None, None, as_json)
+
+
+def fold(name: str, as_json: Json = False) -> None:
+    """NAME folds and is out of this hand."""
+    _action("fold", name, None, None, as_json)
+
+
+def open_phase(as_json: Json = False) -> None:
+    """The Fool declares the open phase: antes, bets and raises at will (R13)."""
+    from referee.evening import commands
+
+    before, after, events = run("open-phase", lambda s: commands.open_phase(s, now=time.time()))
+    report_change(before, after, events, as_json)
+
+
+# -- around the table ---------------------------------------------------------------------------
+
+chips_app = typer.Typer(help="Chips away from the table (R16).", no_args_is_help=True)
+
+
+@chips_app.command("give")
+def chips_give(
+    source: Annotated[str, typer.Argument(metavar="FROM")],
+    target: Annotated[str, typer.Argument(metavar="TO")],
+    chips: Annotated[str, typer.Argument(metavar="COLOUR:N[,COLOUR:N]")],
+    as_json: Json = False,
+) -> None:
+    """FROM gives TO chips; both must be away from the table (the Law, R16)."""
+    from referee.evening import commands
+
+    before, after, events = run(f"chips give {source} {target} {chips}",
+                                lambda s: commands.give_chips(s, source, target, chips))
+    report_change(before, after, events, as_json)
+
+
+def rise(name: str, as_json: Json = False) -> None:
+    """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
+    from referee.evening import commands
+
+    report_change(*run(f"rise {name}", lambda s: commands.rise(s, name)), as_json)
+
+
+def sit(name: str, as_json: Json = False) -> None:
+    """NAME sits at the table again and is dealt into the next hand (R17)."""
+    from referee.evening import commands
+
+    report_change(*run(f"sit {name}", lambda s: commands.sit(s, name)), as_json)
+
+
+def resign(name: str, as_json: Json = False) -> None:
+    """NAME, whose side holds no chips, resigns for good (R17)."""
+    from referee.evening import commands
+
+    report_change(*run(f"resign {name}", lambda s: commands.resign(s, name)), as_json)
+
+
+# -- the log ------------------------------------------------------------------------------------
+
+
+def undo(
+    table: Annotated[
+        str | None, typer.Option("--table", help="Undo at a side table: scum, wager, fate.")
+    ] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Confirm undoing past a showdown.")] = False,
+) -> None:
+    """Take back the last command (whole), keeping it in the log of undone commands."""
+    from referee.errors import IllegalAction
+    from referee.store import open_evening
+
+    stream = table or STREAM
+    with open_evening(db_path()) as ev:
+        last = ev.last_command(stream)
+        if last is None:
+            raise IllegalAction(f"nothing to undo at the {stream} table")
+        if any(e["kind"] == "showdown" and e.get("hands") for e in last.events) and not yes:
+            raise IllegalAction(f"`{last.text}` was a showdown: the cards were seen. Undo only "
+                                "if the hand must be replayed; confirm with `referee undo --yes`")
+        command = ev.undo(stream)
+    from referee.cli import render
+
+    render.say(f"Undone: [bold]{command.text}[/] ({len(command.events)} event(s)); "
+               "`referee redo` brings it back.")
+
+
+def redo(
+    table: Annotated[
+        str | None, typer.Option("--table", help="Redo at a side table: scum, wager, fate.")
+    ] = None,
+) -> None:
+    """Bring back the last undone command, if nothing was done since."""
+    from referee.store import open_evening
+
+    with open_evening(db_path()) as ev:
+        command = ev.redo(table)
+    from referee.cli import render
+
+    render.say(f"Redone: [bold]{command.text}[/].")
+
+
+def log(
+    person: Annotated[
+        str | None, typer.Option("--person", help="Only commands naming this person.")
+    ] = None,
+    table: Annotated[
+        str | None, typer.Option("--table", help="Only this table: evening, scum, wager, fate.")
+    ] = None,
+    as_json: Json = False,
+) -> None:
+    """The whole evening, command by command, oldest first."""
+    from referee.store import open_evening
+
+    with open_evening(db_path(), write=False) as ev:
+        commands = ev.commands(table)
+        undone = ev.undone()
+        state = ev.state(STREAM)
+    if person:
+        from referee.names import match_name
+
+        pool = state.people if state.started else []
+        who = match_name(person, pool, "person") if pool else person
+        commands = [c for c in commands if _mentions(c.text, c.events, who)]
+    if as_json:
+        emit_json({
+            "commands": [{"cmd": c.cmd, "table": c.stream, "text": c.text, "time": c.time,
+                          "events": list(c.events)} for c in commands],
+            "undone": undone,
+        })
+        return
+    from referee.cli import render
+
+    render.log(commands, undone)
+
+
+def _mentions(text: str, events: tuple[Event, ...], who: str) -> bool:
+    import json
+
+    needle = who.lower()
+    return needle in text.lower() or needle in json.dumps(list(events)).lower()
+
+
+def verify(as_json: Json = False) -> None:
+    """Check the evening file: the hash chain over every event and the stored snapshots."""
+    from referee.errors import StoreError
+    from referee.store import open_evening
+
+    path = db_path()
+    if not path.exists():
+        raise StoreError(f"no evening file at {path}")
+    with open_evening(path, write=False) as ev:
+        problems = ev.verify()
+        count = sum(1 for _ in ev.records())
+    if as_json:
+        emit_json({"ok": not problems, "events": count, "problems": problems})
+    else:
+        from referee.cli import render
+
+        render.verify(path, count, problems)
+    if problems:
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the evening's commands to the root app, in the order of an evening."""
+    app.command("new", rich_help_panel="Setup")(new)
+    app.command("status", rich_help_panel="Status")(status)
+    for fn, name in ((bet, "bet"), (raise_, "raise"), (call, "call"), (check, "check"),
+                     (fold, "fold"), (open_phase, "open-phase")):
+        app.command(name, rich_help_panel="Betting")(fn)
+    app.add_typer(chips_app, name="chips", rich_help_panel="Chips and seats")
+    for seat_fn in (rise, sit, resign):
+        app.command(rich_help_panel="Chips and seats")(seat_fn)
+    for log_fn in (undo, redo, log, verify):
+        app.command(rich_help_panel="The log")(log_fn)

@@ -1,0 +1,258 @@
+"""Human output of the evening with rich: status, announcements, the log."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+
+from referee.cli.common import console
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.store import Command
+    from referee.streams import Event
+
+
+def say(text: str) -> None:
+    console().print(text)
+
+
+def money(chips: int) -> str:
+    return f"${chips * 100_000:,}"
+
+
+def holding_text(holding: dict[str, int]) -> str:
+    parts = [f"{c} {n}" for c, n in sorted(holding.items()) if n]
+    return ", ".join(parts) if parts else "-"
+
+
+def clock(seconds: int | None) -> str:
+    if seconds is None:
+        return "not started"
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
+
+
+def evening_opened(state: State, path: Path) -> None:
+    say(f"[bold]The evening is open[/] ({path}). The Fool: [bold]{state.fool}[/]. "
+        "Seats from the Fool's left (R9):")
+    status(state)
+    if state.souls:
+        bottled = [s for s in state.souls if s.kind == "bottled"]
+        say(f"{len(bottled)} bottled souls given out; `referee soul list` shows who holds which.")
+    say("Deal the first hand with [bold]referee hand start[/].")
+
+
+def status(state: State) -> None:
+    from referee.evening.views import status as view
+
+    data = view(state)
+    colours = [s.colour for s in state.seats]
+    table = Table(title=_title(data), title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Person")
+    table.add_column("Arcanum")
+    for colour in colours:
+        table.add_column(colour, justify="right")
+    table.add_column("Chips", justify="right")
+    table.add_column("Side $", justify="right")
+    table.add_column("Charges", justify="right")
+    table.add_column("")
+    hand = data["hand"]
+    for i, seat in enumerate(state.seats, 1):
+        row = _chip_row(state, seat.name, colours)
+        note = []
+        if seat.resigned:
+            note.append("resigned")
+        elif seat.dead:
+            note.append("dead")
+        elif not seat.seated:
+            note.append("risen")
+        if hand and seat.name in hand["folded"]:
+            note.append("folded")
+        if hand and seat.name in hand["all_in"]:
+            note.append("all-in")
+        if hand and hand["to_act"] == seat.name:
+            note.append(f"[bold reverse] to act, owes {hand['owes']} [/]")
+        from referee.rules.cards import arcanum_label
+
+        table.add_row(str(i), seat.name, arcanum_label(seat.arcanum), *row,
+                      str(state.stack(seat.name)), money(state.side_chips(seat.name)),
+                      str(state.charges.get(seat.name, 0)), " ".join(note))
+        if seat.assistant:
+            row = _chip_row(state, seat.assistant, colours)
+            table.add_row("", f"  {seat.assistant} (assistant)", "", *row,
+                          str(state.stack(seat.assistant)), "", "", "", style="dim")
+    fool_note = ""
+    if hand and hand["to_act"] == state.fool:
+        fool_note = "to act (forced)"
+    table.add_row("", f"{state.fool} (the Fool)", "0 The Fool",
+                  *_chip_row(state, state.fool, colours), str(state.stack(state.fool)),
+                  money(state.stack(state.fool)), "", fool_note, style="italic")
+    if hand:
+        table.add_row("", "[bold]pot[/]", "", *_chip_row(state, "pot", colours),
+                      str(hand["pot"]), money(hand["pot"]), "", "", end_section=True)
+    console().print(table)
+    if hand:
+        say(_hand_line(state, hand))
+    if data["over"]:
+        say(f"[bold]The game is over (R18):[/] {data['winner'] or 'nobody'} is the last "
+            "stakeholder holding chips.")
+    elif data["open_phase_due"]:
+        say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
+
+
+def _title(data: dict[str, Any]) -> str:
+    phase = "limit phase (1 chip, 3 raises)" if data["phase"] == "limit" else "open phase"
+    if data["open_pending"]:
+        phase += ", open phase from the next hand"
+    return (f"Fool's Errand - {phase} - hands played {data['hands_played']} - "
+            f"clock {clock(data['clock'])}")
+
+
+def _chip_row(state: State, name: str, colours: list[str]) -> list[str]:
+    holding = state.holding(name)
+    return [str(holding.get(c, 0) or "") for c in colours]
+
+
+def _hand_line(state: State, hand: dict[str, Any]) -> str:
+    street = {1: "after four cards", 2: "after six cards", 3: "after seven cards"}
+    head = f"Hand {hand['no']}, {street[hand['street']]}: bet {hand['bet']}"
+    if hand["phase"] == "limit":
+        head += f", raises {hand['raises']}/3"
+    if hand["betting_over"]:
+        return head + (". [bold]Betting is over:[/] record the showdown with "
+                       "`referee hand showdown \"NAME: CARDS\" ...` (every hand still in: "
+                       f"{', '.join(hand['in'])}).")
+    line = head + f". [bold]{hand['to_act']}[/] to act: {'/'.join(hand['moves'])}"
+    if hand["owes"]:
+        line += f" (owes {hand['owes']})"
+    if hand["missing_up"]:
+        line += f". Up cards not yet given: {', '.join(hand['missing_up'])} (`hand show`)"
+    return line + "."
+
+
+def announce(before: State, after: State, events: list[Event]) -> None:
+    """What just happened, in table order, then who is to act."""
+    for event in events:
+        kind = event["kind"]
+        if kind == "action":
+            _say_action(after, event)
+        elif kind == "hand_started":
+            antes = sum(sum(c.values()) for c in event["antes"].values())
+            dealt = ", ".join(event["order"])
+            say(f"[bold]Hand {event['no']}[/] ({event['phase']} phase) dealt to {dealt}."
+                + (f" Antes: {antes} chip(s) in the pot (R13)." if antes else " No ante (R12)."))
+        elif kind == "cards_shown":
+            from referee.rules.cards import parse_cards
+
+            cards = parse_cards(" ".join(event["cards"]))
+            say(f"{event['name']} shows {', '.join(c.long for c in cards)}.")
+        elif kind == "showdown":
+            _say_showdown(event)
+        elif kind == "chips_given":
+            say(f"{event['from']} gives {event['to']} {holding_text(event['chips'])} "
+                "(away from the table, R16).")
+        elif kind == "seat_changed":
+            if event.get("resigned"):
+                say(f"{event['name']} resigns and leaves the game for good (R17).")
+            else:
+                say(f"{event['name']} {'sits at' if event['seated'] else 'rises from'} the table.")
+        elif kind == "phase_opened":
+            say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
+                "raises at will" + (", from the next hand." if after.hand else "."))
+        else:
+            _say_other(event)
+    _say_round_change(before, after)
+    if after.hand is not None:
+        from referee.evening.views import hand_view
+
+        view = hand_view(after)
+        assert view is not None
+        say(_hand_line(after, view))
+    if after.over and not before.over:
+        say(f"[bold]The game is over (R18):[/] {after.winner or 'nobody'} and the Fool are the "
+            f"only ones holding chips. The Fool keeps his; {after.winner} takes the rest.")
+
+
+def _say_other(event: Event) -> None:
+    from referee.cli import render_souls
+
+    render_souls.announce(event)
+
+
+def _say_action(state: State, event: Event) -> None:
+    name, action = event["name"], event["action"]
+    n = sum(event["chips"].values())
+    words = {"bet": f"bets {n}", "raise": f"raises, putting in {n}", "call": f"calls {n}",
+             "check": "checks", "fold": "folds"}[action]
+    if event.get("all_in"):
+        words += " and is all-in (R14)"
+    paid = f" \\[{holding_text(event['chips'])}]" if n else ""
+    auto = f" - forced: {event['why']}" if event.get("auto") else ""
+    say(f"{name} {words}{paid}{auto}.")
+
+
+def _say_round_change(before: State, after: State) -> None:
+    b, a = before.hand, after.hand
+    if b is None or a is None or b.no != a.no:
+        return
+    if a.round.street != b.round.street:
+        say(f"[bold]The betting round is complete.[/] Deal the next cards; round {a.round.street}"
+            " follows (give the new up cards with `referee hand show`).")
+    if a.betting_over and not b.betting_over:
+        say("[bold]No more betting in this hand[/] (at most one player can still act, or the "
+            "last round is complete).")
+
+
+def _say_showdown(event: Event) -> None:
+    from referee.rules.cards import parse_cards
+    from referee.rules.hands import CATEGORY_TITLES
+
+    if event["hands"]:
+        table = Table(title="Showdown", title_justify="left")
+        table.add_column("Player")
+        table.add_column("Hand")
+        table.add_column("Cards")
+        for name, best in event["best"].items():
+            cards = parse_cards(" ".join(best["cards"]))
+            table.add_row(name, CATEGORY_TITLES[best["category"]],
+                          ", ".join(c.name for c in cards))
+        console().print(table)
+    for name, chips in event["returned"].items():
+        say(f"Uncalled chips go back to {name}: {holding_text(chips)} (R15).")
+    for pot in event["pots"]:
+        size = sum(pot["chips"].values())
+        shares = "; ".join(f"{w} takes {holding_text(c)}" for w, c in pot["shares"].items())
+        who = " and ".join(pot["winners"])
+        verb = "split" if len(pot["winners"]) > 1 else "won by"
+        say(f"[bold]{pot['name'].capitalize()}[/] ({size} chips, {money(size)}) {verb} "
+            f"[bold]{who}[/]: {pot['why']}. {shares}.")
+
+
+def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
+    table = Table(title="The evening's log", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Time")
+    table.add_column("Table")
+    table.add_column("Command")
+    table.add_column("Events", justify="right")
+    for c in commands:
+        table.add_row(str(c.cmd), datetime.fromtimestamp(c.time).strftime("%H:%M:%S"), c.stream,
+                      c.text, str(len(c.events)))
+    console().print(table)
+    if undone:
+        say(f"{len(undone)} command(s) undone and kept: "
+            + "; ".join(u["text"] for u in undone[-5:]))
+
+
+def verify(path: Path, count: int, problems: list[str]) -> None:
+    if problems:
+        say(f"[bold red]{path}: {len(problems)} problem(s)[/] in {count} events:")
+        for p in problems[:20]:
+            say(f"  - {p}")
+    else:
+        say(f"{path}: sound. {count} events, hash chain and snapshots check out.")
+

@@ -1,0 +1,163 @@
+"""Human output for souls, clues, guesses, Charges, powers and status points."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+
+from referee.cli.common import console
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.streams import Event
+
+
+def say(text: str) -> None:
+    console().print(text)
+
+
+def announce(event: Event) -> None:
+    """One line for a soul, Charge or power event in an action's report."""
+    kind = event["kind"]
+    if kind == "soul_sold":
+        bid = ", ".join(f"{c} {n}" for c, n in event["chips"].items())
+        promise = f" and the promise {event['promise']!r}" if event["promise"] else ""
+        say(f"{event['seller']} sells {event['soul']} to {event['buyer']} for "
+            f"{bid or 'no chips'}{promise} (R20).")
+    elif kind == "soul_traded":
+        how = "forces a trade of" if event["how"] == "force-trade" else "is bought out of"
+        say(f"{event['seller']} {how} {event['soul']}: it goes to {event['buyer']}, and "
+            f"{event['seller']} receives {event['count']} {event['colour']} chip(s) (R21).")
+    elif kind == "buyout_declined":
+        say(f"{event['buyer']} declines to buy {event['owner']}'s soul; {event['owner']} may "
+            "resign (R17).")
+    elif kind == "soul_destroyed":
+        if event["how"] == "smashed":
+            say(f"{event['holder']} smashes {event['soul']}: {event['victim']} dies and is out "
+                "of the game; their chips stay where they are for the referee to settle (R22).")
+        else:
+            from referee.rules.cards import arcanum_label
+
+            say(f"{event['holder']} consumes {event['soul']}: +1 status point in "
+                f"{arcanum_label(event['arcanum'])} (R27).")
+    elif kind == "soul_given":
+        say(f"{event['from']} gives {event['soul']} to {event['to']} (away from the table, R16).")
+    elif kind == "charges_given":
+        say(f"{event['from']}'s side gives {event['n']} Charge(s) to {event['to']}'s side (R25).")
+    elif kind == "power_used":
+        say(f"{event['name']} uses {event['power']}, paying {event['charges']} Charge(s) (R26).")
+    else:
+        say(f"{kind}: {event}")
+
+
+def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
+    table = Table(title="Souls" + (" (revealed: GM's eyes only)" if reveal else ""),
+                  title_justify="left")
+    for col in ("Soul", "Kind", "Holder", "Identified"):
+        table.add_column(col)
+    if reveal:
+        table.add_column("Identity")
+        table.add_column("Arcanum")
+    for row in rows:
+        holder = row["holder"] or ("smashed" if row["destroyed"] else "-")
+        soul = state.soul(str(row["soul"]))
+        if soul.destroyed:
+            holder = soul.destroyed
+        cells = [str(row["soul"]), str(row["kind"]), str(holder),
+                 "yes" if row["identified"] else "no"]
+        if reveal:
+            cells += [str(row["identity"]), str(row["arcanum"])]
+        table.add_row(*cells)
+    console().print(table)
+
+
+def clue(event: Event) -> None:
+    say(f"[bold]{event['assistant']}[/] studies {event['soul']} "
+        f"(clue {event['n']} of {event['of']}):")
+    say(f"  [italic]{event['clue']}[/]")
+    if event["n"] == event["of"]:
+        say("  That was the last clue on this sheet (R23).")
+
+
+def guess(event: Event, state: State) -> None:
+    r = event["result"]
+    parts = []
+    if r["name"]:
+        word = {"correct": "[bold green]correct[/]", "wrong": "wrong",
+                "near": "[yellow]a near miss[/] (not accepted; tell the assistant it is close, "
+                        "or not, as you see fit)"}[r["name"]]
+        parts.append(f"name {event['name']!r}: {word}")
+    if r["arcanum"]:
+        parts.append(f"Arcanum {event['arcanum']}: "
+                     + ("[bold green]correct[/]" if r["arcanum"] == "correct" else "wrong"))
+    say(f"{event['assistant']} guesses {event['soul']}: " + "; ".join(parts) + ".")
+    if event["charges"]:
+        say(f"First to get it right: +{event['charges']} Charge(s) for {event['side']}'s side, "
+            f"now {state.charges.get(event['side'], 0)} (R24).")
+    elif "correct" in (r["name"], r["arcanum"]):
+        say("Correct, but someone was first: no Charges (R24).")
+    say(f"{event['left']} guess(es) left for {event['assistant']} on this soul.")
+
+
+def access(event: Event, spec: dict[str, Any]) -> None:
+    from referee.rules.cards import parse_card
+
+    card = parse_card(event["card"])
+    if event["granted"]:
+        say(f"{event['name']} receives [bold]{spec['name']}[/] ({event['orientation']} "
+            f"{card.long}; needs {spec['charges']} Charge(s); {spec['when']}).")
+        say(f"  {spec['text']}")
+    else:
+        say(f"The {event['orientation']} power of {card.long} is already out: nothing granted.")
+    say(f"{card.long} is out of {event['name']}'s hand for this hand (R26).")
+    if event["depleted"]:
+        say(f"[bold]The Fool announces: {card.name} is depleted.[/]")
+
+
+def power_table(rows: list[dict[str, Any]], depleted: list[str]) -> None:
+    table = Table(title="Powers", title_justify="left")
+    for col in ("Card", "Way", "Power", "Charges", "Status"):
+        table.add_column(col)
+    for row in rows:
+        if row["available"]:
+            status = "available"
+        else:
+            status = f"{'used by' if row['used'] else 'held by'} {row['holder']}"
+        table.add_row(row["card"], row["orientation"], row["name"], str(row["charges"]), status)
+    console().print(table)
+    say("Depleted: " + (", ".join(depleted) if depleted else "none") + ".")
+
+
+def points(state: State) -> None:
+    from referee.evening import points as pts
+    from referee.rules.cards import arcanum_label
+
+    table = Table(title="Arcana status points (R27)", title_justify="left")
+    table.add_column("Person")
+    table.add_column("Arcanum")
+    table.add_column("Points", justify="right")
+    table.add_column("From")
+    by: dict[tuple[str, int], list[pts.Point]] = {}
+    for p in pts.sources(state):
+        by.setdefault((p.person, p.arcanum), []).append(p)
+    for (person, arcanum), items in by.items():
+        total = sum(p.points for p in items)
+        table.add_row(person, arcanum_label(arcanum), str(total),
+                      "; ".join(f"{p.points:+d} {p.source}" for p in items))
+    console().print(table)
+
+
+def promotions(claims: list[dict[str, Any]]) -> None:
+    if not claims:
+        say("No promotion claim would succeed now (R28: 7 points for a vacant Arcanum, more "
+            "than the occupant for a held one).")
+        return
+    table = Table(title="Claims that would succeed (R28)", title_justify="left")
+    for col in ("Person", "Arcanum", "Points", "Against"):
+        table.add_column(col)
+    for c in claims:
+        against = (f"{c['occupant']} ({c['occupant_points']})" if c["occupant"]
+                   else "vacant (needs 7)")
+        table.add_row(c["person"], c["arcanum"], str(c["points"]), against)
+    console().print(table)

@@ -1,0 +1,279 @@
+"""`referee soul|charge|power|points|promotions`: everything at the evening that is not money."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import emit_json
+from referee.cli.evening import Json, read_state, report_change, run
+
+soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
+                       no_args_is_help=True)
+charge_app = typer.Typer(help="Charges between sides, away from the table (R25).",
+                         no_args_is_help=True)
+power_app = typer.Typer(help="Powers of the Major Arcana: access, use, list (R26).",
+                        no_args_is_help=True)
+
+
+@soul_app.command("list")
+def soul_list(
+    reveal: Annotated[bool, typer.Option("--reveal", help="Add identities and Arcana (GM only).")
+                      ] = False,
+    as_json: Json = False,
+) -> None:
+    """Every soul: who holds it, bottled or own, destroyed; secrets only with --reveal."""
+    from referee.rules.cards import to_roman
+
+    state = read_state()
+    rows = []
+    for soul in state.souls:
+        row: dict[str, object] = {"soul": soul.key, "kind": soul.kind, "holder": soul.holder,
+                                  "destroyed": soul.destroyed is not None}
+        identified = [g["assistant"] for g in state.guesses
+                      if g["soul"] == soul.key and g["result"]["name"] == "correct"]
+        row["identified"] = bool(identified) if soul.kind == "bottled" else True
+        if reveal:
+            row["identity"] = soul.identity
+            row["arcanum"] = to_roman(soul.arcanum)
+        rows.append(row)
+    if as_json:
+        emit_json(rows)
+        return
+    from referee.cli import render_souls
+
+    render_souls.soul_table(state, rows, reveal)
+
+
+@soul_app.command("study")
+def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
+    """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
+    from referee.evening import souls
+
+    _, after, events = run(f"soul study {assistant} {soul}",
+                           lambda s: souls.study(s, assistant, soul))
+    e = events[0]
+    if as_json:
+        emit_json({"clue": e["clue"], "remaining": e["of"] - e["n"]})
+        return
+    from referee.cli import render_souls
+
+    render_souls.clue(e)
+
+
+@soul_app.command("guess")
+def soul_guess(
+    assistant: str,
+    soul: str,
+    name: Annotated[str | None, typer.Option("--name", help="Who the soul was.")] = None,
+    arcanum: Annotated[str | None, typer.Option("--arcanum", help="Its attuned Arcanum.")
+                       ] = None,
+    as_json: Json = False,
+) -> None:
+    """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
+    from referee.evening import souls
+
+    words = f"soul guess {assistant} {soul}" + (f" --name {name!r}" if name else "") + (
+        f" --arcanum {arcanum}" if arcanum else "")
+    _, after, events = run(words, lambda s: souls.guess(s, assistant, soul, name, arcanum))
+    e = events[0]
+    if as_json:
+        emit_json({"name": e["result"]["name"], "arcanum": e["result"]["arcanum"],
+                   "charges_earned": e["charges"], "guesses_left": e["left"]})
+        return
+    from referee.cli import render_souls
+
+    render_souls.guess(e, after)
+
+
+@soul_app.command("sell")
+def soul_sell(
+    seller: str,
+    soul: str,
+    buyer: str,
+    chips: Annotated[str | None, typer.Option("--chips", help="Winning bid, COLOUR:N[,...].")
+                     ] = None,
+    promise: Annotated[str | None, typer.Option("--promise", help="Promises accepted.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Record an auction: SOUL goes from SELLER to BUYER for the winning bid (R20)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul sell {seller} {soul} {buyer}" + (f" --chips {chips}" if chips
+                                                                 else ""),
+                       lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
+
+
+@soul_app.command("force-trade")
+def soul_force_trade(
+    seller: str,
+    with_: Annotated[str | None, typer.Option("--with", help="Pick among tied holders.")] = None,
+    as_json: Json = False,
+) -> None:
+    """SELLER trades their own soul to the largest holder of their colour, for those chips
+    (R21)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul force-trade {seller}",
+                       lambda s: souls.force_trade(s, seller, with_)), as_json)
+
+
+@soul_app.command("buyout")
+def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
+    """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul buyout {buyer} {stakeholder}",
+                       lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
+
+
+@soul_app.command("decline")
+def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
+    """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul decline {buyer} {stakeholder}",
+                       lambda s: souls.decline(s, buyer, stakeholder)), as_json)
+
+
+@soul_app.command("smash")
+def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
+    """HOLDER, attacked away from the table by the soul's owner, smashes it: the owner dies
+    (R22)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul smash {holder} {soul}", lambda s: souls.smash(s, holder, soul)),
+                  as_json)
+
+
+@soul_app.command("consume")
+def soul_consume(
+    holder: str,
+    soul: str,
+    arcanum: Annotated[str, typer.Option("--arcanum", help="The Arcanum to gain a point in.")],
+    as_json: Json = False,
+) -> None:
+    """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul consume {holder} {soul} --arcanum {arcanum}",
+                       lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
+
+
+@soul_app.command("give")
+def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
+              target: Annotated[str, typer.Argument(metavar="TO")],
+              soul: str, as_json: Json = False) -> None:
+    """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul give {source} {target} {soul}",
+                       lambda s: souls.give_soul(s, source, target, soul)), as_json)
+
+
+@charge_app.command("give")
+def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
+                target: Annotated[str, typer.Argument(metavar="TO")],
+                n: int, as_json: Json = False) -> None:
+    """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
+    from referee.evening import souls
+
+    report_change(*run(f"charge give {source} {target} {n}",
+                       lambda s: souls.give_charges(s, source, target, n)), as_json)
+
+
+@power_app.command("access")
+def power_access(
+    name: str,
+    card: str,
+    orientation: Annotated[str, typer.Argument(metavar="upright|reversed")],
+    as_json: Json = False,
+) -> None:
+    """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
+    from referee.evening import souls
+
+    _, after, events = run(f"power access {name} {card} {orientation}",
+                           lambda s: souls.access(s, name, card, orientation))
+    e = events[0]
+    spec = souls.power_spec(after, e["rank"], e["orientation"])
+    if as_json:
+        emit_json({"granted": e["granted"], "power": spec["name"] if e["granted"] else None,
+                   "depleted": e["depleted"]})
+        return
+    from referee.cli import render_souls
+
+    render_souls.access(e, spec)
+
+
+@power_app.command("use")
+def power_use(name: str, power: str, as_json: Json = False) -> None:
+    """NAME uses POWER, paying its Charges from the side (R26)."""
+    from referee.evening import souls
+
+    report_change(*run(f"power use {name} {power}", lambda s: souls.use_power(s, name, power)),
+                  as_json)
+
+
+@power_app.command("list")
+def power_list(as_json: Json = False) -> None:
+    """Every power: available, held by whom, used; and the depleted cards."""
+    from referee.evening import souls
+
+    state = read_state()
+    rows = []
+    for p in souls.powers(state):
+        held = state.powers.get(p["key"])
+        rows.append({"key": p["key"], "card": p["key"].split("-")[0], "orientation":
+                     p["orientation"], "name": p["name"], "charges": p["charges"],
+                     "when": p["when"], "text": p["text"], "available": held is None,
+                     "holder": held["holder"] if held else None,
+                     "used": bool(held and held.get("used"))})
+    from referee.rules.cards import to_roman
+
+    depleted = [to_roman(n) for n in range(22) if souls.depleted(state, n)]
+    if as_json:
+        emit_json({"powers": rows, "depleted": depleted})
+        return
+    from referee.cli import render_souls
+
+    render_souls.power_table(rows, depleted)
+
+
+def points(
+    detail: Annotated[bool, typer.Option("--detail", help="Every point with its source.")
+                      ] = False,
+    as_json: Json = False,
+) -> None:
+    """Arcana status points per person per Arcanum, and where each came from (R27)."""
+    from referee.evening import points as pts
+
+    state = read_state()
+    if as_json:
+        emit_json(pts.points_detail(state) if detail else pts.points_json(state))
+        return
+    from referee.cli import render_souls
+
+    render_souls.points(state)
+
+
+def promotions(as_json: Json = False) -> None:
+    """Every promotion claim that would succeed now, vacant or contested (R28)."""
+    from referee.evening import points as pts
+
+    state = read_state()
+    claims = pts.promotions(state)
+    if as_json:
+        emit_json(claims)
+        return
+    from referee.cli import render_souls
+
+    render_souls.promotions(claims)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(soul_app, name="soul", rich_help_panel="Souls, Charges, powers")
+    app.add_typer(charge_app, name="charge", rich_help_panel="Souls, Charges, powers")
+    app.add_typer(power_app, name="power", rich_help_panel="Souls, Charges, powers")
+    app.command("points", rich_help_panel="Status")(points)
+    app.command("promotions", rich_help_panel="Status")(promotions)

@@ -1,0 +1,276 @@
+"""How each stored event changes the evening (the fold). Validation happened before storing;
+what is checked here is what would be a bug."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from referee.errors import InvariantViolation
+from referee.evening import betting
+from referee.evening.state import (
+    CHIPS_PER_COLOUR,
+    POT,
+    HandState,
+    Seat,
+    Soul,
+    State,
+    move_chips,
+)
+from referee.streams import Event
+
+Handler = Callable[[State, Event], State]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(kind: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        HANDLERS[kind] = fn
+        return fn
+
+    return register
+
+
+def _hand(state: State) -> HandState:
+    if state.hand is None:
+        raise InvariantViolation("no hand in progress")
+    return state.hand
+
+
+@handles("evening_created")
+def _created(state: State, e: Event) -> State:
+    new = State(started=True, fool=e["fool"], created=e["time"], settings=dict(e["settings"]))
+    new.seats = [Seat(**s) for s in e["seats"]]
+    new.chips = {new.fool: {}}
+    for seat in new.seats:
+        new.chips[seat.name] = {seat.colour: CHIPS_PER_COLOUR}
+        if seat.assistant:
+            new.chips[seat.assistant] = {}
+        new.charges[seat.name] = 0
+    new.chips[POT] = {}
+    new.scenario = dict(e.get("scenario", {}))
+    new.souls = [Soul(**s) for s in e.get("souls", [])]
+    return new
+
+
+@handles("phase_opened")
+def _phase_opened(state: State, e: Event) -> State:
+    if state.hand is not None:
+        state.open_pending = True
+    else:
+        state.phase = "open"
+    return state
+
+
+@handles("hand_started")
+def _hand_started(state: State, e: Event) -> State:
+    state.phase = e["phase"]
+    state.open_pending = False
+    if state.first_hand_at is None:
+        state.first_hand_at = e["time"]
+    hand = HandState(no=e["no"], phase=e["phase"], order=list(e["order"]), started=e["time"])
+    for name, chips in e["antes"].items():
+        move_chips(state, name, POT, chips)
+        hand.contrib[name] = _colours(chips)
+    state.hand = hand
+    betting.begin_round(state, hand)
+    return state
+
+
+def _colours(chips: dict[str, int]) -> list[str]:
+    return [colour for colour, n in chips.items() for _ in range(n)]
+
+
+@handles("cards_shown")
+def _cards_shown(state: State, e: Event) -> State:
+    _hand(state).showing[e["name"]] = list(e["cards"])
+    return state
+
+
+@handles("action")
+def _action(state: State, e: Event) -> State:
+    hand = _hand(state)
+    r = hand.round
+    name, action, chips = e["name"], e["action"], e["chips"]
+    if r.actions == 0:
+        r.opener = name
+    n = sum(chips.values())
+    if n:
+        move_chips(state, name, POT, chips)
+        hand.contrib.setdefault(name, []).extend(_colours(chips))
+        r.committed[name] = r.committed.get(name, 0) + n
+    if action == "fold":
+        hand.folded.append(name)
+    elif action in ("bet", "raise") and r.committed.get(name, 0) > r.bet:
+        if action == "raise" or r.bet > 0:
+            r.raises += 1
+        r.bet = r.committed[name]
+        r.acted = [name]
+    else:
+        r.bet = max(r.bet, r.committed.get(name, 0))
+        r.acted.append(name)
+    r.actions += 1
+    r.last = name
+    betting.advance(state, hand)
+    return state
+
+
+@handles("showdown")
+def _showdown(state: State, e: Event) -> State:
+    """The end of a hand: uncalled chips back, then every pot to its winners (R11, R15)."""
+    hand = _hand(state)
+    for name, chips in e["returned"].items():
+        move_chips(state, POT, name, chips)
+    pots = []
+    for pot in e["pots"]:
+        for name, chips in pot["shares"].items():
+            move_chips(state, POT, name, chips)
+        pots.append({"size": sum(pot["chips"].values()), "winners": pot["winners"]})
+    if state.stack(POT):
+        raise InvariantViolation(f"chips left in the pot after hand {hand.no}")
+    state.history.append({
+        "no": hand.no,
+        "phase": hand.phase,
+        "pots": pots,
+        "best": e["best"],
+        "contested": bool(e["hands"]),
+        "time": e.get("time", 0.0),
+    })
+    state.hand = None
+    state.hands_played += 1
+    _check_end(state)
+    return state
+
+
+def _check_end(state: State) -> None:
+    """R18: over when only the Fool and one stakeholder's side hold chips."""
+    holders: set[str] = set()
+    for name, holding in state.chips.items():
+        if name in (POT, state.fool) or not sum(holding.values()):
+            continue
+        side = state.side_of(name)
+        holders.add(side or name)
+    if len(holders) <= 1 and state.hand is None:
+        state.over = True
+        state.winner = next(iter(holders), None)
+
+
+@handles("chips_given")
+def _chips_given(state: State, e: Event) -> State:
+    move_chips(state, e["from"], e["to"], e["chips"])
+    if state.hand is None:
+        state.over = False
+        state.winner = None
+        _check_end(state)
+    return state
+
+
+@handles("seat_changed")
+def _seat_changed(state: State, e: Event) -> State:
+    seat = state.seat(e["name"])
+    if "seated" in e:
+        seat.seated = e["seated"]
+    if e.get("resigned"):
+        seat.resigned = True
+        seat.seated = False
+    return state
+
+
+@handles("settings_changed")
+def _settings_changed(state: State, e: Event) -> State:
+    state.settings.update(e["settings"])
+    return state
+
+
+# -- souls, Charges, powers (R19-R26) ---------------------------------------------------------
+
+
+@handles("soul_studied")
+def _soul_studied(state: State, e: Event) -> State:
+    state.studies.setdefault(e["assistant"], {})[e["soul"]] = e["n"]
+    return state
+
+
+@handles("soul_guessed")
+def _soul_guessed(state: State, e: Event) -> State:
+    made = [g for g in state.guesses if g["assistant"] == e["assistant"] and g["soul"] == e["soul"]]
+    if len(made) >= 3:
+        raise InvariantViolation(f"R24: a fourth guess by {e['assistant']} for {e['soul']}")
+    state.guesses.append({k: e[k] for k in ("assistant", "side", "soul", "name", "arcanum",
+                                            "result", "charges")})
+    state.charges[e["side"]] = state.charges.get(e["side"], 0) + e["charges"]
+    return state
+
+
+@handles("soul_sold")
+def _soul_sold(state: State, e: Event) -> State:
+    soul = state.soul(e["soul"])
+    if soul.holder != e["seller"]:
+        raise InvariantViolation(f"R20: {e['seller']} does not hold {soul.key}")
+    move_chips(state, e["buyer"], e["seller"], e["chips"])
+    soul.holder = e["buyer"]
+    return state
+
+
+@handles("soul_traded")
+def _soul_traded(state: State, e: Event) -> State:
+    soul = state.soul(e["soul"])
+    for payer, n in e["payers"].items():
+        move_chips(state, payer, e["seller"], {e["colour"]: n})
+    soul.holder = e["buyer"]
+    return state
+
+
+@handles("buyout_declined")
+def _buyout_declined(state: State, e: Event) -> State:
+    state.buyout_offers.setdefault(e["owner"], []).append(e["buyer"])
+    return state
+
+
+@handles("soul_destroyed")
+def _soul_destroyed(state: State, e: Event) -> State:
+    soul = state.soul(e["soul"])
+    soul.holder = None
+    soul.destroyed = e["how"]
+    if e["how"] == "smashed" and e.get("victim"):
+        seat = state.seat(e["victim"])
+        seat.dead = True
+        seat.seated = False
+    if e["how"] == "consumed":
+        state.consumed_points.append({"person": e["holder"], "arcanum": e["arcanum"],
+                                      "soul": soul.key})
+    return state
+
+
+@handles("soul_given")
+def _soul_given(state: State, e: Event) -> State:
+    state.soul(e["soul"]).holder = e["to"]
+    return state
+
+
+@handles("charges_given")
+def _charges_given(state: State, e: Event) -> State:
+    state.charges[e["from"]] -= e["n"]
+    state.charges[e["to"]] = state.charges.get(e["to"], 0) + e["n"]
+    return state
+
+
+@handles("power_accessed")
+def _power_accessed(state: State, e: Event) -> State:
+    hand = _hand(state)
+    hand.forfeited.setdefault(e["name"], []).append(e["card"])
+    if e["granted"]:
+        if e["power"] in state.powers:
+            raise InvariantViolation(f"R26: power {e['power']} given out twice")
+        state.powers[e["power"]] = {"holder": e["name"], "used": False, "hand": hand.no}
+    return state
+
+
+@handles("power_used")
+def _power_used(state: State, e: Event) -> State:
+    power = state.powers[e["power"]]
+    if power["used"] or power["holder"] != e["name"]:
+        raise InvariantViolation(f"R26: power {e['power']} used twice or by another")
+    power["used"] = True
+    power["used_hand"] = e.get("hand")
+    state.charges[e["name"]] -= e["charges"]
+    return state

@@ -1,0 +1,117 @@
+"""Arcana status points and promotion claims (R27, R28), derived from the evening.
+
+Every point carries where it came from, so the GM can answer "why do I have 8?".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.evening.state import State
+from referee.rules.cards import to_roman
+
+SEATED_START = 5   # R27
+ASSISTANT_START = 1
+OWN_SOUL_LOST = -3
+SOUL_HELD = 2
+CONSUMED = 1
+DUET_POINTS = {"two_pair_duet": 1, "three_pair": 3}
+
+
+@dataclass(frozen=True)
+class Point:
+    """Points of one person in one Arcanum, with their source."""
+
+    person: str
+    arcanum: int
+    points: int
+    source: str
+
+
+def sources(state: State) -> list[Point]:
+    """Every contribution to every person's status, in the order of R27."""
+    out: list[Point] = [Point(state.fool, 0, SEATED_START, "start: the Fool's seat")]
+    for seat in state.seats:
+        out.append(Point(seat.name, seat.arcanum, SEATED_START, "start: sitting member"))
+        if seat.assistant and seat.assistant_arcanum is not None:
+            out.append(Point(seat.assistant, seat.assistant_arcanum, ASSISTANT_START,
+                             "start: assistant's attuned Arcanum"))
+    for record in state.history:
+        for name, best in record["best"].items():
+            gain = DUET_POINTS.get(best["category"])
+            if not gain or not best.get("duet"):
+                continue
+            low, high = sorted(best["duet"])
+            label = f"hand {record['no']}: {best['category'].replace('_', ' ')}"
+            if name == state.fool:
+                out += [Point(name, low, gain, label), Point(name, high, gain, label)]
+                continue
+            seat = state.seat(name)
+            # The player keeps the lower-numbered Arcanum by default, the assistant the other.
+            out.append(Point(name, low, gain, label))
+            out.append(Point(seat.assistant or name, high, gain,
+                             label + (" (to the assistant)" if seat.assistant else "")))
+    for soul in state.souls:
+        if soul.holder and not (soul.kind == "own" and soul.owner == soul.holder):
+            out.append(Point(soul.holder, soul.arcanum, SOUL_HELD, f"holds {soul.key}"))
+        if soul.kind == "own" and soul.owner and soul.holder != soul.owner:
+            why = f"own soul {soul.destroyed}" if soul.destroyed else f"own soul held by " \
+                f"{soul.holder}"
+            out.append(Point(soul.owner, state.seat(soul.owner).arcanum, OWN_SOUL_LOST, why))
+    for c in state.consumed_points:
+        out.append(Point(c["person"], c["arcanum"], CONSUMED, f"consumed {c['soul']}"))
+    return out
+
+
+def totals(state: State) -> dict[str, dict[int, int]]:
+    """Points per person per Arcanum (every person listed, even with none)."""
+    out: dict[str, dict[int, int]] = {p: {} for p in state.people}
+    for p in sources(state):
+        bucket = out.setdefault(p.person, {})
+        bucket[p.arcanum] = bucket.get(p.arcanum, 0) + p.points
+    return out
+
+
+def points_json(state: State) -> dict[str, dict[str, int]]:
+    """``{person: {arcanum numeral: points}}``, Arcana in order."""
+    return {person: {to_roman(a): n for a, n in sorted(arcana.items())}
+            for person, arcana in totals(state).items()}
+
+
+def occupants(state: State) -> dict[int, str]:
+    """Who holds each Arcanum among the living present: the Fool and the stakeholders."""
+    out = {0: state.fool}
+    for seat in state.seats:
+        if not seat.dead:
+            out[seat.arcanum] = seat.name
+    return out
+
+
+VACANT_NEEDS = 7  # R28
+
+
+def promotions(state: State) -> list[dict[str, Any]]:
+    """Every claim that would succeed now (R28): vacant with 7+, occupied with more."""
+    points = totals(state)
+    held = occupants(state)
+    claims = []
+    for person, arcana in points.items():
+        for arcanum, n in sorted(arcana.items()):
+            occupant = held.get(arcanum)
+            if occupant == person:
+                continue
+            if occupant is None:
+                ok, occ_points = n >= VACANT_NEEDS, None
+            else:
+                occ_points = points.get(occupant, {}).get(arcanum, 0)
+                ok = n > occ_points
+            if ok:
+                claims.append({"person": person, "arcanum": to_roman(arcanum), "points": n,
+                               "occupant": occupant, "occupant_points": occ_points})
+    return claims
+
+
+def points_detail(state: State) -> list[dict[str, Any]]:
+    return [{"person": p.person, "arcanum": to_roman(p.arcanum), "points": p.points,
+             "source": p.source} for p in sources(state)]

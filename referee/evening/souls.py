@@ -1,0 +1,481 @@
+"""Souls, clue sheets, guesses, Charges and powers (R16, R19-R26): GM requests -> events.
+
+Like ``commands``: pure functions of the state and the GM's words, returning the
+events of one command or raising a RefereeError; each is replayed on a copy
+before it is returned.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from referee.errors import BadInput, IllegalAction, LawViolation
+from referee.evening.commands import (
+    SeatSpec,
+    _replay,
+    at_table,
+    parse_chips,
+    person,
+    require_evening,
+    stakeholder,
+)
+from referee.evening.state import CHIPS_PER_COLOUR, Soul, State
+from referee.names import match_name, nearest
+from referee.rules.cards import parse_arcanum, parse_card, to_roman
+from referee.rules.pots import check_named_chips
+from referee.streams import Event
+
+GUESSES_PER_SOUL = 3  # R24
+NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24)
+
+
+# -- setup --------------------------------------------------------------------------------------
+
+
+def setup_from_scenario(path: str | None, seats: list[SeatSpec]) -> dict[str, Any]:
+    """The scenario's content for ``evening_created``: bottled souls given out one to each
+    side in seat order (held by the assistant where there is one), plus every stakeholder's
+    own soul (R19). The content is copied into the evening, so the file stands alone."""
+    from referee.scenario import load_scenario
+
+    scenario = load_scenario(path)
+    if len(scenario.souls) < len(seats):
+        raise BadInput(f"the scenario {scenario.source} has {len(scenario.souls)} souls for "
+                       f"{len(seats)} seats; it needs one bottled soul per stakeholder (R19)")
+    ordered = sorted(seats, key=lambda s: s.arcanum)
+    souls: list[dict[str, Any]] = []
+    for seat, spec in zip(ordered, scenario.souls, strict=False):
+        souls.append({"key": spec.label, "kind": "bottled", "holder": seat.assistant or seat.name,
+                      "arcanum": spec.arcanum, "identity": spec.name,
+                      "aliases": list(spec.aliases)})
+    for seat in ordered:
+        souls.append({"key": f"{seat.name}'s soul", "kind": "own", "holder": seat.name,
+                      "arcanum": seat.arcanum, "identity": seat.name, "owner": seat.name})
+    content = {
+        "name": scenario.name,
+        "source": scenario.source,
+        "clues": {spec.label: {str(k): list(v) for k, v in spec.clues.items()}
+                  for spec in scenario.souls[: len(seats)]},
+        "powers": [
+            {"key": p.key, "card": p.card, "orientation": p.orientation, "name": p.name,
+             "charges": p.charges, "when": p.when, "text": p.text, "magic": p.magic}
+            for p in scenario.powers.powers
+        ],
+    }
+    return {"scenario": content, "souls": souls}
+
+
+# -- lookups ------------------------------------------------------------------------------------
+
+
+def soul_key(state: State, text: str) -> str:
+    """A soul by its label or its owner's name (``the amber bottle``, ``amber``, ``Ada``)."""
+    keys = [s.key for s in state.souls]
+    lowered = text.strip().lower()
+    for soul in state.souls:
+        if soul.kind == "own" and soul.owner and soul.owner.lower() == lowered:
+            return soul.key
+    trimmed = re.sub(r"^the\s+", "", lowered)
+    for soul in state.souls:
+        if re.sub(r"^the\s+", "", soul.key.lower()).startswith(trimmed) and trimmed:
+            matches = [s for s in state.souls
+                       if re.sub(r"^the\s+", "", s.key.lower()).startswith(trimmed)]
+            if len(matches) == 1:
+                return matches[0].key
+    return match_name(text, keys, "soul")
+
+
+def live_soul(state: State, text: str) -> Soul:
+    soul = state.soul(soul_key(state, text))
+    if soul.destroyed:
+        raise IllegalAction(f"{soul.key} was {soul.destroyed}; it is gone (R19)", ruling="R19")
+    return soul
+
+
+def side(state: State, name: str) -> str:
+    found = state.side_of(name)
+    if found is None:
+        raise IllegalAction(f"{name} is on no stakeholder's side (the Fool has no assistant "
+                            "and no Charges, R15)", ruling="R25")
+    return found
+
+
+def seat_number(state: State, stakeholder_name: str) -> int:
+    return [s.name for s in state.seats].index(stakeholder_name) + 1
+
+
+def assistant(state: State, text: str) -> str:
+    return match_name(text, state.assistants, "assistant")
+
+
+# -- souls --------------------------------------------------------------------------------------
+
+
+def study(state: State, who: str, soul_text: str) -> list[Event]:
+    """R23: the assistant studies a soul their side holds and learns the next clue."""
+    require_evening(state)
+    name = assistant(state, who)
+    soul = live_soul(state, soul_text)
+    mine = side(state, name)
+    if soul.kind != "bottled":
+        raise IllegalAction(f"{soul.key} is a stakeholder's own soul; only bottled souls are "
+                            "studied (R23)", ruling="R23")
+    if soul.holder is None or state.side_of(soul.holder) != mine:
+        raise IllegalAction(f"{name} may study only a soul their side holds; {soul.key} is held "
+                            f"by {soul.holder} (R23)", ruling="R23")
+    sheet = clue_sheet(state, name, soul.key)
+    done = state.studies.get(name, {}).get(soul.key, 0)
+    if done >= len(sheet):
+        raise IllegalAction(f"{name}'s clue sheet for {soul.key} is exhausted: all {len(sheet)} "
+                            "clues learned (R23)", ruling="R23")
+    return [{"kind": "soul_studied", "assistant": name, "soul": soul.key, "clue": sheet[done],
+             "n": done + 1, "of": len(sheet)}]
+
+
+def clue_sheet(state: State, assistant_name: str, soul_key_: str) -> list[str]:
+    """The clues this assistant's seat learns about this soul (sheets differ per seat)."""
+    seat = seat_number(state, side(state, assistant_name))
+    sheets = state.scenario.get("clues", {}).get(soul_key_, {})
+    return list(sheets.get(str(seat), []))
+
+
+def _norm(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def guess(state: State, who: str, soul_text: str, name: str | None,
+          arcanum: str | None) -> list[Event]:
+    """R24: three guesses per assistant per soul; first correct Arcanum 1 Charge, name 2."""
+    require_evening(state)
+    guesser = assistant(state, who)
+    soul = state.soul(soul_key(state, soul_text))
+    if soul.kind != "bottled":
+        raise IllegalAction(f"{soul.key} is a stakeholder's own soul; its identity is no secret")
+    if not name and arcanum is None:
+        raise BadInput("a guess names the soul (--name TEXT), its Arcanum (--arcanum ARC), or "
+                       "both (R24)")
+    made = [g for g in state.guesses if g["assistant"] == guesser and g["soul"] == soul.key]
+    if len(made) >= GUESSES_PER_SOUL:
+        raise IllegalAction(f"{guesser} has made all three guesses for {soul.key} (R24)",
+                            ruling="R24")
+    earlier = [g for g in state.guesses if g["soul"] == soul.key]
+    result: dict[str, Any] = {"name": None, "arcanum": None}
+    earned = 0
+    if name:
+        wanted = [soul.identity, *soul.aliases]
+        if _norm(name) in {_norm(w) for w in wanted}:
+            result["name"] = "correct"
+            if not any(g["result"]["name"] == "correct" for g in earlier):
+                earned += 2
+        else:
+            from rapidfuzz import fuzz
+
+            best = max(fuzz.WRatio(_norm(name), _norm(w)) for w in wanted)
+            result["name"] = "near" if best >= NEAR_MISS else "wrong"
+    if arcanum is not None:
+        number = parse_arcanum(arcanum)
+        result["arcanum"] = "correct" if number == soul.arcanum else "wrong"
+        if number == soul.arcanum and not any(g["result"]["arcanum"] == "correct"
+                                              for g in earlier):
+            earned += 1
+        arcanum = to_roman(number)
+    event: Event = {"kind": "soul_guessed", "assistant": guesser, "side": side(state, guesser),
+                    "soul": soul.key, "name": name, "arcanum": arcanum, "result": result,
+                    "charges": earned, "left": GUESSES_PER_SOUL - len(made) - 1}
+    return [event]
+
+
+def _holder_side_or_self(state: State, name: str) -> str:
+    return state.side_of(name) or name
+
+
+def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
+         chips_text: str | None, promise: str | None) -> list[Event]:
+    """R20: an auction's result: the soul and the chips move together, or nothing does."""
+    require_evening(state)
+    seller, buyer = person(state, seller_text), person(state, buyer_text)
+    soul = live_soul(state, soul_text)
+    if soul.holder != seller:
+        raise IllegalAction(f"{seller} does not hold {soul.key}; {soul.holder} does (R20)",
+                            ruling="R20")
+    if buyer == seller:
+        raise BadInput(f"{seller} cannot sell to themselves")
+    chips = parse_chips(state, chips_text) if chips_text else {}
+    if chips:
+        check_named_chips(state.holding(buyer), chips, buyer)
+    if not chips and not promise:
+        raise BadInput("name the winning bid: --chips COLOUR:N[,...] and/or --promise TEXT (R20)")
+    event: Event = {"kind": "soul_sold", "seller": seller, "buyer": buyer, "soul": soul.key,
+                    "chips": chips, "promise": promise or ""}
+    _replay(state, [event])
+    return [event]
+
+
+def _own_soul(state: State, name: str) -> Soul:
+    for soul in state.souls:
+        if soul.kind == "own" and soul.owner == name:
+            return soul
+    raise IllegalAction(f"{name} has no own soul on record")
+
+
+def colour_holders(state: State, colour: str) -> dict[str, int]:
+    """Chips of ``colour`` per party, a side's assistant counting with the side (R21)."""
+    out: dict[str, int] = {}
+    for holder, holding in state.chips.items():
+        n = holding.get(colour, 0)
+        if n and holder != "pot":
+            party = _holder_side_or_self(state, holder)
+            out[party] = out.get(party, 0) + n
+    return out
+
+
+def force_trade(state: State, seller_text: str, with_text: str | None) -> list[Event]:
+    """R21: trade one's own soul to whoever holds most of one's colour, for exactly those."""
+    require_evening(state)
+    seller = stakeholder(state, seller_text)
+    soul = _own_soul(state, seller)
+    if soul.destroyed or soul.holder != seller:
+        raise IllegalAction(f"{seller} no longer holds their own soul (held by {soul.holder})",
+                            ruling="R21")
+    colour = state.seat(seller).colour
+    holders = {p: n for p, n in colour_holders(state, colour).items() if p != seller}
+    if not holders:
+        raise IllegalAction(f"nobody else holds any {colour} chips; there is no one to force a "
+                            "trade with (R21)", ruling="R21")
+    top = max(holders.values())
+    tied = [p for p, n in holders.items() if n == top]
+    if with_text:
+        chosen = match_name(with_text, list(holders), "holder of " + colour)
+        if chosen not in tied:
+            raise IllegalAction(f"{chosen} holds {holders[chosen]} {colour}; the trade is with "
+                                f"the largest holder: {', '.join(tied)} ({top}) (R21)",
+                                ruling="R21")
+    elif len(tied) > 1:
+        raise IllegalAction(f"{', '.join(tied)} tie with {top} {colour} chips each; {seller} "
+                            "picks: add --with NAME (R21)", ruling="R21")
+    else:
+        chosen = tied[0]
+    payers = _colour_payers(state, chosen, colour)
+    event: Event = {"kind": "soul_traded", "seller": seller, "buyer": chosen, "soul": soul.key,
+                    "payers": payers, "colour": colour, "count": top, "how": "force-trade"}
+    _replay(state, [event])
+    return [event]
+
+
+def _colour_payers(state: State, party: str, colour: str) -> dict[str, int]:
+    """Who on ``party``'s side holds how many chips of ``colour``."""
+    names = [party]
+    if party in state.stakeholders:
+        helper = state.seat(party).assistant
+        if helper:
+            names.append(helper)
+    return {n: state.holding(n).get(colour, 0) for n in names if state.holding(n).get(colour)}
+
+
+def controller_of(state: State, name: str) -> str | None:
+    """The party controlling all ten of ``name``'s colour, if any (R21)."""
+    colour = state.seat(name).colour
+    for party, n in colour_holders(state, colour).items():
+        if n == CHIPS_PER_COLOUR and party != name:
+            return party
+    return None
+
+
+def pending_buyout(state: State, name: str) -> str | None:
+    """R17: the holder of all ten of ``name``'s chips who must first be offered the soul."""
+    holder = controller_of(state, name)
+    if holder is None:
+        return None
+    soul = _own_soul(state, name)
+    if soul.holder != name or holder in state.buyout_offers.get(name, []):
+        return None
+    return holder
+
+
+def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
+    """R21: whoever controls all ten of a stakeholder's colour may buy that soul with them."""
+    require_evening(state)
+    owner = stakeholder(state, owner_text)
+    buyer = _holder_side_or_self(state, person(state, buyer_text))
+    seat = state.seat(owner)
+    if seat.resigned or seat.dead:
+        raise IllegalAction(f"{owner} is no longer a stakeholder (R21)", ruling="R21")
+    if controller_of(state, owner) != buyer:
+        held = colour_holders(state, seat.colour).get(buyer, 0)
+        raise IllegalAction(f"{buyer} controls {held} of {owner}'s ten {seat.colour} chips; a "
+                            "buyout needs all ten (R21)", ruling="R21")
+    soul = _own_soul(state, owner)
+    if soul.destroyed or soul.holder != owner:
+        raise IllegalAction(f"{owner} no longer holds their own soul", ruling="R21")
+    event: Event = {"kind": "soul_traded", "seller": owner, "buyer": buyer, "soul": soul.key,
+                    "payers": _colour_payers(state, buyer, seat.colour), "colour": seat.colour,
+                    "count": CHIPS_PER_COLOUR, "how": "buyout"}
+    _replay(state, [event])
+    return [event]
+
+
+def decline(state: State, buyer_text: str, owner_text: str) -> list[Event]:
+    """R17: the holder of all ten chips declines to buy the soul; the owner may resign."""
+    require_evening(state)
+    owner = stakeholder(state, owner_text)
+    buyer = _holder_side_or_self(state, person(state, buyer_text))
+    if pending_buyout(state, owner) != buyer:
+        raise IllegalAction(f"{buyer} has no buyout of {owner}'s soul to decline (R17)",
+                            ruling="R17")
+    return [{"kind": "buyout_declined", "buyer": buyer, "owner": owner}]
+
+
+def smash(state: State, holder_text: str, soul_text: str) -> list[Event]:
+    """R22: the holder of B's soul, attacked by B away from the table, smashes it: B dies."""
+    require_evening(state)
+    holder = person(state, holder_text)
+    soul = live_soul(state, soul_text)
+    if soul.holder != holder:
+        raise IllegalAction(f"{holder} does not hold {soul.key}; {soul.holder} does (R22)",
+                            ruling="R22")
+    if soul.kind != "own" or soul.owner == holder:
+        raise IllegalAction("only the soul of a living attacker can be smashed: the holder of "
+                            "B's soul smashes it when B attacks (R22)", ruling="R22")
+    return [{"kind": "soul_destroyed", "soul": soul.key, "how": "smashed", "holder": holder,
+             "victim": soul.owner}]
+
+
+def consume(state: State, holder_text: str, soul_text: str, arcanum: str) -> list[Event]:
+    """R27: swallowing a soul: 1 status point in an Arcanum of one's choice; the soul is gone."""
+    require_evening(state)
+    holder = person(state, holder_text)
+    soul = live_soul(state, soul_text)
+    if soul.holder != holder:
+        raise IllegalAction(f"{holder} does not hold {soul.key}; {soul.holder} does",
+                            ruling="R27")
+    if soul.kind == "own" and soul.owner == holder:
+        raise IllegalAction(f"{holder} cannot consume their own soul", ruling="R27")
+    number = parse_arcanum(arcanum)
+    return [{"kind": "soul_destroyed", "soul": soul.key, "how": "consumed", "holder": holder,
+             "arcanum": number, "victim": soul.owner}]
+
+
+def give_soul(state: State, source: str, target: str, soul_text: str) -> list[Event]:
+    """R16: a soul changes hands away from the table only."""
+    require_evening(state)
+    src, dst = person(state, source), person(state, target)
+    soul = live_soul(state, soul_text)
+    if soul.holder != src:
+        raise IllegalAction(f"{src} does not hold {soul.key}; {soul.holder} does")
+    if src == dst:
+        raise BadInput(f"{src} already holds {soul.key}")
+    for who in (src, dst):
+        if at_table(state, who):
+            raise LawViolation(f"{who} is at the table: souls change hands only away from the "
+                               "table (the Law, R16)", ruling="R16")
+    return [{"kind": "soul_given", "from": src, "to": dst, "soul": soul.key}]
+
+
+# -- Charges ------------------------------------------------------------------------------------
+
+
+def give_charges(state: State, source: str, target: str, n: int) -> list[Event]:
+    """R25, R16: Charges go from side to side, away from the table, never taken."""
+    require_evening(state)
+    src, dst = person(state, source), person(state, target)
+    a, b = side(state, src), side(state, dst)
+    if a == b:
+        raise BadInput(f"{src} and {dst} are the same side; Charges belong to the side (R25)")
+    if n < 1:
+        raise BadInput(f"give at least one Charge, not {n}")
+    for who in (src, dst):
+        if at_table(state, who):
+            raise LawViolation(f"{who} is seated at the table: Charges change hands only away "
+                               "from the table (the Law, R16); their assistant may give them",
+                               ruling="R16")
+    have = state.charges.get(a, 0)
+    if have < n:
+        raise IllegalAction(f"{a}'s side has {have} Charge(s), not {n} (R25)", ruling="R25")
+    return [{"kind": "charges_given", "from": a, "to": b, "n": n}]
+
+
+# -- powers -------------------------------------------------------------------------------------
+
+
+def powers(state: State) -> list[dict[str, Any]]:
+    return list(state.scenario.get("powers", []))
+
+
+def power_spec(state: State, card: int, orientation: str) -> dict[str, Any]:
+    for p in powers(state):
+        if p["card"] == card and p["orientation"] == orientation:
+            return p
+    raise IllegalAction(f"the evening's power set has no {orientation} power for "
+                        f"{to_roman(card)}")
+
+
+def depleted(state: State, card: int) -> bool:
+    return all(f"{to_roman(card)}-{o}" in state.powers for o in ("upright", "reversed"))
+
+
+def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
+    """R26: a stakeholder in the hand slides a face-down major to the Fool for its power."""
+    require_evening(state)
+    if state.hand is None:
+        raise IllegalAction("powers are accessed during a hand, with a card dealt face down "
+                            "(R26)", ruling="R26")
+    hand = state.hand
+    name = match_name(who, [*state.stakeholders, state.fool], "player")
+    if name == state.fool:
+        raise IllegalAction("the Fool cannot access or use powers (R15, R26)", ruling="R26")
+    if name not in hand.live:
+        raise IllegalAction(f"{name} is not in hand {hand.no}; only a stakeholder dealt in (and "
+                            "still in) may access a power (R26)", ruling="R26")
+    card = parse_card(card_text)
+    if not card.is_major:
+        raise IllegalAction(f"{card.name} is a minor card; only the Major Arcana hold powers "
+                            "(R26)", ruling="R26")
+    if card.short in hand.showing.get(name, []):
+        raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
+                            "dealt face down (R26)", ruling="R26")
+    for other, gone in hand.forfeited.items():
+        if card.short in gone:
+            raise IllegalAction(f"{card.name} was already given up by {other} this hand")
+    orientation = match_name(orientation, ["upright", "reversed"], "orientation")
+    spec = power_spec(state, card.rank, orientation)
+    granted = spec["key"] not in state.powers
+    event: Event = {"kind": "power_accessed", "name": name, "card": card.short,
+                    "rank": card.rank, "orientation": orientation, "power": spec["key"],
+                    "granted": granted}
+    sim = _replay(state, [event])
+    event["depleted"] = depleted(sim, card.rank) and not depleted(state, card.rank)
+    return [event]
+
+
+def find_power(state: State, text: str) -> dict[str, Any]:
+    by_key = {p["key"].lower(): p for p in powers(state)}
+    if text.lower() in by_key:
+        return by_key[text.lower()]
+    names = {p["name"]: p for p in powers(state)}
+    return names[match_name(text, list(names), "power")]
+
+
+def use_power(state: State, who: str, power_text: str) -> list[Event]:
+    """R26: a power is used once, by its holder, paying its Charges from the side."""
+    require_evening(state)
+    name = stakeholder(state, who)
+    spec = find_power(state, power_text)
+    held = state.powers.get(spec["key"])
+    if held is None or held["holder"] != name:
+        owner = held["holder"] if held else "nobody"
+        raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
+                            f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
+    if held.get("used"):
+        raise IllegalAction(f"{spec['name']} was already used; powers are one-use (R26)",
+                            ruling="R26")
+    have = state.charges.get(name, 0)
+    if have < spec["charges"]:
+        raise IllegalAction(f"{spec['name']} needs {spec['charges']} Charge(s); {name}'s side has "
+                            f"{have} (R26)", ruling="R26")
+    return [{"kind": "power_used", "name": name, "power": spec["key"],
+             "charges": spec["charges"], "hand": state.hand.no if state.hand else None}]
+
+
+def suggest_soul_names(state: State, text: str) -> list[str]:
+    return nearest(text, [s.key for s in state.souls])

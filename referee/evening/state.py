@@ -1,0 +1,250 @@
+"""The Fool's Errand evening as data: ``State = fold(events)``.
+
+The state is plain data (JSON-able dataclasses) so the store can snapshot it.
+``apply`` folds one event in and checks the invariants after it (R10 chip
+conservation, no negative counts, one holder per soul, Charges never negative,
+each power given out once); a violation is a bug and raises loudly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import InvariantViolation
+from referee.streams import Event, StreamSpec
+
+CHIPS_PER_COLOUR = 10  # R10
+CHIP_VALUE = 100_000   # dollars, R10 / seed "The Money"
+POT = "pot"
+
+
+@dataclass
+class Seat:
+    """A stakeholder's seat, from the Fool's left (R9)."""
+
+    name: str
+    arcanum: int
+    colour: str
+    assistant: str | None = None
+    assistant_arcanum: int | None = None
+    seated: bool = True
+    resigned: bool = False
+    dead: bool = False
+
+
+@dataclass
+class Round:
+    """One betting round of a hand (R12-R15)."""
+
+    street: int = 1                       # 1, 2, 3: after four, six and seven cards
+    bet: int = 0                          # highest total committed this round, in chips
+    committed: dict[str, int] = field(default_factory=dict)
+    raises: int = 0
+    acted: list[str] = field(default_factory=list)  # acted since the last bet or raise
+    actions: int = 0
+    opener: str | None = None             # fixed by the round's first action
+    last: str | None = None               # who acted last
+
+
+@dataclass
+class HandState:
+    """The hand being played."""
+
+    no: int
+    phase: str
+    order: list[str]                      # dealt in, seat order from the Fool's left, Fool last
+    folded: list[str] = field(default_factory=list)
+    showing: dict[str, list[str]] = field(default_factory=dict)
+    contrib: dict[str, list[str]] = field(default_factory=dict)  # colours put in, in order
+    round: Round = field(default_factory=Round)
+    betting_over: bool = False
+    forfeited: dict[str, list[str]] = field(default_factory=dict)  # cards given for powers
+    started: float = 0.0
+
+    @property
+    def live(self) -> list[str]:
+        return [p for p in self.order if p not in self.folded]
+
+
+@dataclass
+class Soul:
+    """A soul (R19): bottled (scenario) or a stakeholder's own."""
+
+    key: str                  # label for bottled souls, "<name>'s soul" for own souls
+    kind: str                 # "bottled" | "own"
+    holder: str | None
+    arcanum: int              # attuned Arcanum (own soul: its owner's)
+    identity: str             # the secret name (own soul: the owner)
+    owner: str | None = None  # for own souls
+    destroyed: str | None = None  # "smashed" | "consumed"
+    aliases: list[str] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    """The whole evening."""
+
+    started: bool = False
+    fool: str = ""
+    seats: list[Seat] = field(default_factory=list)
+    chips: dict[str, dict[str, int]] = field(default_factory=dict)
+    phase: str = "limit"
+    open_pending: bool = False
+    settings: dict[str, Any] = field(default_factory=dict)
+    created: float = 0.0
+    first_hand_at: float | None = None
+    hands_played: int = 0
+    hand: HandState | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+    over: bool = False
+    winner: str | None = None
+    # Souls, clues, Charges, powers, status (R19-R28)
+    scenario: dict[str, Any] = field(default_factory=dict)
+    souls: list[Soul] = field(default_factory=list)
+    studies: dict[str, dict[str, int]] = field(default_factory=dict)   # assistant -> soul -> n
+    guesses: list[dict[str, Any]] = field(default_factory=list)
+    charges: dict[str, int] = field(default_factory=dict)              # stakeholder (side) -> n
+    powers: dict[str, dict[str, Any]] = field(default_factory=dict)    # key -> {holder, used}
+    consumed_points: list[dict[str, Any]] = field(default_factory=list)
+    buyout_offers: dict[str, list[str]] = field(default_factory=dict)  # stakeholder -> holders
+
+    # -- people -----------------------------------------------------------------------------
+
+    def seat(self, name: str) -> Seat:
+        for seat in self.seats:
+            if seat.name == name:
+                return seat
+        raise KeyError(name)
+
+    @property
+    def stakeholders(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def assistants(self) -> list[str]:
+        return [s.assistant for s in self.seats if s.assistant]
+
+    @property
+    def people(self) -> list[str]:
+        out = [self.fool]
+        for s in self.seats:
+            out.append(s.name)
+            if s.assistant:
+                out.append(s.assistant)
+        return out
+
+    def side_of(self, name: str) -> str | None:
+        """The stakeholder whose side ``name`` is on (themselves or their assistant)."""
+        for s in self.seats:
+            if name in (s.name, s.assistant):
+                return s.name
+        return None
+
+    def colour_of(self, name: str) -> str | None:
+        for s in self.seats:
+            if s.name == name:
+                return s.colour
+        return None
+
+    def colours(self) -> list[str]:
+        return [s.colour for s in self.seats]
+
+    def holding(self, name: str) -> dict[str, int]:
+        return self.chips.get(name, {})
+
+    def stack(self, name: str) -> int:
+        return sum(self.chips.get(name, {}).values())
+
+    def side_chips(self, stakeholder: str) -> int:
+        seat = self.seat(stakeholder)
+        return self.stack(seat.name) + (self.stack(seat.assistant) if seat.assistant else 0)
+
+    def soul(self, key: str) -> Soul:
+        for soul in self.souls:
+            if soul.key == key:
+                return soul
+        raise KeyError(key)
+
+
+# -- chips ------------------------------------------------------------------------------------
+
+
+def move_chips(state: State, source: str, target: str, chips: dict[str, int]) -> None:
+    """Move counted chips by colour; a shortfall is a bug (validated before)."""
+    src = state.chips.setdefault(source, {})
+    dst = state.chips.setdefault(target, {})
+    for colour, n in chips.items():
+        if n < 0 or src.get(colour, 0) < n:
+            raise InvariantViolation(f"{source} cannot give {n} {colour}: holds {src}")
+        src[colour] = src.get(colour, 0) - n
+        dst[colour] = dst.get(colour, 0) + n
+        if src[colour] == 0:
+            del src[colour]
+
+
+def check_invariants(state: State) -> None:
+    """R10, R19, R25, R26 after every event; a failure is a bug."""
+    if not state.started:
+        return
+    totals: dict[str, int] = {}
+    for holder, holding in state.chips.items():
+        for colour, n in holding.items():
+            if n < 0:
+                raise InvariantViolation(f"R10: {holder} holds {n} {colour} chips")
+            totals[colour] = totals.get(colour, 0) + n
+    for colour in state.colours():
+        if totals.get(colour, 0) != CHIPS_PER_COLOUR:
+            raise InvariantViolation(f"R10: {totals.get(colour, 0)} {colour} chips, not 10")
+    if set(totals) - set(state.colours()):
+        raise InvariantViolation(f"R10: unknown chip colours {set(totals) - set(state.colours())}")
+    if state.hand is not None:
+        in_pot = sum(len(c) for c in state.hand.contrib.values())
+        if in_pot != state.stack(POT):
+            raise InvariantViolation(f"R10: pot holds {state.stack(POT)}, contributions {in_pot}")
+    elif state.stack(POT):
+        raise InvariantViolation("R10: chips left in the pot between hands")
+    for soul in state.souls:
+        if (soul.holder is None) == (soul.destroyed is None):
+            raise InvariantViolation(f"R19: soul {soul.key} must have one holder or be destroyed")
+    for side, n in state.charges.items():
+        if n < 0:
+            raise InvariantViolation(f"R25: {side} has {n} Charges")
+    for key, power in state.powers.items():
+        if power.get("used") and not power.get("holder"):
+            raise InvariantViolation(f"R26: power {key} used without a holder")
+
+
+# -- the fold -----------------------------------------------------------------------------------
+
+
+def apply(state: State, event: Event) -> State:
+    """Fold one event into the state (mutating it) and check the invariants."""
+    from referee.evening import folds
+
+    handler = folds.HANDLERS.get(event["kind"])
+    if handler is None:
+        raise InvariantViolation(f"unknown event kind {event['kind']!r}")
+    state = handler(state, event)
+    check_invariants(state)
+    return state
+
+
+def dump(state: State) -> dict[str, Any]:
+    return dataclasses.asdict(state)
+
+
+def load(data: dict[str, Any]) -> State:
+    data = dict(data)
+    data["seats"] = [Seat(**s) for s in data.get("seats", [])]
+    data["souls"] = [Soul(**s) for s in data.get("souls", [])]
+    hand = data.get("hand")
+    if hand is not None:
+        hand = dict(hand)
+        hand["round"] = Round(**hand["round"])
+        data["hand"] = HandState(**hand)
+    return State(**data)
+
+
+STREAM = StreamSpec(name="evening", empty=State, apply=apply, dump=dump, load=load)

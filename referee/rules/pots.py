@@ -1,0 +1,154 @@
+"""Chips by colour, side pots and splits (R10, R11, R14, R15). Pure functions.
+
+Chips are counted, never valued: a holding is ``{colour: count}``. A player's
+contribution to a hand is the ordered list of the colours they put in, so the
+first chips in fill the main pot and later ones the side pots.
+
+>>> pick_chips({"red": 2, "blue": 5}, 3, own="red")
+{'red': 2, 'blue': 1}
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from referee.errors import IllegalAction
+
+Holding = dict[str, int]
+
+
+def total(holding: Mapping[str, int]) -> int:
+    """Number of chips in a holding."""
+    return sum(holding.values())
+
+
+def pick_chips(holding: Mapping[str, int], n: int, *, own: str | None,
+               own_first: bool = True) -> Holding:
+    """Which ``n`` chips a player puts in when the referee names no colours (R11 option).
+
+    Own colour first (when ``own_first``), then the other colours, largest holding first,
+    ties by colour name. ``n`` must not exceed the holding.
+    """
+    if n > total(holding):
+        raise ValueError("not enough chips")
+    out: Holding = {}
+    order = sorted((c for c in holding if holding[c] > 0), key=lambda c: (-holding[c], c))
+    if own_first and own in order:
+        order.remove(own)
+        order.insert(0, own)
+    left = n
+    for colour in order:
+        if left == 0:
+            break
+        take = min(left, holding[colour])
+        out[colour] = take
+        left -= take
+    return out
+
+
+def check_named_chips(holding: Mapping[str, int], named: Mapping[str, int], who: str) -> None:
+    """The chips the referee named must be held (R11)."""
+    for colour, n in named.items():
+        have = holding.get(colour, 0)
+        if n <= 0:
+            raise IllegalAction(f"chip counts must be positive, got {colour}:{n}", ruling="R11")
+        if have < n:
+            held = ", ".join(f"{c}:{k}" for c, k in sorted(holding.items()) if k) or "no chips"
+            raise IllegalAction(
+                f"{who} holds {have} {colour} chip(s), not {n}; {who} holds {held}", ruling="R11"
+            )
+
+
+@dataclass(frozen=True)
+class Pot:
+    """One pot: its chips by colour and who may win it."""
+
+    chips: Holding
+    eligible: tuple[str, ...]
+    returned_to: str | None = None  # set for uncalled chips (R15), which are no pot at all
+
+    @property
+    def size(self) -> int:
+        return total(self.chips)
+
+
+@dataclass
+class Layering:
+    """Pots of a hand, main first, plus uncalled chips going back to their owner."""
+
+    pots: list[Pot] = field(default_factory=list)
+    returned: dict[str, Holding] = field(default_factory=dict)
+
+
+def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
+               fool: str | None) -> Layering:
+    """Split the contributions into a main pot and side pots (R14, R15).
+
+    Args:
+        contrib: every player's chips in the pot, by colour, in the order put in.
+        live: players still in the hand (not folded), in seat order; the Fool included.
+        fool: the Fool's name; he is eligible for every pot whatever he put in (R15).
+
+    A layer that only one live player put chips into, and nobody else, is an
+    uncalled bet and goes back to that player (R15).
+    """
+    amounts = {p: len(c) for p, c in contrib.items() if c}
+    levels = sorted(set(amounts.values()))
+    out = Layering()
+    prev = 0
+    for level in levels:
+        chips: Counter[str] = Counter()
+        contributors = [p for p, a in amounts.items() if a >= level]
+        for p in contributors:
+            chips.update(contrib[p][prev:level])
+        live_in = [p for p in live if amounts.get(p, 0) >= level]
+        if len(contributors) == 1 and live_in == contributors:
+            owner = contributors[0]
+            back = out.returned.setdefault(owner, {})
+            for colour, n in chips.items():
+                back[colour] = back.get(colour, 0) + n
+        else:
+            eligible = [p for p in live if p in live_in or p == fool]
+            if out.pots and list(out.pots[-1].eligible) == eligible:
+                merged = Counter(out.pots[-1].chips)
+                merged.update(chips)
+                out.pots[-1] = Pot(dict(merged), tuple(eligible))
+            else:
+                out.pots.append(Pot(dict(chips), tuple(eligible)))
+        prev = level
+    return out
+
+
+def split_pot(chips: Mapping[str, int], winners: Sequence[str],
+              colours: Mapping[str, str | None]) -> dict[str, Holding]:
+    """Deal a pot out to its winners (R11).
+
+    ``winners`` in seat order from the Fool's left; the odd chips go to the first of them.
+    Each winner first takes back chips of their own colour (``colours[name]``), then the
+    rest is dealt colour by colour, largest pile first.
+    """
+    size = total(chips)
+    n = len(winners)
+    shares = {w: size // n + (1 if i < size % n else 0) for i, w in enumerate(winners)}
+    left = {c: k for c, k in chips.items() if k}
+    out: dict[str, Holding] = {w: {} for w in winners}
+    for w in winners:
+        own = colours.get(w)
+        if own and left.get(own):
+            take = min(shares[w], left[own])
+            out[w][own] = take
+            left[own] -= take
+            shares[w] -= take
+    for w in winners:
+        for colour in sorted(left, key=lambda c: (-left[c], c)):
+            if shares[w] == 0:
+                break
+            take = min(shares[w], left[colour])
+            if take:
+                out[w][colour] = out[w].get(colour, 0) + take
+                left[colour] -= take
+                shares[w] -= take
+    assert not any(left.values()), "split left chips over"
+    return {w: {c: k for c, k in h.items() if k} for w, h in out.items()}
