@@ -1,0 +1,600 @@
+"""Scenarios: bottled souls, clue sheets and the power set, loaded from TOML and validated.
+
+One pipeline (beancount style): read the TOML, check every key, collect *every* problem as a
+line ``FILE: KEY.PATH: what is wrong; what is right``, and either return frozen records or raise
+one :class:`~referee.errors.ScenarioError` naming the first few. ``validate_*`` return the full
+list instead. Key paths count from 1 (``souls[3]`` is the third ``[[souls]]`` table, S8).
+
+Pure: reads TOML files, imports no typer, rich or tinydb.
+
+>>> scenario = load_scenario()
+>>> len(scenario.souls), len(scenario.powers)
+(6, 44)
+>>> scenario.powers.get(16, "upright").key
+'XVI-upright'
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.errors import ScenarioError, UnknownCard, UnknownName
+from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
+
+#: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.
+SEATS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+MIN_CLUES = 3  # per seat per soul (S3)
+MAX_SOULS = 6  # one bottled soul per stakeholder seat (S1)
+MAX_CHARGES = 2  # a power costs 0-2 Charges (R26)
+ORIENTATIONS: tuple[str, ...] = ("upright", "reversed")
+DEFAULT_SCENARIO = "scenario.toml"
+DEFAULT_POWERS = "powers.toml"
+SHOWN_PROBLEMS = 5  # how many problems a ScenarioError names before "and N more"
+
+_SCENARIO_KEYS = ("name", "description", "souls", "powers")
+_POWER_FILE_KEYS = ("name", "description", "powers")
+_SOUL_KEYS = ("label", "name", "aliases", "arcanum", "clues")
+_POWER_KEYS = ("card", "orientation", "name", "charges", "when", "text", "magic")
+_ARCANUM_HINT = 'write a Roman numeral "0", "I" ... "XXI"'
+
+
+def data_file(name: str) -> Path:
+    """A shipped data file: ``referee/data/NAME`` when installed, else ``data/NAME`` in the tree."""
+    package = Path(__file__).resolve().parent
+    installed = package / "data" / name
+    if installed.exists():
+        return installed
+    return package.parent / "data" / name
+
+
+def name_key(text: str) -> str:
+    """A name folded for matching: no case, accents or punctuation (R24, S4).
+
+    >>> name_key("  Louis-Dieudonné ")
+    'louis dieudonne'
+    >>> name_key("H. D. Thoreau")
+    'h d thoreau'
+    """
+    plain = "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    )
+    return " ".join(re.sub(r"[\W_]+", " ", plain.casefold()).split())
+
+
+def mentioned_name(text: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` that ``text`` contains as whole words (folded), else None.
+
+    >>> mentioned_name("My friend Galileo", ["Galileo Galilei", "Galileo"])
+    'Galileo'
+    >>> mentioned_name("a galilean moon", ["Galileo"]) is None
+    True
+    """
+    haystack = f" {name_key(text)} "
+    for name in names:
+        key = name_key(name)
+        if key and f" {key} " in haystack:
+            return name
+    return None
+
+
+# --- records ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SoulSpec:
+    """A bottled soul as the scenario defines it: public label, secrets, clue sheets by seat."""
+
+    label: str
+    name: str
+    aliases: tuple[str, ...]
+    arcanum: int
+    clues: dict[int, tuple[str, ...]]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The name and every alias, each accepted for a name guess (R24)."""
+        return (self.name, *self.aliases)
+
+
+@dataclass(frozen=True)
+class PowerSpec:
+    """One power of a Major card; ``key`` is ``"XVI-upright"``, ``magic`` means rule --magic."""
+
+    key: str
+    card: int
+    orientation: str
+    name: str
+    charges: int
+    when: str
+    text: str
+    magic: bool
+
+    @property
+    def card_label(self) -> str:
+        """``XVI The Tower``."""
+        return arcanum_label(self.card)
+
+
+def parse_orientation(text: str) -> str:
+    """``upright`` or ``reversed`` from any case or a unique prefix (``up``, ``rev``, ``r``).
+
+    >>> parse_orientation("Rev")
+    'reversed'
+    """
+    key = text.strip().lower()
+    found = [o for o in ORIENTATIONS if key and o.startswith(key)]
+    if len(found) != 1:
+        raise UnknownName(f"unknown orientation {text!r}; write upright or reversed", ruling="R26")
+    return found[0]
+
+
+@dataclass(frozen=True)
+class PowerSet:
+    """The 44 powers of an evening: one upright and one reversed for each Major (R26)."""
+
+    powers: tuple[PowerSpec, ...]
+
+    def __iter__(self) -> Iterator[PowerSpec]:
+        return iter(self.powers)
+
+    def __len__(self) -> int:
+        return len(self.powers)
+
+    @property
+    def magic(self) -> tuple[PowerSpec, ...]:
+        """The powers that make a hand need ``--magic`` at the showdown (R8)."""
+        return tuple(p for p in self.powers if p.magic)
+
+    def for_card(self, card: int) -> tuple[PowerSpec, ...]:
+        """The powers of one Major card, upright first."""
+        return tuple(p for p in self.powers if p.card == card)
+
+    def get(self, card: int, orientation: str) -> PowerSpec:
+        """The power of ``card`` (0-21) in ``orientation`` (``upright``/``reversed``, or a prefix).
+
+        Raises:
+            UnknownName: no such card or orientation in this set.
+        """
+        side = parse_orientation(orientation)
+        for power in self.powers:
+            if power.card == card and power.orientation == side:
+                return power
+        raise UnknownName(f"no {side} power for Major card {card!r}; cards run 0 to XXI")
+
+    def find(self, query: str) -> PowerSpec:
+        """A power by key (``XVI-upright``, ``the tower reversed``) or by name (or unique prefix).
+
+        Raises:
+            UnknownName: nothing or several match; names the nearest powers.
+        """
+        found = re.fullmatch(r"\s*(.+?)[\s_-]+(upright|reversed)\s*", query, re.IGNORECASE)
+        if found:
+            try:
+                card = parse_arcanum(found.group(1))
+            except UnknownCard:
+                pass
+            else:
+                return self.get(card, found.group(2))
+        from referee.names import match_name
+
+        name = match_name(query, (p.name for p in self.powers), what="power")
+        return next(p for p in self.powers if p.name == name)
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """An evening's content: its souls (secret), its power set, and the file it came from."""
+
+    name: str
+    description: str
+    souls: tuple[SoulSpec, ...]
+    powers: PowerSet
+    source: str
+
+    def find_soul(self, query: str) -> SoulSpec:
+        """A soul by its public label (any case, unique prefix; ``the`` may be left off)."""
+        from referee.names import match_name
+
+        labels = [soul.label for soul in self.souls]
+        try:
+            label = match_name(query, labels, what="soul")
+        except UnknownName:
+            bare = {re.sub(r"(?i)^the\s+", "", lab): lab for lab in labels}
+            label = bare[match_name(query, list(bare), what="soul")]
+        return next(soul for soul in self.souls if soul.label == label)
+
+
+# --- the pipeline ----------------------------------------------------------------------------
+
+
+class _Report:
+    """Collects problems of one file as ``FILE: PATH: message`` lines."""
+
+    def __init__(self, file: Path, out: list[str]) -> None:
+        self.file = str(file)
+        self.out = out
+
+    def add(self, where: str, what: str) -> None:
+        line = f"{self.file}: {where}: {what}" if where else f"{self.file}: {what}"
+        self.out.append(" ".join(line.split()))  # one line, whatever the input held
+
+
+def _show(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return "a date or time"
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
+    try:
+        with path.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        rep.add("", "no such file; give the path of a scenario .toml file")
+    except IsADirectoryError:
+        rep.add("", "is a directory; give the path of a .toml file")
+    except OSError as exc:
+        rep.add("", f"cannot read: {exc.strerror}")
+    except UnicodeDecodeError:
+        rep.add("", "not UTF-8 text; save the file as UTF-8")
+    except tomllib.TOMLDecodeError as exc:
+        rep.add("", f"invalid TOML: {exc}; fix the syntax there (strings need quotes, "
+                "tables are [name] or [[name]])")
+    return None
+
+
+def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str, rep: _Report) -> None:
+    """Typo protection (S9): an unknown key is an error, with the nearest known key."""
+    for key in table:
+        if key in allowed:
+            continue
+        near = difflib.get_close_matches(key, allowed, n=1)
+        hint = f"did you mean {near[0]!r}?" if near else f"known keys: {', '.join(allowed)}"
+        rep.add(_join(where, key), f"unknown key; {hint}")
+
+
+def _text(
+    table: dict[str, Any], key: str, where: str, rep: _Report, *, required: bool = True
+) -> str | None:
+    value = table.get(key)
+    if value is None:
+        if required:
+            rep.add(_join(where, key), f"missing; add {key} = \"...\"")
+        return None
+    if not isinstance(value, str):
+        rep.add(_join(where, key), f"expected text in quotes, got {_kind(value)} {_show(value)}")
+        return None
+    if not value.strip():
+        rep.add(_join(where, key), "is empty; write some text")
+        return None
+    return value.strip()
+
+
+def _arcanum(table: dict[str, Any], key: str, where: str, rep: _Report, what: str) -> int | None:
+    """A Major Arcanum from ``"XVI"`` (also ``16``, ``"16"`` or ``"The Tower"``)."""
+    value = table.get(key)
+    path = _join(where, key)
+    if value is None:
+        rep.add(path, f"missing; {what} needs {key} = \"...\", {_ARCANUM_HINT}")
+        return None
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 21:
+        return value
+    if isinstance(value, str):
+        try:
+            return parse_arcanum(value)
+        except UnknownCard:
+            pass
+    rep.add(path, f"{_show(value)} is not a Major Arcanum; {_ARCANUM_HINT}")
+    return None
+
+
+# --- powers ----------------------------------------------------------------------------------
+
+
+def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]:
+    if not isinstance(items, list) or not items:
+        rep.add(where, "expected [[powers]] tables, one per Major card and orientation (44)")
+        return ()
+    specs: list[PowerSpec] = []
+    first_at: dict[tuple[int, str], str] = {}
+    named_at: dict[str, str] = {}
+    for i, item in enumerate(items, 1):
+        path = f"{where}[{i}]"
+        if not isinstance(item, dict):
+            rep.add(path, f"expected a [[powers]] table, got {_kind(item)}")
+            continue
+        _check_keys(item, _POWER_KEYS, path, rep)
+        card = _arcanum(item, "card", path, rep, "a power")
+        side = item.get("orientation")
+        orientation: str | None = None
+        if side is None:
+            rep.add(f"{path}.orientation", 'missing; add orientation = "upright" or "reversed"')
+        elif isinstance(side, str) and side.strip().lower() in ORIENTATIONS:
+            orientation = side.strip().lower()
+        else:
+            rep.add(f"{path}.orientation", f'{_show(side)} is no orientation; write "upright" '
+                    'or "reversed"')
+        name = _text(item, "name", path, rep)
+        when = _text(item, "when", path, rep)
+        text = _text(item, "text", path, rep)
+        charges = item.get("charges")
+        if charges is None:
+            rep.add(f"{path}.charges", f"missing; add charges = 0 to {MAX_CHARGES}")
+        elif isinstance(charges, bool) or not isinstance(charges, int) or not (
+            0 <= charges <= MAX_CHARGES
+        ):
+            rep.add(f"{path}.charges", f"{_show(charges)} is out of range; a power needs 0, 1 "
+                    f"or {MAX_CHARGES} Charges (R26)")
+            charges = None
+        magic = item.get("magic", False)
+        if not isinstance(magic, bool):
+            rep.add(f"{path}.magic", f"expected true or false, got {_show(magic)}")
+            magic = False
+        key = None
+        if card is not None and orientation is not None:
+            key = f"{to_roman(card)}-{orientation}"
+            if (card, orientation) in first_at:
+                rep.add(path, f"a second power for {key} ({arcanum_label(card)} {orientation}), "
+                        f"already given at {first_at[card, orientation]}; keep one")
+                key = None
+            else:
+                first_at[card, orientation] = path
+        if name is not None:
+            if name_key(name) in named_at:
+                rep.add(f"{path}.name", f"{name!r} is also the name of {named_at[name_key(name)]}; "
+                        "power names must differ")
+            else:
+                named_at[name_key(name)] = path
+        if None not in (key, card, orientation, name, when, text, charges):
+            assert card is not None and orientation is not None and key is not None
+            assert name is not None and when is not None and text is not None
+            assert isinstance(charges, int)
+            specs.append(PowerSpec(key, card, orientation, name, charges, when, text, magic))
+    missing = [f"{to_roman(c)} {o}" for c in range(22) for o in ORIENTATIONS
+               if (c, o) not in first_at]
+    if missing:
+        more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
+        rep.add(where, f"no power for {', '.join(missing[:8])}{more}; a power set needs one "
+                "upright and one reversed power for each of the 22 Majors, 44 in all (R26)")
+    return tuple(specs)
+
+
+def _build_powers(path: Path, problems: list[str]) -> PowerSet | None:
+    rep = _Report(path, problems)
+    data = _read_toml(path, rep)
+    if data is None:
+        return None
+    _check_keys(data, _POWER_FILE_KEYS, "", rep)
+    _text(data, "name", "", rep, required=False)
+    _text(data, "description", "", rep, required=False)
+    if "powers" not in data:
+        rep.add("powers", "missing; a power set is 44 [[powers]] tables")
+        return None
+    before = len(problems)
+    powers = _parse_powers(data["powers"], "powers", rep)
+    return PowerSet(powers) if len(problems) == before else None
+
+
+# --- souls -----------------------------------------------------------------------------------
+
+
+def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]] | None:
+    where = f"{path}.clues"
+    if raw is None:
+        rep.add(where, f"missing; add [souls.clues] with a list of {MIN_CLUES} or more clues for "
+                "each assistant seat 1 to 6")
+        return None
+    if not isinstance(raw, dict):
+        rep.add(where, f"expected a table of seats 1 to 6, got {_kind(raw)}")
+        return None
+    sheets: dict[int, tuple[str, ...]] = {}
+    ok = True
+    for key, value in raw.items():
+        seat = int(key) if key.isdigit() else None
+        if seat not in SEATS:
+            rep.add(f"{where}.{key}", "unknown seat; assistant seats are 1 to 6 (seat 1 sits "
+                    "nearest the Fool's left)")
+            ok = False
+            continue
+        assert seat is not None
+        if not isinstance(value, list) or not all(isinstance(c, str) and c.strip() for c in value):
+            rep.add(f"{where}.{key}", "expected a list of clues, each non-empty text in quotes")
+            ok = False
+            continue
+        if len(value) < MIN_CLUES:
+            rep.add(f"{where}.{key}", f"only {len(value)} clue(s); each seat needs at least "
+                    f"{MIN_CLUES}, from vague to sharp (S3)")
+            ok = False
+        sheets[seat] = tuple(" ".join(c.split()) for c in value)
+    for seat in SEATS:
+        if seat not in raw and str(seat) not in raw:
+            rep.add(f"{where}.{seat}", f"missing; every assistant seat 1 to 6 needs {MIN_CLUES} "
+                    "or more clues")
+            ok = False
+    # Different assistants learn different things about the same soul (seed, R23).
+    first_at: dict[str, str] = {}
+    for seat, clues in sorted(sheets.items()):
+        for n, clue in enumerate(clues, 1):
+            at = f"{where}.{seat}[{n}]"
+            if name_key(clue) in first_at:
+                rep.add(at, f"repeats {first_at[name_key(clue)]}; every seat must learn "
+                        "something different (R23)")
+                ok = False
+            else:
+                first_at[name_key(clue)] = at
+    return sheets if ok else None
+
+
+def _parse_souls(items: Any, rep: _Report) -> tuple[SoulSpec, ...]:
+    if items is None:
+        rep.add("souls", f"missing; a scenario needs 1 to {MAX_SOULS} [[souls]] tables (a file "
+                "of [[powers]] alone is a power set, not a scenario)")
+        return ()
+    if not isinstance(items, list) or not items:
+        rep.add("souls", f"expected 1 to {MAX_SOULS} [[souls]] tables, got {_kind(items)}")
+        return ()
+    if len(items) > MAX_SOULS:
+        rep.add("souls", f"{len(items)} souls; at most {MAX_SOULS}, one per stakeholder seat (S1)")
+    souls: list[SoulSpec] = []
+    labels: dict[str, str] = {}
+    names: dict[str, str] = {}
+    arcana: dict[int, str] = {}
+    for i, item in enumerate(items, 1):
+        path = f"souls[{i}]"
+        if not isinstance(item, dict):
+            rep.add(path, f"expected a [[souls]] table, got {_kind(item)}")
+            continue
+        _check_keys(item, _SOUL_KEYS, path, rep)
+        label = _text(item, "label", path, rep)
+        tag = f" ({label})" if label else ""
+        name = _text(item, "name", path, rep)
+        raw_aliases = item.get("aliases", [])
+        aliases: tuple[str, ...] = ()
+        if isinstance(raw_aliases, list) and all(
+            isinstance(a, str) and a.strip() for a in raw_aliases
+        ):
+            aliases = tuple(dict.fromkeys(a.strip() for a in raw_aliases))
+        else:
+            rep.add(f"{path}.aliases", 'expected a list of names in quotes, e.g. ["Galileo"]')
+        arcanum = _arcanum(item, "arcanum", path, rep, f"the soul{tag}")
+        clues = _parse_clues(item.get("clues"), path, rep)
+        if label is not None:
+            if name_key(label) in labels:
+                rep.add(f"{path}.label", f"{label!r} is also the label of "
+                        f"{labels[name_key(label)]}; labels are how players tell bottles apart, "
+                        "make them differ")
+            else:
+                labels[name_key(label)] = path
+        if arcanum is not None:
+            if arcanum in arcana:
+                rep.add(f"{path}.arcanum", f"{to_roman(arcanum)} is also the Arcanum of "
+                        f"{arcana[arcanum]}; each soul is attuned to a different Arcanum (S2)")
+            else:
+                arcana[arcanum] = path
+        every = ([name] if name else []) + list(aliases)
+        for alias in every:
+            owner = names.get(name_key(alias))
+            if owner is not None and owner != path:
+                rep.add(f"{path}.aliases" if alias != name else f"{path}.name",
+                        f"{alias!r} also names {owner}; a name or alias must point at one soul")
+            names.setdefault(name_key(alias), path)
+        if label is not None and (hit := mentioned_name(label, every)):
+            rep.add(f"{path}.label", f"gives away the soul's name ({hit!r}); labels are public")
+        for seat, sheet in sorted((clues or {}).items()):
+            for n, clue in enumerate(sheet, 1):
+                if hit := mentioned_name(clue, every):
+                    rep.add(f"{path}.clues.{seat}[{n}]", f"mentions the soul's name or alias "
+                            f"{hit!r}; a clue must never name the soul (S4)")
+        if label and name and arcanum is not None and clues is not None:
+            souls.append(SoulSpec(label, name, aliases, arcanum, clues))
+    return tuple(souls)
+
+
+def _build_scenario(path: Path) -> tuple[Scenario | None, list[str]]:
+    problems: list[str] = []
+    rep = _Report(path, problems)
+    data = _read_toml(path, rep)
+    if data is None:
+        return None, problems
+    _check_keys(data, _SCENARIO_KEYS, "", rep)
+    name = _text(data, "name", "", rep, required=False) or path.stem
+    description = _text(data, "description", "", rep, required=False) or ""
+    souls = _parse_souls(data.get("souls"), rep)
+    spec = data.get("powers")
+    powers: PowerSet | None = None
+    if spec is None:  # S10: inline [[powers]], else powers = "file.toml", else the default set
+        powers = _build_powers(data_file(DEFAULT_POWERS), problems)
+    elif isinstance(spec, str):
+        target = path.parent / spec
+        if target.is_file():
+            powers = _build_powers(target, problems)
+        else:
+            rep.add("powers", f"no such file {spec!r} (looked for {target}); the path is "
+                    "relative to the scenario file")
+    elif isinstance(spec, list):
+        before = len(problems)
+        inline = _parse_powers(spec, "powers", rep)
+        powers = PowerSet(inline) if len(problems) == before else None
+    else:
+        rep.add("powers", f'expected a file name (powers = "my-powers.toml") or [[powers]] '
+                f"tables, got {_kind(spec)}")
+    if problems or powers is None:
+        return None, problems
+    return Scenario(name, description, souls, powers, str(path)), []
+
+
+def _path(path: str | Path | None, default: str) -> Path:
+    return data_file(default) if path is None else Path(path)
+
+
+def _raise(problems: list[str]) -> None:
+    shown = "; ".join(problems[:SHOWN_PROBLEMS])
+    more = len(problems) - SHOWN_PROBLEMS
+    if more > 0:
+        shown += f"; and {more} more (run `referee scenario check FILE` to list them all)"
+    raise ScenarioError(shown)
+
+
+def validate_scenario(path: str | Path | None = None) -> list[str]:
+    """Every problem of a scenario file (and its power set), one line each; empty if it is fine."""
+    return _build_scenario(_path(path, DEFAULT_SCENARIO))[1]
+
+
+def validate_powers(path: str | Path | None = None) -> list[str]:
+    """Every problem of a power-set file, one line each; empty if it is fine."""
+    problems: list[str] = []
+    _build_powers(_path(path, DEFAULT_POWERS), problems)
+    return problems
+
+
+def load_scenario(path: str | Path | None = None) -> Scenario:
+    """The scenario in ``path`` (None: the shipped default), validated.
+
+    Raises:
+        ScenarioError: naming the file, the key and what is wrong, for the first few problems.
+    """
+    scenario, problems = _build_scenario(_path(path, DEFAULT_SCENARIO))
+    if scenario is None:
+        _raise(problems)
+    assert scenario is not None
+    return scenario
+
+
+def load_powers(path: str | Path | None = None) -> PowerSet:
+    """The power set in ``path`` (None: the shipped default), validated.
+
+    Raises:
+        ScenarioError: as :func:`load_scenario`.
+    """
+    problems: list[str] = []
+    powers = _build_powers(_path(path, DEFAULT_POWERS), problems)
+    if powers is None:
+        _raise(problems)
+    assert powers is not None
+    return powers
