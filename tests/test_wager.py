@@ -1,0 +1,476 @@
+"""Weir's Wager core (seed 003, R32-R34, house decisions W1-W10 in docs/rules.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.errors import (
+    BadInput,
+    IllegalAction,
+    InvariantViolation,
+    ScenarioError,
+    UnknownCard,
+    UnknownName,
+)
+from referee.rules import wager
+from referee.rules.wager import ELIXIRS, Elixir, PointsTable, WCard, parse_wcard
+
+TABLE = wager.load_points()
+
+
+def hand(top: str, bottom: str, elixir: Elixir, table: PointsTable = TABLE) -> wager.Hand:
+    return wager.rank(parse_wcard(top), parse_wcard(bottom), elixir, table)
+
+
+def started(*, seed: int = 3, elixir: Elixir | None = Elixir.RELAX,
+            turns: int = 10) -> wager.WagerState:
+    state = wager.WagerState()
+    for event in wager.new_game(state, "Ann", "Bea", seed=seed, table=TABLE, elixir=elixir,
+                                elixir_turns=turns):
+        wager.apply(state, event)
+    return state
+
+
+def run(state: wager.WagerState, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    for event in events:
+        wager.apply(state, event)
+    return events
+
+
+def do_score(state: wager.WagerState, player: str, top: str, bottom: str) -> list[dict[str, Any]]:
+    return run(state, wager.score(state, player, parse_wcard(top), parse_wcard(bottom)))
+
+
+# -- R32: the deck and its notation --------------------------------------------------------------
+
+
+def test_r32_deck_is_21_faces_plain_and_mirrored_plus_seven_elixirs() -> None:
+    assert len(wager.FACES) == 21
+    assert len(wager.WAGER_DECK) == 42 == len(set(wager.WAGER_DECK))
+    assert [e.value for e in ELIXIRS] == [
+        "Relax", "Calm", "Rest", "Heal", "Relief", "Soothe", "Repose"]
+    assert wager.FACES[14:] == ("0", "II", "IX", "XII", "XVII", "Prince", "Thoth")
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("5C", "5C"), ("kc", "KC"), ("KnC", "KnC"), ("Knight of Cups", "KnC"), ("ace of cups", "AC"),
+    ("0", "0"), ("the fool", "0"), ("II", "II"), ("high priestess", "II"), ("M9", "IX"),
+    ("hermit", "IX"), ("hanged man", "XII"), ("XVII", "XVII"), ("star", "XVII"),
+    ("Prince", "Prince"), ("the prince", "Prince"), ("Thoth", "Thoth"),
+    ("Book of Thoth", "Thoth"), ("~5C", "~5C"), ("~ 5c", "~5C"), ("5C~", "~5C"),
+    ("~Prince", "~Prince"), ("~thoth", "~Thoth"), ("relax", "Relax"), ("sooth", "Soothe"),
+    ("herm", "IX"),
+])
+def test_r32_spellings(text: str, label: str) -> None:
+    assert parse_wcard(text).label == label
+
+
+@pytest.mark.parametrize("text", ["5S", "KnW", "XVI", "the tower", "I"])
+def test_r32_cards_outside_the_wager_deck_are_refused(text: str) -> None:
+    with pytest.raises(UnknownCard, match="not in the Weir's Wager deck") as info:
+        parse_wcard(text)
+    assert info.value.ruling == "R32"
+
+
+def test_r32_unknown_card_suggests_spellings() -> None:
+    with pytest.raises(UnknownCard, match="did you mean Prince"):
+        parse_wcard("prnce")
+
+
+def test_r32_ambiguous_prefix_names_the_candidates() -> None:
+    with pytest.raises(UnknownCard, match="ambiguous: Relax, Relief"):
+        parse_wcard("rel")
+
+
+def test_r32_an_elixir_has_no_mirror() -> None:
+    with pytest.raises(BadInput, match="no mirror image"):
+        parse_wcard("~Relax")
+
+
+def test_w9_a_shell_expanded_tilde_is_explained() -> None:
+    with pytest.raises(UnknownCard, match="quote the card"):
+        parse_wcard("/home/gm")
+
+
+def test_r32_elixirs_by_name_or_prefix() -> None:
+    assert wager.parse_elixir("CALM") is Elixir.CALM
+    assert wager.parse_elixir("rep") is Elixir.REPOSE
+    with pytest.raises(UnknownName, match="ambiguous.*Elixirs: Relax"):
+        wager.parse_elixir("re")
+    with pytest.raises(UnknownName, match="did you mean Relax"):
+        wager.parse_elixir("relx")
+
+
+# -- R33: hands ----------------------------------------------------------------------------------
+
+HANDS = [
+    # top, bottom, elixir, kind, quality
+    ("5C", "6C", Elixir.RELAX, "run", "true"),        # ascending: lower on top
+    ("5C", "~6C", Elixir.CALM, "run", "mixed"),
+    ("~5C", "~6C", Elixir.RELAX, "run", "false"),
+    ("6C", "5C", Elixir.REST, "run", "true"),         # descending: higher on top
+    ("~KC", "QC", Elixir.HEAL, "run", "mixed"),
+    ("10C", "PC", Elixir.RELAX, "run", "true"),       # Ten, Page, Knight, Queen, King
+    ("6C", "5C", Elixir.RELAX, "none", None),         # wrong direction for the round
+    ("5C", "6C", Elixir.HEAL, "none", None),
+    ("KC", "AC", Elixir.REST, "none", None),          # no wrap
+    ("AC", "KC", Elixir.RELAX, "none", None),
+    ("5C", "7C", Elixir.RELAX, "none", None),
+    ("5C", "6C", Elixir.RELIEF, "none", None),        # runs do not count in Mirror rounds (W1)
+    ("Prince", "~Prince", Elixir.RELIEF, "mirror", "true"),   # plain on top: true
+    ("~Prince", "Prince", Elixir.SOOTHE, "mirror", "false"),  # mirror on top: false
+    ("5C", "~5C", Elixir.REPOSE, "mirror", "true"),
+    ("~IX", "IX", Elixir.RELIEF, "mirror", "false"),
+    ("Prince", "~Prince", Elixir.RELAX, "none", None),  # pairs only in Mirror rounds
+    ("Prince", "~Thoth", Elixir.RELIEF, "none", None),  # its OWN mirror
+    ("Relax", "0", Elixir.RELAX, "set", "true"),
+    ("Relax", "~0", Elixir.RELAX, "set", "mixed"),      # the partner's mirror counts (W2)
+    ("Calm", "II", Elixir.CALM, "set", "true"),
+    ("Rest", "IX", Elixir.REST, "set", "true"),
+    ("Heal", "XII", Elixir.HEAL, "set", "true"),
+    ("Relief", "XVII", Elixir.RELIEF, "set", "true"),
+    ("Soothe", "Prince", Elixir.SOOTHE, "set", "true"),
+    ("Repose", "~Thoth", Elixir.REPOSE, "set", "mixed"),
+    ("Relax", "II", Elixir.RELAX, "poison", None),      # the wrong partner poisons
+    ("Relax", "5C", Elixir.RELAX, "poison", None),
+    ("Soothe", "~Thoth", Elixir.SOOTHE, "poison", None),
+    ("0", "Relax", Elixir.RELAX, "none", None),         # the Elixir must be on top (W3)
+    ("0", "5C", Elixir.RELAX, "none", None),
+]
+
+
+@pytest.mark.parametrize(("top", "bottom", "elixir", "kind", "quality"), HANDS)
+def test_r33_hands(top: str, bottom: str, elixir: Elixir, kind: str, quality: str | None) -> None:
+    made = hand(top, bottom, elixir)
+    assert (made.kind, made.quality) == (kind, quality), made.reason
+
+
+def test_r33_partners_in_order() -> None:
+    partners = [wager.RULES[e].partner for e in ELIXIRS]
+    assert partners == ["0", "II", "IX", "XII", "XVII", "Prince", "Thoth"]
+
+
+def test_r33_same_card_twice_is_bad_input() -> None:
+    with pytest.raises(BadInput, match="both top and bottom"):
+        hand("5C", "5C", Elixir.RELAX)
+
+
+def test_w3_only_the_elixir_on_the_table_can_be_held() -> None:
+    with pytest.raises(BadInput, match="the Elixir on the table is Relax"):
+        hand("Calm", "II", Elixir.RELAX)
+
+
+def test_w1_what_each_elixir_rules() -> None:
+    shapes = {e.value: (wager.RULES[e].shape, wager.RULES[e].favours) for e in ELIXIRS}
+    assert shapes == {
+        "Relax": ("ascending", "arcana"), "Calm": ("ascending", "cups"),
+        "Rest": ("descending", "arcana"), "Heal": ("descending", "cups"),
+        "Relief": ("mirror", "all"), "Soothe": ("mirror", "arcana"),
+        "Repose": ("mirror", "cups"),
+    }
+
+
+# -- R34: points ---------------------------------------------------------------------------------
+
+
+def test_r34_default_table_is_shipped_in_data() -> None:
+    path = wager.default_points_path()
+    assert path.name == "wager_points.toml" and path.exists()
+    assert TABLE.hands["set"]["true"] > TABLE.hands["run"]["true"]
+
+
+def test_r34_arcana_to_cups_favours_hands_with_a_non_cups_card() -> None:
+    # Soothe is Arcana to Cups: the Prince's pair beats the same-quality Cups pair.
+    assert hand("Prince", "~Prince", Elixir.SOOTHE).points > hand("5C", "~5C", Elixir.SOOTHE).points
+    # Repose is Cups to Arcana: the other way round.
+    assert hand("5C", "~5C", Elixir.REPOSE).points > hand("Prince", "~Prince", Elixir.REPOSE).points
+    # Relief (All) favours neither.
+    assert hand("5C", "~5C", Elixir.RELIEF).points == hand("Prince", "~Prince",
+                                                            Elixir.RELIEF).points
+
+
+def test_r34_cups_to_arcana_favours_all_cups_runs() -> None:
+    assert hand("5C", "6C", Elixir.CALM).points > hand("5C", "6C", Elixir.RELAX).points
+    assert hand("6C", "5C", Elixir.HEAL).points > hand("6C", "5C", Elixir.REST).points
+    assert hand("5C", "6C", Elixir.CALM).favoured
+
+
+def test_r34_points_by_quality_from_the_table() -> None:
+    assert hand("5C", "6C", Elixir.RELAX).points == TABLE.hands["run"]["true"]
+    assert hand("~5C", "6C", Elixir.RELAX).points == TABLE.hands["run"]["mixed"]
+    assert hand("~5C", "~6C", Elixir.RELAX).points == TABLE.hands["run"]["false"]
+    assert hand("Relax", "0", Elixir.RELAX).points == TABLE.hands["set"]["true"] + TABLE.bonus
+    assert hand("Calm", "II", Elixir.CALM).points == TABLE.hands["set"]["true"]
+
+
+def test_w4_poison_is_a_flat_cost() -> None:
+    for elixir in ELIXIRS:
+        assert hand(elixir.value, "5C", elixir).points == -TABLE.poison
+    assert hand("Relax", "Prince", Elixir.RELAX).points == -TABLE.poison  # no favour bonus
+
+
+def _scores_by_kind(elixir: Elixir, table: PointsTable) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for top, bottom in wager.all_hands(elixir):
+        made = wager.rank(top, bottom, elixir, table)
+        out.setdefault(made.kind, []).append(made.points)
+    return out
+
+
+@pytest.mark.parametrize("elixir", ELIXIRS)
+def test_r34_a_set_beats_every_run_and_pair_of_the_round(elixir: Elixir) -> None:
+    by_kind = _scores_by_kind(elixir, TABLE)
+    assert by_kind["set"]
+    others = by_kind.get("run", []) + by_kind.get("mirror", [])
+    assert others
+    assert min(by_kind["set"]) > max(others)
+    assert max(by_kind["poison"]) < 0
+    assert set(by_kind["none"]) == {0}
+
+
+def valid_tables() -> st.SearchStrategy[dict[str, Any]]:
+    points = st.integers(min_value=0, max_value=500)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> dict[str, Any]:
+        run = {q: draw(points) for q in ("true", "mixed", "false")}
+        mirror = {q: draw(points) for q in ("true", "false")}
+        bonus = draw(st.integers(min_value=1, max_value=200))
+        floor = max(*run.values(), *mirror.values()) + bonus + 1
+        sets = {q: floor + draw(points) for q in ("true", "mixed")}
+        cost = draw(st.integers(min_value=1, max_value=500))
+        return {"run": run, "mirror": mirror, "set": sets, "poison": {"cost": cost},
+                "favoured": {"bonus": bonus}}
+
+    return build()
+
+
+ANY_CARD = st.sampled_from(wager.WAGER_DECK)
+
+
+@settings(max_examples=200)
+@given(valid_tables(), st.sampled_from(ELIXIRS), ANY_CARD, ANY_CARD, ANY_CARD)
+def test_r34_property_set_outscores_every_run_and_pair(
+        data: dict[str, Any], elixir: Elixir, partner_mirror: WCard, a: WCard, b: WCard) -> None:
+    table = PointsTable.from_dict(data)
+    partner = WCard(wager.RULES[elixir].partner, partner_mirror.mirror)
+    made_set = wager.rank(WCard(elixir.value), partner, elixir, table)
+    assert made_set.kind == "set"
+    if a == b:
+        return
+    other = wager.rank(a, b, elixir, table)
+    if other.kind in ("run", "mirror"):
+        assert made_set.points > other.points
+
+
+@settings(max_examples=200)
+@given(valid_tables(), st.sampled_from(ELIXIRS), ANY_CARD)
+def test_r34_property_poisoning_always_costs_points(
+        data: dict[str, Any], elixir: Elixir, bottom: WCard) -> None:
+    table = PointsTable.from_dict(data)
+    made = wager.rank(WCard(elixir.value), bottom, elixir, table)
+    if bottom.face == wager.RULES[elixir].partner:
+        assert made.kind == "set"
+        return
+    assert made.kind == "poison" and made.points < 0
+    state = wager.WagerState()
+    run(state, wager.new_game(state, "Ann", "Bea", seed=1, table=table, elixir=elixir))
+    run(state, wager.score(state, "Ann", WCard(elixir.value), bottom))
+    assert state.game is not None and state.game.scores["Ann"] < 0  # W5: no floor at 0
+
+
+# -- R34: custom tables --------------------------------------------------------------------------
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "points.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+GOOD = """
+[run]
+true = 10
+mixed = 8
+false = 6
+[mirror]
+true = 10
+false = 5
+[set]
+true = 40
+mixed = 30
+[poison]
+cost = 20
+[favoured]
+bonus = 5
+"""
+
+
+def test_r34_option_custom_table(tmp_path: Path) -> None:
+    table = wager.load_points(write(tmp_path, GOOD))
+    assert table.source == "points.toml"
+    assert hand("5C", "6C", Elixir.CALM, table).points == 15
+    assert hand("Relax", "5C", Elixir.RELAX, table).points == -20
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (("true = 40", "true = 14"), "every set must beat every run and pair"),
+    (("cost = 20", "cost = 0"), "poisoning costs points"),
+    (("bonus = 5", "bonus = 0"), "bonus must be more than 0"),
+    (("mixed = 8", "mixed = 'eight'"), "whole number"),
+    (("mixed = 8", "mixd = 8"), "no quality 'mixd'"),
+    (("[favoured]", "[favored]"), "unknown section [favored]"),
+    (("false = 6", "false = -6"), "cannot be negative"),
+    (("[set]", "[set\n"), "not valid TOML"),
+])
+def test_r34_bad_tables_are_refused(tmp_path: Path, change: tuple[str, str], message: str) -> None:
+    with pytest.raises(ScenarioError, match=message.replace("[", r"\[")) as info:
+        wager.load_points(write(tmp_path, GOOD.replace(*change, 1)))
+    assert info.value.ruling == "R34"
+
+
+def test_r34_missing_table_file(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioError, match="cannot read points table"):
+        wager.load_points(tmp_path / "nope.toml")
+
+
+def test_table_round_trips() -> None:
+    assert PointsTable.from_dict(TABLE.to_dict()).to_dict() == TABLE.to_dict()
+
+
+# -- R34: the race to 999 and the Elixir ---------------------------------------------------------
+
+
+def test_r34_first_to_999_wins_and_the_game_is_over() -> None:
+    state = started(elixir=Elixir.RELAX)
+    game = state.game
+    assert game is not None
+    while game.winner is None:
+        elixir = game.elixir
+        do_score(state, "Ann", elixir.value, wager.RULES[elixir].partner)
+    assert game.winner == "Ann" and game.scores["Ann"] >= wager.TARGET
+    with pytest.raises(IllegalAction, match="game is over: Ann won"):
+        do_score(state, "Bea", "5C", "6C")
+    with pytest.raises(IllegalAction, match="game is over"):
+        wager.turn(state)
+
+
+def test_r34_a_set_changes_the_elixir() -> None:
+    state = started(elixir=Elixir.RELAX)
+    events = do_score(state, "Ann", "Relax", "0")
+    assert [e["kind"] for e in events] == ["wager_hand_scored", "wager_elixir_changed"]
+    assert events[1]["reason"] == "set"
+    assert state.game is not None and state.game.elixir is not Elixir.RELAX
+    assert state.game.turns == 0
+
+
+def test_w7_poison_does_not_change_the_elixir() -> None:
+    state = started(elixir=Elixir.RELAX)
+    events = do_score(state, "Ann", "Relax", "5C")
+    assert len(events) == 1
+    assert state.game is not None and state.game.elixir is Elixir.RELAX
+
+
+def test_r34_the_elixir_changes_after_ten_turns() -> None:
+    state = started(elixir=Elixir.RELIEF)
+    for _ in range(9):
+        assert len(do_score(state, "Bea", "5C", "6C")) == 1  # no hand in a Mirror round
+    assert state.game is not None and state.game.turns == 9
+    events = do_score(state, "Ann", "5C", "6C")
+    assert events[-1] == {"kind": "wager_elixir_changed", "elixir": events[-1]["elixir"],
+                          "reason": "turns"}
+    assert state.game.elixir is not Elixir.RELIEF and state.game.turns == 0
+
+
+def test_r34_option_elixir_turns() -> None:
+    state = started(elixir=Elixir.RELIEF, turns=3)
+    events = run(state, wager.turn(state, 7))
+    assert [e["kind"] for e in events] == [
+        "wager_turns_played", "wager_elixir_changed", "wager_turns_played",
+        "wager_elixir_changed", "wager_turns_played"]
+    assert state.game is not None and state.game.turns == 1
+
+
+def test_w6_console_draws_are_seeded_and_never_repeat_the_leaving_elixir() -> None:
+    for seed in range(30):
+        for draw in range(5):
+            for leaving in ELIXIRS:
+                assert wager.draw_elixir(seed, draw, leaving) is not leaving
+    a, b = started(seed=9, elixir=None), started(seed=9, elixir=None)
+    assert a.game is not None and b.game is not None and a.game.elixir is b.game.elixir
+    assert wager.turn(a, 25) == wager.turn(b, 25)
+
+
+def test_w6_set_the_elixir_from_the_table() -> None:
+    state = started(elixir=Elixir.RELAX)
+    run(state, wager.turn(state, 4))
+    run(state, wager.set_elixir(state, Elixir.HEAL))
+    assert state.game is not None and state.game.elixir is Elixir.HEAL and state.game.turns == 0
+    with pytest.raises(IllegalAction, match="already the Elixir"):
+        wager.set_elixir(state, Elixir.HEAL)
+
+
+def test_score_by_role_or_prefix() -> None:
+    state = started()
+
+    def who(query: str) -> str:
+        return str(wager.score(state, query, parse_wcard("5C"), parse_wcard("7C"))[0]["player"])
+
+    assert [who("mistress"), who("the fool"), who("b"), who("ANN")] == ["Bea", "Ann", "Bea", "Ann"]
+    with pytest.raises(UnknownName, match="unknown player 'Cid'"):
+        who("Cid")
+
+
+def test_new_game_checks_names_and_turns() -> None:
+    with pytest.raises(BadInput, match="both the Fool and the Mistress"):
+        wager.new_game(wager.WagerState(), "Ann", "ann", seed=1, table=TABLE)
+    with pytest.raises(BadInput, match="--elixir-turns"):
+        wager.new_game(wager.WagerState(), "Ann", "Bea", seed=1, table=TABLE, elixir_turns=0)
+    with pytest.raises(IllegalAction, match="--abandon"):
+        wager.new_game(started(), "Cid", "Dan", seed=1, table=TABLE)
+
+
+def test_no_game_yet() -> None:
+    with pytest.raises(IllegalAction, match="wager new"):
+        wager.score(wager.WagerState(), "Ann", parse_wcard("5C"), parse_wcard("6C"))
+
+
+# -- the stream ----------------------------------------------------------------------------------
+
+
+def test_stream_is_registered() -> None:
+    from referee.streams import spec
+
+    assert spec("wager") is wager.STREAM
+
+
+@given(st.integers(0, 1000), st.lists(st.tuples(st.sampled_from(["Ann", "Bea"]), ANY_CARD,
+                                                ANY_CARD), max_size=12))
+def test_dump_load_round_trip(seed: int, turns: list[tuple[str, WCard, WCard]]) -> None:
+    state = started(seed=seed, elixir=None)
+    for player, top, bottom in turns:
+        if top == bottom or (state.game is not None and state.game.winner):
+            continue
+        run(state, wager.score(state, player, top, bottom))
+    data = json.loads(json.dumps(wager.dump(state)))
+    assert wager.dump(wager.load(data)) == data
+
+
+def test_apply_catches_tampered_points() -> None:
+    state = started(elixir=Elixir.RELAX)
+    event = wager.score(state, "Ann", parse_wcard("5C"), parse_wcard("6C"))[0]
+    event["points"] = 900
+    with pytest.raises(InvariantViolation, match="does not score as recorded"):
+        wager.apply(state, event)
+
+
+def test_apply_catches_an_early_elixir_change() -> None:
+    state = started(elixir=Elixir.RELAX)
+    with pytest.raises(InvariantViolation, match="after 0 of 10 turns"):
+        wager.apply(state, {"kind": "wager_elixir_changed", "elixir": "Calm", "reason": "turns"})
