@@ -24,7 +24,6 @@ import copy
 import hashlib
 import json
 import os
-import tempfile
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -57,6 +56,8 @@ def _fsync_dir(directory: Path) -> None:
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path``: temp file, fsync, os.replace, fsync of the directory."""
+    import tempfile
+
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -468,6 +469,53 @@ def _check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, 
     return prev, seq
 
 
+class EveningLock:
+    """An exclusive lock on ``PATH.lock`` held for one whole command.
+
+    ``fcntl.flock`` where the platform has it: the kernel drops the lock when the
+    process dies, so a killed console never leaves the evening locked. (The
+    ``filelock`` package does the same but costs more to import than a whole
+    command may take; it is used where ``fcntl`` is missing.)
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fd: int | None = None
+        self._fallback: Any = None
+
+    def acquire(self, timeout: float) -> bool:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            from filelock import FileLock, Timeout
+
+            self._fallback = FileLock(str(self.path), timeout=timeout)
+            try:
+                self._fallback.acquire()
+            except Timeout:
+                return False
+            return True
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                self._fd = fd
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    os.close(fd)
+                    return False
+                time.sleep(0.01)
+
+    def release(self) -> None:
+        if self._fallback is not None:
+            self._fallback.release()
+        elif self._fd is not None:
+            os.close(self._fd)  # closing the descriptor releases the flock
+            self._fd = None
+
+
 @contextlib.contextmanager
 def open_evening(path: Path | str, *, write: bool = True) -> Iterator[Evening]:
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
@@ -479,19 +527,15 @@ def open_evening(path: Path | str, *, write: bool = True) -> Iterator[Evening]:
     if not write:
         yield Evening(path, write=False)
         return
-    from filelock import FileLock, Timeout
-
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
-    lock = FileLock(str(path.with_name(path.name + ".lock")), timeout=LOCK_TIMEOUT)
-    try:
-        lock.acquire()
-    except Timeout:
+    lock = EveningLock(path.with_name(path.name + ".lock"))
+    if not lock.acquire(LOCK_TIMEOUT):
         raise StoreError(
             f"the evening {path} is busy in another terminal; try again in a moment"
-        ) from None
+        )
     try:
         evening = Evening(path, write=True)
         yield evening

@@ -71,8 +71,19 @@ def emit_json(obj: Any) -> None:
     typer.echo(json.dumps(obj, ensure_ascii=False))
 
 
+_MARKUP = None
+
+
 def say(text: str) -> None:
-    """One line of plain human output with rich markup."""
+    """One line of human output with rich markup; plain text (no rich) off a terminal."""
+    if _console is None and not sys.stdout.isatty():
+        global _MARKUP
+        if _MARKUP is None:
+            import re
+
+            _MARKUP = re.compile(r"(?<!\\)\[/?[a-z ]*\]")
+        typer.echo(_MARKUP.sub("", text).replace("\\[", "["))
+        return
     console().print(text)
 
 

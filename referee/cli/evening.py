@@ -44,7 +44,7 @@ def run(text: str, build: Callable[[State], list[Event]]) -> tuple[State, State,
 
 def read_state() -> State:
     """The evening as it stands, without taking the lock (writes are atomic renames)."""
-    from referee.evening.commands import require_evening
+    from referee.evening.state import require_evening
     from referee.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:

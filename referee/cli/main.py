@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from referee.cli import common, evening, fate, hand, scum, souls, table, wager
+from referee.cli import common, evening, fate, hand, scenario, scum, souls, table, wager
 from referee.cli.common import RefereeGroup, Settings
 
 app = typer.Typer(
@@ -38,6 +39,7 @@ def main(
 evening.register(app)
 app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
+app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
 app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
@@ -66,6 +68,42 @@ def _hoist_root_options(argv: list[str]) -> list[str]:
     return front + rest
 
 
+def _target(args: list[str]) -> str | None:
+    """The command word of a command line (after the root options)."""
+    i = 0
+    while i < len(args):
+        if args[i] == "--db":
+            i += 2
+        elif args[i].startswith("-"):
+            return None  # --help, --version, completion flags: the whole tree is needed
+        else:
+            return args[i]
+    return None
+
+
+def only(target: str | None) -> bool:
+    """Keep only the command group ``target`` in the app, so that only it is built.
+
+    Typer turns every registered command into a click command (evaluating every
+    annotation) before it runs one; for a console answering mid-hand that is most
+    of the start-up. Returns False (and keeps everything) for an unknown word, so
+    the parser can suggest the right one.
+    """
+    if target is None or os.environ.get("_REFEREE_COMPLETE"):
+        return False
+    commands = [c for c in app.registered_commands
+                if (c.name or (c.callback.__name__ if c.callback else "")).replace("_", "-")
+                == target]
+    groups = [g for g in app.registered_groups if g.name == target]
+    if not commands and not groups:
+        return False
+    app.registered_commands = commands
+    app.registered_groups = groups
+    return True
+
+
 def run() -> None:
     """Console-script entry point."""
-    app(args=_hoist_root_options(sys.argv[1:]), prog_name="referee")
+    args = _hoist_root_options(sys.argv[1:])
+    only(_target(args))
+    app(args=args, prog_name="referee")

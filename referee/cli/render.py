@@ -6,8 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
+from referee.cli import common
 from referee.cli.common import console
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 
 
 def say(text: str) -> None:
-    console().print(text)
+    common.say(text)
 
 
 def money(chips: int) -> str:
@@ -50,6 +49,8 @@ def status(state: State) -> None:
 
     data = view(state)
     colours = [s.colour for s in state.seats]
+    from rich.table import Table
+
     table = Table(title=_title(data), title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("Person")
@@ -212,6 +213,8 @@ def _say_showdown(event: Event) -> None:
     from referee.rules.hands import CATEGORY_TITLES
 
     if event["hands"]:
+        from rich.table import Table
+
         table = Table(title="Showdown", title_justify="left")
         table.add_column("Player")
         table.add_column("Hand")
@@ -233,6 +236,8 @@ def _say_showdown(event: Event) -> None:
 
 
 def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
+    from rich.table import Table
+
     table = Table(title="The evening's log", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("Time")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
+from referee.cli import common
 from referee.cli.common import console
 
 if TYPE_CHECKING:
@@ -14,7 +13,7 @@ if TYPE_CHECKING:
 
 
 def say(text: str) -> None:
-    console().print(text)
+    common.say(text)
 
 
 def announce(event: Event) -> None:
@@ -52,6 +51,8 @@ def announce(event: Event) -> None:
 
 
 def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
+    from rich.table import Table
+
     table = Table(title="Souls" + (" (revealed: GM's eyes only)" if reveal else ""),
                   title_justify="left")
     for col in ("Soul", "Kind", "Holder", "Identified"):
@@ -116,6 +117,8 @@ def access(event: Event, spec: dict[str, Any]) -> None:
 
 
 def power_table(rows: list[dict[str, Any]], depleted: list[str]) -> None:
+    from rich.table import Table
+
     table = Table(title="Powers", title_justify="left")
     for col in ("Card", "Way", "Power", "Charges", "Status"):
         table.add_column(col)
@@ -130,6 +133,8 @@ def power_table(rows: list[dict[str, Any]], depleted: list[str]) -> None:
 
 
 def points(state: State) -> None:
+    from rich.table import Table
+
     from referee.evening import points as pts
     from referee.rules.cards import arcanum_label
 
@@ -153,6 +158,8 @@ def promotions(claims: list[dict[str, Any]]) -> None:
         say("No promotion claim would succeed now (R28: 7 points for a vacant Arcanum, more "
             "than the occupant for a held one).")
         return
+    from rich.table import Table
+
     table = Table(title="Claims that would succeed (R28)", title_justify="left")
     for col in ("Person", "Arcanum", "Points", "Against"):
         table.add_column(col)

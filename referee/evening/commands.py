@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction, LawViolation
 from referee.evening import betting
-from referee.evening.state import POT, State, apply
+from referee.evening.state import POT, State, apply, require_evening
 from referee.names import match_name
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
 from referee.rules.pots import check_named_chips, pick_chips
@@ -57,12 +57,6 @@ def _replay(state: State, events: list[Event]) -> State:
     for event in events:
         sim = apply(sim, copy.deepcopy(event))
     return sim
-
-
-def require_evening(state: State) -> None:
-    if not state.started:
-        raise IllegalAction("no evening in this file yet; start one with "
-                            "`referee new --fool NAME --seat NAME:ARCANUM:COLOUR ...`")
 
 
 def require_not_over(state: State) -> None:

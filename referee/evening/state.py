@@ -168,6 +168,15 @@ class State:
         raise KeyError(key)
 
 
+def require_evening(state: State) -> None:
+    """Every evening command needs an evening in the file."""
+    if not state.started:
+        from referee.errors import IllegalAction
+
+        raise IllegalAction("no evening in this file yet; start one with "
+                            "`referee new --fool NAME --seat NAME:ARCANUM:COLOUR ...`")
+
+
 # -- chips ------------------------------------------------------------------------------------
 
 
