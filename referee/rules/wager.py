@@ -301,17 +301,10 @@ class PointsTable:
         }
 
 
-def data_file(name: str) -> Path:
-    """A shipped data file: ``referee/data/NAME`` when installed, else ``data/NAME`` in the tree."""
-    import referee
-
-    package = Path(referee.__file__).parent
-    shipped = package / "data" / name
-    return shipped if shipped.exists() else package.parent / "data" / name
-
-
 def default_points_path() -> Path:
     """The shipped points table, ``data/wager_points.toml``."""
+    from referee.scenario import data_file
+
     return data_file(POINTS_FILE)
 
 
