@@ -141,9 +141,9 @@ def check(
 ) -> None:
     """Is PLAY a legal follow to PREVIOUS? Same count, higher rank, one wild at most (R30).
 
-    Exit 0 when legal, 2 when not (the reason says what would be legal).
+    Exit 0 when legal, 2 when not; the reason says what would be legal (T12).
     """
-    from referee.cli.common import console, emit_json
+    from referee.cli.common import emit_json, say
     from referee.errors import IllegalAction
     from referee.rules import scum
 
@@ -158,7 +158,7 @@ def check(
     line = f"legal: {verdict.reason}"
     if verdict.wins_series:
         line += "; the series is won, that player leads the next"
-    console().print(line)
+    say(line)
 
 
 @app.command()
@@ -234,7 +234,7 @@ def standings(as_json: Json = False) -> None:
 @app.command()
 def deal(as_json: Json = False) -> None:
     """Deal the current hand from the console (seeded by the match): every card once (T10)."""
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import db_path, emit_json, say
     from referee.errors import IllegalAction
     from referee.rules import scum
     from referee.rules.cards import format_cards
@@ -249,30 +249,29 @@ def deal(as_json: Json = False) -> None:
         emit_json({"hand": match.hand, "roles": _roles_json(match.roles),
                    "cards": {name: [c.short for c in cards] for name, cards in hands.items()}})
         return
-    out = console()
-    out.print(f"Hand {match.hand} of {match.hands}, dealt by the console (seed {match.seed}):")
+    say(f"Hand {match.hand} of {match.hands}, dealt by the console (seed {match.seed}):")
     for role in scum.ROLES:
         name = next(n for n, r in match.roles.items() if r is role)
-        out.print(f"  {name} ({role.card_name}, {len(hands[name])}): {format_cards(hands[name])}")
+        say(f"  {name} ({role.card_name}, {len(hands[name])}): {format_cards(hands[name])}")
 
 
 @app.command()
 def undo() -> None:
     """Take back the last Tarot Scum command (kept in the log; `scum redo` restores it)."""
-    from referee.cli.common import console, db_path
+    from referee.cli.common import db_path, say
     from referee.store import open_evening
 
     with open_evening(db_path()) as ev:
         command = ev.undo(STREAM)
-    console().print(f"undone: {command.text}")
+    say(f"undone: {command.text}")
 
 
 @app.command()
 def redo() -> None:
     """Bring back the Tarot Scum command just undone."""
-    from referee.cli.common import console, db_path
+    from referee.cli.common import db_path, say
     from referee.store import open_evening
 
     with open_evening(db_path()) as ev:
         command = ev.redo(STREAM)
-    console().print(f"redone: {command.text}")
+    say(f"redone: {command.text}")

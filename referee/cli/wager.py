@@ -91,7 +91,7 @@ def rank(
 
     Without --elixir, the Elixir of the game going on is used.
     """
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import db_path, emit_json, say
     from referee.errors import BadInput
     from referee.rules import wager
     from referee.store import open_evening
@@ -112,9 +112,8 @@ def rank(
     if as_json:
         emit_json(hand.to_json())
         return
-    out = console()
-    out.print(_hand_line(hand))
-    out.print(f"  {hand.reason} (R33); {wager.elixir_summary(current)}")
+    say(_hand_line(hand))
+    say(f"  {hand.reason} (R33); {wager.elixir_summary(current)}")
 
 
 @app.command()
@@ -137,7 +136,7 @@ def new(
     """Start a race to 999: the Fool against the Mistress (R34)."""
     import random
 
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import db_path, emit_json, say
     from referee.rules import wager
     from referee.store import open_evening
 
@@ -156,12 +155,11 @@ def new(
     if as_json:
         emit_json({**_status_json(game), "seed": seed})
         return
-    out = console()
-    out.print(f"Weir's Wager: {game.fool} (the Fool) against {game.mistress} (the Mistress), "
+    say(f"Weir's Wager: {game.fool} (the Fool) against {game.mistress} (the Mistress), "
               f"first to {wager.TARGET}; seed {seed}; points table {game.table.source}")
     drawn = "" if first is not None else " — the console drew it: put it out on the table"
-    out.print(f"Elixir {wager.elixir_summary(game.elixir)}{drawn}")
-    out.print(f"It changes after a set or after {game.elixir_turns} turns.")
+    say(f"Elixir {wager.elixir_summary(game.elixir)}{drawn}")
+    say(f"It changes after a set or after {game.elixir_turns} turns.")
 
 
 @app.command()
@@ -177,7 +175,7 @@ def score(
 
     A turn with no hand counts towards the Elixir's turns (W6).
     """
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import db_path, emit_json, say
     from referee.rules import wager
     from referee.store import open_evening
 
@@ -202,16 +200,15 @@ def score(
             **{k: v for k, v in _status_json(game).items() if k not in ("scores",)},
         })
         return
-    out = console()
-    out.print(f"{first['player']} ({game.role_of(first['player'])}): {_hand_line(hand)}")
-    out.print(f"  {hand.reason} (R33)")
-    out.print(f"Score: {wager.score_line(game)}")
+    say(f"{first['player']} ({game.role_of(first['player'])}): {_hand_line(hand)}")
+    say(f"  {hand.reason} (R33)")
+    say(f"Score: {wager.score_line(game)}")
     if game.winner is not None:
-        out.print(f"{game.winner} wins, first to {wager.TARGET} (R34).")
+        say(f"{game.winner} wins, first to {wager.TARGET} (R34).")
     elif change is not None:
-        out.print(_change_line(before, game.elixir, change["reason"]))
+        say(_change_line(before, game.elixir, change["reason"]))
     else:
-        out.print(_elixir_line(game))
+        say(_elixir_line(game))
 
 
 @app.command()
@@ -220,7 +217,7 @@ def turn(
     as_json: Json = False,
 ) -> None:
     """Count turns played without a hand; the Elixir changes when its turns run out (W6)."""
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import db_path, emit_json, say
     from referee.rules import wager
     from referee.store import open_evening
 
@@ -233,11 +230,10 @@ def turn(
     if as_json:
         emit_json({**_status_json(game), "elixir_changed": changes})
         return
-    out = console()
     for after in changes:
-        out.print(_change_line(before, wager.Elixir(after), "turns"))
+        say(_change_line(before, wager.Elixir(after), "turns"))
         before = wager.Elixir(after)
-    out.print(_elixir_line(game))
+    say(_elixir_line(game))
 
 
 @app.command()
@@ -245,7 +241,7 @@ def elixir(
     name: Annotated[str, typer.Argument(help="The Elixir now on the table.", show_default=False)],
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
-    from referee.cli.common import console, db_path
+    from referee.cli.common import db_path, say
     from referee.rules import wager
     from referee.store import open_evening
 
@@ -255,13 +251,13 @@ def elixir(
         before = wager.require_game(state).elixir
         events = wager.set_elixir(state, new_elixir)
         ev.commit(STREAM, events, text=f"wager elixir {new_elixir.value}")
-    console().print(_change_line(before, new_elixir, "table"))
+    say(_change_line(before, new_elixir, "table"))
 
 
 @app.command()
 def status(as_json: Json = False) -> None:
     """Scores, the Elixir and its turns, and the winner once there is one."""
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import db_path, emit_json, say
     from referee.rules import wager
     from referee.store import open_evening
 
@@ -270,35 +266,34 @@ def status(as_json: Json = False) -> None:
     if as_json:
         emit_json(_status_json(game))
         return
-    out = console()
-    out.print(f"Weir's Wager, first to {wager.TARGET}: {game.fool} (Fool) "
+    say(f"Weir's Wager, first to {wager.TARGET}: {game.fool} (Fool) "
               f"{game.scores[game.fool]}, {game.mistress} (Mistress) {game.scores[game.mistress]}")
     if game.winner is not None:
-        out.print(f"{game.winner} has won.")
+        say(f"{game.winner} has won.")
     else:
-        out.print(_elixir_line(game))
+        say(_elixir_line(game))
     for scored in game.history[-5:]:
-        out.print(f"  {scored.player}: {scored.top} over {scored.bottom} under "
+        say(f"  {scored.player}: {scored.top} over {scored.bottom} under "
                   f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
 
 
 @app.command()
 def undo() -> None:
     """Take back the last Weir's Wager command (kept in the log; `wager redo` restores it)."""
-    from referee.cli.common import console, db_path
+    from referee.cli.common import db_path, say
     from referee.store import open_evening
 
     with open_evening(db_path()) as ev:
         command = ev.undo(STREAM)
-    console().print(f"undone: {command.text}")
+    say(f"undone: {command.text}")
 
 
 @app.command()
 def redo() -> None:
     """Bring back the Weir's Wager command just undone."""
-    from referee.cli.common import console, db_path
+    from referee.cli.common import db_path, say
     from referee.store import open_evening
 
     with open_evening(db_path()) as ev:
         command = ev.redo(STREAM)
-    console().print(f"redone: {command.text}")
+    say(f"redone: {command.text}")

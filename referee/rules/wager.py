@@ -544,7 +544,7 @@ def require_game(state: WagerState, *, playing: bool = True) -> Game:
 
 
 def resolve_player(game: Game, query: str) -> str:
-    """A player by name or unique prefix, or by role (``fool``, ``mistress``).
+    """A player by name or unique prefix, or by role (``fool``, ``mistress``) (W11).
 
     Raises:
         UnknownName: neither a player nor a role.
