@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
+
+# Typer converts the whole command tree (evaluating every annotation) on each invoke; the tree
+# never changes during a test run, so build each app's command once.
+typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
 
 
 @pytest.fixture(autouse=True)

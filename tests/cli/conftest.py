@@ -1,0 +1,56 @@
+"""A GM at the console: runs commands on one evening file and checks what a mistake leaves."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from referee.cli.main import app
+
+
+class GM:
+    """Types commands at the console, as the Fool would."""
+
+    def __init__(self, runner: CliRunner, db: Path) -> None:
+        self.runner = runner
+        self.db = db
+
+    def invoke(self, *args: str) -> Result:
+        return self.runner.invoke(app, ["--db", str(self.db), *args])
+
+    def __call__(self, *args: str) -> Result:
+        result = self.invoke(*args)
+        assert result.exit_code == 0, result.output
+        return result
+
+    def fails(self, *args: str) -> str:
+        """A user mistake: exit 2, one line, no traceback, the file byte-for-byte unchanged."""
+        before = self.db.read_bytes() if self.db.exists() else None
+        result = self.invoke(*args)
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        after = self.db.read_bytes() if self.db.exists() else None
+        assert before == after, "a rejected command changed the evening file"
+        lines = [ln for ln in result.output.splitlines() if ln.strip()]
+        assert len(lines) == 1, result.output
+        return lines[0]
+
+    def json(self, *args: str) -> Any:
+        return json.loads(self(*args, "--json").stdout)
+
+    def status(self) -> dict[str, Any]:
+        data: dict[str, Any] = self.json("status")
+        return data
+
+    def chips(self, name: str) -> dict[str, int]:
+        held: dict[str, int] = self.status()["chips"].get(name, {})
+        return held
+
+
+@pytest.fixture
+def gm(runner: CliRunner, db: Path) -> GM:
+    return GM(runner, db)
