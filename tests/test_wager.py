@@ -423,7 +423,8 @@ def test_score_by_role_or_prefix() -> None:
         return str(wager.score(state, query, parse_wcard("5C"), parse_wcard("7C"))[0]["player"])
 
     assert [who("mistress"), who("the fool"), who("b"), who("ANN")] == ["Bea", "Ann", "Bea", "Ann"]
-    with pytest.raises(UnknownName, match="unknown player 'Cid'"):
+    assert [who("mistres"), who("foo")] == ["Bea", "Ann"]  # a role's prefix (W11)
+    with pytest.raises(UnknownName, match="unknown player 'Cid'.*Ann \\(the Fool\\)"):
         who("Cid")
 
 

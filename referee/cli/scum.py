@@ -85,7 +85,7 @@ def _standings_table(match: Match) -> Table:
     for name, total in match.standings().items():
         cells = [name]
         for result in match.results:
-            cells.append(f"{result.points[name]} ({result.roles[name].card_name.split()[-1]})")
+            cells.append(f"{result.points[name]} {result.roles[name].card_name.split()[-1]}")
         cells.append(str(total))
         if not match.is_over:
             cells.append(match.roles[name].label)

@@ -544,20 +544,26 @@ def require_game(state: WagerState, *, playing: bool = True) -> Game:
 
 
 def resolve_player(game: Game, query: str) -> str:
-    """A player by name or unique prefix, or by role (``fool``, ``mistress``) (W11).
+    """A player by name or unique prefix, or by role or its prefix (``fool``, ``mis``) (W11).
 
     Raises:
-        UnknownName: neither a player nor a role.
+        UnknownName: neither a player nor a role; names both with their roles.
     """
     try:
         return match_name(query, game.players, what="player")
-    except UnknownName:
+    except UnknownName as exc:
         role = " ".join(query.lower().split()).removeprefix("the ")
-        if role == "fool":
+        if len(role) >= 2 and "fool".startswith(role):
             return game.fool
-        if role == "mistress":
+        if len(role) >= 2 and "mistress".startswith(role):
             return game.mistress
-        raise
+        if "ambiguous" in str(exc):
+            raise
+        near = nearest(query, game.players)
+        hint = f"did you mean {', '.join(near)}? " if near else ""
+        raise UnknownName(f"unknown player {query!r}; {hint}players: {game.fool} (the Fool), "
+                          f"{game.mistress} (the Mistress); 'fool' and 'mistress' work too"
+                          ) from None
 
 
 def _change(game_elixir: Elixir, seed: int, draws: int, reason: str) -> Event:
