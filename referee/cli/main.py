@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import common, evening, fate, hand, scenario, scum, souls, table, wager
+from referee.cli import common, evening, fate, hand, present, scenario, scum, souls, table, wager
 from referee.cli.common import RefereeGroup, Settings
 
 app = typer.Typer(
@@ -39,6 +39,7 @@ def main(
 evening.register(app)
 app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
+present.register(app)
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
@@ -100,6 +101,15 @@ def only(target: str | None) -> bool:
     app.registered_commands = commands
     app.registered_groups = groups
     return True
+
+
+_FULL = (list(app.registered_commands), list(app.registered_groups))
+
+
+def full_app() -> typer.Typer:
+    """The root app with every command (undoing ``only``), for the shell and the demo."""
+    app.registered_commands, app.registered_groups = list(_FULL[0]), list(_FULL[1])
+    return app
 
 
 def run() -> None:

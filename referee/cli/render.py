@@ -23,6 +23,13 @@ def money(chips: int) -> str:
     return f"${chips * 100_000:,}"
 
 
+def short_money(chips: int) -> str:
+    """``$1.5M`` / ``$800k``: dollars in a narrow column."""
+    if chips >= 10:
+        return f"${chips / 10:.1f}M"
+    return f"${chips * 100}k" if chips else "$0"
+
+
 def holding_text(holding: dict[str, int]) -> str:
     parts = [f"{c} {n}" for c, n in sorted(holding.items()) if n]
     return ", ".join(parts) if parts else "-"
@@ -51,15 +58,15 @@ def status(state: State) -> None:
     colours = [s.colour for s in state.seats]
     from rich.table import Table
 
-    table = Table(title=_title(data), title_justify="left")
+    table = Table(title=_title(data), title_justify="left", padding=(0, 1))
     table.add_column("#", justify="right")
-    table.add_column("Person")
-    table.add_column("Arcanum")
+    table.add_column("Person", no_wrap=True)
+    table.add_column("Arc", no_wrap=True)
     for colour in colours:
         table.add_column(colour, justify="right")
     table.add_column("Chips", justify="right")
-    table.add_column("Side $", justify="right")
-    table.add_column("Charges", justify="right")
+    table.add_column("Side", justify="right", no_wrap=True)
+    table.add_column("Ch", justify="right")
     table.add_column("")
     hand = data["hand"]
     for i, seat in enumerate(state.seats, 1):
@@ -76,25 +83,25 @@ def status(state: State) -> None:
         if hand and seat.name in hand["all_in"]:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
-            note.append(f"[bold reverse] to act, owes {hand['owes']} [/]")
-        from referee.rules.cards import arcanum_label
+            note.append(f"[bold reverse] to act ({hand['owes']}) [/]")
+        from referee.rules.cards import to_roman
 
-        table.add_row(str(i), seat.name, arcanum_label(seat.arcanum), *row,
-                      str(state.stack(seat.name)), money(state.side_chips(seat.name)),
+        table.add_row(str(i), seat.name, to_roman(seat.arcanum), *row,
+                      str(state.stack(seat.name)), short_money(state.side_chips(seat.name)),
                       str(state.charges.get(seat.name, 0)), " ".join(note))
         if seat.assistant:
             row = _chip_row(state, seat.assistant, colours)
-            table.add_row("", f"  {seat.assistant} (assistant)", "", *row,
+            table.add_row("", f" +{seat.assistant}", "", *row,
                           str(state.stack(seat.assistant)), "", "", "", style="dim")
     fool_note = ""
     if hand and hand["to_act"] == state.fool:
         fool_note = "to act (forced)"
-    table.add_row("", f"{state.fool} (the Fool)", "0 The Fool",
+    table.add_row("", f"{state.fool} (Fool)", "0",
                   *_chip_row(state, state.fool, colours), str(state.stack(state.fool)),
-                  money(state.stack(state.fool)), "", fool_note, style="italic")
+                  short_money(state.stack(state.fool)), "", fool_note, style="italic")
     if hand:
         table.add_row("", "[bold]pot[/]", "", *_chip_row(state, "pot", colours),
-                      str(hand["pot"]), money(hand["pot"]), "", "", end_section=True)
+                      str(hand["pot"]), short_money(hand["pot"]), "", "", end_section=True)
     console().print(table)
     if hand:
         say(_hand_line(state, hand))

@@ -112,8 +112,10 @@ def access(event: Event, spec: dict[str, Any]) -> None:
     else:
         say(f"The {event['orientation']} power of {card.long} is already out: nothing granted.")
     say(f"{card.long} is out of {event['name']}'s hand for this hand (R26).")
-    if event["depleted"]:
+    if event["depleted"] and event["granted"]:
         say(f"[bold]The Fool announces: {card.name} is depleted.[/]")
+    elif event["depleted"]:
+        say(f"{card.name} is depleted: both its powers are out (R26).")
 
 
 def power_table(rows: list[dict[str, Any]], depleted: list[str]) -> None:
@@ -168,3 +170,22 @@ def promotions(claims: list[dict[str, Any]]) -> None:
                    else "vacant (needs 7)")
         table.add_row(c["person"], c["arcanum"], str(c["points"]), against)
     console().print(table)
+
+
+def handout(data: dict[str, Any]) -> None:
+    say(f"[bold]Clue sheet of {data['assistant']}[/] (assistant to {data['side']}; the side has "
+        f"{data['charges']} Charge(s)).")
+    if not data["souls"]:
+        say("No studies or guesses yet.")
+    for s in data["souls"]:
+        known = ""
+        if s["identity"] or s["arcanum"]:
+            known = f" - identified: {s['identity'] or '?'}, Arcanum {s['arcanum'] or '?'}"
+        say(f"\n[bold]{s['soul']}[/]{known}")
+        for i, c in enumerate(s["clues"], 1):
+            say(f"  {i}. [italic]{c}[/]")
+        for g in s["guesses"]:
+            said = " / ".join(x for x in (g["name"], g["arcanum"]) if x)
+            res = ", ".join(f"{k} {v}" for k, v in g["result"].items() if v)
+            say(f"  guess: {said} - {res}")
+        say(f"  {s['guesses_left']} guess(es) left.")

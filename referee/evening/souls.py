@@ -17,10 +17,9 @@ from referee.evening.commands import (
     at_table,
     parse_chips,
     person,
-    require_evening,
     stakeholder,
 )
-from referee.evening.state import CHIPS_PER_COLOUR, Soul, State
+from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
 from referee.names import match_name, nearest
 from referee.rules.cards import parse_arcanum, parse_card, to_roman
 from referee.rules.pots import check_named_chips
@@ -70,20 +69,25 @@ def setup_from_scenario(path: str | None, seats: list[SeatSpec]) -> dict[str, An
 
 
 def soul_key(state: State, text: str) -> str:
-    """A soul by its label or its owner's name (``the amber bottle``, ``amber``, ``Ada``)."""
-    keys = [s.key for s in state.souls]
-    lowered = text.strip().lower()
+    """A soul by its label or its owner's name: ``the amber bottle``, ``amber``, ``green``,
+    ``Ada``. Exact first, then a unique prefix, then a unique word of the label."""
+    def bare(label: str) -> str:
+        return re.sub(r"^the\s+", "", " ".join(label.lower().split()))
+
+    query = bare(text)
+    if not query:
+        raise BadInput("name a soul: its label (e.g. 'amber') or its owner's name")
     for soul in state.souls:
-        if soul.kind == "own" and soul.owner and soul.owner.lower() == lowered:
+        if bare(soul.key) == query or (soul.owner and soul.owner.lower() == query):
             return soul.key
-    trimmed = re.sub(r"^the\s+", "", lowered)
-    for soul in state.souls:
-        if re.sub(r"^the\s+", "", soul.key.lower()).startswith(trimmed) and trimmed:
-            matches = [s for s in state.souls
-                       if re.sub(r"^the\s+", "", s.key.lower()).startswith(trimmed)]
-            if len(matches) == 1:
-                return matches[0].key
-    return match_name(text, keys, "soul")
+    for test in (lambda label: label.startswith(query),
+                 lambda label: f" {query}" in f" {label}"):
+        found = [s.key for s in state.souls if test(bare(s.key))]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise BadInput(f"soul {text!r} is ambiguous: {', '.join(found)}")
+    return match_name(text, [s.key for s in state.souls], "soul")
 
 
 def live_soul(state: State, text: str) -> Soul:
@@ -141,7 +145,14 @@ def clue_sheet(state: State, assistant_name: str, soul_key_: str) -> list[str]:
 
 
 def _norm(text: str) -> str:
-    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+    """A name as R24 compares it: no case, accents, punctuation or spacing.
+
+    >>> _norm("H.D. Thoreau") == _norm("h. d. thoreau") == _norm("HD Thoreau")
+    True
+    """
+    from referee.scenario import name_key
+
+    return name_key(text).replace(" ", "")
 
 
 def guess(state: State, who: str, soul_text: str, name: str | None,
@@ -171,7 +182,9 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
         else:
             from rapidfuzz import fuzz
 
-            best = max(fuzz.WRatio(_norm(name), _norm(w)) for w in wanted)
+            from referee.scenario import name_key
+
+            best = max(fuzz.WRatio(name_key(name), name_key(w)) for w in wanted)
             result["name"] = "near" if best >= NEAR_MISS else "wrong"
     if arcanum is not None:
         number = parse_arcanum(arcanum)
@@ -297,18 +310,24 @@ def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
     """R21: whoever controls all ten of a stakeholder's colour may buy that soul with them."""
     require_evening(state)
     owner = stakeholder(state, owner_text)
-    buyer = _holder_side_or_self(state, person(state, buyer_text))
+    named = person(state, buyer_text)
+    buyer = _holder_side_or_self(state, named)
     seat = state.seat(owner)
     if seat.resigned or seat.dead:
         raise IllegalAction(f"{owner} is no longer a stakeholder (R21)", ruling="R21")
+    if buyer == owner:
+        raise IllegalAction(f"{named} is on {owner}'s own side; a buyout is by someone else "
+                            f"controlling all ten {seat.colour} chips (R21)", ruling="R21")
     if controller_of(state, owner) != buyer:
         held = colour_holders(state, seat.colour).get(buyer, 0)
-        raise IllegalAction(f"{buyer} controls {held} of {owner}'s ten {seat.colour} chips; a "
-                            "buyout needs all ten (R21)", ruling="R21")
+        raise IllegalAction(f"{buyer}'s side controls {held} of {owner}'s ten {seat.colour} "
+                            "chips; a buyout needs all ten (R21)", ruling="R21")
     soul = _own_soul(state, owner)
     if soul.destroyed or soul.holder != owner:
         raise IllegalAction(f"{owner} no longer holds their own soul", ruling="R21")
-    event: Event = {"kind": "soul_traded", "seller": owner, "buyer": buyer, "soul": soul.key,
+    # The soul goes to the person the GM named (an assistant may hold it for the side); the
+    # ten chips come from wherever on the buyer's side they are.
+    event: Event = {"kind": "soul_traded", "seller": owner, "buyer": named, "soul": soul.key,
                     "payers": _colour_payers(state, buyer, seat.colour), "colour": seat.colour,
                     "count": CHIPS_PER_COLOUR, "how": "buyout"}
     _replay(state, [event])
@@ -337,6 +356,12 @@ def smash(state: State, holder_text: str, soul_text: str) -> list[Event]:
     if soul.kind != "own" or soul.owner == holder:
         raise IllegalAction("only the soul of a living attacker can be smashed: the holder of "
                             "B's soul smashes it when B attacks (R22)", ruling="R22")
+    assert soul.owner is not None
+    for who in (holder, soul.owner):
+        if at_table(state, who):
+            raise LawViolation(f"{who} is at the table, where players are inviolate; a soul is "
+                               "smashed only after an attack away from the table (R22, the "
+                               "Law R16)", ruling="R22")
     return [{"kind": "soul_destroyed", "soul": soul.key, "how": "smashed", "holder": holder,
              "victim": soul.owner}]
 
@@ -423,7 +448,7 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     hand = state.hand
     name = match_name(who, [*state.stakeholders, state.fool], "player")
     if name == state.fool:
-        raise IllegalAction("the Fool cannot access or use powers (R15, R26)", ruling="R26")
+        raise IllegalAction("the Fool (R15) cannot access or use powers (R26)", ruling="R26")
     if name not in hand.live:
         raise IllegalAction(f"{name} is not in hand {hand.no}; only a stakeholder dealt in (and "
                             "still in) may access a power (R26)", ruling="R26")
@@ -434,9 +459,19 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     if card.short in hand.showing.get(name, []):
         raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
                             "dealt face down (R26)", ruling="R26")
+    for other, shown in hand.showing.items():
+        if card.short in shown:
+            raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
+                                f"once, so {name} cannot hold it face down (R8, R26)",
+                                ruling="R26")
     for other, gone in hand.forfeited.items():
         if card.short in gone:
             raise IllegalAction(f"{card.name} was already given up by {other} this hand")
+    # Two down, two up, two up, one down: two face-down cards until the last round, then three.
+    down = 3 if hand.round.street >= 3 else 2
+    if len(hand.forfeited.get(name, [])) >= down:
+        raise IllegalAction(f"{name} has given up all {down} of their face-down cards this hand; "
+                            "powers come from cards dealt face down (R26)", ruling="R26")
     orientation = match_name(orientation, ["upright", "reversed"], "orientation")
     spec = power_spec(state, card.rank, orientation)
     granted = spec["key"] not in state.powers
@@ -444,7 +479,8 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
                     "rank": card.rank, "orientation": orientation, "power": spec["key"],
                     "granted": granted}
     sim = _replay(state, [event])
-    event["depleted"] = depleted(sim, card.rank) and not depleted(state, card.rank)
+    # Whether the card is depleted now; it became so with this access when a power was granted.
+    event["depleted"] = depleted(sim, card.rank)
     return [event]
 
 

@@ -1,0 +1,134 @@
+"""`referee report|handout|demo`: the evening on paper, and a demo evening in one command."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from referee.cli.common import emit_json, say
+from referee.cli.evening import Json, read_state
+
+HtmlOut = Annotated[
+    Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
+]
+
+
+def report(
+    html: HtmlOut = None,
+    reveal: Annotated[
+        bool, typer.Option("--reveal", help="Show every soul's identity (the GM's copy).")
+    ] = False,
+    as_json: Json = False,
+) -> None:
+    """The evening's status: money, souls, Arcana status and the highlights."""
+    from referee import report as rep
+
+    data = rep.build(read_state(), reveal=reveal)
+    if html is not None:
+        _write(html, rep.render_html(data))
+    if as_json:
+        emit_json(data)
+        return
+    rep.render_terminal(data)
+    if html is not None:
+        say(f"Printable report written to {html}.")
+
+
+def handout(
+    assistant: str,
+    html: HtmlOut = None,
+    as_json: Json = False,
+) -> None:
+    """ASSISTANT's clue sheet: the clues they studied and their guesses, nothing else."""
+    from referee import report as rep
+    from referee.evening.souls import assistant as find_assistant
+
+    state = read_state()
+    data = rep.handout(state, find_assistant(state, assistant))
+    if html is not None:
+        _write(html, rep.render_handout_html(data))
+    if as_json:
+        emit_json(data)
+        return
+    from referee.cli import render_souls
+
+    render_souls.handout(data)
+    if html is not None:
+        say(f"Handout written to {html}.")
+
+
+def _write(path: Path, text: str) -> None:
+    from referee.errors import BadInput
+
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise BadInput(f"cannot write {path}: {exc.strerror}; give a writable path") from None
+
+
+def demo(
+    db: Annotated[
+        Path | None,
+        typer.Option("--db", help="Where to write the demo evening (default: a new temp file)."),
+    ] = None,
+    html: HtmlOut = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="Print only the report.")] = False,
+) -> None:
+    """Play a scripted evening through the same commands a GM types, then print the report."""
+    import tempfile
+
+    from referee.cli import common
+    from referee.errors import IllegalAction
+    from referee.scenario import data_file
+
+    target = db or common.SETTINGS.db
+    if target is None:
+        target = Path(tempfile.mkdtemp(prefix="referee-demo-")) / "demo-evening.json"
+    if target.exists() and not force:
+        raise IllegalAction(f"{target} already exists; the demo writes a fresh evening: give "
+                            "another --db or add --force")
+    if target.exists():
+        target.unlink()
+    script = data_file("demo.txt").read_text(encoding="utf-8")
+    lines = [ln.strip() for ln in script.splitlines()
+             if ln.strip() and not ln.lstrip().startswith("#")]
+    say(f"[bold]Demo evening[/] into {target}: {len(lines)} commands, as a GM would type them.")
+    run_lines(lines, target, echo=not quiet)
+    common.SETTINGS.db = target
+    report(html=html, reveal=True, as_json=False)
+    say(f"The demo evening stays in {target}: try `referee --db {target} log` or "
+        f"`referee --db {target} shell`.")
+
+
+def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
+    """Run console command lines in this process, each exactly as if typed at the prompt."""
+    import contextlib
+    import io
+
+    import typer.main as tm
+
+    from referee.cli import common
+    from referee.cli.main import full_app
+    from referee.errors import RefereeError
+
+    command = tm.get_command(full_app())
+    for n, line in enumerate(lines, 1):
+        if echo:
+            say(f"[dim]$ referee {line}[/]")
+        args = ["--db", str(db), *shlex.split(line)]
+        sink = contextlib.nullcontext() if echo else contextlib.redirect_stdout(io.StringIO())
+        with sink:
+            rc = command.main(args=args, prog_name="referee", standalone_mode=False)
+        if rc not in (None, 0):
+            raise RefereeError(f"line {n} of the script failed: {line}")
+        common.SETTINGS.db = db
+
+
+def register(app: typer.Typer) -> None:
+    app.command("report", rich_help_panel="Status")(report)
+    app.command("handout", rich_help_panel="Status")(handout)
+    app.command("demo", rich_help_panel="Setup")(demo)

@@ -1,0 +1,320 @@
+"""The end-of-evening status: the seed's three realms of victory, plus the highlights.
+
+``build(state)`` gives the report as plain data (the ``--json`` output); ``render_terminal``
+and ``render_html`` present the same data. Also the assistant's handout: their clues and
+guesses, and nothing else (never another seat's clues, a soul's secrets they did not
+find themselves, or anyone's down cards, which the console never stores).
+"""
+
+from __future__ import annotations
+
+import html
+import time
+from typing import Any
+
+from referee.evening import points as pts
+from referee.evening.state import CHIP_VALUE, State
+from referee.evening.views import status
+from referee.rules.cards import MAJOR_NAMES, to_roman
+
+
+def build(state: State, *, reveal: bool = False, now: float | None = None) -> dict[str, Any]:
+    """The whole report as data. ``reveal`` adds every soul's identity (the GM's copy)."""
+    st = status(state, now)
+    return {
+        "title": f"Fool's Errand - {state.scenario.get('name') or 'the evening'}",
+        "printed": time.strftime("%Y-%m-%d %H:%M", time.localtime(now)),
+        "phase": st["phase"],
+        "hands_played": st["hands_played"],
+        "clock": st["clock"],
+        "money": _money(state, st),
+        "souls": _souls(state, reveal),
+        "arcana": {
+            "points": pts.points_json(state),
+            "promotions": pts.promotions(state),
+        },
+        "highlights": _highlights(state),
+    }
+
+
+def _money(state: State, st: dict[str, Any]) -> dict[str, Any]:
+    holders = []
+    for name in state.people:
+        held = st["chips"].get(name, {})
+        n = sum(held.values())
+        holders.append({"name": name, "side": state.side_of(name), "chips": held, "count": n,
+                        "dollars": n * CHIP_VALUE})
+    stakeholders = [s.name for s in state.seats if not s.resigned and not s.dead]
+    return {
+        "chips": st["chips"],
+        "holders": holders,
+        "sides": {s.name: {"chips": state.side_chips(s.name),
+                           "dollars": state.side_chips(s.name) * CHIP_VALUE}
+                  for s in state.seats},
+        "stakeholders": stakeholders,
+        "resigned": [s.name for s in state.seats if s.resigned],
+        "dead": [s.name for s in state.seats if s.dead],
+        "over": state.over,
+        "winner": state.winner,
+        "fool_keeps": state.stack(state.fool) * CHIP_VALUE,
+    }
+
+
+def _identified(state: State, key: str) -> dict[str, str | None]:
+    by_name = next((g["assistant"] for g in state.guesses
+                    if g["soul"] == key and g["result"]["name"] == "correct"), None)
+    by_arcanum = next((g["assistant"] for g in state.guesses
+                       if g["soul"] == key and g["result"]["arcanum"] == "correct"), None)
+    return {"name_by": by_name, "arcanum_by": by_arcanum}
+
+
+def _souls(state: State, reveal: bool) -> list[dict[str, Any]]:
+    out = []
+    for soul in state.souls:
+        found = _identified(state, soul.key)
+        known_name = soul.kind == "own" or found["name_by"] is not None
+        known_arcanum = soul.kind == "own" or found["arcanum_by"] is not None
+        out.append({
+            "soul": soul.key,
+            "kind": soul.kind,
+            "holder": soul.holder,
+            "destroyed": soul.destroyed,
+            "identified": known_name,
+            "identified_by": found["name_by"],
+            "identity": soul.identity if (known_name or reveal) else None,
+            "arcanum": to_roman(soul.arcanum) if (known_arcanum or reveal) else None,
+        })
+    return out
+
+
+def _highlights(state: State) -> dict[str, Any]:
+    pots = []
+    duets = []
+    for record in state.history:
+        for pot in record["pots"]:
+            pots.append({"hand": record["no"], "size": pot["size"],
+                         "dollars": pot["size"] * CHIP_VALUE, "winners": pot["winners"]})
+        for name, best in record["best"].items():
+            if best["category"] in pts.DUET_POINTS and best.get("duet"):
+                duets.append({"hand": record["no"], "player": name,
+                              "category": best["category"],
+                              "duet": [to_roman(n) for n in best["duet"]]})
+    pots.sort(key=lambda p: (-p["size"], p["hand"]))
+    used = []
+    for key, power in state.powers.items():
+        if power.get("used"):
+            spec = next((p for p in state.scenario.get("powers", []) if p["key"] == key), None)
+            used.append({"power": spec["name"] if spec else key, "key": key,
+                         "holder": power["holder"], "hand": power.get("used_hand")})
+    return {"biggest_pots": pots[:5], "duet_hands": duets, "powers_used": used}
+
+
+# -- terminal ---------------------------------------------------------------------------------
+
+
+def render_terminal(report: dict[str, Any]) -> None:
+    """The report on the terminal, with rich."""
+    from rich.console import Group
+    from rich.panel import Panel
+    from rich.table import Table
+
+    from referee.cli.common import console
+
+    money = report["money"]
+    t_money = Table(title="Money", title_justify="left", expand=False)
+    for col in ("Person", "Side", "Chips by colour", "Chips", "Dollars"):
+        t_money.add_column(col, justify="right" if col in ("Chips", "Dollars") else "left")
+    for h in money["holders"]:
+        colours = ", ".join(f"{c} {n}" for c, n in sorted(h["chips"].items())) or "-"
+        t_money.add_row(h["name"], h["side"] or "", colours, str(h["count"]),
+                        f"${h['dollars']:,}")
+    verdict = (f"The game is over: {money['winner']} is the last stakeholder (R18)."
+               if money["over"] else
+               f"Still stakeholders: {', '.join(money['stakeholders'])}.")
+    t_souls = Table(title="Souls", title_justify="left")
+    for col in ("Soul", "Kind", "Holder", "Identity", "Arcanum"):
+        t_souls.add_column(col)
+    for s in report["souls"]:
+        holder = s["holder"] or (s["destroyed"] or "-")
+        t_souls.add_row(s["soul"], s["kind"], holder, s["identity"] or "unidentified",
+                        s["arcanum"] or "?")
+    t_points = Table(title="Arcana status points (R27)", title_justify="left")
+    t_points.add_column("Person")
+    t_points.add_column("Points")
+    for person, arcana in report["arcana"]["points"].items():
+        t_points.add_row(person, ", ".join(f"{a} {MAJOR_NAMES[_num(a)]}: {n}"
+                                           for a, n in arcana.items()) or "-")
+    t_claims = Table(title="Promotions that would succeed (R28)", title_justify="left")
+    for col in ("Person", "Arcanum", "Points", "Against"):
+        t_claims.add_column(col)
+    for c in report["arcana"]["promotions"]:
+        t_claims.add_row(c["person"], f"{c['arcanum']} {MAJOR_NAMES[_num(c['arcanum'])]}",
+                         str(c["points"]), f"{c['occupant']} ({c['occupant_points']})"
+                         if c["occupant"] else "vacant (7 needed)")
+    hl = report["highlights"]
+    lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
+             f"{' and '.join(p['winners'])}" for p in hl["biggest_pots"]]
+    lines += [f"Hand {d['hand']}: {d['player']} played {d['category'].replace('_', ' ')} "
+              f"with the Duet {' + '.join(d['duet'])}" for d in hl["duet_hands"]]
+    lines += [f"{u['holder']} used {u['power']}" for u in hl["powers_used"]]
+    console().print(Panel(Group(
+        f"[bold]{report['title']}[/] - {report['hands_played']} hands, {report['phase']} phase"
+        f" - printed {report['printed']}",
+        t_money, verdict, t_souls, t_points,
+        t_claims if report["arcana"]["promotions"] else "No promotion claim would succeed.",
+        "[bold]Highlights[/]", "\n".join(lines) or "none yet",
+    ), title="The evening's status"))
+
+
+def _num(roman: str) -> int:
+    return next(n for n in range(22) if to_roman(n) == roman)
+
+
+# -- HTML ---------------------------------------------------------------------------------------
+
+_CSS = """
+@page { size: auto; margin: 14mm; }
+* { box-sizing: border-box; }
+body { font: 11pt/1.35 Georgia, 'Times New Roman', serif; color: #1d1a16; margin: 0 auto;
+       max-width: 190mm; padding: 8mm; background: #fbf8f1; }
+h1 { font-size: 20pt; margin: 0 0 2mm; letter-spacing: .02em; }
+h2 { font-size: 13pt; margin: 6mm 0 2mm; border-bottom: 1.5pt solid #7a5c2e; color: #4a3511; }
+.meta { color: #6b5d4b; font-size: 9.5pt; margin-bottom: 4mm; }
+table { border-collapse: collapse; width: 100%; font-size: 9.5pt; page-break-inside: auto; }
+th, td { border-bottom: .5pt solid #cdbf9f; padding: 1.2mm 2mm; text-align: left;
+         vertical-align: top; }
+th { background: #efe6d2; font-weight: 600; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr { page-break-inside: avoid; }
+.verdict { margin: 2mm 0; font-style: italic; }
+.chip { display: inline-block; width: 9pt; height: 9pt; border-radius: 50%;
+        border: .6pt solid #333; vertical-align: -1pt; margin-right: 2pt; }
+.muted { color: #8a7d6a; }
+.clue { margin: 1.5mm 0 1.5mm 4mm; font-style: italic; }
+@media print { body { background: none; padding: 0; } h2 { page-break-after: avoid; } }
+"""
+
+_CHIP_COLOURS = {"red": "#c0392b", "blue": "#2e59a8", "green": "#2e8b57", "yellow": "#e5c21b",
+                 "black": "#222", "white": "#fff", "purple": "#7d3c98", "orange": "#e67e22",
+                 "pink": "#e58fb0", "brown": "#7b4a2a", "grey": "#888", "gray": "#888",
+                 "gold": "#d4af37", "silver": "#c0c0c0"}
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _page(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>{body}</body></html>\n")
+
+
+def _chips_html(chips: dict[str, int]) -> str:
+    if not chips:
+        return "<span class=\"muted\">-</span>"
+    return " ".join(f"<span class=\"chip\" style=\"background:{_CHIP_COLOURS.get(c, '#bbb')}\">"
+                    f"</span>{_e(c)} {n}" for c, n in sorted(chips.items()))
+
+
+def render_html(report: dict[str, Any]) -> str:
+    """A standalone printable page (inline CSS, no network), A4 and Letter alike."""
+    money = report["money"]
+    rows = "".join(
+        f"<tr><td>{_e(h['name'])}</td><td>{_e(h['side'] or '')}</td>"
+        f"<td>{_chips_html(h['chips'])}</td><td class=\"n\">{h['count']}</td>"
+        f"<td class=\"n\">${h['dollars']:,}</td></tr>" for h in money["holders"])
+    verdict = (f"The game is over: {_e(money['winner'])} is the last stakeholder and takes the "
+               f"rest; the Fool keeps ${money['fool_keeps']:,} (R18)." if money["over"] else
+               f"Still stakeholders: {_e(', '.join(money['stakeholders']))}.")
+    souls = "".join(
+        f"<tr><td>{_e(s['soul'])}</td><td>{_e(s['kind'])}</td>"
+        f"<td>{_e(s['holder'] or s['destroyed'] or '-')}</td>"
+        f"<td>{_e(s['identity'] or 'unidentified')}</td><td>{_e(s['arcanum'] or '?')}</td></tr>"
+        for s in report["souls"])
+    points = "".join(
+        f"<tr><td>{_e(person)}</td><td>" + ", ".join(
+            f"{_e(a)} {_e(MAJOR_NAMES[_num(a)])}: <b>{n}</b>" for a, n in arcana.items())
+        + "</td></tr>" for person, arcana in report["arcana"]["points"].items())
+    claims = "".join(
+        f"<tr><td>{_e(c['person'])}</td><td>{_e(c['arcanum'])} "
+        f"{_e(MAJOR_NAMES[_num(c['arcanum'])])}</td><td class=\"n\">{c['points']}</td><td>"
+        + (f"{_e(c['occupant'])} ({c['occupant_points']})" if c["occupant"]
+           else "vacant (7 needed)") + "</td></tr>"
+        for c in report["arcana"]["promotions"])
+    hl = report["highlights"]
+    items = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
+             f"{_e(' and '.join(p['winners']))}" for p in hl["biggest_pots"]]
+    items += [f"Hand {d['hand']}: {_e(d['player'])} played "
+              f"{_e(d['category'].replace('_', ' '))} with the Duet {_e(' + '.join(d['duet']))}"
+              for d in hl["duet_hands"]]
+    items += [f"{_e(u['holder'])} used {_e(u['power'])}" for u in hl["powers_used"]]
+    body = (
+        f"<h1>{_e(report['title'])}</h1>"
+        f"<div class=\"meta\">{report['hands_played']} hands played, {_e(report['phase'])} "
+        f"phase. Printed {_e(report['printed'])}.</div>"
+        "<h2>Money</h2><table><tr><th>Person</th><th>Side</th><th>Chips by colour</th>"
+        f"<th>Chips</th><th>Dollars</th></tr>{rows}</table>"
+        f"<p class=\"verdict\">{verdict}</p>"
+        "<h2>Souls</h2><table><tr><th>Soul</th><th>Kind</th><th>Holder</th><th>Identity</th>"
+        f"<th>Arcanum</th></tr>{souls}</table>"
+        "<h2>Arcana status</h2><table><tr><th>Person</th><th>Points per Arcanum (R27)</th>"
+        f"</tr>{points}</table>"
+        + ("<h2>Promotions that would succeed (R28)</h2><table><tr><th>Person</th>"
+           f"<th>Arcanum</th><th>Points</th><th>Against</th></tr>{claims}</table>"
+           if claims else "<p class=\"verdict\">No promotion claim would succeed.</p>")
+        + "<h2>Highlights</h2><ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+    )
+    return _page(report["title"], body)
+
+
+# -- the assistant's handout ----------------------------------------------------------------------
+
+
+def handout(state: State, assistant: str) -> dict[str, Any]:
+    """One assistant's clue sheet so far: their clues and guesses, nothing of anyone else's."""
+    from referee.evening.souls import clue_sheet
+
+    souls = []
+    studied = state.studies.get(assistant, {})
+    mine = [g for g in state.guesses if g["assistant"] == assistant]
+    for soul in state.souls:
+        if soul.kind != "bottled":
+            continue
+        n = studied.get(soul.key, 0)
+        guesses = [g for g in mine if g["soul"] == soul.key]
+        if not n and not guesses:
+            continue
+        named = any(g["result"]["name"] == "correct" for g in guesses)
+        arcanum = any(g["result"]["arcanum"] == "correct" for g in guesses)
+        souls.append({
+            "soul": soul.key,
+            "clues": clue_sheet(state, assistant, soul.key)[:n],
+            "guesses": [{"name": g["name"], "arcanum": g["arcanum"], "result": g["result"],
+                         "charges": g["charges"]} for g in guesses],
+            "guesses_left": 3 - len(guesses),
+            "identity": soul.identity if named else None,
+            "arcanum": to_roman(soul.arcanum) if arcanum else None,
+        })
+    side = state.side_of(assistant)
+    return {"assistant": assistant, "side": side,
+            "charges": state.charges.get(side or "", 0), "souls": souls}
+
+
+def render_handout_html(data: dict[str, Any]) -> str:
+    parts = [f"<h1>Clue sheet: {_e(data['assistant'])}</h1>",
+             f"<div class=\"meta\">Assistant to {_e(data['side'])}. "
+             f"Charges of the side: {data['charges']}.</div>"]
+    for s in data["souls"]:
+        parts.append(f"<h2>{_e(s['soul'])}</h2>")
+        if s["identity"] or s["arcanum"]:
+            parts.append(f"<p class=\"verdict\">You identified: {_e(s['identity'] or '?')}, "
+                         f"Arcanum {_e(s['arcanum'] or '?')}.</p>")
+        parts += [f"<p class=\"clue\">{i}. {_e(c)}</p>" for i, c in enumerate(s["clues"], 1)]
+        for g in s["guesses"]:
+            said = " / ".join(x for x in (g["name"], g["arcanum"]) if x)
+            res = ", ".join(f"{k} {v}" for k, v in g["result"].items() if v)
+            parts.append(f"<p>Guess: {_e(said)} - {_e(res)}</p>")
+        parts.append(f"<p class=\"muted\">{s['guesses_left']} guess(es) left.</p>")
+    if not data["souls"]:
+        parts.append("<p class=\"muted\">No studies or guesses yet.</p>")
+    return _page(f"Clue sheet - {data['assistant']}", "".join(parts))
