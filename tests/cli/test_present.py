@@ -1,0 +1,146 @@
+"""The demo evening, the report and the handouts (issue 5)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.conftest import GM
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from typer.testing import CliRunner
+
+    from referee.cli.main import app
+
+    db = tmp_path_factory.mktemp("demo") / "demo.json"
+    result = CliRunner().invoke(app, ["demo", "--db", str(db), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "The evening's status" in result.output
+    return db
+
+
+@pytest.fixture
+def demo(runner: Any, demo_db: Path) -> GM:
+    return GM(runner, demo_db)
+
+
+def test_demo_plays_both_phases_all_ins_souls_and_a_power(demo: GM) -> None:
+    log = demo.json("log")
+    texts = [c["text"] for c in log["commands"]]
+    assert "open-phase" in texts
+    kinds = {e["kind"] for c in log["commands"] for e in c["events"]}
+    assert {"soul_studied", "soul_guessed", "soul_sold", "power_accessed", "power_used",
+            "showdown"} <= kinds
+    all_ins = [e for c in log["commands"] for e in c["events"]
+               if e["kind"] == "action" and e.get("all_in")]
+    assert len({e["name"] for e in all_ins}) >= 2
+    phases = {e["phase"] for c in log["commands"] for e in c["events"]
+              if e["kind"] == "hand_started"}
+    assert phases == {"limit", "open"}
+
+
+def test_report_json_agrees_with_status_points_and_promotions(demo: GM) -> None:
+    report = demo.json("report")
+    assert report["money"]["chips"] == demo.status()["chips"]
+    assert report["arcana"]["points"] == demo.json("points")
+    assert report["arcana"]["promotions"] == demo.json("promotions")
+    total = sum(h["count"] for h in report["money"]["holders"])
+    assert total == 40  # four stakeholders, ten chips each, none in a pot between hands (R10)
+    duets = {d["category"] for d in report["highlights"]["duet_hands"]}
+    assert duets == {"two_pair_duet", "three_pair"}
+
+
+def test_report_hides_unidentified_souls_unless_revealed(demo: GM) -> None:
+    souls = {s["soul"]: s for s in demo.json("report")["souls"]}
+    assert souls["the bottle sealed with black wax"]["identity"] is None  # never guessed
+    assert souls["the cracked green bottle"]["identity"] == "Henry David Thoreau"
+    revealed = {s["soul"]: s for s in demo.json("report", "--reveal")["souls"]}
+    assert revealed["the bottle sealed with black wax"]["identity"] == "Nikola Tesla"
+
+
+@pytest.mark.parametrize("assistant", ["Ben", "Di", "Flo", "Hal"])
+def test_handout_leaks_nothing(demo: GM, assistant: str) -> None:
+    from referee.rules.cards import parse_card
+    from referee.store import open_evening
+
+    with open_evening(demo.db, write=False) as ev:
+        state = ev.state("evening")
+        shown = {card for c in ev.commands() for e in c.events if e["kind"] == "showdown"
+                 for cards in e["hands"].values() for card in cards}
+    text = demo("handout", assistant).output
+    page = demo.db.with_name(f"{assistant}.html")
+    demo("handout", assistant, "--html", str(page))
+    html = page.read_text()
+    data = demo.json("handout", assistant)
+    mine = {g["soul"] for g in state.guesses
+            if g["assistant"] == assistant and g["result"]["name"] == "correct"}
+    for out in (text, html, json.dumps(data)):
+        for soul in state.souls:
+            if soul.kind != "bottled" or soul.key in mine:
+                continue
+            for secret in (soul.identity, *soul.aliases):
+                assert secret.lower() not in out.lower(), (assistant, secret)
+        for other in state.assistants:
+            if other == assistant:
+                continue
+            seat = [s.name for s in state.seats].index(state.side_of(other) or "") + 1
+            for sheet in state.scenario["clues"].values():
+                for clue in sheet[str(seat)]:
+                    assert clue[:40] not in out, (assistant, "sees a clue of", other)
+        for short in shown:  # the hands played, down cards included, never reach a handout
+            card = parse_card(short)
+            if not card.is_major:
+                assert card.name not in out, (assistant, card.name)
+
+
+def test_handout_shows_own_clues_and_guesses(demo: GM) -> None:
+    data = demo.json("handout", "Ben")
+    green = next(s for s in data["souls"] if s["soul"] == "the cracked green bottle")
+    assert len(green["clues"]) == 2
+    assert [g["result"]["name"] for g in green["guesses"]] == ["near", "correct"]
+    assert green["identity"] == "Henry David Thoreau"
+
+
+def test_report_html_is_standalone_and_printable(demo: GM, tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    demo("report", "--html", str(page))
+    html = page.read_text()
+    assert html.startswith("<!DOCTYPE html>")
+    assert "<style>" in html and "@page" in html
+    assert not re.search(r"(src|href)=[\"']?https?:", html)  # no network
+    assert "Money" in html and "Souls" in html and "Arcana status" in html
+
+
+def test_report_html_renders_in_headless_chromium(demo: GM, tmp_path: Path) -> None:
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("headless Chromium is not installed (apt-get install chromium)")
+    page = tmp_path / "report.html"
+    demo("report", "--html", str(page))
+    shot = tmp_path / "report.png"
+    subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+         f"--screenshot={shot}", "--window-size=900,1400", page.as_uri()],
+        check=True, capture_output=True, timeout=120)
+    data = shot.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    # Not blank: a PNG of one flat colour compresses to almost nothing.
+    assert len(data) > 20_000, len(data)
+
+
+def test_demo_refuses_to_overwrite(gm: GM, demo_db: Path) -> None:
+    assert "already exists" in gm.fails("demo", "--db", str(demo_db))
+
+
+def test_handout_of_unknown_assistant_is_one_line(demo: GM) -> None:
+    assert "unknown assistant" in demo.fails("handout", "Zed")
