@@ -1,0 +1,202 @@
+"""The Card of Fate stream: characters, tests, fights, duels, drinking, healing (seed 004).
+
+The state is plain JSON data (so ``dump``/``load`` are identities); every
+event is small and records what was decided, cards included, so the fold is a
+few assignments and replays the same whatever the seed. The rules live in:
+
+- ``fate_cards``   the deck and card notation (R35)
+- ``fate_resolve`` R36 tests and the R37 ladder
+- ``fate_chars``   characters, budgets and pools
+- ``fate_actions`` tests, fights, drinking, healing, checks (commands -> events)
+- ``fate_duel``    pistol and sword duels
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any
+
+from referee.errors import InvariantViolation
+from referee.rules.fate_actions import (
+    Outcome,
+    Typed,
+    check,
+    compel,
+    drink,
+    fight,
+    grow,
+    heal,
+    run_test,
+    set_deck,
+)
+from referee.rules.fate_chars import PoolSpec, edit_character, new_character
+from referee.rules.fate_duel import duel_end, duel_phase, duel_round, duel_start, duel_surrender
+from referee.streams import Event, StreamSpec
+
+__all__ = [
+    "STREAM", "Outcome", "PoolSpec", "Typed", "apply", "check", "compel", "drink",
+    "duel_end", "duel_phase", "duel_round", "duel_start", "duel_surrender", "edit_character",
+    "empty", "fight", "grow", "heal", "new_character", "run_test", "set_deck",
+]
+
+State = dict[str, Any]
+
+
+def empty() -> State:
+    """No characters, the standard deck (R35), no duel."""
+    return {"settings": {"deck": "standard"}, "chars": {}, "duel": None}
+
+
+def _char(state: State, event: Event) -> dict[str, Any]:
+    try:
+        found: dict[str, Any] = state["chars"][event["char"]]
+    except KeyError:
+        raise InvariantViolation(
+            f"fate event {event['kind']} names no character: {event}") from None
+    return found
+
+
+def _deck_set(state: State, e: Event) -> None:
+    state["settings"]["deck"] = e["deck"]
+
+
+def _char_created(state: State, e: Event) -> None:
+    name = e["char"]["name"]
+    if name in state["chars"]:
+        raise InvariantViolation(f"character {name!r} created twice")
+    state["chars"][name] = copy.deepcopy(e["char"])  # never alias the stored event
+
+
+def _measure_set(state: State, e: Event) -> None:
+    _char(state, e)["measures"][e["measure"]] = e["value"]
+
+
+def _credit_set(state: State, e: Event) -> None:
+    _char(state, e)["credit"] = e["value"]
+
+
+def _trait_set(state: State, e: Event) -> None:
+    _char(state, e)["traits"][e["trait"]] = {"bonus": e["bonus"], "cost": e["cost"]}
+
+
+def _rep_set(state: State, e: Event) -> None:
+    char = _char(state, e)
+    char["reps"][e["rep"]] = e["value"]
+    char["areas"].setdefault(e["rep"], "healthy")
+
+
+def _item_set(state: State, e: Event) -> None:
+    _char(state, e)["items"][e["item"]] = e["value"]
+
+
+def _exp_added(state: State, e: Event) -> None:
+    _char(state, e)["exps"][e["exp"]] = {"measure": e["measure"], "spent": False}
+
+
+def _entry_dropped(state: State, e: Event) -> None:
+    char = _char(state, e)
+    del char[e["section"]][e["name"]]
+    if e["section"] == "reps":
+        char["areas"].pop(e["name"], None)
+        char["heal_bonus"].pop(e["name"], None)
+
+
+def _player_set(state: State, e: Event) -> None:
+    _char(state, e)["player"] = e["player"]
+
+
+def _area_set(state: State, e: Event) -> None:
+    char = _char(state, e)
+    if e["area"] not in char["areas"]:
+        raise InvariantViolation(f"{char['name']} has no area {e['area']!r}")
+    char["areas"][e["area"]] = e["state"]
+
+
+def _next_mod_set(state: State, e: Event) -> None:
+    _char(state, e)["next_mod"] = e["value"]
+
+
+def _heal_bonus_set(state: State, e: Event) -> None:
+    bonus = _char(state, e)["heal_bonus"]
+    if e["value"]:
+        bonus[e["area"]] = e["value"]
+    else:
+        bonus.pop(e["area"], None)
+
+
+def _exp_spent(state: State, e: Event) -> None:
+    _char(state, e)["exps"][e["exp"]]["spent"] = True
+
+
+def _checks_set(state: State, e: Event) -> None:
+    checks = _char(state, e)["checks"]
+    if e["value"]:
+        checks[e["measure"]] = e["value"]
+    else:
+        checks.pop(e["measure"], None)
+
+
+def _infection_set(state: State, e: Event) -> None:
+    _char(state, e)["infection"] = e["value"]
+
+
+def _note_added(state: State, e: Event) -> None:
+    _char(state, e)["notes"].append(e["note"])
+
+
+def _duel_set(state: State, e: Event) -> None:
+    state["duel"] = copy.deepcopy(e["duel"])
+
+
+def _drawn(state: State, e: Event) -> None:
+    """A test's cards, kept in the log for the record; the state does not change."""
+
+
+_FOLD: dict[str, Callable[[State, Event], None]] = {
+    "deck_set": _deck_set,
+    "char_created": _char_created,
+    "measure_set": _measure_set,
+    "credit_set": _credit_set,
+    "trait_set": _trait_set,
+    "rep_set": _rep_set,
+    "item_set": _item_set,
+    "exp_added": _exp_added,
+    "entry_dropped": _entry_dropped,
+    "player_set": _player_set,
+    "area_set": _area_set,
+    "next_mod_set": _next_mod_set,
+    "heal_bonus_set": _heal_bonus_set,
+    "exp_spent": _exp_spent,
+    "checks_set": _checks_set,
+    "infection_set": _infection_set,
+    "note_added": _note_added,
+    "duel_set": _duel_set,
+    "drawn": _drawn,
+}
+
+EVENT_KINDS = tuple(_FOLD)
+
+
+def apply(state: State, event: Event) -> State:
+    """Fold one event into the state (mutates and returns it)."""
+    try:
+        step = _FOLD[event["kind"]]
+    except KeyError:
+        raise InvariantViolation(f"unknown fate event kind {event.get('kind')!r}") from None
+    step(state, event)
+    return state
+
+
+def dump(state: State) -> Any:
+    """The JSON form of the state: the state itself, copied."""
+    return copy.deepcopy(state)
+
+
+def load(data: Any) -> State:
+    """The state from its JSON form."""
+    loaded: State = copy.deepcopy(data)
+    return loaded
+
+
+STREAM = StreamSpec(name="fate", empty=empty, apply=apply, dump=dump, load=load)

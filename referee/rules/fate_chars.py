@@ -1,0 +1,527 @@
+"""Card of Fate characters: creation within the seed's budgets, edits, and card pools.
+
+A character is a plain JSON dict in the ``fate`` stream's state (see ``fate.py``):
+Measures are stored by the first side of each pair (the other side is 10 minus
+it); every area (Health and each Reputation) has an R37 state.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import BadInput, IllegalAction, UnknownName
+from referee.names import match_name
+from referee.rules.fate_data import FateData, load
+from referee.streams import Event
+
+Char = dict[str, Any]
+State = dict[str, Any]
+
+HEALTH = "health"
+_VALUE = re.compile(r"^(?P<name>.*?)\s*(?:=\s*\+?|\s\+|\s)(?P<value>-?\d+)$")
+
+
+# -- looking things up --------------------------------------------------------------------------
+
+
+def find(state: State, name: str) -> Char:
+    """The character ``name`` names (case-insensitive, unique prefix).
+
+    Raises:
+        UnknownName: no such character; lists the near names.
+    """
+    chars: dict[str, Char] = state["chars"]
+    if not chars:
+        raise UnknownName(f"no Card of Fate characters yet; create one: fate char new {name}")
+    found: Char = chars[match_name(name, chars, what="character")]
+    return found
+
+
+def find_alive(state: State, name: str) -> Char:
+    """As ``find``, refusing a character whose Health is Dead (R37)."""
+    char = find(state, name)
+    if char["areas"][HEALTH] == "dead":
+        raise IllegalAction(f"{char['name']} is dead and cannot act", ruling="R37")
+    return char
+
+
+def side_name(text: str, data: FateData | None = None) -> str:
+    """A Measure side from what the GM typed (``fi`` -> ``Fiery``)."""
+    data = data or load()
+    return match_name(text, data.sides, what="Measure")
+
+
+def measure(char: Char, side: str, data: FateData | None = None) -> int:
+    """The value of one Measure side: stored first sides, 10 minus for the second."""
+    data = data or load()
+    first, _second = data.pair_of(side)
+    value: int = char["measures"][first]
+    return value if side == first else 10 - value
+
+
+def area_name(char: Char, text: str) -> str:
+    """``health`` or one of the character's Reputations."""
+    if text.strip().lower() == HEALTH:
+        return HEALTH
+    return match_name(text, char["reps"], what=f"area (health or a Reputation of {char['name']})")
+
+
+def parse_value(text: str, what: str) -> tuple[str, int]:
+    """``"Loved by Miss Atherton=2"`` or ``"... +2"`` -> (name, 2)."""
+    found = _VALUE.match(text.strip())
+    if not found or not found["name"].strip():
+        raise BadInput(
+            f"{what} {text!r} needs a name and a number, e.g. \"Loved by Miss Atherton=2\"")
+    return found["name"].strip(), int(found["value"])
+
+
+# -- creation and edits -------------------------------------------------------------------------
+
+
+def _measure_setting(text: str, data: FateData) -> tuple[str, int]:
+    """``fiery=7``, ``calm=3``, ``fiery/calm=7/3`` -> (``Fiery``, 7); pairs sum to 10."""
+    if "=" not in text:
+        raise BadInput(f"Measure {text!r} needs a value, e.g. fiery=7 or fiery/calm=7/3")
+    names, _, values = text.partition("=")
+    sides = [side_name(n, data) for n in names.split("/") if n.strip()]
+    try:
+        numbers = [int(v) for v in values.split("/")]
+    except ValueError:
+        raise BadInput(f"Measure {text!r}: {values!r} is no number") from None
+    if len(sides) == 1 and len(numbers) == 2:
+        sides.append(data.pair_of(sides[0])[1 - data.pair_of(sides[0]).index(sides[0])])
+    if len(sides) != len(numbers) or len(sides) not in (1, 2):
+        raise BadInput(f"Measure {text!r}: give one side and value, or a pair like fiery/calm=7/3")
+    if len(sides) == 2:
+        if data.pair_of(sides[0]) != data.pair_of(sides[1]) or sides[0] == sides[1]:
+            raise BadInput(f"{sides[0]} and {sides[1]} are not the two sides of one Measure")
+        if numbers[0] + numbers[1] != 10:
+            raise BadInput(
+                f"{sides[0]} {numbers[0]} / {sides[1]} {numbers[1]} sums to "
+                f"{numbers[0] + numbers[1]}; the two sides of a Measure always sum to 10"
+            )
+    first, _ = data.pair_of(sides[0])
+    value = numbers[0] if sides[0] == first else 10 - numbers[0]
+    low, high = data.creation["measure_min"], data.creation["measure_max"]
+    if not low <= value <= high:
+        raise BadInput(f"Measure {text!r} is out of range: each side runs {low}-{high}")
+    return first, value
+
+
+def _measures(texts: Sequence[str], data: FateData) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for text in texts:
+        first, value = _measure_setting(text, data)
+        if first in out and out[first] != value:
+            second = data.pair_of(first)[1]
+            raise BadInput(
+                f"{first} {out[first]} / {second} {10 - out[first]} and {first} {value} / "
+                f"{second} {10 - value} disagree: the two sides of a Measure always sum to 10"
+            )
+        out[first] = value
+    return out
+
+
+def _trait(text: str, data: FateData) -> tuple[str, int, int]:
+    """``Swordsman=2`` (bonus, costs 2), ``Second sight=once`` (3), ``Luck=multi`` (5)."""
+    head, _, tail = text.rpartition("=")
+    kind = tail.strip().lower()
+    if head.strip() and kind in ("once", "multi"):
+        cost = data.creation[f"ability_{kind}_cost"]
+        return head.strip(), 0, cost
+    name, bonus = parse_value(text, "Trait")
+    top = data.creation["trait_max_bonus"]
+    if not 1 <= bonus <= top:
+        raise BadInput(f"Trait {name!r} +{bonus}: a Trait holds 1 to {top} points (seed)")
+    return name, bonus, bonus
+
+
+def _rep(text: str, data: FateData) -> tuple[str, int]:
+    name, value = parse_value(text, "Reputation")
+    top = data.creation["reputation_max"]
+    if name.lower() == HEALTH:
+        raise BadInput("a Reputation cannot be called 'health'")
+    if not 1 <= value <= top:
+        raise BadInput(f"Reputation {name!r} {value}: Reputations run 1 to +{top} (seed)")
+    return name, value
+
+
+def _item(text: str, data: FateData) -> tuple[str, int]:
+    name, value = parse_value(text, "item")
+    top = data.creation["item_max"]
+    if not 0 <= value <= top:
+        raise BadInput(f"item {name!r} {value}: an item adds 0 to {top} cards")
+    return name, value
+
+
+def _exp(text: str, data: FateData) -> tuple[str, str]:
+    """``Crimean War:fiery`` -> (``Crimean War``, ``Fiery``)."""
+    name, sep, side = text.rpartition(":")
+    if not sep or not name.strip():
+        raise BadInput(
+            f"Experience {text!r} needs a name and a Measure, e.g. \"Crimean War:fiery\"")
+    return name.strip(), side_name(side, data)
+
+
+def _credit(value: int, data: FateData) -> int:
+    low, high = data.creation["credit_min"], data.creation["credit_max"]
+    if not low <= value <= high:
+        raise BadInput(f"Credit Rating {value} is out of range {low}-{high}")
+    return value
+
+
+def blank(name: str, data: FateData) -> Char:
+    """A fresh character: 5/5 everywhere, Credit 5, Healthy."""
+    return {
+        "name": name, "player": None, "npc": False,
+        "measures": {first: data.creation["start_measure"] for first, _ in data.pairs},
+        "credit": data.creation["start_credit"],
+        "traits": {}, "reps": {}, "items": {}, "exps": {},
+        "areas": {HEALTH: "healthy"}, "checks": {}, "next_mod": 0, "heal_bonus": {},
+        "infection": False, "notes": [],
+    }
+
+
+def _check_new_name(state: State, name: str) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise BadInput("a character needs a name")
+    for other in state["chars"]:
+        if other.lower() == name.lower():
+            raise IllegalAction(f"a character named {other!r} already exists (fate char show)")
+    return name
+
+
+def new_character(state: State, name: str, *, measures: Sequence[str] = (),
+                  credit: int | None = None, traits: Sequence[str] = (),
+                  reps: Sequence[str] = (), exps: Sequence[str] = (),
+                  items: Sequence[str] = (), player: str | None = None,
+                  npc: bool = False) -> list[Event]:
+    """Validate a new character against the creation budgets (F15) -> ``char_created``.
+
+    ``measures`` are the final values on the sheet (``fiery=7``), Experiences
+    included; the budget is counted from 5 plus each Experience's +1.
+
+    Raises:
+        BadInput: a bad value, a pair not summing to 10, or a budget overspent.
+    """
+    data = load()
+    name = _check_new_name(state, name)
+    char = blank(name, data)
+    char["player"] = " ".join(player.split()) if player else None
+    char["npc"] = npc
+    shift = {first: 0 for first, _ in data.pairs}
+    for text in exps:
+        exp, side = _exp(text, data)
+        if exp in char["exps"]:
+            raise BadInput(f"Experience {exp!r} is listed twice")
+        first, _ = data.pair_of(side)
+        shift[first] += 1 if side == first else -1
+        char["exps"][exp] = {"measure": side, "spent": False}
+    typed = _measures(measures, data)
+    low, high = data.creation["measure_min"], data.creation["measure_max"]
+    for first, _ in data.pairs:
+        value = typed.get(first, data.creation["start_measure"] + shift[first])
+        if not low <= value <= high:
+            raise BadInput(
+                f"{first} would be {value} after the Experiences; sides run {low}-{high}")
+        char["measures"][first] = value
+    if credit is not None:
+        char["credit"] = _credit(credit, data)
+    for text in traits:
+        trait, bonus, cost = _trait(text, data)
+        char["traits"][trait] = {"bonus": bonus, "cost": cost}
+    for text in reps:
+        rep, value = _rep(text, data)
+        char["reps"][rep] = value
+        char["areas"][rep] = "healthy"
+    for text in items:
+        item, value = _item(text, data)
+        char["items"][item] = value
+    if not npc:
+        _check_budgets(char, shift, data)
+    return [{"kind": "char_created", "char": char}]
+
+
+def _check_budgets(char: Char, shift: dict[str, int], data: FateData) -> None:
+    c = data.creation
+    spent = []
+    for first, second in data.pairs:
+        cost = abs(char["measures"][first] - c["start_measure"] - shift[first])
+        if cost:
+            value = char["measures"][first]
+            side, shown = (first, value) if value >= 5 else (second, 10 - value)
+            spent.append((f"{side} {shown}", cost))
+    if char["credit"] < c["start_credit"]:
+        raise BadInput(f"Credit Rating starts at {c['start_credit']} and can only be raised at "
+                       f"creation (use --npc for the Host's characters)")
+    if char["credit"] > c["start_credit"]:
+        spent.append((f"Credit {char['credit']}", char["credit"] - c["start_credit"]))
+    total = sum(cost for _, cost in spent)
+    if total > c["points"]:
+        detail = ", ".join(f"{what} costs {cost}" for what, cost in spent)
+        raise BadInput(f"Measures and Credit cost {total} points, the budget is {c['points']} "
+                       f"({detail}; Experiences' +1 are free) (F15)")
+    if len(char["exps"]) > c["experiences"]:
+        raise BadInput(f"{len(char['exps'])} Experiences; a new character gets {c['experiences']}")
+    trait_cost = sum(t["cost"] for t in char["traits"].values())
+    if trait_cost > c["trait_points"]:
+        detail = ", ".join(f"{n} {t['cost']}" for n, t in char["traits"].items())
+        raise BadInput(f"Traits cost {trait_cost} points, the budget is {c['trait_points']} "
+                       f"({detail}) (F15)")
+
+
+def budget_left(char: Char, data: FateData | None = None) -> dict[str, int]:
+    """What creation left unspent (shown after ``char new``)."""
+    data = data or load()
+    c = data.creation
+    shift = {first: 0 for first, _ in data.pairs}
+    for exp in char["exps"].values():
+        first, _ = data.pair_of(exp["measure"])
+        shift[first] += 1 if exp["measure"] == first else -1
+    spent = sum(abs(char["measures"][f] - c["start_measure"] - shift[f]) for f, _ in data.pairs)
+    spent += max(0, char["credit"] - c["start_credit"])
+    return {
+        "points": c["points"] - spent,
+        "experiences": c["experiences"] - len(char["exps"]),
+        "trait_points": c["trait_points"] - sum(t["cost"] for t in char["traits"].values()),
+    }
+
+
+def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
+                   shifts: Sequence[str] = (), credit: int | None = None,
+                   traits: Sequence[str] = (), reps: Sequence[str] = (),
+                   exps: Sequence[str] = (), items: Sequence[str] = (),
+                   drop: Sequence[str] = (), player: str | None = None) -> list[Event]:
+    """Changes after creation (no budgets: what play gives): set, add or drop entries.
+
+    ``shifts`` move a Measure side: ``temperate+2`` (a complication's choice);
+    a new Experience adds +1 to its Measure.
+    """
+    data = load()
+    char = find(state, name)
+    who = char["name"]
+    events: list[Event] = []
+    values = dict(char["measures"])
+
+    def set_measure(first: str, value: int) -> None:
+        values[first] = value
+        events.append({"kind": "measure_set", "char": who, "measure": first, "value": value})
+
+    for first, value in _measures(measures, data).items():
+        set_measure(first, value)
+    for text in shifts:
+        found = re.match(r"^\s*(.+?)\s*([+-]\d+)\s*$", text)
+        if not found:
+            raise BadInput(f"shift {text!r}: write a Measure and a change, e.g. temperate+2")
+        side = side_name(found[1], data)
+        first, _ = data.pair_of(side)
+        delta = int(found[2]) * (1 if side == first else -1)
+        set_measure(first, _clamp_measure(values[first] + delta, data))
+    if credit is not None:
+        events.append({"kind": "credit_set", "char": who, "value": _credit(credit, data)})
+    for text in traits:
+        trait, bonus, cost = _trait(text, data)
+        events.append({"kind": "trait_set", "char": who, "trait": trait, "bonus": bonus,
+                       "cost": cost})
+    for text in reps:
+        rep, value = _rep(text, data)
+        existing = [r for r in char["reps"] if r.lower() == rep.lower()]
+        events.append({"kind": "rep_set", "char": who, "rep": existing[0] if existing else rep,
+                       "value": value})
+    for text in items:
+        item, value = _item(text, data)
+        events.append({"kind": "item_set", "char": who, "item": item, "value": value})
+    for text in exps:
+        exp, side = _exp(text, data)
+        if exp in char["exps"]:
+            raise BadInput(f"{who} already has the Experience {exp!r}")
+        events.append({"kind": "exp_added", "char": who, "exp": exp, "measure": side})
+        first, _ = data.pair_of(side)
+        set_measure(first, _clamp_measure(values[first] + (1 if side == first else -1), data))
+    for text in drop:
+        section, entry = _entry(char, text)
+        events.append({"kind": "entry_dropped", "char": who, "section": section, "name": entry})
+    if player is not None:
+        events.append({"kind": "player_set", "char": who, "player": player.strip() or None})
+    if not events:
+        raise BadInput("nothing to change: give --measure, --shift, --credit, --trait, --rep, "
+                       "--item, --exp, --drop or --player")
+    return events
+
+
+def _clamp_measure(value: int, data: FateData) -> int:
+    return max(data.creation["measure_min"], min(data.creation["measure_max"], value))
+
+
+def _entry(char: Char, text: str) -> tuple[str, str]:
+    pool = {**dict.fromkeys(char["traits"], "traits"), **dict.fromkeys(char["reps"], "reps"),
+            **dict.fromkeys(char["items"], "items"), **dict.fromkeys(char["exps"], "exps")}
+    what = f"Trait, Reputation, item or Experience of {char['name']}"
+    entry = match_name(text, pool, what=what)
+    return pool[entry], entry
+
+
+# -- pools --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolSpec:
+    """What makes up one side's card pool: a number, or a character's values (seed, F5)."""
+
+    char: str | None = None
+    base: int | None = None
+    base_label: str = "pool"
+    measure: str | None = None
+    traits: tuple[str, ...] = ()
+    reps: tuple[str, ...] = ()
+    items: tuple[str, ...] = ()
+    aid: tuple[str, ...] = ()
+    exps: tuple[str, ...] = ()
+    bonus: int = 0
+    extras: tuple[tuple[str, int], ...] = ()
+    physical: bool = False
+    use_next_mod: bool = True
+
+
+@dataclass
+class Pool:
+    """A worked-out pool: its parts (label, cards, area or None), and what it stakes."""
+
+    char: str | None
+    parts: list[tuple[str, int, str | None]] = field(default_factory=list)
+    staked: list[str] = field(default_factory=list)
+    gates: list[str] = field(default_factory=list)
+    exps: list[str] = field(default_factory=list)
+    next_mod: int = 0
+    known: bool = True
+    unable: bool = False
+
+    @property
+    def raw(self) -> int:
+        return sum(n for _, n, _ in self.parts)
+
+    @property
+    def size(self) -> int:
+        """Never below 0: a pool pushed below 0 by penalties draws nothing (F5)."""
+        return 0 if self.unable else max(0, self.raw)
+
+    def drop_area(self, area: str) -> None:
+        """A failed gate: the Maimed Reputation is not used at all (F6)."""
+        self.parts = [p for p in self.parts if p[2] != area]
+        if area in self.staked:
+            self.staked.remove(area)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"char": self.char, "size": self.size if self.known else None,
+                "parts": [[label, n] for label, n, _ in self.parts], "staked": self.staked}
+
+    def describe(self) -> str:
+        """``6 = 5 Fiery + 2 Swordsman - 1 Health Injured``."""
+        if not self.known:
+            return "typed in"
+        if not self.parts:
+            return "0"
+        if len(self.parts) == 1 and self.parts[0][0] in ("pool", "opposition"):
+            return str(self.size)
+        text = ""
+        for i, (label, n, _) in enumerate(self.parts):
+            sign = ("- " if n < 0 else "+ ") if i else ("-" if n < 0 else "")
+            text += f"{' ' if i else ''}{sign}{abs(n)} {label}"
+        clamp = " (below 0: no cards, F5)" if self.raw < 0 else ""
+        if self.unable:
+            clamp = " (cannot act: Maimed and the Measure test failed, F6)"
+        return f"{self.size} = {text}{clamp}"
+
+
+def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Pool:
+    """Work out a pool from a ``PoolSpec`` with the R37 penalties applied automatically.
+
+    Raises:
+        BadInput: a typed pool below 0, or aid above +3 per helper.
+        UnknownName: an unknown character, Measure, Trait, Reputation or item.
+        IllegalAction: a Dead character, or staking a Dead Reputation.
+    """
+    data = data or load()
+    if spec.base is not None and spec.base < 0:
+        raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
+    if spec.char is None:
+        if spec.base is None:
+            return Pool(None, known=False)
+        pool = Pool(None, parts=[(spec.base_label, spec.base, None)])
+        pool.parts += [(label, n, None) for label, n in spec.extras]
+        if spec.bonus:
+            pool.parts.append(("bonus", spec.bonus, None))
+        return pool
+    char = find_alive(state, spec.char)
+    pool = Pool(char["name"])
+    if spec.base is not None:
+        pool.parts.append((spec.base_label, spec.base, None))
+    if spec.measure is not None:
+        side = side_name(spec.measure, data)
+        pool.parts.append((side, measure(char, side, data), None))
+    for text in spec.traits:
+        trait = match_name(text, char["traits"], what=f"Trait of {char['name']}")
+        pool.parts.append((trait, char["traits"][trait]["bonus"], None))
+    for text in spec.items:
+        item = match_name(text, char["items"], what=f"item of {char['name']}")
+        pool.parts.append((item, char["items"][item], None))
+    for text in spec.reps:
+        rep = match_name(text, char["reps"], what=f"Reputation of {char['name']}")
+        st = char["areas"][rep]
+        if st == "dead":
+            raise IllegalAction(f"{char['name']}'s Reputation {rep!r} is Dead: all relation is "
+                                "lost, it cannot be staked", ruling="R37")
+        pool.staked.append(rep)
+        pool.parts.append((f"{rep} (staked)", char["reps"][rep], rep))
+        _penalty(pool, rep, st, data)
+    for text in spec.aid:
+        label, n = _aid(state, text, char["name"], data)
+        pool.parts.append((label, n, None))
+    for text in spec.exps:
+        exp = match_name(text, char["exps"], what=f"Experience of {char['name']}")
+        if char["exps"][exp]["spent"]:
+            raise IllegalAction(f"{char['name']}'s Experience card {exp!r} is already spent (F15)")
+        pool.exps.append(exp)
+        pool.parts.append((f"{exp} (Experience card)", 1, None))
+    if spec.physical:
+        _penalty(pool, HEALTH, char["areas"][HEALTH], data)
+    for label, n in spec.extras:
+        pool.parts.append((label, n, None))
+    if spec.bonus:
+        pool.parts.append(("bonus", spec.bonus, None))
+    if spec.use_next_mod and char["next_mod"]:
+        pool.next_mod = char["next_mod"]
+        pool.parts.append(("drink", char["next_mod"], None))
+    return pool
+
+
+def _penalty(pool: Pool, area: str, st: str, data: FateData) -> None:
+    label = "Health" if area == HEALTH else area
+    if st == "injured":
+        pool.parts.append((f"{label} Injured", data.penalty["injured"], area))
+    elif st == "maimed":
+        pool.parts.append((f"{label} Maimed", data.penalty["maimed"], area))
+        pool.gates.append(area)
+
+
+def _aid(state: State, text: str, helped: str, data: FateData) -> tuple[str, int]:
+    """``2`` or ``Bob:fiery``: another's help, +3 at most per helper (seed)."""
+    top = data.aid_max
+    raw = text.strip()
+    if re.fullmatch(r"[+-]?\d+", raw):
+        n = int(raw)
+        if not 0 <= n <= top:
+            raise BadInput(f"aid {n}: a helper adds 0 to +{top} cards (seed)")
+        return "aid", n
+    who, sep, side = raw.rpartition(":")
+    if not sep:
+        raise BadInput(f"aid {text!r}: give a number (2) or a helper and Measure (Bob:fiery)")
+    helper = find_alive(state, who)
+    if helper["name"] == helped:
+        raise BadInput(f"{helped} cannot aid their own test")
+    m = side_name(side, data)
+    return f"aid {helper['name']} {m}", min(top, measure(helper, m, data))

@@ -1,0 +1,176 @@
+"""The Card of Fate tables of ``data/fate.toml``, loaded and validated in one place.
+
+Static difficulties, creation budgets, Maimed complications, healing times and
+drinking outcomes are game content (STYLE.md, Data as data): the rules read
+them from ``FateData`` and never hard-code them.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.errors import ScenarioError
+
+COMPLICATION_KINDS = ("red-number", "black-number", "red-face", "black-face", "ace")
+DRINK_OUTCOMES = ("perfect", "critical", "ordinary", "none", "lose", "tie")
+
+
+@dataclass(frozen=True)
+class Complication:
+    """One row of the Maimed complications table."""
+
+    kind: str
+    text: str
+    trait: str | None = None
+    trait_bonus: int = 0
+    infection: bool = False
+    choice: str | None = None
+
+
+@dataclass(frozen=True)
+class FateData:
+    """Every Card of Fate table, validated."""
+
+    creation: dict[str, int]
+    pairs: tuple[tuple[str, str], ...]
+    static: dict[str, int]
+    aid_max: int
+    penalty: dict[str, int]
+    unaware_bonus: int
+    unarmed_pool: int
+    gate_measure: str
+    duel_jokers: int
+    tarot_second_joker: str
+    phases: int
+    pistol_pool: int
+    sword_pool: int
+    lone_shot: str
+    calm_measure: str
+    checks_to_grow: int
+    compelled_from: int
+    heal_time: dict[str, str]
+    infection_time: str
+    drink: dict[str, int]
+    drink_measure: str
+    complications: dict[str, Complication]
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        """All twelve Measure names, each pair's first side first."""
+        return tuple(name for pair in self.pairs for name in pair)
+
+    def pair_of(self, side: str) -> tuple[str, str]:
+        """The pair a Measure side belongs to."""
+        for pair in self.pairs:
+            if side in pair:
+                return pair
+        raise KeyError(side)
+
+
+def data_file(name: str) -> Path:
+    """Where a shipped data file lives: installed package data, else the source tree."""
+    try:
+        from referee.scenario import data_file as shared  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        import referee
+
+        here = Path(referee.__file__).parent
+        for candidate in (here / "data" / name, here.parent / "data" / name):
+            if candidate.exists():
+                return candidate
+        return here.parent / "data" / name
+    found: Path = shared(name)
+    return found
+
+
+def _need(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    value = table.get(key)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise ScenarioError(f"fate.toml: [{where}] {key} must be a {kind.__name__}")
+    return value
+
+
+def parse_data(raw: dict[str, Any]) -> FateData:
+    """Validate the parsed TOML into ``FateData``.
+
+    Raises:
+        ScenarioError: naming the first table or key that is missing or of the wrong type.
+    """
+    creation_raw = _need(raw, "creation", dict, "top")
+    pairs_raw = creation_raw.get("measures")
+    if not isinstance(pairs_raw, list) or not all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p)
+        for p in pairs_raw
+    ):
+        raise ScenarioError("fate.toml: [creation] measures must be a list of name pairs")
+    creation = {k: v for k, v in creation_raw.items() if k != "measures"}
+    for key, value in creation.items():
+        _need(creation, key, int, "creation")
+        if value < 0:
+            raise ScenarioError(f"fate.toml: [creation] {key} must not be negative")
+    static = {k: _need(raw["static"], k, int, "static") for k in _need(raw, "static", dict, "top")}
+    fight = _need(raw, "fight", dict, "top")
+    duel = _need(raw, "duel", dict, "top")
+    changing = _need(raw, "changing", dict, "top")
+    heal = _need(raw, "heal", dict, "top")
+    drink_raw = _need(raw, "drink", dict, "top")
+    drink = {k: _need(drink_raw, k, int, "drink") for k in DRINK_OUTCOMES}
+    comp_raw = _need(raw, "complications", dict, "top")
+    complications: dict[str, Complication] = {}
+    for kind in COMPLICATION_KINDS:
+        row = _need(comp_raw, kind, dict, "complications")
+        complications[kind] = Complication(
+            kind=kind,
+            text=_need(row, "text", str, f"complications.{kind}"),
+            trait=row.get("trait"),
+            trait_bonus=int(row.get("trait_bonus", 0)),
+            infection=bool(row.get("infection", False)),
+            choice=row.get("choice"),
+        )
+    data = FateData(
+        creation=creation,
+        pairs=tuple((p[0], p[1]) for p in pairs_raw),
+        static=static,
+        aid_max=_need(_need(raw, "aid", dict, "top"), "max_per_helper", int, "aid"),
+        penalty={k: _need(raw["penalty"], k, int, "penalty") for k in ("injured", "maimed")},
+        unaware_bonus=_need(fight, "unaware_bonus", int, "fight"),
+        unarmed_pool=_need(fight, "unarmed_pool", int, "fight"),
+        gate_measure=_need(fight, "gate_measure", str, "fight"),
+        duel_jokers=_need(duel, "jokers", int, "duel"),
+        tarot_second_joker=_need(duel, "tarot_second_joker", str, "duel"),
+        phases=_need(duel, "phases", int, "duel"),
+        pistol_pool=_need(duel, "pistol_pool", int, "duel"),
+        sword_pool=_need(duel, "sword_pool", int, "duel"),
+        lone_shot=_need(duel, "lone_shot", str, "duel"),
+        calm_measure=_need(duel, "calm_measure", str, "duel"),
+        checks_to_grow=_need(changing, "checks_to_grow", int, "changing"),
+        compelled_from=_need(changing, "compelled_from", int, "changing"),
+        heal_time={k: _need(heal, k, str, "heal") for k in ("injured", "maimed")},
+        infection_time=_need(heal, "infection", str, "heal"),
+        drink=drink,
+        drink_measure=_need(drink_raw, "measure", str, "drink"),
+        complications=complications,
+    )
+    for name in (data.gate_measure, data.calm_measure, data.drink_measure):
+        if name not in data.sides:
+            raise ScenarioError(f"fate.toml: {name!r} is not one of the Measures")
+    if data.lone_shot not in data.static:
+        raise ScenarioError(f"fate.toml: [duel] lone_shot {data.lone_shot!r} is no static level")
+    if data.duel_jokers not in (1, 2):
+        raise ScenarioError("fate.toml: [duel] jokers must be 1 or 2")
+    return data
+
+
+@functools.cache
+def load() -> FateData:
+    """The shipped tables (read once per process)."""
+    path = data_file("fate.toml")
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ScenarioError(f"cannot read the Card of Fate tables {path}: {exc}") from None
+    return parse_data(raw)

@@ -1,0 +1,215 @@
+"""`referee fate`: the Card of Fate at the console, as a tired Host types it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from referee.cli.main import app
+
+
+class Host:
+    def __init__(self, runner: CliRunner, db: Path) -> None:
+        self.runner, self.db = runner, db
+
+    def __call__(self, *args: str) -> Result:
+        result = self.runner.invoke(app, ["--db", str(self.db), "fate", *args])
+        assert result.exit_code == 0, result.output
+        return result
+
+    def json(self, *args: str) -> Any:
+        return json.loads(self(*args, "--json").stdout)
+
+    def fails(self, *args: str) -> str:
+        """Exit 2, one line, and the evening file byte-for-byte unchanged."""
+        before = self.db.read_bytes() if self.db.exists() else None
+        result = self.runner.invoke(app, ["--db", str(self.db), "fate", *args])
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output
+        assert (self.db.read_bytes() if self.db.exists() else None) == before
+        lines = [ln for ln in result.output.splitlines() if ln.strip()]
+        assert len(lines) == 1, result.output
+        return lines[0]
+
+
+@pytest.fixture
+def host(runner: CliRunner, db: Path) -> Host:
+    return Host(runner, db)
+
+
+@pytest.fixture
+def cast(host: Host) -> Host:
+    host("char", "new", "Alice", "-m", "fiery=7", "-t", "Swordsman=2",
+         "-r", "Loved by Miss Atherton=2", "-e", "Crimea:fiery", "-i", "Sabre=3",
+         "--player", "The Empress")
+    host("char", "new", "Bob", "-m", "calm=7", "-i", "Pistol=4",
+         "-r", "Respected by the Regiment=3")
+    return host
+
+
+def _commands(group: Any, path: list[str]) -> list[list[str]]:
+    from typer.main import get_command
+
+    cmd = get_command(group) if not hasattr(group, "commands") else group
+    out = []
+    for name, sub in cmd.commands.items():
+        if hasattr(sub, "commands"):
+            out += _commands(sub, [*path, name])
+        else:
+            out.append([*path, name])
+    return out
+
+
+def test_every_fate_command_has_help(runner: CliRunner) -> None:
+    from referee.cli.fate import app as fate_app
+
+    commands = _commands(fate_app, [])
+    assert ["duel", "phase"] in commands and ["char", "new"] in commands
+    for path in commands:
+        result = runner.invoke(app, ["fate", *path, "--help"])
+        assert result.exit_code == 0, (path, result.output)
+        assert "Usage" in result.output
+
+
+def test_cli_module_imports_light() -> None:
+    code = ("import sys, referee.cli.fate; "
+            "bad = [m for m in sys.modules if m.startswith(('referee.rules.fate', 'rich', "
+            "'tinydb', 'referee.store'))]; assert not bad, bad")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_char_new_and_show_json(cast: Host) -> None:
+    alice = cast.json("char", "show", "ali")
+    assert alice["measures"]["Fiery"] == 7 and alice["measures"]["Calm"] == 3
+    assert alice["player"] == "The Empress"
+    assert alice["areas"]["Loved by Miss Atherton"] == "healthy"
+    assert [c["name"] for c in cast.json("char", "list")] == ["Alice", "Bob"]
+    out = cast("char", "show", "bob").output
+    assert "Fiery / Calm" in out and "3 / 7" in out
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["char", "new", "Cy", "-m", "fiery/calm=7/4"], "sums to 11"),
+    (["char", "new", "Cy", "-m", "fiery=7", "-m", "calm=4"], "always sum to 10"),
+    (["char", "new", "Cy", "-m", "fiery=9", "-m", "noble=8"], "budget is 5"),
+    (["char", "new", "alice"], "already exists"),
+    (["char", "show", "Alcie"], "did you mean Alice"),
+    (["test", "--cof", "7H", "--a", "AH 7X", "--b", "KC"], "'7X'"),
+    (["test", "--cof", "7H", "--a", "AH 7S", "--b", "7s"], "7S drawn twice"),
+    (["test", "--cof", "7H", "--a", "AH 7S", "--b", "7H"], "7H drawn twice"),
+    (["test", "--cof", "JOKER", "--a", "AH", "--b", "KC"], "Joker cannot be the Card of Fate"),
+    (["test", "--pool", "-1", "--vs", "3"], "below 0"),
+    (["test", "--pool", "3", "--vs", "3", "--static", "heroic"], "one opposition"),
+    (["test", "--pool", "3", "--static", "easy"], "static level"),
+    (["test", "--char", "Zed", "--measure", "fiery", "--vs", "2"], "unknown character"),
+    (["test", "--char", "ali", "--measure", "f", "--vs", "2"], "ambiguous"),
+    (["test", "--char", "ali", "--measure", "fiery", "--cof", "7H", "--a", "2H", "--b", ""],
+     "1 card typed but the pool is 7"),
+    (["test", "--char", "ali", "--measure", "fiery", "--aid", "4", "--vs", "3"], "+3"),
+    (["fight", "alice", "alice"], "themself"),
+    (["fight", "alice", "bob", "--a-weapon", "musket"], "unknown item"),
+    (["drink", "bob", "--strength", "-2"], "below 0"),
+    (["heal", "bob", "--area", "health", "--measure", "calm"], "nothing to heal"),
+    (["grow", "bob", "calm"], "checks"),
+    (["compel", "bob", "calm"], "only 8-9"),
+    (["duel", "phase", "fire", "fire"], "no duel under way"),
+    (["deck", "poker"], "unknown deck"),
+])
+def test_bad_input_one_line_exit_2_nothing_written(cast: Host, args: list[str], says: str,
+                                                   ) -> None:
+    assert says in cast.fails(*args)
+
+
+def test_pure_test_writes_no_file(host: Host, db: Path) -> None:
+    data = host.json("test", "--cof", "7H", "--a", "AH 7S 2H", "--b", "KC QD")
+    assert set(data) >= {"cof", "a", "b", "winner", "why"}
+    assert data["a"] == {"cards": ["AH", "7S", "2H"], "perfect": 0, "critical": 1,
+                         "ordinary": 2}
+    assert data["winner"] == "a"
+    assert not db.exists()
+
+
+def test_seeded_test_is_reproducible(host: Host) -> None:
+    one = host.json("test", "--pool", "5", "--static", "damned-hard", "--seed", "77")
+    two = host.json("test", "--pool", "5", "--static", "damned", "--seed", "77")
+    assert one == two and len(one["a"]["cards"]) == 5 and len(one["b"]["cards"]) == 7
+    text = host("test", "--pool", "5", "--static", "damned-hard", "--seed", "77").output
+    assert f"Card of Fate: {one['cof']}" in text
+
+
+def test_character_test_is_recorded_with_its_seed(cast: Host) -> None:
+    data = cast.json("test", "--char", "ali", "--measure", "fiery", "--rep", "loved",
+                     "--static", "heroic")
+    seed = data["seed"]
+    assert isinstance(seed, int)
+    log = cast("log").output
+    assert f"--seed {seed}" in log and "fate test --char ali" in log
+
+
+def test_fight_duel_and_undo(cast: Host) -> None:
+    cast("fight", "alice", "bob", "--a-weapon", "sabre", "--b-weapon", "pistol", "--cof", "7H",
+         "--a", "2H 3S 4S", "--b", "7S 5C 6C 8C")
+    assert cast.json("char", "show", "bob")["areas"]["health"] == "injured"
+    assert cast.json("char", "show", "alice")["areas"]["health"] == "maimed"
+    assert "undone: fate fight alice bob" in cast("undo").output
+    assert cast.json("char", "show", "alice")["areas"]["health"] == "healthy"
+    cast("redo")
+    assert cast.json("char", "show", "alice")["areas"]["health"] == "maimed"
+
+
+def test_pistol_duel_runs_to_its_end(cast: Host) -> None:
+    cast("duel", "pistols", "alice", "bob", "--b-weapon", "pistol", "--seed", "3")
+    for choices in (("a", "s"), ("s", "a"), ("f", "m"), ("s", "f"), ("m", "m")):
+        view = cast.json("duel", "show")["duel"]
+        if view["over"]:
+            break
+        cast("duel", "phase", *choices)
+    duel = cast.json("duel", "show")["duel"]
+    assert duel["over"] and duel["result"]
+    assert len(duel["log"]) <= 4
+
+
+def test_sword_duel_rounds_and_surrender(cast: Host) -> None:
+    cast("duel", "swords", "alice", "bob", "--to", "surrender", "--a-weapon", "sabre",
+         "--seed", "5")
+    out = cast("duel", "round").output
+    assert "Round 1" in out
+    data = cast.json("duel", "show")
+    if not data["duel"]["over"]:
+        cast("duel", "surrender", "bob")
+        assert cast.json("duel", "show")["duel"]["winner"] == "Alice"
+    assert "sword duel" in cast.fails("duel", "phase", "f", "f") or \
+        "no duel" in cast.fails("duel", "phase", "f", "f")
+
+
+def test_drink_heal_check_grow(cast: Host) -> None:
+    data = cast.json("drink", "bob", "--strength", "2", "--cof", "7H",
+                     "--a", "2S 3S 4S 5S 6S", "--b", "2H 3H")
+    assert data["drink"] == {"outcome": "lose", "modifier": -1, "next_test": -1}
+    assert cast.json("char", "show", "bob")["next_mod"] == -1
+    cast("check", "bob", "calm")
+    assert cast.json("check", "bob", "calm")["can_grow"]
+    grown = cast.json("grow", "bob", "calm", "--cof", "7H", "--cards", "2S 3S 4S 5S 6S 8S 9S")
+    assert grown["to"] == 8
+    assert cast.json("char", "show", "bob")["measures"]["Calm"] == 8
+    # Bob's -1 from the drink is used up by this fight: one card instead of two.
+    cast("fight", "alice", "bob", "--cof", "7H", "--a", "7S 2D", "--b", "2C")
+    assert cast.json("char", "show", "bob")["next_mod"] == 0
+    healed = cast.json("heal", "bob", "--area", "health", "--measure", "calm", "--cof", "7H",
+                       "--cards", " ".join(["2S", "3S", "4S", "5S", "6S", "8S", "9S", "10S"]))
+    assert healed["from"] == "maimed" and not healed["passed"] and healed["next_bonus"] == 1
+
+
+def test_tarot_deck_setting(cast: Host) -> None:
+    assert "tarot notation" in cast.fails("test", "--cof", "KnC", "--a", "2C", "--b", "PC")
+    cast("deck", "tarot")
+    assert cast.json("deck")["deck"] == "tarot"
+    data = cast.json("test", "--cof", "KnC", "--a", "2C 0", "--b", "PC")
+    assert data["a"]["perfect"] == 1 and data["b"]["ordinary"] == 1
+    assert "only the Fool" in cast.fails("test", "--cof", "KnC", "--a", "XVI", "--b", "")
