@@ -189,7 +189,9 @@ def _and(names: Sequence[str]) -> str:
 def rank(
     cards: Annotated[
         list[str] | None,
-        typer.Argument(help="1-7 cards, e.g. KnC KnW 3S 3P 0 XXI 9C.", show_default=False),
+        typer.Argument(
+            help="1-7 cards, e.g. KnC KnW 3S 3P 0 XXI 9C.", metavar="CARDS...", show_default=False
+        ),
     ] = None,
     magic: Magic = False,
     json_out: Json = False,
@@ -230,7 +232,7 @@ def _render_rank(hand: Hand, given: Sequence[Card]) -> None:
         unused.remove(card)
     place = CATEGORIES.index(hand.category) + 1
     out = console()
-    out.print(f"[bold]{hand.title}[/bold]  ({hand.category}, {place} of 16, high to low)")
+    out.print(f"[bold]{hand.title}[/bold]  ({hand.category}, {place} of 16)")
     table = Table()
     table.add_column("Cards that count")
     table.add_column("Short")
@@ -247,6 +249,7 @@ def compare(
         list[str] | None,
         typer.Argument(
             help="Hands as 'name: cards' (quoted), or just cards (named 1, 2, ...).",
+            metavar="HAND...",
             show_default=False,
         ),
     ] = None,
@@ -307,6 +310,7 @@ def first(
         typer.Argument(
             help="Up cards as 'name: cards', in seat order from the Fool's left; "
             "the hand named 'fool' is the Fool's (4-7 cards).",
+            metavar="HAND...",
             show_default=False,
         ),
     ] = None,
