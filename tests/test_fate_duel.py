@@ -242,3 +242,13 @@ def test_f11_surrender_and_death_terms(state: State, script: Script) -> None:
         fate.duel_surrender(state, "bob")
     with pytest.raises(IllegalAction, match="sword duel"):
         fate.duel_phase(state, "fire", "fire")
+
+
+def test_f10_choices_by_name_in_any_order(state: State, script: Script) -> None:
+    pistols(state)
+    out = phase(state, "bob=mercy", "ali=aim")
+    assert out.data["phase"]["chose"] == {"a": "aim", "b": "mercy"}
+    with pytest.raises(BadInput, match="two choices"):
+        fate.duel_phase(state, "bob=stand", "b=stand")
+    with pytest.raises(BadInput, match="both choices"):
+        fate.duel_phase(state, "bob=stand", "stand")

@@ -547,7 +547,7 @@ def duel_phase(
     ctx: typer.Context,
     choice_a: Annotated[str, typer.Argument(
         metavar="CHOICE_A", help="a's option: fire, aim, stand, beg[:REPUTATION], mercy "
-        "(first letter is enough).")],
+        "(first letter is enough); or NAME=OPTION in any order.")],
     choice_b: Annotated[str, typer.Argument(metavar="CHOICE_B", help="b's option.")],
     as_json: Json = False,
 ) -> None:

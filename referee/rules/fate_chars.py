@@ -36,7 +36,15 @@ def find(state: State, name: str) -> Char:
     chars: dict[str, Char] = state["chars"]
     if not chars:
         raise UnknownName(f"no Card of Fate characters yet; create one: fate char new {name}")
-    found: Char = chars[match_name(name, chars, what="character")]
+    try:
+        found: Char = chars[match_name(name, chars, what="character")]
+    except UnknownName:
+        # "ashby" for "Lord Ashby": a unique prefix of any word of the name (F17).
+        key = name.strip().lower()
+        by_word = [n for n in chars if key and any(w.lower().startswith(key) for w in n.split())]
+        if len(by_word) != 1:
+            raise
+        found = chars[by_word[0]]
     return found
 
 

@@ -151,6 +151,24 @@ def _weapon_pool(state: State, duel: Duel, side: str, data: FateData) -> Pool:
     return pool
 
 
+def _by_name(names: dict[str, str], first: str, second: str) -> dict[str, str]:
+    """``fire aim`` in a-b order, or ``mary=aim ashby=fire`` in any order."""
+    if "=" not in first and "=" not in second:
+        return {"a": first, "b": second}
+    out: dict[str, str] = {}
+    for text in (first, second):
+        who, sep, choice = text.partition("=")
+        if not sep:
+            raise BadInput(f"write both choices as NAME=OPTION, or both bare in a-b order "
+                           f"(got {text!r})")
+        name = match_name(who, names.values(), what="duellist")
+        side = "a" if name == names["a"] else "b"
+        if side in out:
+            raise BadInput(f"{name} is given two choices")
+        out[side] = choice
+    return out
+
+
 def _parse_choice(state: State, duel: Duel, side: str, text: str) -> tuple[str, str | None]:
     head, _, rep = text.partition(":")
     choice = match_name(head, OPTIONS, what="duel option")
@@ -183,9 +201,9 @@ def duel_phase(state: State, choice_a: str, choice_b: str) -> Outcome:
     duel = copy.deepcopy(current(state))
     if duel["type"] != "pistols":
         raise IllegalAction("this is a sword duel: fate duel round")
-    choices = {"a": _parse_choice(state, duel, "a", choice_a),
-               "b": _parse_choice(state, duel, "b", choice_b)}
     names = duel["names"]
+    texts = _by_name(names, choice_a, choice_b)
+    choices = {s: _parse_choice(state, duel, s, texts[s]) for s in SIDES}
     dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers)
     out = Outcome()
     phase = duel["phase"]
