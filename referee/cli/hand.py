@@ -43,19 +43,20 @@ FromFile = Annotated[
 def _hand_args(args: Sequence[str]) -> list[tuple[str, str]]:
     """``name: cards`` arguments (or bare cards, named 1, 2, ...) as (name, text) pairs.
 
-    A bare ``name:`` takes the arguments after it, so ``alice: KC QC bob: 2C 3C``
-    typed without quotes still reads as two hands.
+    Single words after a named hand typed without quotes join it, so
+    ``alice: KC QC bob:2C 3C`` still reads as two hands.
     """
     if not any(":" in arg for arg in args):
         return [(str(number), arg.strip()) for number, arg in enumerate(args, start=1)]
     pairs: list[tuple[str, str]] = []
     open_hand = False
     for arg in args:
+        one_word = len(arg.split()) <= 1
         if ":" in arg:
             name, _, text = arg.partition(":")
             pairs.append((name.strip(), text.strip()))
-            open_hand = not text.strip()
-        elif open_hand:
+            open_hand = len(text.split()) <= 1 and len(name.split()) <= 1
+        elif open_hand and one_word:
             name, text = pairs[-1]
             pairs[-1] = (name, f"{text} {arg}".strip())
         else:
@@ -165,7 +166,7 @@ def _why_lines(groups: list[list[str]], hands: dict[str, Hand]) -> list[str]:
     top = groups[0]
     if len(top) > 1:
         lines.append(
-            f"{_and(top)} split: {explain(hands[top[0]], hands[top[1]])}"
+            f"{_and(top)} split the pot: {explain(hands[top[0]], hands[top[1]])}"
         )
     for better, worse in zip(groups, groups[1:], strict=False):
         verb = "beats" if len(better) == 1 else "beat"
@@ -403,7 +404,7 @@ def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke:
     runner = max(rivals, key=lambda n: ranked[n])
     if ranked[runner] == best:
         reason = (
-            f"ties with {runner} ({explain(best, ranked[runner])}); "
+            f"tied with {runner}, {explain(best, ranked[runner])}; "
             + (
                 "the Fool counts as the last seat (H5)"
                 if runner == fool

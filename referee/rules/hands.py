@@ -592,8 +592,7 @@ def explain(winner: Hand, loser: Hand) -> str:
     ws, ls = _slots(winner._key), _slots(loser._key)
     diff = next((i for i in range(5) if ws[i] != ls[i]), None)
     if diff is None:
-        return f"{both}, {describe(winner)}: equal after kickers (suits never break ties), " \
-               "the pot is split (R3, R7)"
+        return f"{both}, {describe(winner)}, equal after kickers; suits never break ties (R3, R7)"
     if diff < _DEFINING_SLOTS[wcat]:
         if wcat == "straight" or wcat == "straight_flush":
             note = " (a straight ranks by its last card, R5)"
