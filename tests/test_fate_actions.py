@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules import fate
@@ -289,3 +291,22 @@ def test_deck_setting(state: State) -> None:
     assert state["settings"]["deck"] == "tarot"
     res = fate.run_test(state, PoolSpec(), PoolSpec(), typed=Typed("KnC", "2C 0", "PC"))
     assert res.data["a"]["perfect"] == 1 and res.data["b"]["ordinary"] == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 20), st.integers(0, 20),
+       st.sampled_from(["standard", "tarot"]))
+def test_r35_a_console_test_never_turns_a_card_twice(seed: int, na: int, nb: int,
+                                                     deck: str) -> None:
+    s = fate.empty()
+    out = fate.run_test(s, PoolSpec(base=na), PoolSpec(base=nb), seed=seed, deck=deck)
+    drawn = [out.data["cof"], *out.data["a"]["cards"], *out.data["b"]["cards"]]
+    assert len(drawn) == len(set(drawn)) == 1 + na + nb
+    again = fate.run_test(s, PoolSpec(base=na), PoolSpec(base=nb), seed=seed, deck=deck)
+    assert again.data == out.data
+
+
+def test_f17_character_by_any_word(state: State) -> None:
+    fold(state, fate.new_character(state, "Lord Ashby"))
+    assert find(state, "ashby")["name"] == "Lord Ashby"
+    assert find(state, "lord")["name"] == "Lord Ashby"

@@ -69,6 +69,9 @@ def _print(outcome: Outcome) -> None:
     for line in outcome.lines:
         style = "bold" if line.startswith(("Winner", "Tie", "The duel is over")) else None
         out.print(line, markup=False, highlight=False, style=style)
+    if outcome.data.get("seed") is not None:
+        out.print(f"(seed {outcome.data['seed']}: --seed {outcome.data['seed']} turns the same "
+                  "cards)", markup=False, style="dim")
 
 
 def _record(outcome: Outcome, as_json: bool) -> None:

@@ -72,9 +72,9 @@ def measure(char: Char, side: str, data: FateData | None = None) -> int:
 
 def area_name(char: Char, text: str) -> str:
     """``health`` or one of the character's Reputations."""
-    if text.strip().lower() == HEALTH:
-        return HEALTH
-    return match_name(text, char["reps"], what=f"area (health or a Reputation of {char['name']})")
+    found = match_name(text, ["Health", *char["reps"]],
+                       what=f"area (Health or a Reputation of {char['name']})")
+    return HEALTH if found == "Health" else found
 
 
 def parse_value(text: str, what: str) -> tuple[str, int]:

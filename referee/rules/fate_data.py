@@ -72,19 +72,10 @@ class FateData:
 
 
 def data_file(name: str) -> Path:
-    """Where a shipped data file lives: installed package data, else the source tree."""
-    try:
-        from referee.scenario import data_file as shared  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:
-        import referee
+    """Where a shipped data file lives (installed package data, else the source tree)."""
+    from referee.scenario import data_file as shared
 
-        here = Path(referee.__file__).parent
-        for candidate in (here / "data" / name, here.parent / "data" / name):
-            if candidate.exists():
-                return candidate
-        return here.parent / "data" / name
-    found: Path = shared(name)
-    return found
+    return shared(name)
 
 
 def _need(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
