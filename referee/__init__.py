@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.rules.cards import Card, format_cards, parse_card, parse_cards
-
 if TYPE_CHECKING:
+    from referee.rules.cards import Card, format_cards, parse_card, parse_cards
     from referee.rules.hands import Hand, best_hand
 
 __all__ = ["Card", "Hand", "best_hand", "format_cards", "parse_card", "parse_cards"]
@@ -20,9 +19,13 @@ __version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:
-    # The hand evaluator is imported on first use so that `referee --help` stays fast.
+    # Imported on first use, so that every console command starts fast.
     if name in ("Hand", "best_hand"):
         from referee.rules import hands
 
         return getattr(hands, name)
+    if name in ("Card", "format_cards", "parse_card", "parse_cards"):
+        from referee.rules import cards
+
+        return getattr(cards, name)
     raise AttributeError(name)

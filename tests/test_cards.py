@@ -105,12 +105,11 @@ def test_r2_long_names_round_trip(cards: list[Card], commas: bool) -> None:
     assert parse_cards(sep.join(card.name for card in cards)) == cards
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="cards.py reads the printed long form 'XVI The Tower' as two Towers (reported)",
-)
 def test_r2_numbered_long_form_reads_as_one_card() -> None:
     assert parse_cards("XVI The Tower") == [parse_card("XVI")]
+    assert parse_cards("0 The Fool, XXI the world KnC") == [
+        parse_card("0"), parse_card("XXI"), parse_card("KnC")]
+    assert parse_cards("XVI XVI") == [parse_card("XVI")] * 2  # --magic duplicates stay two
 
 
 @pytest.mark.parametrize("card", DECK, ids=lambda c: c.short)

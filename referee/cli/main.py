@@ -9,7 +9,19 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import common, evening, fate, hand, present, scenario, scum, souls, table, wager
+from referee.cli import (
+    common,
+    evening,
+    fate,
+    hand,
+    live,
+    present,
+    scenario,
+    scum,
+    souls,
+    table,
+    wager,
+)
 from referee.cli.common import RefereeGroup, Settings
 
 app = typer.Typer(
@@ -40,6 +52,7 @@ evening.register(app)
 app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
 present.register(app)
+live.register(app)
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
@@ -112,8 +125,50 @@ def full_app() -> typer.Typer:
     return app
 
 
+def table_of_contents() -> str:
+    """``referee --help``: every command by the part of the evening it serves.
+
+    Written from the registered commands' docstrings without building them: typer would
+    convert all ~90 commands (evaluating every annotation) just to print their first lines.
+    """
+    panels: dict[str, list[tuple[str, str]]] = {}
+    for info in app.registered_commands:
+        assert info.callback is not None
+        name = info.name or info.callback.__name__.replace("_", "-")
+        text = info.help or info.callback.__doc__ or ""
+        panels.setdefault(str(info.rich_help_panel or "Commands"), []).append((name, text))
+    for group in app.registered_groups:
+        text = group.help or (group.typer_instance.info.help if group.typer_instance else "")
+        panels.setdefault(str(group.rich_help_panel or "Commands"), []).append(
+            (f"{group.name} ...", str(text or "")))
+    order = ["Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
+             "Status", "The log", "Side tables", "Away from the table"]
+    panels = dict(sorted(panels.items(),
+                         key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
+    width = max(len(n) for items in panels.values() for n, _ in items) + 2
+    out = ["Usage: referee [--db PATH] [--debug] COMMAND [ARGS]...", "",
+           "  Referee console for a live Fool's Errand evening and its side tables.",
+           "  Every command has --help; every command that reads has --json.", ""]
+    for panel, items in panels.items():
+        out.append(f"{panel}:")
+        for name, text in items:
+            first = " ".join(str(text).strip().split("\n\n")[0].split())
+            out.append(f"  {name.ljust(width)}{first}")
+        out.append("")
+    out += ["Options:",
+            f"  {'--db PATH'.ljust(width)}The evening file (default: $REFEREE_DB, else the "
+            "user data dir).",
+            f"  {'--debug'.ljust(width)}Show tracebacks of internal errors.",
+            f"  {'--install-completion'.ljust(width)}Install tab completion for your shell.",
+            f"  {'--help, -h'.ljust(width)}Show this and exit."]
+    return "\n".join(out)
+
+
 def run() -> None:
     """Console-script entry point."""
     args = _hoist_root_options(sys.argv[1:])
+    if args in ([], ["--help"], ["-h"]):
+        typer.echo(table_of_contents())
+        return
     only(_target(args))
     app(args=args, prog_name="referee")

@@ -243,7 +243,7 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
                 card = _NAMES.get(" ".join(words[i:j]).lower())
                 if card is not None:
                     cards.append(card)
-                    i = j
+                    i = _skip_own_name(card, words, j)
                     break
             else:
                 token = words[i]
@@ -251,6 +251,18 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
                     token = " ".join(words[i : i + 3])
                 raise _unknown(token)
     return cards
+
+
+def _skip_own_name(card: Card, words: list[str], j: int) -> int:
+    """After a numeral, skip the same major's long name: ``XVI The Tower`` is one card,
+    as the console itself prints it."""
+    numerals = (to_roman(card.rank).lower(), f"m{card.rank}")
+    if card.is_major and words[j - 1].lower() in numerals:
+        for k in range(min(len(words), j + _MAX_WORDS), j, -1):
+            span = " ".join(words[j:k]).lower()
+            if span not in numerals and _NAMES.get(span) is card:
+                return k
+    return j
 
 
 def format_cards(cards: Sequence[Card]) -> str:
