@@ -138,9 +138,9 @@ def table_of_contents() -> str:
         text = info.help or info.callback.__doc__ or ""
         panels.setdefault(str(info.rich_help_panel or "Commands"), []).append((name, text))
     for group in app.registered_groups:
-        text = group.help or (group.typer_instance.info.help if group.typer_instance else "")
+        about = group.help or (group.typer_instance.info.help if group.typer_instance else "")
         panels.setdefault(str(group.rich_help_panel or "Commands"), []).append(
-            (f"{group.name} ...", str(text or "")))
+            (f"{group.name} ...", str(about or "")))
     order = ["Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
              "Status", "The log", "Side tables", "Away from the table"]
     panels = dict(sorted(panels.items(),
