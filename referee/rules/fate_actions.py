@@ -285,6 +285,9 @@ def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = Typed(),
     """
     data = load()
     dealer = Dealer(deck_kind(state, deck), typed, seed)
+    for spec, flags in ((a, "--measure M (or --pool N)"), (b, "--vs-measure M (or --vs N)")):
+        if spec.char is not None and spec.measure is None and spec.base is None:
+            raise BadInput(f"which Measure does {spec.char} test? give {flags}")
     pa, pb = build_pool(state, a, data), build_pool(state, b, data)
     if pa.char is not None and pa.char == pb.char:
         raise BadInput(f"{pa.char} cannot test against themself")

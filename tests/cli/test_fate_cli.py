@@ -112,6 +112,8 @@ def test_char_new_and_show_json(cast: Host) -> None:
     (["test", "--char", "ali", "--measure", "fiery", "--cof", "7H", "--a", "2H", "--b", ""],
      "1 card typed but the pool is 7"),
     (["test", "--char", "ali", "--measure", "fiery", "--aid", "4", "--vs", "3"], "+3"),
+    (["test", "--char", "ali", "--vs", "2"], "which Measure does ali test"),
+    (["test", "--char", "ali", "--measure", "fiery", "--vs-char", "bob"], "--vs-measure"),
     (["fight", "alice", "alice"], "themself"),
     (["fight", "alice", "bob", "--a-weapon", "musket"], "unknown item"),
     (["drink", "bob", "--strength", "-2"], "below 0"),
