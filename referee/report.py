@@ -21,8 +21,10 @@ from referee.rules.cards import MAJOR_NAMES, to_roman
 def build(state: State, *, reveal: bool = False, now: float | None = None) -> dict[str, Any]:
     """The whole report as data. ``reveal`` adds every soul's identity (the GM's copy)."""
     st = status(state, now)
+    name = state.scenario.get("name") or "the evening"
     return {
-        "title": f"Fool's Errand - {state.scenario.get('name') or 'the evening'}",
+        "title": name if name.startswith("Fool's Errand") else f"Fool's Errand - {name}",
+        "revealed": reveal,
         "printed": time.strftime("%Y-%m-%d %H:%M", time.localtime(now)),
         "phase": st["phase"],
         "hands_played": st["hands_played"],
@@ -159,7 +161,8 @@ def render_terminal(report: dict[str, Any]) -> None:
     lines += [f"{u['holder']} used {u['power']}" for u in hl["powers_used"]]
     console().print(Panel(Group(
         f"[bold]{report['title']}[/] - {report['hands_played']} hands, {report['phase']} phase"
-        f" - printed {report['printed']}",
+        f" - printed {report['printed']}"
+        + (" - the GM's copy, every identity shown" if report["revealed"] else ""),
         t_money, verdict, t_souls, t_points,
         t_claims if report["arcana"]["promotions"] else "No promotion claim would succeed.",
         "[bold]Highlights[/]", "\n".join(lines) or "none yet",
@@ -251,7 +254,9 @@ def render_html(report: dict[str, Any]) -> str:
     body = (
         f"<h1>{_e(report['title'])}</h1>"
         f"<div class=\"meta\">{report['hands_played']} hands played, {_e(report['phase'])} "
-        f"phase. Printed {_e(report['printed'])}.</div>"
+        f"phase. Printed {_e(report['printed'])}."
+        + (" The GM's copy: every soul's identity is shown." if report["revealed"] else "")
+        + "</div>"
         "<h2>Money</h2><table><tr><th>Person</th><th>Side</th><th>Chips by colour</th>"
         f"<th>Chips</th><th>Dollars</th></tr>{rows}</table>"
         f"<p class=\"verdict\">{verdict}</p>"
