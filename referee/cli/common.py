@@ -93,8 +93,35 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def _is_click(exc: BaseException, name: str) -> bool:
+    return any(cls.__name__ == name for cls in type(exc).__mro__)
+
+
 class RefereeGroup(TyperGroup):
-    """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1."""
+    """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1,
+    and a usage mistake (missing argument, unknown option) into one line and exit 2."""
+
+    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            rv = super().main(*args, standalone_mode=False, **kwargs)
+        except Exception as exc:
+            if not _is_click(exc, "ClickException"):
+                raise
+            line = f"error: {exc.format_message().rstrip('.')}."  # type: ignore[attr-defined]
+            ctx = getattr(exc, "ctx", None)
+            if _is_click(exc, "UsageError") and ctx is not None:
+                usage = " ".join(ctx.get_usage().split())
+                line += f" {usage} (see `{ctx.command_path} --help`)"
+            typer.echo(line, err=True)
+            sys.exit(getattr(exc, "exit_code", 2))
+        except BaseException as exc:
+            if _is_click(exc, "Abort"):
+                typer.echo("Aborted.", err=True)
+                sys.exit(1)
+            raise
+        sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
         try:

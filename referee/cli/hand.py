@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from referee.rules.hands import Hand
 
 app = typer.Typer(
-    help="Hand rulings: rank, compare, who bets first, categories.", no_args_is_help=True
+    help="The hand: start, show up cards, showdown; rulings: rank, compare, first, categories.",
+    no_args_is_help=True,
 )
 
 Magic = Annotated[

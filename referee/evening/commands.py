@@ -202,7 +202,7 @@ def show(state: State, who: str, cards_text: str, *, magic: bool = False) -> lis
     most = 7 if name == state.fool else 4
     if not cards or len(cards) > most:
         raise BadInput(f"{len(cards)} up card(s) for {name}; "
-                       f"{'the Fool shows 4 to 7' if most == 7 else 'a stakeholder shows 2 to 4'}"
+                       f"{'the Fool shows 1 to 7' if most == 7 else 'a stakeholder shows 1 to 4'}"
                        " (two down, two up, two up, one down)")
     if not magic:
         _check_unique_up(hand, name, cards)
