@@ -105,6 +105,23 @@ def _typed(cof: str | None, a: str | None, b: str | None, gates: Many) -> Typed:
     return Typed(cof=cof, a=a, b=b, gates=tuple(gates or ()))
 
 
+def _player(player: str | None) -> str | None:
+    """A character's player: a person of the evening when there is one (matched by prefix,
+    near misses suggested), else free text."""
+    if not player:
+        return player
+    from referee.cli.common import db_path
+    from referee.names import match_name
+    from referee.store import open_evening
+
+    with open_evening(db_path(), write=False) as ev:
+        evening = ev.state("evening")
+    if not evening.started:
+        return player
+    return match_name(player, [p for p in evening.people if p != evening.fool],
+                      "stakeholder or assistant")
+
+
 def _t(values: Many) -> tuple[str, ...]:
     return tuple(values or ())
 
@@ -164,6 +181,8 @@ def char_new(
     from referee.rules import fate
     from referee.rules.fate_actions import Outcome
     from referee.rules.fate_chars import budget_left
+
+    player = _player(player)
 
     def call(state: Any) -> Outcome:
         events = fate.new_character(state, name, measures=_t(measure), credit=credit,
@@ -306,6 +325,8 @@ def char_edit(
     """Change a character after creation: what play gives and takes (no budgets)."""
     from referee.rules import fate
     from referee.rules.fate_actions import Outcome
+
+    player = _player(player)
 
     def call(state: Any) -> Outcome:
         events = fate.edit_character(state, name, measures=_t(measure), shifts=_t(shift),
