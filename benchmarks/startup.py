@@ -33,6 +33,12 @@ def main() -> None:
     referee = [str(script)] if script.exists() else [shutil.which("referee") or "referee"]
     baseline = [sys.executable, "-c", "import typer, rich"]
     os.environ.setdefault("REFEREE_DB", os.devnull)
+    # An installed package has its bytecode compiled by pip; an editable checkout run with
+    # PYTHONDONTWRITEBYTECODE would recompile every module on every start. Compile once.
+    import referee as package
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(package.__file__).parent)],
+                   check=True, stdout=subprocess.DEVNULL)
 
     for command in (referee + ["--help"], baseline):  # warm the file cache first
         _time(command)

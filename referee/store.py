@@ -56,9 +56,10 @@ def _fsync_dir(directory: Path) -> None:
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path``: temp file, fsync, os.replace, fsync of the directory."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    # A unique name beside the target (same file system, so os.replace is atomic); made by
+    # hand because importing tempfile costs more than the write itself.
+    tmp = str(path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"))
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
@@ -192,9 +193,18 @@ class Evening:
         self._storage = AtomicJSONStorage(str(path))
         self.exists = self._storage.read() is not None
         self._db = TinyDB(str(path), storage=lambda _p: self._storage)
+        try:
+            self._load_tables()
+        except (AttributeError, TypeError, KeyError, ValueError) as exc:
+            # JSON that parses but is no evening: reported like any corrupt file.
+            raise StoreError(_corrupt_message(path, f"malformed tables: {exc!r}")) from None
+        self._states: dict[str, Any] = {}
+        self._changed = False
+
+    def _load_tables(self) -> None:
         meta = self._db.table("meta").get(doc_id=1)
         if self.exists and (meta is None or meta.get("format") != FORMAT):
-            raise StoreError(_corrupt_message(path, "no referee evening header"))
+            raise StoreError(_corrupt_message(self.path, "no referee evening header"))
         self.meta: dict[str, Any] = dict(meta) if meta else {
             "format": FORMAT,
             "created": time.time(),
@@ -207,8 +217,6 @@ class Evening:
         self._snapshot: dict[str, Any] = dict(snap["states"]) if snap else {}
         self._live: list[dict[str, Any]] = [dict(d) for d in self._db.table("events").all()]
         self._undone: list[dict[str, Any]] = [dict(d) for d in self._db.table("undone").all()]
-        self._states: dict[str, Any] = {}
-        self._changed = False
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -258,7 +266,12 @@ class Evening:
         return data
 
     def _segment_path(self, n: int) -> Path:
-        return self.path.with_name(f"{self.path.name}.segments") / f"{n:06d}.json"
+        names = self.meta.get("segment_files") or []
+        name = names[n - 1] if n <= len(names) else f"{n:06d}.json"
+        return self._segment_dir() / name
+
+    def _segment_dir(self) -> Path:
+        return self.path.with_name(f"{self.path.name}.segments")
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -275,11 +288,7 @@ class Evening:
         self._require_write()
         if not events:
             return self.state(stream)
-        sp = spec(stream)
-        state = self.state(stream)
-        for event in events:
-            state = sp.apply(state, copy.deepcopy(event))
-        self._states[stream] = state
+        state = self._fold_into(stream, events)
         cmd = self.meta["next_cmd"]
         self.meta["next_cmd"] = cmd + 1
         now = time.time()
@@ -289,6 +298,40 @@ class Evening:
             entry["redoable"] = False
         self._changed = True
         return state
+
+    def _fold_into(self, stream: str, events: list[Event]) -> Any:
+        """Fold ``events`` into the cached state of ``stream``.
+
+        A stream's ``apply`` mutates the state it is given, so an event that fails
+        half-way would leave the cache half-folded, and a later seal in the same
+        open would snapshot that. On failure the cache is dropped (refolded from
+        the stored events on the next read) and the error goes on.
+        """
+        sp = spec(stream)
+        state = self.state(stream)
+        try:
+            for event in events:
+                state = sp.apply(state, copy.deepcopy(event))
+        except BaseException:
+            self._states.pop(stream, None)
+            raise
+        self._states[stream] = state
+        return state
+
+    def _rechain(self) -> None:
+        """Recompute ``prev``/``hash`` of the live events from the sealed head.
+
+        Undo may take back a command that is not the newest in the file (another
+        table's commands came after it); the events after the gap must chain
+        from the event before it, or ``verify`` reports a broken chain.
+        """
+        prev = self.meta.get("sealed_head", GENESIS)
+        for record in self._live:
+            if record["prev"] != prev:
+                record["prev"] = prev
+                record["hash"] = event_hash(prev, record)
+            prev = record["hash"]
+        self.meta["head"] = prev
 
     def _append_record(self, stream: str, cmd: int, text: str, now: float, event: Event) -> None:
         record = {
@@ -325,8 +368,7 @@ class Evening:
 
             raise IllegalAction("nothing to undo" + (f" at the {stream} table" if stream else ""))
         self._live = [r for r in self._live if r["cmd"] != command.cmd]
-        self.meta["head"] = self._live[-1]["hash"] if self._live else self.meta.get(
-            "sealed_head", GENESIS)
+        self._rechain()
         self._undone.append({
             "cmd": command.cmd, "stream": command.stream, "text": command.text,
             "time": command.time, "events": list(command.events),
@@ -347,13 +389,9 @@ class Evening:
             from referee.errors import IllegalAction
 
             raise IllegalAction("nothing to redo: redo works only right after undo")
+        self._fold_into(entry["stream"], entry["events"])
         entry["redoable"] = False
         entry["redone_at"] = time.time()
-        sp = spec(entry["stream"])
-        state = self.state(entry["stream"])
-        for event in entry["events"]:
-            state = sp.apply(state, copy.deepcopy(event))
-        self._states[entry["stream"]] = state
         cmd = self.meta["next_cmd"]
         self.meta["next_cmd"] = cmd + 1
         for event in entry["events"]:
@@ -371,6 +409,8 @@ class Evening:
             self._live = list(segment["events"]) + self._live
             self._snapshot = dict(segment["base"])
             self.meta["segments"] = n - 1
+            if "segment_files" in self.meta:
+                self.meta["segment_files"] = self.meta["segment_files"][: n - 1]
             self.meta["sealed_head"] = segment.get("base_head", GENESIS)
             self._states.clear()
             self._changed = True
@@ -380,17 +420,25 @@ class Evening:
     def _seal(self) -> None:
         """Move the live events into a new immutable segment and snapshot the states."""
         n = self.meta["segments"] + 1
-        folder = self._segment_path(n).parent
+        folder = self._segment_dir()
         folder.mkdir(exist_ok=True)
+        names = [self._segment_path(k).name for k in range(1, n)]
+        name = f"{n:06d}.json"
+        if (folder / name).exists():
+            # A sealed segment is immutable: an undo that reached into segment n (or a
+            # seal killed before the header was written) left a file here that older
+            # backups may still point at. Seal under a name of this content instead.
+            name = f"{n:06d}-{self.meta['head'][:16]}.json"
         segment = {
             "base": self._snapshot,
             "base_head": self.meta.get("sealed_head", GENESIS),
             "events": self._live,
         }
-        atomic_write(self._segment_path(n), json.dumps(segment, separators=(",", ":")))
+        atomic_write(folder / name, json.dumps(segment, separators=(",", ":")))
         streams = set(self._snapshot) | {r["stream"] for r in self._live}
         self._snapshot = {s: spec(s).dump(self.state(s)) for s in sorted(streams)}
         self.meta["segments"] = n
+        self.meta["segment_files"] = [*names, name]
         self.meta["sealed_head"] = self.meta["head"]
         self._live = []
 
@@ -424,10 +472,13 @@ class Evening:
                 segment = self._segment(n)
             except StoreError as exc:
                 return [str(exc)]
+            base, events = segment.get("base"), segment.get("events")
+            if not isinstance(base, dict) or not isinstance(events, list):
+                return [*problems, f"segment {n} ({self._segment_path(n)}) is malformed"]
             if segment.get("base_head", GENESIS) != prev:
                 problems.append(f"segment {n}: does not continue the chain")
-            _check_base(problems, f"segment {n}", segment["base"], states)
-            prev, seq = _check_chain(problems, segment["events"], prev, seq, states)
+            _check_base(problems, f"segment {n}", base, states)
+            prev, seq = _check_chain(problems, events, prev, seq, states)
         if self.meta.get("sealed_head", GENESIS) != prev:
             problems.append("the live events do not continue the sealed chain")
         _check_base(problems, "snapshot", self._snapshot, states)
@@ -451,14 +502,21 @@ def _canonical(obj: Any) -> str:
 def _check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, seq: int,
                  states: dict[str, Any]) -> tuple[str, int]:
     for record in records:
-        if record["prev"] != prev:
-            problems.append(f"event {record['seq']}: chain broken (prev hash does not match)")
-        if event_hash(record["prev"], record) != record["hash"]:
-            problems.append(f"event {record['seq']}: content altered (hash does not match)")
-        if record["seq"] <= seq:
-            problems.append(f"event {record['seq']}: out of order")
-        stream = record["stream"]
-        sp = spec(stream)
+        # A record edited by hand may lack fields: that is a finding, not a crash.
+        try:
+            if record["prev"] != prev:
+                problems.append(f"event {record['seq']}: chain broken (prev hash does not match)")
+            if event_hash(record["prev"], record) != record["hash"]:
+                problems.append(f"event {record['seq']}: content altered (hash does not match)")
+            if record["seq"] <= seq:
+                problems.append(f"event {record['seq']}: out of order")
+            stream = record["stream"]
+            sp = spec(stream)
+        except (KeyError, TypeError, AttributeError) as exc:
+            where = record.get("seq", "?") if isinstance(record, dict) else "?"
+            problems.append(f"event {where} after event {seq}: malformed record "
+                            f"({type(exc).__name__}: {exc})")
+            continue
         if stream not in states:
             states[stream] = sp.empty()
         try:
@@ -467,6 +525,75 @@ def _check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, 
             problems.append(f"event {record['seq']}: does not replay ({exc})")
         prev, seq = record["hash"], record["seq"]
     return prev, seq
+
+
+def _wait_for_flock(fd: int, timeout: float) -> bool:
+    """Block on ``flock(fd)`` for at most ``timeout`` seconds; True when it is held.
+
+    Polling with ``LOCK_NB`` is unfair: a process issuing commands back to back
+    releases and retakes the lock between two polls of the other, which then
+    times out as "busy" although the evening is free most of the time (measured:
+    waits of a second against a 3 ms critical section). A blocked ``flock`` is
+    woken as soon as the lock is released. It cannot be given a timeout, so it
+    runs in a daemon thread; if the caller gives up first, that thread releases
+    the lock (closes ``fd``) as soon as it gets it.
+    """
+    import fcntl
+    import threading
+
+    guard = threading.Lock()
+    got = threading.Event()
+    abandoned = False
+
+    def wait() -> None:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:
+            return
+        with guard:
+            if abandoned:
+                os.close(fd)
+            else:
+                got.set()
+
+    threading.Thread(target=wait, name="evening-lock", daemon=True).start()
+    got.wait(timeout)
+    with guard:
+        if got.is_set():
+            return True
+        abandoned = True
+        return False
+
+
+def remove_stale_temps(path: Path) -> None:
+    """Remove temp files a killed writer left behind (call only under the evening's lock).
+
+    Every temp file of ``path`` and its segments is written under the lock, so
+    one found while holding it belongs to a process that died mid-write.
+    """
+    folders = [(path.parent, f".{path.name}.")]
+    segments = path.with_name(f"{path.name}.segments")
+    if segments.is_dir():
+        folders.append((segments, "."))
+    for folder, prefix in folders:
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if not (name.startswith(prefix) and name.endswith(".tmp")):
+                continue
+            middle = name[len(prefix):-4]
+            # ``.NAME.bak.tmp`` (backup staging) or ``.NAME.XXXXXXXX.tmp`` (mkstemp); in the
+            # evening's own folder nothing else, so that ``NAME.other``'s temps are left alone.
+            if folder is segments or middle == "bak" or _is_mkstemp_tag(middle):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _is_mkstemp_tag(text: str) -> bool:
+    return len(text) == 8 and all(c.isalnum() or c == "_" for c in text)
 
 
 class EveningLock:
@@ -496,17 +623,13 @@ class EveningLock:
                 return False
             return True
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                self._fd = fd
-                return True
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    os.close(fd)
-                    return False
-                time.sleep(0.01)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            if not _wait_for_flock(fd, timeout):
+                return False  # the waiting thread closes ``fd`` when it gets the lock
+        self._fd = fd
+        return True
 
     def release(self) -> None:
         if self._fallback is not None:
@@ -537,6 +660,7 @@ def open_evening(path: Path | str, *, write: bool = True) -> Iterator[Evening]:
             f"the evening {path} is busy in another terminal; try again in a moment"
         )
     try:
+        remove_stale_temps(path)
         evening = Evening(path, write=True)
         yield evening
         evening.flush()
