@@ -101,11 +101,13 @@ class RefereeGroup(TyperGroup):
     """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1,
     and a usage mistake (missing argument, unknown option) into one line and exit 2."""
 
-    def main(self, *args: Any, standalone_mode: bool = True, **kwargs: Any) -> Any:
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            rv = super().main(*args, standalone_mode=False, **kwargs)
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except Exception as exc:
             if not _is_click(exc, "ClickException"):
                 raise

@@ -275,12 +275,16 @@ def log(
     person: Annotated[
         str | None, typer.Option("--person", help="Only commands naming this person.")
     ] = None,
+    soul: Annotated[str | None, typer.Option("--soul", help="Only commands about this soul.")
+                    ] = None,
+    hand: Annotated[int | None, typer.Option("--hand", help="Only the commands of hand N.")
+                    ] = None,
     table: Annotated[
         str | None, typer.Option("--table", help="Only this table: evening, scum, wager, fate.")
     ] = None,
     as_json: Json = False,
 ) -> None:
-    """The whole evening, command by command, oldest first."""
+    """The whole evening, command by command, oldest first; filter by person, soul or hand."""
     from referee.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
@@ -293,6 +297,13 @@ def log(
         pool = state.people if state.started else []
         who = match_name(person, pool, "person") if pool else person
         commands = [c for c in commands if _mentions(c.text, c.events, who)]
+    if soul:
+        from referee.evening.souls import soul_key
+
+        key = soul_key(state, soul)
+        commands = [c for c in commands if any(e.get("soul") == key for e in c.events)]
+    if hand is not None:
+        commands = _of_hand(commands, hand)
     if as_json:
         emit_json({
             "commands": [{"cmd": c.cmd, "table": c.stream, "text": c.text, "time": c.time,
@@ -303,6 +314,21 @@ def log(
     from referee.cli import render
 
     render.log(commands, undone)
+
+
+def _of_hand(commands: list[Any], no: int) -> list[Any]:
+    """The commands from the start of hand ``no`` to its showdown (evening table only)."""
+    out, inside = [], False
+    for c in commands:
+        if c.stream != STREAM:
+            continue
+        if any(e["kind"] == "hand_started" for e in c.events):
+            inside = any(e["kind"] == "hand_started" and e["no"] == no for e in c.events)
+        if inside:
+            out.append(c)
+            if any(e["kind"] == "showdown" for e in c.events):
+                inside = False
+    return out
 
 
 def _mentions(text: str, events: tuple[Event, ...], who: str) -> bool:
