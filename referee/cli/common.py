@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -101,13 +102,14 @@ class RefereeGroup(TyperGroup):
     """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1,
     and a usage mistake (missing argument, unknown option) into one line and exit 2."""
 
-    def main(self, args: Any = None, prog_name: str | None = None,
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+             windows_expand_args: bool = True, **extra: Any) -> Any:
+        more = {"windows_expand_args": windows_expand_args, **extra}
         if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            return super().main(args, prog_name, complete_var, False, **more)
         try:
-            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+            rv = super().main(args, prog_name, complete_var, False, **more)
         except Exception as exc:
             if not _is_click(exc, "ClickException"):
                 raise
