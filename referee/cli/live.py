@@ -1,0 +1,650 @@
+"""`referee watch` (the players' screen) and `referee shell` (the GM's prompt for the night).
+
+Module-level imports stay light (typer and the standard library): rich and prompt_toolkit
+are imported by the commands that use them, so every other command starts fast.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from referee.cli.common import db_path, emit_json
+
+if TYPE_CHECKING:
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
+    from rich.console import RenderableType
+    from rich.text import Text
+
+# -- watch --------------------------------------------------------------------------------------
+
+CHIP = "●"
+STREETS = {1: "after four cards", 2: "after six cards", 3: "after seven cards"}
+#: Chip colours a GM may name that rich does not know by that name.
+COLOUR_ALIASES = {"orange": "dark_orange", "gold": "gold1", "pink": "pink1", "brown": "orange4",
+                  "grey": "grey62", "gray": "grey62", "silver": "grey82", "violet": "violet"}
+
+
+def chip_style(colour: str) -> str:
+    """A rich style for a chip colour; plain bold for a colour rich cannot draw."""
+    from rich.color import Color, ColorParseError
+
+    name = COLOUR_ALIASES.get(colour.lower(), colour.lower().replace(" ", "_"))
+    try:
+        Color.parse(name)
+    except ColorParseError:
+        return "bold"
+    return f"bold {name}"
+
+
+def stack(n: int, colour: str, named: bool = False) -> Text:
+    """``●●●●● 5`` in the chip's colour: one mark per chip (at most ten of a colour, R10)."""
+    from rich.text import Text
+
+    if not n:
+        return Text("")
+    return Text.assemble((CHIP * n, chip_style(colour)), f" {n:>2}",
+                         (f" {colour}", chip_style(colour)) if named else "")
+
+
+def money(chips: int) -> str:
+    return f"${chips * 100_000:,}"
+
+
+def clock(seconds: int | None) -> str:
+    if seconds is None:
+        return "not started"
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
+    """The players' screen for one frame of ``referee.live.frame``."""
+    from rich import box
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    if not view.get("seats"):
+        return Text(f"Waiting for the evening: {view.get('problem') or 'nothing to show yet'}",
+                    style="bold")
+    colours: list[str] = view["colours"]
+    hand = view["hand"]
+    # A column per colour when they fit (ten marks and a count each), else one column with
+    # a line per colour held.
+    by_column = width >= 70 + 15 * len(colours)
+
+    phase = "limit phase (1 chip, 3 raises)" if view["phase"] == "limit" else "open phase"
+    if view["open_pending"]:
+        phase += ", open phase from the next hand"
+    head = Text.assemble(("FOOL'S ERRAND", "bold reverse"), "  ")
+    if hand:
+        head.append(f"Hand {hand['no']}, {STREETS[hand['street']]}", style="bold")
+        head.append(" · ")
+    head.append(f"{phase} · clock {clock(view['clock'])} · hands played {view['hands_played']}")
+
+    table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("Seat", no_wrap=True)
+    if by_column:
+        for colour in colours:
+            table.add_column(Text(colour, style=chip_style(colour)), no_wrap=True, min_width=13)
+    else:
+        table.add_column("Stacks", no_wrap=True)
+    table.add_column("Chips", justify="right", no_wrap=True)
+    table.add_column("Charges", justify="right", no_wrap=True)
+    table.add_column("Up cards", min_width=8, ratio=1)
+    table.add_column("", no_wrap=True)
+
+    def stacks(chips: dict[str, int]) -> list[Text]:
+        if by_column:
+            return [stack(chips.get(c, 0), c) for c in colours]
+        return [Text("\n").join(stack(n, c, named=True) for c, n in chips.items())]
+
+    to_act = hand["to_act"] if hand else None
+    turn = "bold reverse"
+    for seat in view["seats"]:
+        acting = seat["name"] == to_act
+        note = seat["away"] or ("folded" if seat["in_hand"] == "folded" else
+                                "all-in" if seat["in_hand"] == "all-in" else "")
+        style = turn if acting else "dim" if seat["away"] or note == "folded" else "bold"
+        table.add_row(Text("▶", style=turn) if acting else str(seat["seat"]),
+                      Text.assemble((seat["name"], style), f" {seat['arcanum']}"),
+                      *stacks(seat["chips"]), str(seat["stack"]), str(seat["charges"]),
+                      " ".join(seat["showing"]),
+                      Text(f"owes {hand['owes']}", style=turn) if acting else note)
+        if seat["assistant"]:
+            helper = seat["assistant"]
+            table.add_row("", Text(f"  {helper['name']} (assistant)", style="dim"),
+                          *stacks(helper["chips"]), str(helper["stack"]), "", "", "")
+    fool = view["fool"]
+    acting = fool["name"] == to_act
+    table.add_row(Text("▶", style=turn) if acting else "",
+                  Text(f"{fool['name']} (the Fool)", style=turn if acting else "italic"),
+                  *stacks(fool["chips"]), str(fool["stack"]), "", " ".join(fool["showing"]),
+                  Text(f"owes {hand['owes']}", style=turn) if acting
+                  else "folded" if fool["in_hand"] == "folded" else "",
+                  end_section=bool(hand))
+    if hand:
+        table.add_row("", Text("POT", style="bold"), *stacks(hand["pot_chips"]),
+                      Text(str(hand["pot"]), style="bold"), "", "", "")
+
+    parts: list[RenderableType] = [head, table]
+    if hand:
+        chips = f"{hand['pot']} chip" + ("" if hand["pot"] == 1 else "s")
+        pot = Text.assemble(("Pot ", "bold"), (chips, "bold"), f" ({money(hand['pot'])})")
+        if hand["all_in"] and len(hand["pots"]) > 1:  # side pots: someone is all-in (R14)
+            pot.append(" — " + " · ".join(
+                f"{p['name']}: {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"]))
+        parts.append(pot)
+        if hand["betting_over"]:
+            parts.append(Text("Betting is over: the showdown, "
+                              f"{', '.join(hand['in'])} show their hands.", style="bold"))
+        elif to_act:
+            bet = f"bet {hand['bet']}" + (f", raises {hand['raises']}/3"
+                                          if hand["phase"] == "limit" else "")
+            parts.append(Text.assemble(
+                (f" ▶ {to_act} to act ", "bold reverse"),
+                f"  owes {hand['owes']} · {' / '.join(hand['moves'])} · {bet}"))
+    elif not view["over"]:
+        parts.append(Text("Between hands.", style="bold"))
+    if view["over"]:
+        parts.append(Text(f"The game is over (R18): {view['winner'] or 'nobody'} is the last "
+                          "stakeholder holding chips.", style="bold"))
+    depleted = ", ".join(view["depleted"]) or "none"
+    parts.append(Text.assemble(("Depleted Arcana: ", "bold"), depleted))
+    if view.get("problem"):
+        parts.append(Text(f"(showing the last good view) {view['problem']}", style="bold red"))
+    return Group(*parts)
+
+
+def watch(
+    once: Annotated[bool, typer.Option("--once", help="Print one frame and exit.")] = False,
+    interval: Annotated[
+        float, typer.Option("--interval", min=0.05, max=5.0,
+                            help="Seconds between looks at the evening file.")
+    ] = 0.25,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the frame as JSON and exit.")
+    ] = False,
+) -> None:
+    """The table for the players' screen: stacks, pots, whose turn, the clock. No secrets."""
+    from referee import live
+    from referee.cli.common import console
+
+    path = db_path()
+    view = live.frame(live.load_state(path))  # no evening: one line, exit 2
+    if as_json:
+        emit_json(view)
+        return
+    con = console()
+    if once:
+        con.print(render_frame(view, con.width))
+        return
+    try:
+        if not con.is_terminal:  # piped: a new frame whenever the evening changes
+            shown = None
+            for view in live.frames(path, interval=interval):
+                key = {k: v for k, v in view.items() if k != "clock"}
+                if key != shown:
+                    shown = key
+                    con.print(render_frame(view, con.width))
+                    con.file.flush()
+            return
+        from rich.live import Live
+
+        with Live(console=con, screen=True, auto_refresh=False) as screen:
+            for view in live.frames(path, interval=interval):
+                screen.update(render_frame(view, con.width), refresh=True)
+    except KeyboardInterrupt:
+        return
+
+
+# -- shell --------------------------------------------------------------------------------------
+
+#: Argument and option names (click's parameter names) and what completes them.
+PEOPLE = {"name", "source", "target", "assistant", "seller", "buyer", "holder", "stakeholder",
+          "player", "person", "with_", "a_name", "b_name"}
+CARDS = {"cards", "card", "previous", "play", "top", "bottom"}
+FIXED = {"table": ["evening", "scum", "wager", "fate"], "orientation": ["upright", "reversed"]}
+LEAVE = ("exit", "quit")
+
+
+class Vocabulary:
+    """The names the evening knows, re-read whenever its file changes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.people: list[str] = []
+        self.souls: list[str] = []
+        self.colours: list[str] = []
+        self.line = ""  # whose turn, for the toolbar
+        self.seen: object = False  # the file's signature when last read
+
+    def refresh(self) -> Vocabulary:
+        from referee import live
+        from referee.errors import RefereeError
+
+        now = live.signature(self.path)
+        if now == self.seen:
+            return self
+        self.seen = now
+        try:
+            state = live.load_state(self.path)
+        except RefereeError:
+            self.people, self.souls, self.colours = [], [], []
+            self.line = "no evening yet: `new --fool NAME --seat ...`"
+            return self
+        self.people = list(state.people)
+        self.souls = [s.key for s in state.souls if s.destroyed is None]
+        self.colours = state.colours()
+        hand = live.frame(state)["hand"]
+        if hand is None:
+            self.line = f"{state.hands_played} hand(s) played; `hand start` deals the next"
+        elif hand["betting_over"]:
+            self.line = f"hand {hand['no']}: betting is over, `hand showdown`"
+        else:
+            owes = f"owes {hand['owes']}" if hand["owes"] else "/".join(hand["moves"])
+            self.line = f"hand {hand['no']}: {hand['to_act']} to act ({owes})"
+        return self
+
+
+class Line:
+    """The text before the cursor, split as a shell would."""
+
+    def __init__(self, words: list[str], partial: str, raw: str, quote: str | None) -> None:
+        self.words = words      # complete words
+        self.partial = partial  # the word being typed, unquoted
+        self.raw = raw          # the same as typed (with its opening quote)
+        self.quote = quote      # the open quote, if any
+
+
+def split_line(text: str) -> Line:
+    """Split ``text`` into complete words and the word under the cursor (quotes may be open)."""
+    words: list[str] = []
+    current, quote, start, in_word = "", None, len(text), False
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = None
+            else:
+                current += ch
+        elif ch.isspace():
+            if in_word:
+                words.append(current)
+                current, in_word = "", False
+        else:
+            if not in_word:
+                start, in_word = i, True
+            if ch in "\"'":
+                quote = ch
+            else:
+                current += ch
+    if not in_word:
+        return Line(words, "", "", None)
+    return Line(words, current, text[start:], quote)
+
+
+def _is_group(cmd: Any) -> bool:
+    return isinstance(getattr(cmd, "commands", None), dict)
+
+
+def _takes_value(param: Any) -> bool:
+    return bool(param.param_type_name == "option" and not param.is_flag
+                and not getattr(param, "count", False))
+
+
+def _option_names(cmd: Any) -> list[str]:
+    names: list[str] = []
+    for p in cmd.params:
+        if p.param_type_name == "option" and not getattr(p, "hidden", False) \
+                and p.name not in ("install_completion", "show_completion"):
+            names += [o for o in [*p.opts, *p.secondary_opts] if o.startswith("--")]
+    return [*names, "--help"]
+
+
+def _find_option(cmd: Any, word: str) -> Any:
+    for p in cmd.params:
+        if p.param_type_name == "option" and word in (*p.opts, *p.secondary_opts):
+            return p
+    return None
+
+
+def _quoted(text: str) -> str:
+    return f'"{text}"' if any(c in text for c in " '\"") else text
+
+
+class ShellCompleter:
+    """prompt_toolkit completer: commands and options from the click tree, the evening's
+    people, souls and chip colours, and cards (short forms and long names)."""
+
+    def __init__(self, root: Any, vocabulary: Callable[[], Vocabulary]) -> None:
+        self.root = root
+        self.vocabulary = vocabulary
+
+    def get_completions(self, document: Document, complete_event: CompleteEvent
+                        ) -> Iterator[Completion]:
+        from prompt_toolkit.completion import Completion
+
+        line = split_line(document.text_before_cursor)
+        for text, replace, meta in self.candidates(line):
+            yield Completion(text, start_position=-len(replace), display_meta=meta or None)
+
+    def candidates(self, line: Line) -> Iterator[tuple[str, str, str]]:
+        """(text to insert, typed text it replaces, description) for the word being typed."""
+        cmd, param, option_value = self._locate(line.words)
+        typed = line.partial
+        if line.quote is None and typed.startswith("-") and not option_value:
+            yield from _prefixed(_option_names(cmd), typed, line.raw)
+            return
+        if param is None:
+            if _is_group(cmd) and not option_value:
+                names = sorted(n for n, c in cmd.commands.items() if not c.hidden)
+                if cmd is self.root and not line.words:
+                    names += ["help", *LEAVE]
+                for name in _prefixed(names, typed, line.raw):
+                    sub = cmd.commands.get(name[0])
+                    yield name[0], name[1], (sub.get_short_help_str(60) if sub else "")
+            return
+        yield from self._values(param.name, line)
+
+    def _values(self, kind: str, line: Line) -> Iterator[tuple[str, str, str]]:
+        vocab = self.vocabulary()
+        typed, raw = line.partial, line.raw
+        if kind in PEOPLE:
+            yield from _prefixed(vocab.people, typed, raw)
+        elif kind == "soul":
+            for soul in vocab.souls:
+                if _matches(soul, typed):
+                    yield _quoted(soul), raw, "soul"
+        elif kind == "chips":
+            piece = typed.rsplit(",", 1)[-1]
+            if ":" not in piece:
+                yield from _prefixed([f"{c}:" for c in vocab.colours], piece, piece)
+        elif kind == "arcanum":
+            yield from _cards(typed, majors_only=True)
+        elif kind in FIXED:
+            yield from _prefixed(FIXED[kind], typed, raw)
+        elif kind == "hands":  # "NAME: CARDS": a name first, then cards
+            if ":" in typed:
+                piece = typed.rsplit(" ", 1)[-1] if typed.rsplit(":", 1)[-1].strip() else ""
+                yield from _cards(piece)
+            elif line.quote is None:
+                for name in vocab.people:
+                    if _matches(name, typed):
+                        yield f'"{name}: ', raw, "a hand still in"
+            else:
+                yield from _prefixed([f"{n}: " for n in vocab.people], typed, typed)
+        elif kind in CARDS:
+            piece = typed.rsplit(" ", 1)[-1] if line.quote else typed
+            yield from _cards(piece)
+
+    def _locate(self, words: list[str]) -> tuple[Any, Any, bool]:
+        """The command the words lead to, the parameter the next word fills, and whether
+        that is an option's value."""
+        cmd = self.root
+        if words and words[0] in ("help", "referee"):
+            words = words[1:]
+        positional = 0
+        i = 0
+        while i < len(words):
+            word = words[i]
+            if word.startswith("-") and word != "-":
+                option = _find_option(cmd, word.split("=", 1)[0])
+                if option is not None and _takes_value(option) and "=" not in word:
+                    if i + 1 == len(words):
+                        return cmd, option, True
+                    i += 1
+            elif _is_group(cmd) and word in cmd.commands:
+                cmd, positional = cmd.commands[word], 0
+            else:
+                positional += 1
+            i += 1
+        if _is_group(cmd):
+            return cmd, None, False
+        arguments = [p for p in cmd.params if p.param_type_name == "argument"]
+        for arg in arguments:
+            if arg.nargs == -1 or positional < arg.nargs:
+                return cmd, arg, False
+            positional -= arg.nargs
+        return cmd, None, False
+
+
+def make_completer(root: Any, vocabulary: Callable[[], Vocabulary]) -> Completer:
+    """A prompt_toolkit ``Completer`` over the click tree ``root`` and the evening's names."""
+    from prompt_toolkit.completion import Completer
+
+    class _Completer(ShellCompleter, Completer):
+        pass
+
+    return _Completer(root, vocabulary)
+
+
+def _matches(candidate: str, typed: str) -> bool:
+    low, typed = candidate.lower(), typed.lower()
+    return low.startswith(typed) or (low.startswith("the ") and low[4:].startswith(typed))
+
+
+def _prefixed(names: Iterable[str], typed: str, raw: str) -> Iterator[tuple[str, str, str]]:
+    for name in names:
+        if _matches(name, typed):
+            yield name, raw, ""
+
+
+def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, str]]:
+    """Short forms first (``KnC``, ``XVI``), then long names (``Knight of Cups``)."""
+    from referee.rules.cards import DECK
+
+    deck = [c for c in DECK if c.is_major] if majors_only else DECK
+    if not typed:
+        for card in deck:
+            yield card.short, "", card.long
+        return
+    for card in deck:
+        if card.short.lower().startswith(typed.lower()):
+            yield card.short, typed, card.long
+    if len(typed) >= 2:
+        for card in deck:
+            if _matches(card.name, typed):
+                yield card.name, typed, card.short
+
+
+class _Leave(Exception):
+    """``exit`` or ``quit``."""
+
+
+class Shell:
+    """Runs command lines through one click command tree, built once for the night."""
+
+    def __init__(self, root: Any, db: Path | None, debug: bool) -> None:
+        self.root = root
+        self.db = db
+        self.debug = debug
+        self.vocab = Vocabulary(db if db is not None else db_path())
+
+    def vocabulary(self) -> Vocabulary:
+        return self.vocab.refresh()
+
+    def args(self, words: list[str]) -> list[str]:
+        """The root options of the shell (``--db``, ``--debug``) in front of every line."""
+        from referee.cli.main import _hoist_root_options
+
+        args = _hoist_root_options(words)
+        if self.db is not None and not any(a == "--db" or a.startswith("--db=") for a in args):
+            args = ["--db", str(self.db), *args]
+        if self.debug and "--debug" not in args:
+            args = ["--debug", *args]
+        return args
+
+    def run_line(self, text: str) -> int:
+        """Run one line as ``referee LINE``; a mistake prints one line. Returns the exit status.
+
+        Raises:
+            _Leave: the line was ``exit`` or ``quit``.
+        """
+        import shlex
+
+        from referee.cli import common
+        from referee.errors import RefereeError
+
+        try:
+            words = shlex.split(text, comments=True)
+        except ValueError as exc:
+            typer.echo(f"error: cannot read the line: {exc}; close the quote", err=True)
+            return 2
+        if not words:
+            return 0
+        if words[0] == "referee":
+            words = words[1:]
+        if words and words[0].lower() in LEAVE:
+            raise _Leave
+        if words and words[0] == "help":
+            words = [*words[1:], "--help"]
+        if words and words[0] == "shell":
+            typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
+            return 2
+        saved = common.SETTINGS
+        try:
+            code = self.root.main(args=self.args(words), prog_name="referee",
+                                  standalone_mode=False)
+            return code if isinstance(code, int) else 0
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            return 1
+        except RefereeError as exc:
+            typer.echo(f"error: {exc.line}", err=True)
+            return 2
+        except typer.TyperException as exc:  # click's usage errors
+            return self._usage_error(exc)
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 1
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            return 130
+        except Exception as exc:
+            if self.debug:
+                import traceback
+
+                traceback.print_exc()
+            else:
+                typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
+                           "mistake; nothing was written; start the shell with --debug)",
+                           err=True)
+            return 1
+        finally:
+            common.SETTINGS = saved
+            self.vocab.refresh()
+
+    @staticmethod
+    def _usage_error(exc: Any) -> int:
+        ctx = getattr(exc, "ctx", None)
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            exc.show()  # a group on its own: its help
+            return 0
+        line = f"error: {exc.format_message().rstrip('.')}."
+        if ctx is not None:  # as the plain CLI says it, without the `referee` a shell omits
+            usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
+            path = ctx.command_path.removeprefix("referee").strip()
+            line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
+        typer.echo(line, err=True)
+        code: int = getattr(exc, "exit_code", 2)
+        return code
+
+    def piped(self, lines: Iterable[str]) -> int:
+        """Run every line; the status is that of the last line that failed, else 0."""
+        status = 0
+        for text in lines:
+            try:
+                code = self.run_line(text)
+            except _Leave:
+                break
+            if code:
+                status = code
+            sys.stdout.flush()
+        return status
+
+    def interactive(self) -> int:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
+
+        history: History
+        try:
+            history = FileHistory(str(history_file()))
+        except OSError:
+            history = InMemoryHistory()
+
+        session: PromptSession[str] = PromptSession(
+            history=history,
+            completer=make_completer(self.root, self.vocabulary),
+            complete_while_typing=False,
+            bottom_toolbar=lambda: f" {self.vocab.path} · {self.vocab.line} · Tab completes, "
+                                   "`help`, Ctrl-D leaves",
+        )
+        typer.echo("The referee shell: type commands without `referee` (`help` lists them, "
+                   "Tab completes, `exit` or Ctrl-D leaves).")
+        self.vocab.refresh()
+        while True:
+            try:
+                text = session.prompt("referee> ")
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return 0
+            try:
+                self.run_line(text)
+            except _Leave:
+                return 0
+
+
+def history_file() -> Path:
+    """``shell-history`` in the user data directory (created on first use)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("referee", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / "shell-history"
+
+
+def full_command() -> Any:
+    """The click command of the whole app, even when ``run()`` pruned it to `shell`."""
+    import typer.main
+
+    from referee.cli import main
+
+    restore = getattr(main, "full_app", None)
+    if callable(restore):
+        app = restore()
+    else:
+        app = main.app
+        app.registered_commands, app.registered_groups = _FULL
+    return typer.main.get_command(app)
+
+
+def shell() -> None:
+    """A prompt for the whole night: every command without `referee`, with history and Tab.
+
+    Piped (stdin not a terminal), runs each line of stdin and exits with the status of
+    the last line that failed.
+    """
+    from referee.cli import common
+
+    sh = Shell(full_command(), common.SETTINGS.db, common.SETTINGS.debug)
+    code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
+    raise typer.Exit(code)
+
+
+#: The root app's lists of commands and groups as registered (``only`` replaces, never
+#: empties, them), so the shell can rebuild the whole tree.
+_FULL: tuple[list[Any], list[Any]] = ([], [])
+
+
+def register(app: typer.Typer) -> None:
+    """Add `watch` (Status) and `shell` (Setup) to the root app."""
+    global _FULL
+    _FULL = (app.registered_commands, app.registered_groups)
+    app.command("watch", rich_help_panel="Status")(watch)
+    app.command("shell", rich_help_panel="Setup")(shell)

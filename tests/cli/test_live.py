@@ -1,0 +1,243 @@
+"""`referee watch`: the players' screen shows the table and keeps the secrets."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee import live
+from referee.store import open_evening
+from tests.cli.conftest import GM
+
+SEATS = ["--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II", "--seat", "Ed:VII:green"]
+# Hand 1 goes to a showdown: these down cards are recorded there and must never be shown.
+DOWN = {"Cy": ["3C", "9C", "PC"], "Ed": ["5S", "7S", "AC"]}
+UP1 = {"Cy": "2P 5W 6S 7P", "Ed": "3S 9P 10C 4W", "Ada": "4C 8W AS 6C"}
+
+
+def _referee(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """The console in another process, as a second terminal would run it."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.run([sys.executable, "-m", "referee", "--db", str(db), *args],
+                          capture_output=True, text=True, env=env, timeout=30, check=True)
+
+
+def evening(gm: GM) -> None:
+    """Souls studied and guessed, a hand to a showdown, a power spent, a hand in progress."""
+    gm("new", "--fool", "Fool", *SEATS)
+    for who, soul in (("Di", "cobalt"), ("Di", "cobalt"), ("Ben", "green")):
+        gm("soul", "study", who, soul)
+    gm("soul", "guess", "Di", "cobalt", "--name", "Houdini")  # Cy's side earns Charges
+    gm("hand", "start")
+    for name, up in UP1.items():
+        gm("hand", "show", name, up[:5])
+    gm("hand", "show", "Fool", "KC KW KS QP")  # the Fool's cards are all dealt face up
+    gm("power", "access", "Ada", "XIX", "upright")  # a down card for a power, then out
+    check_around(gm, fold="Ada")
+    for name in DOWN:
+        gm("hand", "show", name, UP1[name])
+    gm("hand", "show", "Fool", "KC KW KS QP QW 10S")
+    check_around(gm)
+    gm("hand", "show", "Fool", "KC KW KS QP QW 10S 2S")
+    check_around(gm)
+    gm("hand", "showdown", *(f"{n}: {UP1[n]} {' '.join(DOWN[n])}" for n in DOWN),
+       "Fool: KC KW KS QP QW 10S 2S")
+    gm("hand", "start")
+    gm("hand", "show", "Cy", "KnC KnW")
+    gm("hand", "show", "Ed", "2S 3P")
+    gm("power", "access", "Ed", "XIX", "reversed")  # both powers out: XIX is depleted
+    gm("bet", "Cy")
+
+
+def check_around(gm: GM, fold: str | None = None) -> None:
+    """Everyone checks (``fold`` folds) until the round ends, whoever the up cards make first."""
+    hand = gm.status()["hand"]
+    street = hand["street"]
+    while not hand["betting_over"] and hand["street"] == street:
+        gm("fold" if hand["to_act"] == fold else "check", hand["to_act"])
+        hand = gm.status()["hand"]
+
+
+def secrets(db: Path) -> list[str]:
+    """Every soul identity and alias, and every clue of every sheet of the evening."""
+    with open_evening(db, write=False) as ev:
+        state = ev.state("evening")
+    found: list[str] = []
+    for soul in state.souls:
+        if soul.kind == "bottled":
+            found += [soul.identity, *soul.aliases]
+    for sheets in state.scenario["clues"].values():
+        for clues in sheets.values():
+            found += clues
+    assert len(found) > 20, "the scenario should give souls and clue sheets"
+    return found
+
+
+def test_watch_once_shows_the_table(gm: GM) -> None:
+    evening(gm)
+    out = gm("watch", "--once").output
+    for name in ("Cy", "Ed", "Ada", "Di (assistant)", "Ben (assistant)", "Fool (the Fool)"):
+        assert name in out
+    status = gm.status()
+    hand = status["hand"]
+    assert hand["to_act"] == "Ed" and hand["owes"] == 1
+    assert re.search(r"▶\s+Ed VII\b.*owes 1", out), out
+    assert f"Pot {hand['pot']} chip" in out
+    assert "Ed to act" in out
+    for seat in status["seats"]:  # every stack's count is on its row
+        line = next(ln for ln in out.splitlines() if re.search(rf"\b{seat['name']} [IVX]+\b", ln))
+        assert str(seat["chips"]) in line.split()
+    assert "Depleted Arcana: XIX The Sun" in out
+    assert "KnC KnW" in out  # up cards are public
+
+
+def test_watch_once_keeps_every_secret(gm: GM, db: Path) -> None:
+    evening(gm)
+    out = gm("watch", "--once").output
+    view = gm("watch", "--json").output
+    for text in (out, view):
+        for secret in secrets(db):
+            assert secret.lower() not in text.lower(), secret
+        for cards in DOWN.values():
+            for card in cards:
+                assert not re.search(rf"(?<![\w]){card}(?![\w])", text), card
+    data = json.loads(view)
+    assert not {"souls", "identity", "aliases", "clues", "powers"} & set(_keys(data))
+
+
+def _keys(obj: Any) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in _keys(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in _keys(v)}
+    return set()
+
+
+def test_watch_without_an_evening_file_says_so_in_one_line(gm: GM, db: Path) -> None:
+    line = gm.fails("watch", "--once")
+    assert line.startswith("error: no evening file at") and str(db) in line
+
+
+def test_watch_shows_side_pots_once_someone_is_all_in(gm: GM) -> None:
+    gm("new", "--fool", "Fool", *SEATS)
+    gm("rise", "Cy")
+    gm("chips", "give", "Cy", "Di", "blue:7")  # away from the table (R16): Cy keeps 3
+    gm("sit", "Cy")
+    gm("open-phase")
+    gm("hand", "start")  # antes: 3 chips
+    gm("hand", "show", "Cy", "KC KW")
+    gm("hand", "show", "Ed", "QC QW")
+    gm("hand", "show", "Ada", "8C 8W")
+    gm("hand", "show", "Fool", "0 I II III")
+    gm("bet", "Cy", "1")
+    before = gm("watch", "--once").output
+    assert "Pot 4 chips" in before and "side pot" not in before  # a bet is not a side pot
+    gm("raise", "Ed", "5")  # Cy (2 left) cannot cover it
+    gm("call", "Ada")
+    out = gm("watch", "--once").output
+    assert re.search(r"▶\s+Cy III.*owes 5.*", out), out
+    gm("call", "Cy")  # all-in for 2 (R14)
+    hand = gm.status()["hand"]
+    out = gm("watch", "--once").output
+    sizes = [p["size"] for p in hand["pots"]]
+    assert len(sizes) == 2, hand
+    assert f"main pot: {sizes[0]} (Cy, Ed, Ada, Fool)" in out, out
+    assert f"side pot 1: {sizes[1]} (Ed, Ada, Fool)" in out, out
+    assert re.search(r"Cy III.*all-in", out), out
+
+
+def test_frames_follow_a_change_from_another_process_within_a_second(gm: GM, db: Path) -> None:
+    gm("new", "--fool", "Fool", *SEATS)
+    gm("hand", "start")
+    gm("bet", "Cy")
+    done: list[float] = []
+
+    def other_terminal() -> None:
+        time.sleep(0.3)
+        _referee(db, "call", "Ed")
+        done.append(time.monotonic())
+
+    stream = live.frames(db, interval=0.05, tick=0.2)
+    first = next(stream)
+    assert first["hand"]["to_act"] == "Ed"
+    thread = threading.Thread(target=other_terminal)
+    thread.start()
+    deadline = time.monotonic() + 20
+    for view in stream:
+        if view["hand"]["to_act"] == "Ada":
+            seen = time.monotonic()
+            break
+        assert time.monotonic() < deadline, "the change never showed"
+    thread.join()
+    assert done and seen - done[0] < 1.0
+    assert view["hand"]["pot"] == 2
+
+
+def test_follow_redraws_the_clock_without_rereading(tmp_path: Path) -> None:
+    path = tmp_path / "e.json"
+    path.write_text("{}")
+    now = [0.0]
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    polls = live.follow(path, interval=0.25, tick=1.0, sleep=sleep, clock=lambda: now[0])
+    assert [next(polls) for _ in range(3)] == [True, False, False]
+    os.replace(_write(tmp_path / "new.json", '{"x": 1}'), path)
+    assert next(polls) is True
+
+
+def _write(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_watch_in_tmux_follows_another_terminal(gm: GM, db: Path, tmp_path: Path) -> None:
+    gm("new", "--fool", "Fool", *SEATS)
+    gm("hand", "start")
+    gm("bet", "Cy")
+    session = f"referee-watch-{uuid.uuid4().hex[:8]}"
+    rc = tmp_path / "rc"
+    command = (f"{sys.executable} -m referee --db {db} watch; echo $? > {rc}; sleep 30")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "TMUX")}
+    socket = ["-L", session]  # a private tmux server: nothing shared with the user's
+    subprocess.run(["tmux", *socket, "new-session", "-d", "-s", session, "-x", "120", "-y", "40",
+                    command], check=True, env=env)
+
+    def screen() -> str:
+        return subprocess.run(["tmux", *socket, "capture-pane", "-p", "-t", session],
+                              capture_output=True, text=True, check=True).stdout
+
+    def wait_for(pattern: str, seconds: float) -> str:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            text = screen()
+            if re.search(pattern, text):
+                return text
+            time.sleep(0.05)
+        raise AssertionError(f"{pattern!r} not on screen:\n{screen()}")
+
+    try:
+        wait_for(r"▶\s+Ed VII", 15)
+        _referee(db, "call", "Ed")
+        text = wait_for(r"▶\s+Ada XVI", 1.0)
+        assert "Pot 2 chips" in text
+        subprocess.run(["tmux", *socket, "send-keys", "-t", session, "C-c"], check=True)
+        deadline = time.monotonic() + 5
+        while not rc.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert rc.read_text().strip() == "0"  # Ctrl-C leaves cleanly
+    finally:
+        subprocess.run(["tmux", *socket, "kill-server"], check=False)

@@ -1,0 +1,169 @@
+"""`referee shell`: one process for the night, mistakes that cost one line, Tab completion."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+from typer.testing import CliRunner
+
+from referee.cli import live, main
+from referee.cli.main import app
+
+NEW = "new --fool Fool --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --seat Ed:VII:green"
+
+
+def _errors(output: str) -> list[str]:
+    return [ln for ln in output.splitlines() if ln.startswith("error:")]
+
+
+def test_piped_lines_run_and_a_bad_line_costs_one_line(runner: CliRunner, db: Path) -> None:
+    lines = [NEW, "hand start", "bet Zed", "# a comment", "", "hand show Cy KC KW", "bet Cy",
+             "status --json"]
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="\n".join(lines) + "\n")
+    assert _errors(result.output) == ["error: unknown player 'Zed'; did you mean Ed?"]
+    assert "Traceback" not in result.output
+    status = json.loads(result.output.strip().splitlines()[-1])
+    hand = status["hand"]
+    assert hand["pot"] == 1 and hand["to_act"] == "Ed"
+    assert hand["showing"] == {"Cy": ["KC", "KW"]}
+    assert result.exit_code == 2  # the status of the line that failed, for scripts
+
+
+def test_usage_errors_and_unclosed_quotes_cost_one_line(runner: CliRunner, db: Path) -> None:
+    lines = [NEW, "frobnicate", "bet", 'hand show Cy "KC KW', "bet Cy --chips", "status"]
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="\n".join(lines) + "\n")
+    errors = _errors(result.output)
+    assert len(errors) == 4, result.output
+    assert "No such command 'frobnicate'" in errors[0]
+    assert "Missing argument" in errors[1] and "`bet --help`" in errors[1]
+    assert "close the quote" in errors[2]
+    assert "--chips" in errors[3]
+    assert not any(ln.startswith("Usage:") or ln.startswith("╭") for ln in
+                   result.output.splitlines())  # one line each, no usage block
+    assert "Fool's Errand" in result.output  # `status` still ran after the mistakes
+
+
+def test_exit_leaves_and_later_lines_do_not_run(runner: CliRunner, db: Path) -> None:
+    result = runner.invoke(app, ["--db", str(db), "shell"], input=f"{NEW}\nexit\nhand start\n")
+    assert result.exit_code == 0, result.output
+    assert "Hand 1" not in result.output
+    result = runner.invoke(app, ["--db", str(db), "status", "--json"])
+    assert json.loads(result.output)["hand"] is None
+
+
+def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="help\nhelp bet\n")
+    assert result.exit_code == 0, result.output
+    for word in ("bet", "status", "watch", "hand", "soul"):
+        assert word in result.output
+    assert "opens the round's betting" in result.output
+
+
+def test_a_whole_night_in_one_process_through_the_console_script(db: Path) -> None:
+    """`run()` prunes the app to the invoked group; the shell must still know every command."""
+    lines = [NEW, "hand start", "hand show Cy KC KW", "bet Cy", "call Ed", "nonsense Ed",
+             "call Ada", "status --json"]
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    done = subprocess.run([sys.executable, "-m", "referee", "--db", str(db), "shell"],
+                          input="\n".join(lines) + "\n", capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert "Traceback" not in done.stderr
+    assert len(_errors(done.stderr)) == 1, done.stderr
+    status = json.loads(done.stdout.strip().splitlines()[-1])
+    assert status["hand"]["pot"] == 3
+    assert status["chips"]["pot"] == {"blue": 1, "green": 1, "red": 1}
+    assert done.returncode == 2
+
+
+def test_the_shell_rebuilds_the_full_tree_after_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(main.app, "registered_commands", main.app.registered_commands)
+    monkeypatch.setattr(main.app, "registered_groups", main.app.registered_groups)
+    assert main.only("shell")
+    assert [c.name for c in main.app.registered_commands] == ["shell"]
+    root = live.full_command()
+    for word in ("bet", "status", "watch", "shell", "hand", "soul", "new"):
+        assert word in root.commands, word
+
+
+# -- completion ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def shell(db: Path, capsys: pytest.CaptureFixture[str]) -> live.Shell:
+    sh = live.Shell(live.full_command(), db, debug=False)
+    assert sh.run_line(NEW) == 0
+    assert sh.run_line("hand start") == 0
+    capsys.readouterr()
+    return sh
+
+
+def complete(sh: live.Shell, text: str) -> list[str]:
+    completer = live.make_completer(sh.root, sh.vocabulary)
+    found = completer.get_completions(Document(text, len(text)), CompleteEvent())
+    return [c.text for c in found]
+
+
+def replaced(sh: live.Shell, text: str) -> dict[str, Any]:
+    completer = live.make_completer(sh.root, sh.vocabulary)
+    found = completer.get_completions(Document(text, len(text)), CompleteEvent())
+    return {c.text: c.start_position for c in found}
+
+
+def test_completes_command_words_and_subcommands(shell: live.Shell) -> None:
+    assert complete(shell, "b") == ["bet"]
+    assert set(complete(shell, "")) >= {"bet", "status", "watch", "hand", "soul", "help", "exit"}
+    assert complete(shell, "hand s") == ["show", "showdown", "start"]
+    assert complete(shell, "soul st") == ["study"]
+    assert set(complete(shell, "bet Cy --")) == {"--chips", "--json", "--help"}
+    assert "--db" in complete(shell, "--d")
+
+
+def test_completes_people_souls_colours_and_cards(shell: live.Shell) -> None:
+    assert complete(shell, "bet ") == ["Fool", "Cy", "Di", "Ed", "Ada", "Ben"]
+    assert complete(shell, "fold a") == ["Ada"]
+    assert complete(shell, "soul study d") == ["Di"]
+    assert complete(shell, "soul study Di co") == ['"the cobalt phial"']
+    assert replaced(shell, 'soul study Di "the co') == {'"the cobalt phial"': -7}
+    assert complete(shell, "soul smash Ada Ad") == ['"Ada\'s soul"']
+    assert complete(shell, "chips give Cy Ed r") == ["red:"]
+    assert complete(shell, "bet Cy --chips bl") == ["blue:"]
+    cards = complete(shell, "hand show Cy K")
+    assert {"KC", "KnC", "KW", "KnP"} <= set(cards)
+    assert "XVI" in complete(shell, "hand show Cy KC XV")
+    assert complete(shell, "hand show Cy KC towe") == ["The Tower"]
+    assert "Knight of Cups" in complete(shell, "hand show Cy Kni")
+    inside_quotes = replaced(shell, 'hand show Cy "KC Kn')  # only the last card is replaced
+    assert list(inside_quotes)[:4] == ["KnC", "KnW", "KnS", "KnP"]
+    assert "Knight of Cups" in inside_quotes and set(inside_quotes.values()) == {-2}
+    assert complete(shell, "power access Cy XV") == ["XV", "XVI", "XVII", "XVIII"]
+    assert complete(shell, "power access Cy XIX r") == ["reversed"]
+    assert complete(shell, "undo --table s") == ["scum"]
+    assert complete(shell, "status ") == []
+
+
+def test_completion_follows_the_evening(shell: live.Shell, capsys: pytest.CaptureFixture[str]
+                                        ) -> None:
+    assert "Zoe" not in complete(shell, "bet ")
+    assert shell.run_line(f"{NEW.replace('Ed:', 'Zoe:')} --force") == 0
+    assert "Zoe" in complete(shell, "bet ")
+    assert "Ed" not in complete(shell, "bet ")
+    assert complete(shell, "chips give Cy Zoe gr") == ["green:"]
+
+
+def test_a_bad_line_returns_its_status_and_the_shell_goes_on(
+        shell: live.Shell, capsys: pytest.CaptureFixture[str]) -> None:
+    assert shell.run_line("bet Zed") == 2
+    assert shell.run_line("hand show Cy KC KW") == 0
+    assert shell.run_line("bet Cy") == 0
+    err = capsys.readouterr().err
+    assert err.strip().splitlines() == ["error: unknown player 'Zed'; did you mean Ed?"]
+    with pytest.raises(live._Leave):
+        shell.run_line("quit")
