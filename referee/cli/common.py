@@ -167,3 +167,25 @@ def read_lines(source: str) -> list[str]:
             f"cannot read {source!r}: {exc.strerror}; give a readable file or '-'"
         ) from None
     return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
+    """``undo`` and ``redo`` for one table's event stream (whole commands, nothing deleted)."""
+
+    def undo() -> None:
+        from referee.store import open_evening
+
+        with open_evening(db_path()) as ev:
+            command = ev.undo(stream)
+        typer.echo(f"undone: {command.text}")
+
+    def redo() -> None:
+        from referee.store import open_evening
+
+        with open_evening(db_path()) as ev:
+            command = ev.redo(stream)
+        typer.echo(f"redone: {command.text}")
+
+    app.command("undo", help=f"Take back the last {table} command (kept in the log; "
+                f"`redo` restores it).")(undo)
+    app.command("redo", help=f"Bring back the {table} command just undone.")(redo)

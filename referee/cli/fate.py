@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.common import add_undo_redo
+
 if TYPE_CHECKING:
     from referee.rules.fate_actions import Outcome, Typed
 
@@ -624,26 +626,7 @@ def duel_show(ctx: typer.Context, as_json: Json = False) -> None:
 # -- the log ------------------------------------------------------------------------------------
 
 
-@app.command()
-def undo() -> None:
-    """Take back the last Card of Fate command (kept in the log; `fate redo` restores it)."""
-    from referee.cli.common import console, db_path
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        command = ev.undo(STREAM)
-    console().print(f"undone: {command.text}", markup=False)
-
-
-@app.command()
-def redo() -> None:
-    """Bring back the Card of Fate command just undone."""
-    from referee.cli.common import console, db_path
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        command = ev.redo(STREAM)
-    console().print(f"redone: {command.text}", markup=False)
+add_undo_redo(app, STREAM, "Card of Fate")
 
 
 @app.command()

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.common import add_undo_redo
+
 if TYPE_CHECKING:
     from rich.table import Table
 
@@ -255,23 +257,4 @@ def deal(as_json: Json = False) -> None:
         say(f"  {name} ({role.card_name}, {len(hands[name])}): {format_cards(hands[name])}")
 
 
-@app.command()
-def undo() -> None:
-    """Take back the last Tarot Scum command (kept in the log; `scum redo` restores it)."""
-    from referee.cli.common import db_path, say
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        command = ev.undo(STREAM)
-    say(f"undone: {command.text}")
-
-
-@app.command()
-def redo() -> None:
-    """Bring back the Tarot Scum command just undone."""
-    from referee.cli.common import db_path, say
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        command = ev.redo(STREAM)
-    say(f"redone: {command.text}")
+add_undo_redo(app, STREAM, "Tarot Scum")

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.common import add_undo_redo
+
 if TYPE_CHECKING:
     from referee.rules.wager import Elixir, Game, Hand, PointsTable
 
@@ -277,23 +279,4 @@ def status(as_json: Json = False) -> None:
                   f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
 
 
-@app.command()
-def undo() -> None:
-    """Take back the last Weir's Wager command (kept in the log; `wager redo` restores it)."""
-    from referee.cli.common import db_path, say
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        command = ev.undo(STREAM)
-    say(f"undone: {command.text}")
-
-
-@app.command()
-def redo() -> None:
-    """Bring back the Weir's Wager command just undone."""
-    from referee.cli.common import db_path, say
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        command = ev.redo(STREAM)
-    say(f"redone: {command.text}")
+add_undo_redo(app, STREAM, "Weir's Wager")
