@@ -8,7 +8,10 @@ Layout of an evening at ``PATH``:
   is ever deleted).
 - ``PATH.segments/NNNNNN.json`` — sealed, immutable runs of older events, each
   with the snapshot it started from. A command reads ``PATH`` only, so its cost
-  is bounded whatever the length of the night.
+  is bounded whatever the length of the night. (When undo reached back into a
+  sealed segment, the next seal of that position is written as
+  ``NNNNNN-HASH.json``: a sealed file is never rewritten, so older backups that
+  name it stay sound. The header lists the segment files in order.)
 - ``PATH.lock`` — one file lock around each whole command (read, validate, write).
 - ``PATH.bak.1`` .. ``PATH.bak.3`` — the previous versions of ``PATH``.
 
@@ -585,14 +588,18 @@ def remove_stale_temps(path: Path) -> None:
             if not (name.startswith(prefix) and name.endswith(".tmp")):
                 continue
             middle = name[len(prefix):-4]
-            # ``.NAME.bak.tmp`` (backup staging) or ``.NAME.XXXXXXXX.tmp`` (mkstemp); in the
-            # evening's own folder nothing else, so that ``NAME.other``'s temps are left alone.
-            if folder is segments or middle == "bak" or _is_mkstemp_tag(middle):
+            # ``.NAME.bak.tmp`` (backup staging), ``.NAME.PID.NS.tmp`` (atomic_write) or
+            # ``.NAME.XXXXXXXX.tmp`` (mkstemp, older versions); in the evening's own folder
+            # nothing else, so that the temps of an evening named ``NAME.other`` are left alone.
+            if folder is segments or middle == "bak" or _is_temp_tag(middle):
                 with contextlib.suppress(OSError):
                     os.unlink(entry.path)
 
 
-def _is_mkstemp_tag(text: str) -> bool:
+def _is_temp_tag(text: str) -> bool:
+    pid, dot, stamp = text.partition(".")
+    if dot:
+        return pid.isdigit() and stamp.isdigit()
     return len(text) == 8 and all(c.isalnum() or c == "_" for c in text)
 
 

@@ -1,0 +1,170 @@
+"""SIGKILL a process writing to the evening at random moments: the file always opens, verifies,
+and holds a prefix of the commands, each command whole (issue 3, "Prove it")."""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from referee.evening import commands
+from referee.evening.state import CHIPS_PER_COLOUR, State
+from referee.store import open_evening
+from referee.streams import Event, spec
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+
+SEATS = ["Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV", "Cy:V:green"]
+SETUP = 3  # commands: new, rise Ada, rise Bob
+KILLS = 60
+
+#: The writer: commits two-event commands back to back, sealing a segment every few commands
+#: (SEGMENT_SIZE 7), so kills land in event writes, backup rotation and seals alike.
+WRITER = """
+import sys
+from referee import store
+from referee.store import open_evening
+
+store.SEGMENT_SIZE = 7
+path = sys.argv[1]
+
+def step(state):
+    back = bool(state.chips["Ann"].get("red"))
+    a, b, c, d = ("Ann", "Ada", "Bea", "Bob") if back else ("Ada", "Ann", "Bob", "Bea")
+    return [{"kind": "chips_given", "from": a, "to": b, "chips": {"red": 1}},
+            {"kind": "chips_given", "from": c, "to": d, "chips": {"blue": 1}}]
+
+with open_evening(path, write=False) as ev:
+    ev.state("evening")  # every import done before the parent starts the clock
+print("ready", flush=True)
+while True:
+    with open_evening(path) as ev:
+        ev.commit("evening", step(ev.state("evening")), "step")
+"""
+
+
+def expected_step(k: int) -> list[Event]:
+    """The k-th command of the writer (0-based): out on even steps, back on odd ones."""
+    a, b, c, d = ("Ann", "Ada", "Bea", "Bob") if k % 2 else ("Ada", "Ann", "Bob", "Bea")
+    return [{"kind": "chips_given", "from": a, "to": b, "chips": {"red": 1}},
+            {"kind": "chips_given", "from": c, "to": d, "chips": {"blue": 1}}]
+
+
+def new_evening(path: Path) -> None:
+    seats = [commands.parse_seat(s) for s in SEATS]
+    steps = [lambda s: commands.new_evening(s, "Fool", seats, now=0.0, force=False),
+             lambda s: commands.rise(s, "Ada"), lambda s: commands.rise(s, "Bob")]
+    for build in steps:
+        with open_evening(path) as ev:
+            ev.commit("evening", build(ev.state("evening")), "setup")
+
+
+def assert_conserved(state: State) -> None:
+    totals: dict[str, int] = {}
+    for holding in state.chips.values():
+        for colour, n in holding.items():
+            assert n >= 0
+            totals[colour] = totals.get(colour, 0) + n
+    assert totals == dict.fromkeys(state.colours(), CHIPS_PER_COLOUR)
+
+
+def check_sound(path: Path, events_per_command: int | None) -> list[tuple[Event, ...]]:
+    """The file opens (no StoreError), verifies, holds contiguous whole commands; returns them."""
+    with open_evening(path, write=False) as ev:
+        problems = ev.verify()
+        records = list(ev.records())
+        cmds = ev.commands()
+        state = ev.state("evening")
+    assert problems == []
+    assert [r["seq"] for r in records] == list(range(1, len(records) + 1))
+    assert [c.cmd for c in cmds] == list(range(1, len(cmds) + 1))
+    if events_per_command is not None:
+        assert all(len(c.events) == events_per_command for c in cmds[SETUP:])
+    sp = spec("evening")
+    fresh = sp.empty()
+    for record in records:
+        fresh = sp.apply(fresh, copy.deepcopy(record["event"]))
+    assert json.dumps(sp.dump(fresh), sort_keys=True) == json.dumps(sp.dump(state),
+                                                                   sort_keys=True)
+    assert_conserved(state)
+    return [c.events for c in cmds[SETUP:]]
+
+
+def check_backups_restore(path: Path, scratch: Path) -> None:
+    """Every backup, copied over the evening file (as the GM is told to), opens and verifies."""
+    for backup in sorted(path.parent.glob(f"{path.name}.bak.*")):
+        shutil.rmtree(scratch, ignore_errors=True)
+        scratch.mkdir()
+        restored = scratch / path.name
+        shutil.copy(backup, restored)
+        segments = path.with_name(f"{path.name}.segments")
+        if segments.exists():
+            shutil.copytree(segments, scratch / segments.name)
+        with open_evening(restored, write=False) as ev:
+            assert ev.verify() == [], backup.name
+
+
+def temp_files(folder: Path) -> list[Path]:
+    return [p for p in folder.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_sigkill_during_commits_always_leaves_a_sound_prefix(tmp_path: Path) -> None:
+    seed = random.randrange(1 << 30)
+    rng = random.Random(seed)
+    db = tmp_path / "e.json"
+    new_evening(db)
+    done = 0
+    for kill in range(KILLS):
+        child = subprocess.Popen([sys.executable, "-c", WRITER, str(db)],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert child.stdout is not None
+        assert child.stdout.readline() == "ready\n", child.communicate()[1]
+        time.sleep(rng.uniform(0.0, 0.04))
+        child.send_signal(signal.SIGKILL)
+        _, err = child.communicate()
+        assert child.returncode == -signal.SIGKILL, f"writer died by itself (seed {seed}): {err}"
+        steps = check_sound(db, events_per_command=2)
+        assert [list(s) for s in steps] == [expected_step(k) for k in range(len(steps))], seed
+        assert len(steps) >= done, f"kill {kill} lost committed commands (seed {seed})"
+        done = len(steps)
+    assert done >= KILLS // 4, f"only {done} commands in {KILLS} runs: kills hit no writes?"
+    check_backups_restore(db, tmp_path / "restore")
+    # Temp files of killed writers go with the next command; none stays behind.
+    with open_evening(db) as ev:
+        ev.commit("evening", expected_step(done), "after the kills")
+    assert temp_files(tmp_path) == []
+    assert len(check_sound(db, events_per_command=2)) == done + 1
+
+
+CLI_LOOP = """
+while true; do
+  "$PY" -m referee --db "$DB" chips give Ada Ann red:1 >/dev/null 2>&1
+  "$PY" -m referee --db "$DB" chips give Ann Ada red:1 >/dev/null 2>&1
+done
+"""
+
+
+def test_sigkill_of_the_cli_console_at_random_moments(tmp_path: Path) -> None:
+    rng = random.Random()
+    db = tmp_path / "e.json"
+    new_evening(db)
+    env = {**os.environ, "PY": sys.executable, "DB": str(db)}
+    done = 0
+    for _ in range(20):
+        loop = subprocess.Popen(["bash", "-c", CLI_LOOP], env=env, start_new_session=True)
+        time.sleep(rng.uniform(0.05, 0.4))
+        os.killpg(loop.pid, signal.SIGKILL)  # the shell and the `referee` it is running
+        loop.wait()
+        steps = check_sound(db, events_per_command=1)
+        assert len(steps) >= done
+        done = len(steps)
+    assert done > 0
