@@ -646,20 +646,6 @@ class EveningLock:
             self._fd = None
 
 
-def _remove_orphans(path: Path) -> None:
-    """Temp files a killed writer left behind. Every writer holds the lock, so while we hold
-    it any temp file of this evening is an orphan."""
-    prefix = f".{path.name}."
-    try:
-        entries = list(os.scandir(path.parent))
-    except OSError:
-        return
-    for entry in entries:
-        if entry.name.startswith(prefix) and entry.name.endswith(".tmp"):
-            with contextlib.suppress(OSError):
-                os.unlink(entry.path)
-
-
 @contextlib.contextmanager
 def open_evening(path: Path | str, *, write: bool = True) -> Iterator[Evening]:
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.

@@ -516,19 +516,16 @@ def _fool_to_open_round_two() -> State:
     return state
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: when a betting round opens with the Fool to act and "
-                   "no up card is missing (they were given early), the console neither plays his "
-                   "forced bet (R15) nor accepts one: status says 'Fool to act: check/bet', "
-                   "`referee bet Fool`/`check Fool` are refused, and `check Ada` is refused for "
-                   "a bet nobody has seen; only guessing `call Ada` goes on")
 def test_r15_the_fool_to_open_a_round_is_never_a_dead_end() -> None:
     state = _fool_to_open_round_two()
     hand = state.hand
     assert hand is not None and not betting.missing_up_cards(state, hand)
     options = betting.options(state, hand)
     assert options is not None
-    if options.name != state.fool:
-        return  # the console played his forced move itself
+    # E4: the round's up cards were all given, so Bob's call that opened it also played the
+    # Fool's forced opening bet.
+    assert hand.round.bet == 1 and hand.round.opener == state.fool
+    assert options.name != state.fool
     accepted = []
     for move in options.moves:
         try:
@@ -536,5 +533,9 @@ def test_r15_the_fool_to_open_a_round_is_never_a_dead_end() -> None:
         except RefereeError:
             continue
         accepted.append(move)
-    assert accepted, (f"the console says the Fool is to act ({'/'.join(options.moves)}) and "
-                      "refuses every one of those moves")
+    assert not accepted  # it is not the Fool's turn any more
+    for move in options.moves:  # and the player to act can do each move offered
+        try:
+            commands.act(state, options.name, move)
+        except RefereeError as exc:
+            raise AssertionError(f"{options.name} is offered {move} but refused: {exc}") from None

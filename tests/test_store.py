@@ -346,9 +346,6 @@ def test_tampering_with_the_snapshot_or_losing_a_segment_is_caught(
     assert any("missing" in p for p in verify_file(db))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: `referee verify` counts the events with "
-                   "records(), which raises StoreError for a missing segment, so the command "
-                   "exits 2 (a user mistake) instead of listing the problem and exiting 1")
 def test_cli_verify_reports_a_missing_segment_as_a_problem(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db, files = chained_evening(tmp_path, monkeypatch)

@@ -114,8 +114,8 @@ def options(state: State, hand: HandState) -> Options | None:
         if not is_fool and state.stack(name) > due and _may_raise(hand):
             moves.append("raise")
         moves.append("fold")
-    if is_fool:
-        moves = [m for m in moves if m != "fold" and m != "raise"]
+    if is_fool:  # R15: his move is forced, the console plays it
+        moves = ["call"] if due else (["bet"] if r.actions == 0 else ["check"])
     if r.bet > 0 and "raise" in moves and not _may_raise(hand):
         moves.remove("raise")
     return Options(name, due, tuple(moves))

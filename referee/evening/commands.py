@@ -236,16 +236,24 @@ def act(state: State, who: str, action: str, amount: int | None = None,
     hand = _need_hand(state)
     name = player(state, who)
     if name == state.fool:
-        raise IllegalAction("the console plays the Fool's forced bets and calls itself (R15); "
-                            f"it is {betting.to_act(state, hand) or 'nobody'}'s turn")
+        return _fool_on_request(state, action)
     events = _fool_moves(state, opening=True)
     sim = _replay(state, events) if events else state
     hand = sim.hand
     assert hand is not None
-    named = parse_chips(sim, chips_text) if chips_text else None
-    if named is not None and amount is None and action in ("bet", "raise"):
-        amount = sum(named.values()) - (betting.owed(sim, hand, name) if action == "raise" else 0)
-    n = betting.verify_action(sim, hand, name, action, amount)
+    try:
+        named = parse_chips(sim, chips_text) if chips_text else None
+        if named is not None and amount is None and action in ("bet", "raise"):
+            amount = sum(named.values()) - (betting.owed(sim, hand, name)
+                                            if action == "raise" else 0)
+        n = betting.verify_action(sim, hand, name, action, amount)
+    except IllegalAction as exc:
+        if not events:
+            raise
+        forced = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
+                           for e in events)
+        raise IllegalAction(f"first the Fool's forced move: {forced} (R15); then {exc}",
+                            ruling=exc.ruling) from None
     if named is not None:
         if action in ("check", "fold"):
             raise BadInput(f"--chips makes no sense with {action}")
@@ -261,9 +269,31 @@ def act(state: State, who: str, action: str, amount: int | None = None,
                     "all_in": n > 0 and n == sim.stack(name), "auto": False}
     events.append(event)
     sim = _replay(sim, [event])
-    events += _fool_moves(sim, opening=False)
+    # A new round whose up cards were all given already opens at once, the Fool's forced
+    # opening bet included (E4).
+    ready = sim.hand is not None and not betting.missing_up_cards(sim, sim.hand)
+    events += _fool_moves(sim, opening=ready)
     if sim.hand is not None:
         events += _uncontested(_replay(state, events))
+    return events
+
+
+def _fool_on_request(state: State, action: str) -> list[Event]:
+    """The GM names the Fool: play his forced move if it is his turn and the move named (R15)."""
+    hand = state.hand
+    assert hand is not None
+    current = betting.to_act(state, hand)
+    if current != state.fool:
+        raise IllegalAction(f"not the Fool's turn: {current or 'nobody'} is to act; the console "
+                            "plays the Fool's forced bets and calls itself (R15)", ruling="R15")
+    events = _fool_moves(state, opening=True)
+    forced = events[0]["action"]
+    if action != forced:
+        raise IllegalAction(f"the Fool must {forced} now, not {action}: {events[0]['why']}",
+                            ruling="R15")
+    sim = _replay(state, events)
+    if sim.hand is not None:
+        events += _uncontested(sim)
     return events
 
 

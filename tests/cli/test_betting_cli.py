@@ -77,6 +77,19 @@ def test_r15_fool_is_forced_to_call_and_goes_all_in(gm: GM) -> None:
     assert status["hand"]["pot"] == 15  # 4 each from Cy, Ed, Ada and 3 from the Fool
 
 
+def test_r15_naming_the_fool_plays_his_forced_move(gm: GM) -> None:
+    test_r15_fool_wins_a_pot_he_put_nothing_into(gm)  # the Fool now holds 3 chips
+    gm("hand", "start")
+    gm("hand", "show", "Fool", "KC KW KS QP")  # only his cards so far: he opens
+    assert gm.status()["hand"]["to_act"] == "Fool"
+    assert gm.status()["hand"]["moves"] == ["bet"]
+    assert "the Fool must bet now, not check" in gm.fails("check", "Fool")
+    out = gm("bet", "Fool").output
+    assert "Fool bets 1" in out and "forced" in out
+    assert "not the Fool's turn" in gm.fails("call", "Fool")
+    assert gm.status()["hand"]["to_act"] == "Cy"
+
+
 def test_r14_all_ins_at_different_amounts_make_side_pots(gm: GM) -> None:
     _new(gm, "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue:Di:II", "--seat", "Ed:VII:green",
          "--seat", "Flo:V:yellow")
