@@ -180,6 +180,8 @@ def announce(before: State, after: State, events: list[Event]) -> None:
         view = hand_view(after)
         assert view is not None
         say(_hand_line(after, view))
+    if before.over and not after.over:
+        say("[bold]Two sides hold chips again: the game goes on (R18).[/]")
     if after.over and not before.over:
         say(f"[bold]The game is over (R18):[/] {after.winner or 'nobody'} and the Fool are the "
             f"only ones holding chips. The Fool keeps his; {after.winner} takes the rest.")

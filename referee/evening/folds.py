@@ -137,30 +137,25 @@ def _showdown(state: State, e: Event) -> State:
     })
     state.hand = None
     state.hands_played += 1
-    _check_end(state)
     return state
 
 
-def _check_end(state: State) -> None:
-    """R18: over when only the Fool and one stakeholder's side hold chips."""
+def check_end(state: State) -> None:
+    """R18: over when only the Fool and one stakeholder's side hold chips. Between hands,
+    after every event: chips moved by a buyout or a gift can bring a side back."""
     holders: set[str] = set()
     for name, holding in state.chips.items():
         if name in (POT, state.fool) or not sum(holding.values()):
             continue
         side = state.side_of(name)
         holders.add(side or name)
-    if len(holders) <= 1 and state.hand is None:
-        state.over = True
-        state.winner = next(iter(holders), None)
+    state.over = len(holders) <= 1
+    state.winner = next(iter(holders), None) if state.over else None
 
 
 @handles("chips_given")
 def _chips_given(state: State, e: Event) -> State:
     move_chips(state, e["from"], e["to"], e["chips"])
-    if state.hand is None:
-        state.over = False
-        state.winner = None
-        _check_end(state)
     return state
 
 

@@ -236,6 +236,8 @@ def apply(state: State, event: Event) -> State:
     if handler is None:
         raise InvariantViolation(f"unknown event kind {event['kind']!r}")
     state = handler(state, event)
+    if state.started and state.hand is None:
+        folds.check_end(state)
     check_invariants(state)
     return state
 
