@@ -189,3 +189,24 @@ def test_bad_input_is_one_line_and_changes_nothing(gm: GM) -> None:
     assert "hosts the table" in gm.fails("chips", "give", "Di", "Fool", "red:1")
     assert "betting is not over" in gm.fails("hand", "showdown", "Cy: KC KW 2C 3C 4C 5S 7S")
     assert "unknown chip colour 'purple'" in gm.fails("bet", "Cy", "--chips", "purple:1")
+
+
+def test_r18_game_over_and_a_buyout_brings_a_side_back(gm: GM) -> None:
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
+    gm("hand", "start", "--open")
+    gm("hand", "show", "Cy", "KC KW")
+    assert "all-in" in gm("bet", "Cy", "20").output
+    gm("call", "Ada")
+    out = gm("hand", "showdown", "Cy: KC KW KS KP 2C 3C 4C", "Ada: 2S 3S 5W 7P 9C 10W PW",
+             "Max: 0 I II III IV V VI").output
+    assert "The game is over (R18)" in out
+    status = gm.status()
+    assert status["over"] and status["winner"] == "Cy"
+    assert "game is over" in gm.fails("hand", "start")
+    # R17: Cy holds all ten red chips, so Ada may not resign before Cy is offered her soul.
+    assert "must be offered Ada's soul first" in gm.fails("resign", "Ada")
+    out = gm("soul", "buyout", "Cy", "Ada").output
+    assert "the game goes on" in out
+    status = gm.status()
+    assert not status["over"] and status["chips"]["Ada"] == {"red": 10}
+    gm("hand", "start")
