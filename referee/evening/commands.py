@@ -214,7 +214,18 @@ def show(state: State, who: str, cards_text: str, *, magic: bool = False) -> lis
     return events
 
 
+def _forfeited(hand: Any) -> dict[str, str]:
+    """Cards given to the Fool for a power this hand, and by whom: out of the hand (R26)."""
+    return {card: who for who, cards in hand.forfeited.items() for card in cards}
+
+
 def _check_unique_up(hand: Any, name: str, cards: list[Card]) -> None:
+    gone = _forfeited(hand)
+    for c in cards:
+        if c.short in gone:
+            raise BadInput(f"{c.short} ({c.name}) was given to the Fool by {gone[c.short]} for a "
+                           "power; it is out of this hand (R26; --magic if a power changed the "
+                           "cards)", ruling="R26")
     seen: dict[str, str] = {}
     for other, shown in hand.showing.items():
         if other != name:
@@ -365,10 +376,10 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
                 if up not in shorts:
                     raise BadInput(f"{name}'s showdown cards lack their up card {up}, given with "
                                    "`hand show`; check the cards (or --magic)")
-            for gone in hand.forfeited.get(name, []):
-                if gone in shorts:
-                    raise BadInput(f"{name} gave {gone} to the Fool for a power; it is out of "
-                                   "this hand (R26)", ruling="R26")
+            for card, giver in _forfeited(hand).items():
+                if card in shorts:
+                    raise BadInput(f"{card} was given to the Fool by {giver} for a power; it is "
+                                   f"out of this hand and not in {name}'s (R26)", ruling="R26")
     from referee.rules.hands import best_hand, check_distinct
 
     check_distinct(list(given.values()), magic=magic)
