@@ -98,8 +98,11 @@ def _highlights(state: State) -> dict[str, Any]:
                          "dollars": pot["size"] * CHIP_VALUE, "winners": pot["winners"]})
         for name, best in record["best"].items():
             if best["category"] in pts.DUET_POINTS and best.get("duet"):
+                from referee.rules.hands import CATEGORY_TITLES
+
                 duets.append({"hand": record["no"], "player": name,
                               "category": best["category"],
+                              "title": CATEGORY_TITLES[best["category"]].lower(),
                               "duet": [to_roman(n) for n in best["duet"]]})
     pots.sort(key=lambda p: (-p["size"], p["hand"]))
     used = []
@@ -156,7 +159,7 @@ def render_terminal(report: dict[str, Any]) -> None:
     hl = report["highlights"]
     lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
              f"{' and '.join(p['winners'])}" for p in hl["biggest_pots"]]
-    lines += [f"Hand {d['hand']}: {d['player']} played {d['category'].replace('_', ' ')} "
+    lines += [f"Hand {d['hand']}: {d['player']} played {d['title']} "
               f"with the Duet {' + '.join(d['duet'])}" for d in hl["duet_hands"]]
     lines += [f"{u['holder']} used {u['power']}" for u in hl["powers_used"]]
     console().print(Panel(Group(
@@ -248,7 +251,7 @@ def render_html(report: dict[str, Any]) -> str:
     items = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
              f"{_e(' and '.join(p['winners']))}" for p in hl["biggest_pots"]]
     items += [f"Hand {d['hand']}: {_e(d['player'])} played "
-              f"{_e(d['category'].replace('_', ' '))} with the Duet {_e(' + '.join(d['duet']))}"
+              f"{_e(d['title'])} with the Duet {_e(' + '.join(d['duet']))}"
               for d in hl["duet_hands"]]
     items += [f"{_e(u['holder'])} used {_e(u['power'])}" for u in hl["powers_used"]]
     body = (
