@@ -148,7 +148,10 @@ def points(state: State) -> None:
     by: dict[tuple[str, int], list[pts.Point]] = {}
     for p in pts.sources(state):
         by.setdefault((p.person, p.arcanum), []).append(p)
-    for (person, arcanum), items in by.items():
+    order = {name: i for i, name in enumerate(state.people)}
+    # One person's rows together, in seat order, Arcana in order.
+    for (person, arcanum), items in sorted(by.items(), key=lambda kv: (
+            order.get(kv[0][0], len(order)), kv[0][1])):
         total = sum(p.points for p in items)
         table.add_row(person, arcanum_label(arcanum), str(total),
                       "; ".join(f"{p.points:+d} {p.source}" for p in items))

@@ -29,11 +29,9 @@ def soul_list(
     state = read_state()
     rows = []
     for soul in state.souls:
+        # The issue 4 contract: exactly these keys (identity and Arcanum with --reveal).
         row: dict[str, object] = {"soul": soul.key, "kind": soul.kind, "holder": soul.holder,
                                   "destroyed": soul.destroyed is not None}
-        identified = [g["assistant"] for g in state.guesses
-                      if g["soul"] == soul.key and g["result"]["name"] == "correct"]
-        row["identified"] = bool(identified) if soul.kind == "bottled" else True
         if reveal:
             row["identity"] = soul.identity
             row["arcanum"] = to_roman(soul.arcanum)
@@ -43,6 +41,9 @@ def soul_list(
         return
     from referee.cli import render_souls
 
+    for row in rows:  # the table also says whether a bottled soul has been named (R24)
+        row["identified"] = row["kind"] == "own" or any(
+            g["soul"] == row["soul"] and g["result"]["name"] == "correct" for g in state.guesses)
     render_souls.soul_table(state, rows, reveal)
 
 

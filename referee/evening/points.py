@@ -17,6 +17,7 @@ OWN_SOUL_LOST = -3
 SOUL_HELD = 2
 CONSUMED = 1
 DUET_POINTS = {"two_pair_duet": 1, "three_pair": 3}
+DUET_WORDS = {"two_pair_duet": "two pair with a Duet", "three_pair": "three pair"}
 
 
 @dataclass(frozen=True)
@@ -43,7 +44,7 @@ def sources(state: State) -> list[Point]:
             if not gain or not best.get("duet"):
                 continue
             low, high = sorted(best["duet"])
-            label = f"hand {record['no']}: {best['category'].replace('_', ' ')}"
+            label = f"hand {record['no']}: {DUET_WORDS[best['category']]}"
             if name == state.fool:
                 out += [Point(name, low, gain, label), Point(name, high, gain, label)]
                 continue
@@ -96,7 +97,10 @@ def promotions(state: State) -> list[dict[str, Any]]:
     points = totals(state)
     held = occupants(state)
     claims = []
+    dead = {seat.name for seat in state.seats if seat.dead}
     for person, arcana in points.items():
+        if person in dead:  # a stakeholder killed by a smashed soul claims nothing (R22)
+            continue
         for arcanum, n in sorted(arcana.items()):
             occupant = held.get(arcanum)
             if occupant == person:

@@ -496,6 +496,10 @@ def use_power(state: State, who: str, power_text: str) -> list[Event]:
     """R26: a power is used once, by its holder, paying its Charges from the side."""
     require_evening(state)
     name = stakeholder(state, who)
+    seat = state.seat(name)
+    if seat.dead or seat.resigned:
+        raise IllegalAction(f"{name} is out of the game ({'dead' if seat.dead else 'resigned'}); "
+                            "only a stakeholder still in the game uses a power (R26)", ruling="R26")
     spec = find_power(state, power_text)
     held = state.powers.get(spec["key"])
     if held is None or held["holder"] != name:
