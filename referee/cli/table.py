@@ -54,6 +54,11 @@ def showdown(
         list[str], typer.Argument(help='"NAME: CARDS" for every player still in, the Fool too.')
     ],
     magic: Annotated[bool, typer.Option("--magic", help="Hands changed by magic (R8).")] = False,
+    keep: Annotated[
+        list[str] | None,
+        typer.Option("--keep", help="NAME:ARCANUM: the Duet Arcanum a player keeps; the "
+                     "assistant gets the other (R27; default: the lower-numbered)."),
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """Rank every hand still in and award the main pot and each side pot (R7, R11, R15)."""
@@ -63,7 +68,9 @@ def showdown(
     for item in hands:
         name, sep, cards = item.partition(":")
         parsed.append((name.strip(), cards) if sep else (None, item))
-    before, after, events = run("hand showdown " + " ".join(f'"{h}"' for h in hands),
+    text = "hand showdown " + " ".join(f'"{h}"' for h in hands)
+    text += "".join(f" --keep {k}" for k in keep or [])
+    before, after, events = run(text,
                                 lambda s: commands.showdown(s, parsed, magic=magic,
-                                                            now=time.time()))
+                                                            now=time.time(), keep=keep))
     report_change(before, after, events, as_json)

@@ -342,7 +342,7 @@ def _uncontested(sim: State) -> list[Event]:
 
 
 def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,
-             now: float) -> list[Event]:
+             now: float, keep: list[str] | None = None) -> list[Event]:
     """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15)."""
     hand = _need_hand(state)
     if not hand.betting_over:
@@ -386,8 +386,32 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
     best = {name: best_hand(cards, magic=magic) for name, cards in given.items()}
     event = _award(state, given, best, magic=magic)
     event["time"] = now
+    if keep:
+        event["keep"] = _keeps(state, keep, best)
     _replay(state, [event])
     return [event]
+
+
+def _keeps(state: State, keep: list[str], best: dict[str, Any]) -> dict[str, int]:
+    """``--keep NAME:ARCANUM``: which Duet Arcanum a player keeps; the assistant gets the
+    other (R27)."""
+    out: dict[str, int] = {}
+    for item in keep:
+        who, sep, arc = item.partition(":")
+        if not sep:
+            raise BadInput(f"bad --keep {item!r}; write NAME:ARCANUM, e.g. Ada:XX")
+        name = match_name(who, list(best), "player at this showdown")
+        hand = best[name]
+        if hand.category not in ("two_pair_duet", "three_pair") or not hand.duet:
+            raise IllegalAction(f"{name} plays {hand.title.lower()}: no Duet points to share "
+                                "(R27)", ruling="R27")
+        number = parse_arcanum(arc)
+        duet = [c.rank for c in hand.duet]
+        if number not in duet:
+            raise BadInput(f"{name}'s Duet is {' + '.join(to_roman(n) for n in duet)}; keep one "
+                           "of those (R27)")
+        out[name] = number
+    return out
 
 
 def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,

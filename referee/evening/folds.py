@@ -132,6 +132,7 @@ def _showdown(state: State, e: Event) -> State:
         "phase": hand.phase,
         "pots": pots,
         "best": e["best"],
+        "keep": dict(e.get("keep", {})),
         "contested": bool(e["hands"]),
         "time": e.get("time", 0.0),
     })

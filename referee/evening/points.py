@@ -49,14 +49,21 @@ def sources(state: State) -> list[Point]:
                 out += [Point(name, low, gain, label), Point(name, high, gain, label)]
                 continue
             seat = state.seat(name)
-            # The player keeps the lower-numbered Arcanum by default, the assistant the other.
-            out.append(Point(name, low, gain, label))
-            out.append(Point(seat.assistant or name, high, gain,
+            # The player keeps one Arcanum, the assistant gets the other: by default the player
+            # keeps the lower-numbered, or the one named at the showdown (`--keep`, R27).
+            kept = record.get("keep", {}).get(name, low)
+            other = high if kept == low else low
+            out.append(Point(name, kept, gain, label))
+            out.append(Point(seat.assistant or name, other, gain,
                              label + (" (to the assistant)" if seat.assistant else "")))
     for soul in state.souls:
-        if soul.holder and not (soul.kind == "own" and soul.owner == soul.holder):
+        # E23: an assistant holds the side's own soul for the player ("The Assistant may hold
+        # ... souls ... for the Player"): neither a loss for the owner nor a gain for them.
+        at_home = soul.kind == "own" and soul.owner is not None and soul.holder is not None \
+            and state.side_of(soul.holder) == soul.owner
+        if soul.holder and not at_home:
             out.append(Point(soul.holder, soul.arcanum, SOUL_HELD, f"holds {soul.key}"))
-        if soul.kind == "own" and soul.owner and soul.holder != soul.owner:
+        if soul.kind == "own" and soul.owner and not at_home:
             why = f"own soul {soul.destroyed}" if soul.destroyed else f"own soul held by " \
                 f"{soul.holder}"
             out.append(Point(soul.owner, state.seat(soul.owner).arcanum, OWN_SOUL_LOST, why))
