@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 import typer.testing
 from hypothesis import settings
+from typer.testing import CliRunner
 
 # The machines here are shared and noisy: a property is about correctness, never about time.
 settings.register_profile("referee", deadline=None)
 settings.load_profile("referee")
-from typer.testing import CliRunner
 
 # Typer converts the whole command tree (evaluating every annotation) on each invoke; the tree
 # never changes during a test run, so build each app's command once.
