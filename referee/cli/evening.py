@@ -207,6 +207,23 @@ def chips_give(
     report_change(before, after, events, as_json)
 
 
+@chips_app.command("settle")
+def chips_settle(
+    source: Annotated[str, typer.Argument(metavar="FROM")],
+    target: Annotated[str, typer.Argument(metavar="TO")],
+    chips: Annotated[str, typer.Argument(metavar="COLOUR:N[,COLOUR:N]")],
+    why: Annotated[str, typer.Option("--why", help="The reason, recorded with the ruling.")],
+    as_json: Json = False,
+) -> None:
+    """The referee moves chips by ruling, between hands: a split overridden (R11), a dead
+    player's chips settled (R22)."""
+    from referee.evening import commands
+
+    before, after, events = run(f"chips settle {source} {target} {chips} --why {why!r}",
+                                lambda s: commands.settle_chips(s, source, target, chips, why))
+    report_change(before, after, events, as_json)
+
+
 def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
     from referee.evening import commands

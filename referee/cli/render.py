@@ -160,6 +160,9 @@ def announce(before: State, after: State, events: list[Event]) -> None:
             say(f"{event['name']} shows {', '.join(c.long for c in cards)}.")
         elif kind == "showdown":
             _say_showdown(event)
+        elif kind == "chips_given" and event.get("ruling"):
+            say(f"By the referee's ruling, {event['from']} hands {event['to']} "
+                f"{holding_text(event['chips'])}: {event['ruling']}.")
         elif kind == "chips_given":
             say(f"{event['from']} gives {event['to']} {holding_text(event['chips'])} "
                 "(away from the table, R16).")

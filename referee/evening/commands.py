@@ -488,6 +488,27 @@ def give_chips(state: State, source: str, target: str, chips_text: str) -> list[
     return [event]
 
 
+def settle_chips(state: State, source: str, target: str, chips_text: str,
+                 why: str) -> list[Event]:
+    """The referee's own ruling on chips: overriding a split (R11), settling a dead player's
+    chips (R22). Between hands only, with the reason recorded."""
+    require_evening(state)
+    if state.hand is not None:
+        raise IllegalAction(f"hand {state.hand.no} is in progress; settle chips between hands "
+                            "(the pot must be awarded first)")
+    if not why.strip():
+        raise BadInput("say why: --why TEXT is recorded with the ruling")
+    src, dst = person(state, source), person(state, target)
+    if src == dst:
+        raise BadInput(f"{src} cannot settle chips with themselves")
+    chips = parse_chips(state, chips_text)
+    check_named_chips(state.holding(src), chips, src)
+    event: Event = {"kind": "chips_given", "from": src, "to": dst, "chips": chips,
+                    "ruling": why.strip()}
+    _replay(state, [event])
+    return [event]
+
+
 def rise(state: State, who: str) -> list[Event]:
     """A stakeholder rises: keeps their chips, is dealt out, still a stakeholder (R17)."""
     require_evening(state)

@@ -210,3 +210,20 @@ def test_r18_game_over_and_a_buyout_brings_a_side_back(gm: GM) -> None:
     status = gm.status()
     assert not status["over"] and status["chips"]["Ada"] == {"red": 10}
     gm("hand", "start")
+
+
+def test_r11_the_referee_can_override_a_split_between_hands(gm: GM) -> None:
+    _new(gm)
+    gm("hand", "start")
+    assert "in progress" in gm.fails("chips", "settle", "Cy", "Ada", "blue:1", "--why", "x")
+    for who in ("Cy", "Ed", "Ada") * 3:
+        gm("check", who)
+    gm("hand", "showdown", "Cy: 2C 4W 6S 8P 10C QW KS", "Ed: 3C 5W 7S 9P PC KnW AS",
+       "Ada: 2W 4S 6P 8C 10W QS KP", "Fool: 3S 5P 7C 9W PW KnS AP")
+    assert "say why" in gm.fails("chips", "settle", "Cy", "Ada", "blue:1", "--why", " ")
+    assert "holds 10 blue" in gm.fails("chips", "settle", "Cy", "Ada", "blue:11", "--why", "x")
+    out = gm("chips", "settle", "Cy", "Ada", "blue:1", "--why", "misdeal in hand 1").output
+    assert "referee's ruling" in out and "misdeal in hand 1" in out
+    assert gm.chips("Ada") == {"blue": 1, "red": 10}
+    log = gm.json("log")["commands"][-1]
+    assert log["events"][0]["ruling"] == "misdeal in hand 1"
