@@ -56,19 +56,28 @@ def status(state: State) -> None:
 
     data = view(state)
     colours = [s.colour for s in state.seats]
+    from rich import box
     from rich.table import Table
 
-    table = Table(title=_title(data), title_justify="left", padding=(0, 1))
-    table.add_column("#", justify="right")
-    table.add_column("Person", no_wrap=True)
-    table.add_column("Arc", no_wrap=True)
-    for colour in colours:
-        table.add_column(colour, justify="right")
-    table.add_column("Chips", justify="right")
-    table.add_column("Side", justify="right", no_wrap=True)
-    table.add_column("Ch", justify="right")
-    table.add_column("")
+    table = Table(title=_title(data), title_justify="left", padding=(0, 1),
+                  box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    table.add_column("Seat", no_wrap=True, max_width=15, overflow="ellipsis")
+    table.add_column("Arc", no_wrap=True, min_width=3)
+    narrow = len(colours) > 4 and console().width < 110
+    for colour in colours:  # six colours at 80 columns: three letters each
+        table.add_column(colour[:3] if narrow else colour, justify="right", min_width=3,
+                         no_wrap=True)
+    table.add_column("Chips", justify="right", min_width=5, no_wrap=True)
+    if not narrow:  # the side's dollars: dropped on a narrow screen with many colours
+        table.add_column("Side", justify="right", min_width=5, no_wrap=True)
+    table.add_column("Ch", justify="right", min_width=2)
+    table.add_column("", no_wrap=True)
     hand = data["hand"]
+
+    def cells(label: str, arc: str, chips: list[str], count: str, side: str, charges: str,
+              note: str) -> list[str]:
+        return [label, arc, *chips, count, *([] if narrow else [side]), charges, note]
+
     for i, seat in enumerate(state.seats, 1):
         row = _chip_row(state, seat.name, colours)
         note = []
@@ -83,25 +92,27 @@ def status(state: State) -> None:
         if hand and seat.name in hand["all_in"]:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
-            note.append(f"[bold reverse] to act ({hand['owes']}) [/]")
+            note.append("[bold reverse]< to act[/]")
         from referee.rules.cards import to_roman
 
-        table.add_row(str(i), seat.name, to_roman(seat.arcanum), *row,
-                      str(state.stack(seat.name)), short_money(state.side_chips(seat.name)),
-                      str(state.charges.get(seat.name, 0)), " ".join(note))
+        table.add_row(*cells(f"{i} {seat.name}", to_roman(seat.arcanum), row,
+                             str(state.stack(seat.name)),
+                             short_money(state.side_chips(seat.name)),
+                             str(state.charges.get(seat.name, 0)), " ".join(note)))
         if seat.assistant:
             row = _chip_row(state, seat.assistant, colours)
-            table.add_row("", f" +{seat.assistant}", "", *row,
-                          str(state.stack(seat.assistant)), "", "", "", style="dim")
+            table.add_row(*cells(f"  +{seat.assistant}", "", row,
+                                 str(state.stack(seat.assistant)), "", "", ""), style="dim")
     fool_note = ""
     if hand and hand["to_act"] == state.fool:
         fool_note = "to act (forced)"
-    table.add_row("", f"{state.fool} (Fool)", "0",
-                  *_chip_row(state, state.fool, colours), str(state.stack(state.fool)),
-                  short_money(state.stack(state.fool)), "", fool_note, style="italic")
+    table.add_row(*cells(f"  {state.fool} (Fool)", "0", _chip_row(state, state.fool, colours),
+                         str(state.stack(state.fool)), short_money(state.stack(state.fool)),
+                         "", fool_note), style="italic")
     if hand:
-        table.add_row("", "[bold]pot[/]", "", *_chip_row(state, "pot", colours),
-                      str(hand["pot"]), short_money(hand["pot"]), "", "", end_section=True)
+        table.add_row(*cells("  [bold]pot[/]", "", _chip_row(state, "pot", colours),
+                             str(hand["pot"]), short_money(hand["pot"]), "", ""),
+                      end_section=True)
     console().print(table)
     if hand:
         say(_hand_line(state, hand))
