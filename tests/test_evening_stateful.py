@@ -327,13 +327,19 @@ class EveningMachine(RuleBasedStateMachine):
         """Chips someone really holds, to someone else; with ``away`` the giver first rises
         from the table if seated (and out of the hand), so that the Law allows it (R16)."""
         state = self.state()
-        holders = [p for p in PEOPLE if p in state.people and state.stack(p)]
+        live = state.hand.live if state.hand else []
+        # With ``away``, only people who can be away: not the Fool, not in the hand (E9).
+        can_leave = [p for p in state.people if not away or (p != state.fool and p not in live)]
+        holders = [p for p in PEOPLE if p in can_leave and state.stack(p)]
         if not holders:
             return
         source = data.draw(st.sampled_from(holders))
         if away and commands.at_table(state, source) and source != state.fool:
             self.run(f"rise {source}", lambda s: commands.rise(s, source))
-        dest = data.draw(st.sampled_from([p for p in state.people if p != source]))
+        dests = [p for p in can_leave if p != source]
+        if not dests:
+            return
+        dest = data.draw(st.sampled_from(dests))
         if away and commands.at_table(state, dest) and dest != state.fool:
             self.run(f"rise {dest}", lambda s: commands.rise(s, dest))
         colour = data.draw(st.sampled_from(sorted(state.holding(source))))
