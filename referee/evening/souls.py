@@ -20,7 +20,7 @@ from referee.evening.commands import (
     stakeholder,
 )
 from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
-from referee.names import match_name, nearest
+from referee.names import match_name
 from referee.rules.cards import parse_arcanum, parse_card, to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
@@ -515,7 +515,3 @@ def use_power(state: State, who: str, power_text: str) -> list[Event]:
                             f"{have} (R26)", ruling="R26")
     return [{"kind": "power_used", "name": name, "power": spec["key"],
              "charges": spec["charges"], "hand": state.hand.no if state.hand else None}]
-
-
-def suggest_soul_names(state: State, text: str) -> list[str]:
-    return nearest(text, [s.key for s in state.souls])
