@@ -22,12 +22,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 char_app = typer.Typer(help="Characters: create, show, list, edit.", no_args_is_help=True)
-duel_app = typer.Typer(
-    help="Duels, one command per phase: pistols (Fire, Aim, Stand, Beg, Mercy) or swords.",
-    no_args_is_help=True,
-)
 app.add_typer(char_app, name="char")
-app.add_typer(duel_app, name="duel")
 
 STREAM = "fate"
 
@@ -523,106 +518,6 @@ def grow(
                                  seed=seed, deck=deck_), as_json=as_json)
 
 
-# -- duels --------------------------------------------------------------------------------------
-
-AWeapon = Annotated[str | None, typer.Option(
-    "--a-weapon", help="A's weapon: an item or a number (default 3).")]
-BWeapon = Annotated[str | None, typer.Option("--b-weapon", help="B's weapon.")]
-ATrait = Annotated[Many, typer.Option("--a-trait", help="A's Trait that applies.")]
-BTrait = Annotated[Many, typer.Option("--b-trait", help="B's Trait that applies.")]
-
-
-@duel_app.command("pistols")
-def duel_pistols(
-    ctx: typer.Context,
-    a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
-    b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
-    a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
-    b_trait: BTrait = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
-) -> None:
-    """Start a pistol duel: four phases; then `fate duel phase CHOICE_A CHOICE_B` (F10)."""
-    from referee.rules import fate
-
-    _run(ctx, lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
-                                       b_weapon=b_weapon, a_traits=_t(a_trait),
-                                       b_traits=_t(b_trait), seed=seed, deck=deck_),
-         as_json=as_json)
-
-
-@duel_app.command("swords")
-def duel_swords(
-    ctx: typer.Context,
-    a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
-    b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
-    to: Annotated[str, typer.Option("--to", help="first-blood, surrender or death.")]
-    = "first-blood",
-    a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
-    b_trait: BTrait = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
-) -> None:
-    """Start a sword duel; then `fate duel round` until it ends (F11)."""
-    from referee.rules import fate
-
-    _run(ctx, lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
-                                       a_weapon=a_weapon, b_weapon=b_weapon,
-                                       a_traits=_t(a_trait), b_traits=_t(b_trait), seed=seed,
-                                       deck=deck_), as_json=as_json)
-
-
-@duel_app.command("phase")
-def duel_phase(
-    ctx: typer.Context,
-    choice_a: Annotated[str, typer.Argument(
-        metavar="CHOICE_A", help="a's option: fire, aim, stand, beg[:REPUTATION], mercy "
-        "(first letter is enough); or NAME=OPTION in any order.")],
-    choice_b: Annotated[str, typer.Argument(metavar="CHOICE_B", help="b's option.")],
-    as_json: Json = False,
-) -> None:
-    """Play one pistol phase with both duellists' choices (F10)."""
-    from referee.rules import fate
-
-    _run(ctx, lambda state: fate.duel_phase(state, choice_a, choice_b), as_json=as_json)
-
-
-@duel_app.command("round")
-def duel_round(ctx: typer.Context, as_json: Json = False) -> None:
-    """Play one round of the sword duel (F11)."""
-    from referee.rules import fate
-
-    _run(ctx, fate.duel_round, as_json=as_json)
-
-
-@duel_app.command("surrender")
-def duel_surrender(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The duellist who yields.")],
-    as_json: Json = False,
-) -> None:
-    """A sword duellist yields after a round and loses (F11)."""
-    from referee.rules import fate
-
-    _run(ctx, lambda state: fate.duel_surrender(state, name), as_json=as_json)
-
-
-@duel_app.command("end")
-def duel_end(
-    ctx: typer.Context,
-    why: Annotated[str, typer.Option("--why", help="What stopped it.")] = "stopped by the Host",
-    as_json: Json = False,
-) -> None:
-    """Stop the duel under way without a winner."""
-    from referee.rules import fate
-
-    _run(ctx, lambda state: fate.duel_end(state, why), as_json=as_json)
-
-
-@duel_app.command("show")
-def duel_show(ctx: typer.Context, as_json: Json = False) -> None:
-    """The duel under way (or the last one) and the options open now."""
-    from referee.rules.fate_duel import duel_view
-
-    _run(ctx, duel_view, write=False, as_json=as_json)
-
-
 # -- the log ------------------------------------------------------------------------------------
 
 
@@ -643,3 +538,9 @@ def log(as_json: Json = False) -> None:
         return
     for c in commands:
         console().print(f"{c.cmd:>4}  {c.text}", markup=False)
+
+
+# The duels live in their own module, built on the helpers above.
+from referee.cli.fate_duel import duel_app  # noqa: E402
+
+app.add_typer(duel_app, name="duel")
