@@ -249,6 +249,8 @@ def _say_showdown(event: Event) -> None:
         console().print(table)
     for name, chips in event["returned"].items():
         say(f"Uncalled chips go back to {name}: {holding_text(chips)} (R15).")
+    if not event["pots"] and not event["returned"]:
+        say("No chips were in the pot: the hand is over with nothing to award.")
     for pot in event["pots"]:
         size = sum(pot["chips"].values())
         shares = "; ".join(f"{w} takes {holding_text(c)}" for w, c in pot["shares"].items())
