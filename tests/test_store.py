@@ -134,7 +134,7 @@ def test_atomic_write_that_fails_keeps_the_old_file_and_no_temp(
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(store.os, "replace", broken_replace)
+    monkeypatch.setattr("referee.files.os.replace", broken_replace)
     with pytest.raises(OSError):
         atomic_write(target, "new")
     assert target.read_text() == "old"
