@@ -56,6 +56,9 @@ def test_report_json_agrees_with_status_points_and_promotions(demo: GM) -> None:
     assert total == 40  # four stakeholders, ten chips each, none in a pot between hands (R10)
     duets = {d["category"] for d in report["highlights"]["duet_hands"]}
     assert duets == {"two_pair_duet", "three_pair"}
+    # Cy sold his own soul to Flo: 5 - 3 = 2 for Cy; Flo holds two Empress souls, 2 + 2 (R27).
+    assert {"person": "Flo", "arcanum": "III", "points": 4, "occupant": "Cy",
+            "occupant_points": 2} in report["arcana"]["promotions"]
 
 
 def test_report_hides_unidentified_souls_unless_revealed(demo: GM) -> None:
