@@ -102,7 +102,8 @@ def _highlights(state: State) -> dict[str, Any]:
 
                 duets.append({"hand": record["no"], "player": name,
                               "category": best["category"],
-                              "title": CATEGORY_TITLES[best["category"]].lower(),
+                              "title": CATEGORY_TITLES[best["category"]][0].lower()
+                              + CATEGORY_TITLES[best["category"]][1:],
                               "duet": [to_roman(n) for n in best["duet"]]})
     pots.sort(key=lambda p: (-p["size"], p["hand"]))
     used = []
@@ -160,7 +161,7 @@ def render_terminal(report: dict[str, Any]) -> None:
     lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
              f"{' and '.join(p['winners'])}" for p in hl["biggest_pots"]]
     lines += [f"Hand {d['hand']}: {d['player']} played {d['title']} "
-              f"with the Duet {' + '.join(d['duet'])}" for d in hl["duet_hands"]]
+              f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]
     lines += [f"{u['holder']} used {u['power']}" for u in hl["powers_used"]]
     console().print(Panel(Group(
         f"[bold]{report['title']}[/] - {report['hands_played']} hands, {report['phase']} phase"
@@ -251,7 +252,7 @@ def render_html(report: dict[str, Any]) -> str:
     items = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
              f"{_e(' and '.join(p['winners']))}" for p in hl["biggest_pots"]]
     items += [f"Hand {d['hand']}: {_e(d['player'])} played "
-              f"{_e(d['title'])} with the Duet {_e(' + '.join(d['duet']))}"
+              f"{_e(d['title'])} ({_e(' + '.join(d['duet']))})"
               for d in hl["duet_hands"]]
     items += [f"{_e(u['holder'])} used {_e(u['power'])}" for u in hl["powers_used"]]
     body = (
