@@ -210,7 +210,7 @@ def show(state: State, who: str, cards_text: str, *, magic: bool = False) -> lis
                             "cards": [c.short for c in cards]}]
     sim = _replay(state, events)
     if sim.hand is not None and not betting.missing_up_cards(sim, sim.hand):
-        events += _fool_moves(sim, opening=True)
+        events += _fool_moves(sim, opening=True)[0]
     return events
 
 
@@ -248,8 +248,7 @@ def act(state: State, who: str, action: str, amount: int | None = None,
     name = player(state, who)
     if name == state.fool:
         return _fool_on_request(state, action)
-    events = _fool_moves(state, opening=True)
-    sim = _replay(state, events) if events else state
+    events, sim = _fool_moves(state, opening=True)
     hand = sim.hand
     assert hand is not None
     try:
@@ -283,10 +282,8 @@ def act(state: State, who: str, action: str, amount: int | None = None,
     # A new round whose up cards were all given already opens at once, the Fool's forced
     # opening bet included (E4).
     ready = sim.hand is not None and not betting.missing_up_cards(sim, sim.hand)
-    events += _fool_moves(sim, opening=ready)
-    if sim.hand is not None:
-        events += _uncontested(_replay(state, events))
-    return events
+    fool_events, sim = _fool_moves(sim, opening=ready)
+    return events + fool_events + _uncontested(sim)
 
 
 def _fool_on_request(state: State, action: str) -> list[Event]:
@@ -297,20 +294,18 @@ def _fool_on_request(state: State, action: str) -> list[Event]:
     if current != state.fool:
         raise IllegalAction(f"not the Fool's turn: {current or 'nobody'} is to act; the console "
                             "plays the Fool's forced bets and calls itself (R15)", ruling="R15")
-    events = _fool_moves(state, opening=True)
+    events, sim = _fool_moves(state, opening=True)
     forced = events[0]["action"]
     if action != forced:
         raise IllegalAction(f"the Fool must {forced} now, not {action}: {events[0]['why']}",
                             ruling="R15")
-    sim = _replay(state, events)
-    if sim.hand is not None:
-        events += _uncontested(sim)
-    return events
+    return events + _uncontested(sim)
 
 
-def _fool_moves(state: State, *, opening: bool) -> list[Event]:
+def _fool_moves(state: State, *, opening: bool) -> tuple[list[Event], State]:
     """The Fool's forced play while it is his turn (R15): call while he has chips; bet when he
-    opens with the high hand showing; check otherwise. ``opening`` allows the opening bet."""
+    opens with the high hand showing; check otherwise. ``opening`` allows the opening bet.
+    Returns the events and the state after them (``state`` itself when there are none)."""
     events: list[Event] = []
     sim = state
     while sim.hand is not None and betting.to_act(sim, sim.hand) == sim.fool:
@@ -330,7 +325,7 @@ def _fool_moves(state: State, *, opening: bool) -> list[Event]:
                         "all_in": n > 0 and n == stack, "auto": True, "why": f"{why} (R15)"}
         events.append(event)
         sim = _replay(sim, [event])
-    return events
+    return events, sim
 
 
 def _uncontested(sim: State) -> list[Event]:
