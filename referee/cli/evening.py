@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json
+from referee.cli.common import db_path, emit_json, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -110,7 +110,7 @@ def new(
     from referee.cli import render
 
     if backup:
-        render.say(f"The old evening was backed up to {backup}.")
+        say(f"The old evening was backed up to {backup}.")
     render.evening_opened(after, path)
 
 
@@ -267,9 +267,8 @@ def undo(
             raise IllegalAction(f"`{last.text}` was a showdown: the cards were seen. Undo only "
                                 "if the hand must be replayed; confirm with `referee undo --yes`")
         command = ev.undo(stream)
-    from referee.cli import render
 
-    render.say(f"Undone: [bold]{command.text}[/] ({len(command.events)} event(s)); "
+    say(f"Undone: [bold]{command.text}[/] ({len(command.events)} event(s)); "
                "`referee redo` brings it back.")
 
 
@@ -283,9 +282,8 @@ def redo(
 
     with open_evening(db_path()) as ev:
         command = ev.redo(table)
-    from referee.cli import render
 
-    render.say(f"Redone: [bold]{command.text}[/].")
+    say(f"Redone: [bold]{command.text}[/].")
 
 
 def log(

@@ -6,17 +6,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.cli import common
-from referee.cli.common import console
+from referee.cli.common import console, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.store import Command
     from referee.streams import Event
-
-
-def say(text: str) -> None:
-    common.say(text)
 
 
 def money(chips: int) -> str:

@@ -4,16 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.cli import common
-from referee.cli.common import console
+from referee.cli.common import console, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.streams import Event
-
-
-def say(text: str) -> None:
-    common.say(text)
 
 
 def announce(event: Event) -> None:

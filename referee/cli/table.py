@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from referee.cli.common import say
 from referee.cli.evening import Json, report_change, run
 from referee.cli.hand import app
 
@@ -26,9 +27,8 @@ def start(
                                 lambda s: commands.start_hand(s, now=now, open_phase=open_phase))
     report_change(before, after, events, as_json)
     if not as_json and after.phase == "limit" and commands.hour_passed(after, now):
-        from referee.cli import render
 
-        render.say("[yellow]An hour has passed since the first hand: the Fool may declare the "
+        say("[yellow]An hour has passed since the first hand: the Fool may declare the "
                    "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
 
 
