@@ -15,7 +15,7 @@ from typing import Any
 from referee.evening import points as pts
 from referee.evening.state import CHIP_VALUE, State
 from referee.evening.views import status
-from referee.rules.cards import MAJOR_NAMES, to_roman
+from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 
 
 def build(state: State, *, reveal: bool = False, now: float | None = None) -> dict[str, Any]:
@@ -148,13 +148,13 @@ def render_terminal(report: dict[str, Any]) -> None:
     t_points.add_column("Person")
     t_points.add_column("Points")
     for person, arcana in report["arcana"]["points"].items():
-        t_points.add_row(person, ", ".join(f"{a} {MAJOR_NAMES[_num(a)]}: {n}"
+        t_points.add_row(person, ", ".join(f"{a} {MAJOR_NAMES[parse_arcanum(a)]}: {n}"
                                            for a, n in arcana.items()) or "-")
     t_claims = Table(title="Promotions that would succeed (R28)", title_justify="left")
     for col in ("Person", "Arcanum", "Points", "Against"):
         t_claims.add_column(col)
     for c in report["arcana"]["promotions"]:
-        t_claims.add_row(c["person"], f"{c['arcanum']} {MAJOR_NAMES[_num(c['arcanum'])]}",
+        t_claims.add_row(c["person"], f"{c['arcanum']} {MAJOR_NAMES[parse_arcanum(c['arcanum'])]}",
                          str(c["points"]), f"{c['occupant']} ({c['occupant_points']})"
                          if c["occupant"] else "vacant (7 needed)")
     hl = report["highlights"]
@@ -171,10 +171,6 @@ def render_terminal(report: dict[str, Any]) -> None:
         t_claims if report["arcana"]["promotions"] else "No promotion claim would succeed.",
         "[bold]Highlights[/]", "\n".join(lines) or "none yet",
     ), title="The evening's status"))
-
-
-def _num(roman: str) -> int:
-    return next(n for n in range(22) if to_roman(n) == roman)
 
 
 # -- HTML ---------------------------------------------------------------------------------------
@@ -240,11 +236,11 @@ def render_html(report: dict[str, Any]) -> str:
         for s in report["souls"])
     points = "".join(
         f"<tr><td>{_e(person)}</td><td>" + ", ".join(
-            f"{_e(a)} {_e(MAJOR_NAMES[_num(a)])}: <b>{n}</b>" for a, n in arcana.items())
+            f"{_e(a)} {_e(MAJOR_NAMES[parse_arcanum(a)])}: <b>{n}</b>" for a, n in arcana.items())
         + "</td></tr>" for person, arcana in report["arcana"]["points"].items())
     claims = "".join(
         f"<tr><td>{_e(c['person'])}</td><td>{_e(c['arcanum'])} "
-        f"{_e(MAJOR_NAMES[_num(c['arcanum'])])}</td><td class=\"n\">{c['points']}</td><td>"
+        f"{_e(MAJOR_NAMES[parse_arcanum(c['arcanum'])])}</td><td class=\"n\">{c['points']}</td><td>"
         + (f"{_e(c['occupant'])} ({c['occupant_points']})" if c["occupant"]
            else "vacant (7 needed)") + "</td></tr>"
         for c in report["arcana"]["promotions"])
