@@ -142,12 +142,19 @@ class EveningMachine(RuleBasedStateMachine):
 
     # -- setup ------------------------------------------------------------------------------
 
-    @initialize(n=st.integers(2, 4), own_first=st.booleans())
-    def new(self, n: int, own_first: bool) -> None:
+    @initialize(n=st.integers(2, 4), own_first=st.booleans(), staked=st.integers(0, 4))
+    def new(self, n: int, own_first: bool, staked: int) -> None:
         seats = [commands.parse_seat(s) for s in SEATS[:n]]
         assert self.run("new", lambda s: commands.new_evening(
             s, "Fool", seats, now=self.clock, force=False,
             settings={"r11_own_colour_first": own_first}))
+        # Ada leaves some chips with her assistant before the first hand, away from the table
+        # (R16): the assistants then hold chips a transfer can move while hands are played.
+        if staked:
+            assert self.run("rise Ada", lambda s: commands.rise(s, "Ada"))
+            assert self.run("give Ada Ann", lambda s: commands.give_chips(
+                s, "Ada", "Ann", f"red:{staked}"))
+            assert self.run("sit Ada", lambda s: commands.sit(s, "Ada"))
 
     # -- the hand ---------------------------------------------------------------------------
 
