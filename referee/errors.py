@@ -18,8 +18,10 @@ class RefereeError(Exception):
     @property
     def line(self) -> str:
         """The message with its ruling id, as printed to the GM."""
+        import re
+
         text = str(self)
-        if self.ruling and f"({self.ruling})" not in text:
+        if self.ruling and not re.search(rf"\b{re.escape(self.ruling)}\b", text):
             return f"{text} ({self.ruling})"
         return text
 
