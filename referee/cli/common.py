@@ -11,7 +11,7 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -23,6 +23,8 @@ from referee.errors import RefereeError
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+    from referee.streams import Event
 
 
 @dataclass
@@ -154,6 +156,57 @@ class RefereeGroup(TyperGroup):
                     err=True,
                 )
             raise typer.Exit(1) from None
+
+
+def command_text(extra: dict[str, Any] | None = None) -> str:
+    """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
+    ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
+    the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
+    import shlex
+
+    try:
+        from click import get_current_context
+    except ImportError:  # typer vendors click
+        from typer._click.globals import get_current_context
+
+    ctx = get_current_context()
+    words = ctx.command_path.split()[1:]
+    params = {**ctx.params, **(extra or {})}
+    for param in ctx.command.params:
+        value = params.get(param.name or "")
+        if param.name == "as_json" or value in (None, False, [], ()):
+            continue
+        items = value if isinstance(value, list | tuple) else [value]
+        if param.param_type_name == "argument":
+            words += [str(item) for item in items]
+            continue
+        flag = param.opts[0]
+        for item in items:
+            words += [flag] if item is True else [flag, str(item)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def transact(stream: str, build: Callable[[Any], list[Event]], *,
+             text: str | None = None, extra: dict[str, Any] | None = None,
+             ) -> tuple[Any, Any, list[Event]]:
+    """The one way a command changes the evening file.
+
+    Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
+    command's events (or raise a RefereeError: nothing is written), and commits them at once
+    under the command's log text (``command_text``, unless ``text`` is given). Returns the
+    state before (a copy), the state after, and the events.
+    """
+    import copy
+
+    from referee.store import open_evening
+
+    line = text if text is not None else command_text(extra)
+    with open_evening(db_path()) as ev:
+        state = ev.state(stream)
+        before = copy.deepcopy(state)
+        events = build(state)
+        after = ev.commit(stream, events, line) if events else state
+    return before, after, events
 
 
 def read_lines(source: str) -> list[str]:

@@ -29,17 +29,10 @@ Chips = Annotated[
 
 
 def run(text: str, build: Callable[[State], list[Event]]) -> tuple[State, State, list[Event]]:
-    """Open the evening under its lock, build the command's events, commit them at once."""
-    import copy
+    """An evening command through the one transaction (``common.transact``)."""
+    from referee.cli.common import transact
 
-    from referee.store import open_evening
-
-    with open_evening(db_path()) as ev:
-        state = ev.state(STREAM)
-        before = copy.deepcopy(state)
-        events = build(state)
-        after = ev.commit(STREAM, events, text)
-    return before, after, events
+    return transact(STREAM, build, text=text)
 
 
 def read_state() -> State:
