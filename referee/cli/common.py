@@ -164,10 +164,7 @@ def command_text(extra: dict[str, Any] | None = None) -> str:
     the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
     import shlex
 
-    try:
-        from click import get_current_context
-    except ImportError:  # typer vendors click
-        from typer._click.globals import get_current_context
+    from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
     ctx = get_current_context()
     words = ctx.command_path.split()[1:]
