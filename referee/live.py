@@ -101,6 +101,7 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
             "betting_over": hand["betting_over"],
             "in": hand["in"],
             "all_in": hand["all_in"],
+            "missing_up": hand["missing_up"],
         }
     return {
         "phase": data["phase"],

@@ -32,7 +32,7 @@ class StreamSpec:
 
 #: Where each stream's spec lives, imported only when that stream is read.
 STREAMS: dict[str, str] = {
-    "evening": "referee.evening.state:STREAM",
+    "evening": "referee.evening.folds:STREAM",
     "scum": "referee.rules.scum:STREAM",
     "wager": "referee.rules.wager:STREAM",
     "fate": "referee.rules.fate:STREAM",

@@ -152,6 +152,7 @@ def test_scripted_evening(runner: CliRunner, db: Path) -> None:
     gm("rise", "Eve")
     gm("chips", "give", "Eve", "Dan", "green:3")
     gm("chips", "give", "Eve", "Ben", "green:1")
+    gm("soul", "auction", "Eve", "Eve")                        # bids not to her liking
     out = gm("soul", "force-trade", "Eve")
     assert "it goes to Cara" in out and "receives 3 green" in out
 

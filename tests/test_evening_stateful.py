@@ -34,7 +34,7 @@ from typer.testing import CliRunner
 from referee import store
 from referee.cli.main import app
 from referee.errors import IllegalAction, RefereeError
-from referee.evening import betting, commands, views
+from referee.evening import betting, commands, play, views
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State
 from referee.rules.cards import DECK
 from referee.store import open_evening
@@ -160,7 +160,7 @@ class EveningMachine(RuleBasedStateMachine):
 
     @rule(open_phase=st.booleans())
     def start(self, open_phase: bool) -> None:
-        self.run("start", lambda s: commands.start_hand(s, now=self.clock,
+        self.run("start", lambda s: play.start_hand(s, now=self.clock,
                                                         open_phase=open_phase))
 
     @rule()
@@ -177,12 +177,12 @@ class EveningMachine(RuleBasedStateMachine):
         name = data.draw(st.sampled_from(state.hand.live))
         k = UP[street][1] if name == state.fool else UP[street][0]
         cards = " ".join(self.dealt[name][:k])
-        self.run(f"show {name}", lambda s: commands.show(s, name, cards))
+        self.run(f"show {name}", lambda s: play.show_cards(s, name, cards))
 
     @rule(who=NAMES, cards=card_lists, magic=st.booleans())
     def show_any(self, who: str, cards: list[str], magic: bool) -> None:
         text = " ".join(cards)
-        self.run(f"show {who}", lambda s: commands.show(s, who, text, magic=magic))
+        self.run(f"show {who}", lambda s: play.show_cards(s, who, text, magic=magic))
 
     @rule(data=st.data(), steps=st.integers(1, 40))
     def play_on(self, data: st.DataObject, steps: int) -> None:
@@ -198,21 +198,21 @@ class EveningMachine(RuleBasedStateMachine):
         hand = state.hand
         if hand is None:
             open_phase = data.draw(st.booleans())
-            return self.either(data, "start", lambda s: commands.start_hand(
+            return self.either(data, "start", lambda s: play.start_hand(
                 s, now=self.clock, open_phase=open_phase),
                 ["hand", "start", *(["--open"] if open_phase else [])])
         self.deal(state, data.draw(st.randoms(use_true_random=False)))
         if hand.betting_over:
             hands = self.real_hands(state)
-            return self.either(data, "showdown", lambda s: commands.showdown(
+            return self.either(data, "showdown", lambda s: play.showdown(
                 s, hands, magic=False, now=self.clock),
                 ["hand", "showdown", *(f"{name}: {cards}" for name, cards in hands)])
         missing = betting.missing_up_cards(state, hand)
-        if missing and data.draw(st.booleans()):
+        if missing and betting.to_act(state, hand) is None:  # R9: no bet before them
             name = data.draw(st.sampled_from(missing))
             k = UP[hand.round.street][1 if name == state.fool else 0]
             cards = self.dealt[name][:k]
-            return self.either(data, f"show {name}", lambda s: commands.show(
+            return self.either(data, f"show {name}", lambda s: play.show_cards(
                 s, name, " ".join(cards)), ["hand", "show", name, *cards])
         options = betting.options(state, hand)
         assert options is not None, "betting not over, but nobody to act"
@@ -224,19 +224,22 @@ class EveningMachine(RuleBasedStateMachine):
         stack = state.stack(name)
         amount = None
         if move in ("bet", "raise") and hand.phase == "open":
-            amount = data.draw(st.integers(1, max(1, stack)))
+            most = stack - (options.owes if move == "raise" else 0)
+            amount = data.draw(st.one_of(st.integers(1, max(1, most)), st.just(betting.ALL)))
         chips = None
         if move in ("bet", "call") and data.draw(st.booleans()):
-            due = min(options.owes if move == "call" else (amount or 1), stack)
+            bet = stack if amount == betting.ALL else (amount or 1)
+            due = min(options.owes if move == "call" else bet, stack)
             holding = [c for c, n in state.holding(name).items() for _ in range(n)]
             picked = data.draw(st.permutations(holding))[:due]
             chips = ",".join(f"{c}:{picked.count(c)}" for c in sorted(set(picked))) or None
-        words = [move, name, *([str(amount)] if amount is not None else []),
+        said = "all" if amount == betting.ALL else str(amount)
+        words = [move, name, *([said] if amount is not None else []),
                  *(["--chips", chips] if chips else [])]
-        if not self.either(data, f"{move} {name}", lambda s: commands.act(
+        if not self.either(data, f"{move} {name}", lambda s: play.act(
                 s, name, move, amount, chips), words):
             with pytest.raises(RefereeError) as info:
-                commands.act(self.state(), name, move, amount, chips)
+                play.act(self.state(), name, move, amount, chips)
             pytest.fail(f"{move} {name} {amount} {chips}, offered by the console, was refused: "
                         f"{info.value}")
         return True
@@ -287,18 +290,18 @@ class EveningMachine(RuleBasedStateMachine):
         legal = []
         for name, move in tries:
             try:
-                commands.act(state, name, move)
+                play.act(state, name, move)
             except RefereeError:
                 continue
             legal.append((name, move))
         assert legal, f"the Fool is to act and nobody can follow: {views.hand_view(state)}"
         name, move = data.draw(st.sampled_from(legal))
-        assert self.run(f"{move} {name}", lambda s: commands.act(s, name, move))
+        assert self.run(f"{move} {name}", lambda s: play.act(s, name, move))
 
     @rule(who=NAMES, action=st.sampled_from([*ACTIONS, "dance"]), amount=amounts,
           chips=st.one_of(st.none(), chip_texts))
     def act_any(self, who: str, action: str, amount: int | None, chips: str | None) -> None:
-        self.run(f"{action} {who}", lambda s: commands.act(s, who, action, amount, chips))
+        self.run(f"{action} {who}", lambda s: play.act(s, who, action, amount, chips))
 
     @rule(data=st.data(), spoil=st.sampled_from(["none", "drop", "swap", "short"]))
     def showdown_real(self, data: st.DataObject, spoil: str) -> None:
@@ -314,13 +317,13 @@ class EveningMachine(RuleBasedStateMachine):
             hands[0] = (hands[0][0], hands[1][1])
         elif spoil == "short" and hands:
             hands[-1] = (hands[-1][0], " ".join(hands[-1][1].split()[:6]))
-        self.run("showdown", lambda s: commands.showdown(s, hands, magic=False, now=self.clock))
+        self.run("showdown", lambda s: play.showdown(s, hands, magic=False, now=self.clock))
 
     @rule(hands=st.lists(st.tuples(st.one_of(st.none(), NAMES), card_lists), max_size=5),
           magic=st.booleans())
     def showdown_any(self, hands: list[tuple[str | None, list[str]]], magic: bool) -> None:
         given = [(name, " ".join(cards)) for name, cards in hands]
-        self.run("showdown", lambda s: commands.showdown(s, given, magic=magic, now=self.clock))
+        self.run("showdown", lambda s: play.showdown(s, given, magic=magic, now=self.clock))
 
     # -- around the table -------------------------------------------------------------------
 
@@ -431,11 +434,13 @@ class EveningMachine(RuleBasedStateMachine):
 
     @invariant()
     def the_hand_can_go_on(self) -> None:
-        """A hand whose betting is not over always has someone to act."""
+        """A hand whose betting is not over always has someone to act, unless the round's up
+        cards are still to be given (R9)."""
         state = self.state()
         hand = state.hand
         if hand is not None and not hand.betting_over:
-            assert betting.to_act(state, hand) is not None, views.hand_view(state)
+            waiting = hand.round.actions == 0 and betting.missing_up_cards(state, hand)
+            assert betting.to_act(state, hand) is not None or waiting, views.hand_view(state)
 
     @invariant()
     def table_rules_hold(self) -> None:
@@ -500,32 +505,47 @@ def _do(state: State, events: list[Event]) -> State:
     return state
 
 
+def _check_round(state: State) -> State:
+    """Whoever is to act checks until the round ends."""
+    street = state.hand.round.street if state.hand else 0
+    while state.hand is not None and state.hand.round.street == street \
+            and not state.hand.betting_over:
+        who = betting.to_act(state, state.hand)
+        assert who is not None, views.hand_view(state)
+        state = _do(state, play.act(state, who, "check"))
+    return state
+
+
 def _fool_to_open_round_two() -> State:
-    """Hand 1 won by the Fool (he now holds chips); in hand 2 every up card is given in round
-    one, the Fool shows the high hand, and round one ends with Bob's call."""
+    """Hand 1 won by the Fool (he now holds chips); in hand 2 the Fool shows the high hand in
+    round one (his forced bet, called), and round two's up cards are then all given."""
     state = _do(State(), commands.new_evening(
         State(), "Fool", [commands.parse_seat("Ada:I:red"), commands.parse_seat("Bob:III:blue")],
         now=0.0, force=False))
-    script: list[tuple[Callable[..., list[Event]], tuple[Any, ...]]] = [
-        (commands.show, ("Ada", "2C 3C")), (commands.show, ("Bob", "2W 3W")),
-        (commands.show, ("Fool", "0 I II III")),
-        (commands.act, ("Ada", "bet")), (commands.act, ("Bob", "call")),
-        *[(commands.act, (who, "check")) for who in ("Ada", "Bob", "Ada", "Bob")],
-    ]
-    state = _do(state, commands.start_hand(state, now=1.0))
-    for fn, args in script:
-        state = _do(state, fn(state, *args))
-    state = _do(state, commands.showdown(state, [
+    state = _do(state, play.start_hand(state, now=1.0))
+    state = _do(state, play.show(state, [("Ada", "2C 3C"), ("Bob", "2W 3W"),
+                                         ("Fool", "0 I II III")]))
+    state = _do(state, play.act(state, "Ada", "bet"))
+    state = _do(state, play.act(state, "Bob", "call"))
+    state = _do(state, play.show(state, [("Ada", "+4S 5S"), ("Bob", "+4W 6S"),
+                                         ("Fool", "+IV V")]))
+    state = _check_round(state)
+    state = _do(state, play.show(state, [("Fool", "+VI")]))
+    state = _check_round(state)
+    state = _do(state, play.showdown(state, [
         ("Ada", "2C 3C 4S 5S 9C 10W PP"), ("Bob", "2W 3W 4W 6S 8S 10P KnP"),
         ("Fool", "0 I II III IV V VI")], magic=False, now=2.0))
     assert state.stack("Fool") == 2
-    state = _do(state, commands.start_hand(state, now=3.0))
-    for fn, args in [(commands.show, ("Ada", "2C 3C 5C 6C")),
-                     (commands.show, ("Bob", "2W 4W 5W 6W")),
-                     (commands.show, ("Fool", "KC KW 0 I XX XXI")),
-                     (commands.act, ("Ada", "call")), (commands.act, ("Bob", "call"))]:
-        state = _do(state, fn(state, *args))
+    state = _do(state, play.start_hand(state, now=3.0))
+    state = _do(state, play.show(state, [("Ada", "2C 3C"), ("Bob", "2W 4W"),
+                                         ("Fool", "KC KW 0 I")]))
+    assert state.hand is not None and state.hand.round.opener == "Fool"  # E4: bet at once
+    for who in ("Ada", "Bob"):
+        state = _do(state, play.act(state, who, "call"))
     assert state.hand is not None and state.hand.round.street == 2
+    assert betting.to_act(state, state.hand) is None  # R9: round two's up cards first
+    state = _do(state, play.show(state, [("Ada", "+5C 6C"), ("Bob", "+5W 6W"),
+                                         ("Fool", "+XX XXI")]))
     return state
 
 
@@ -535,20 +555,19 @@ def test_r15_the_fool_to_open_a_round_is_never_a_dead_end() -> None:
     assert hand is not None and not betting.missing_up_cards(state, hand)
     options = betting.options(state, hand)
     assert options is not None
-    # E4: the round's up cards were all given, so Bob's call that opened it also played the
-    # Fool's forced opening bet.
+    # E4: once the round's up cards were all given, the Fool's forced opening bet was played.
     assert hand.round.bet == 1 and hand.round.opener == state.fool
     assert options.name != state.fool
     accepted = []
     for move in options.moves:
         try:
-            commands.act(state, state.fool, move)
+            play.act(state, state.fool, move)
         except RefereeError:
             continue
         accepted.append(move)
     assert not accepted  # it is not the Fool's turn any more
     for move in options.moves:  # and the player to act can do each move offered
         try:
-            commands.act(state, options.name, move)
+            play.act(state, options.name, move)
         except RefereeError as exc:
             raise AssertionError(f"{options.name} is offered {move} but refused: {exc}") from None

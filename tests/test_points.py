@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.errors import IllegalAction
-from referee.evening import commands, points, souls
+from referee.evening import play, points, souls
 from referee.evening.state import State
 from tests.test_souls import (
     AMBER,
@@ -36,7 +36,7 @@ THREE_PAIR = "10S 10C 4P 4W II IX 9C"       # two pair and the Duet II + IX
 def hand(state: State, cards: dict[str, str], folds: tuple[str, ...] = ()) -> State:
     """One hand checked around to the end and shown down with these cards."""
     state = start_hand(state)
-    state = check_around(state, folds)
+    state = check_around(state, folds, planned={**NOTHING, **cards})
     shown = {p: c for p, c in ({**NOTHING, **cards}).items() if p not in folds}
     return showdown(state, shown)
 
@@ -110,15 +110,15 @@ def test_r27_the_fool_keeps_both_duet_arcana(state: State) -> None:
 def test_r27_a_player_without_an_assistant_keeps_both() -> None:
     state = evening(["Ada:XVI:red:Ben:IX", "Gus:XIX:yellow"])
     state = start_hand(state)
-    state = check_around(state)
+    state = check_around(state, planned={**NOTHING, "Gus": THREE_PAIR})
     state = showdown(state, {FOOL: NOTHING[FOOL], "Ada": NOTHING["Ada"], "Gus": THREE_PAIR})
     assert pts(state)["Gus"] == {"II": 3, "III": 2, "IX": 3, "XIX": 5}   # III: the amber bottle
 
 
 def test_r27_a_folded_hand_earns_nothing(state: State) -> None:
     state = start_hand(state)
-    state = do(state, commands.show, "Eve", "KS IV")
-    state = check_around(state, folds=("Eve",))
+    state = do(state, play.show_cards, "Eve", "KS IV")
+    state = check_around(state, folds=("Eve",), planned=NOTHING)
     state = showdown(state, {p: c for p, c in NOTHING.items() if p != "Eve"})
     assert pts(state)["Eve"] == {"VII": 5}
     assert pts(state)["Finn"] == START["Finn"] | {"III": 2}

@@ -89,3 +89,78 @@ def test_r11_split_conserves_chips_and_shares_differ_by_at_most_one(
     sizes = [total(shares[w]) for w in winners]
     assert max(sizes) - min(sizes) <= 1
     assert sizes == sorted(sizes, reverse=True)  # odd chips go to the first seats
+
+
+# -- antes are dead money (R13, R15) ------------------------------------------------------------
+
+
+def test_r15_antes_lie_in_the_main_pot_and_are_never_returned() -> None:
+    # Ada and Cy antes; Cy bets 1, Ada folds, the Fool (no ante) calls 1: nothing is uncalled.
+    contrib = {"Ada": ["red"], "Cy": ["blue"] * 3, "Max": ["red", "blue"]}
+    layering = build_pots(contrib, ["Cy", "Max"], "Max", antes={"Ada": 1, "Cy": 1})
+    assert layering.returned == {}
+    assert [(p.size, p.eligible) for p in layering.pots] == [(6, ("Cy", "Max"))]
+
+
+def test_r15_all_in_on_the_ante_contests_the_antes_but_not_a_bet_above_it() -> None:
+    # Ada's ante was her last chip; the Fool's forced bet of one chip is matched by no bet.
+    contrib = {"Ada": ["red"], "Cy": ["blue"], "Max": ["blue"]}
+    layering = build_pots(contrib, ["Ada", "Max"], "Max", antes={"Ada": 1, "Cy": 1})
+    assert [(p.chips, p.eligible) for p in layering.pots] == [({"red": 1, "blue": 1},
+                                                               ("Ada", "Max"))]
+    assert layering.returned == {"Max": {"blue": 1}}
+
+
+def test_r15_a_bet_the_antes_seemed_to_match_is_uncalled() -> None:
+    # Cy antes 1 and bets 2; Ada antes 1 and calls only 1, all-in; the top chip is Cy's alone.
+    contrib = {"Ada": ["red"] * 2, "Cy": ["blue"] * 3}
+    layering = build_pots(contrib, ["Ada", "Cy", "Max"], "Max", antes={"Ada": 1, "Cy": 1})
+    assert layering.returned == {"Cy": {"blue": 1}}
+    assert [p.size for p in layering.pots] == [4]
+
+
+_PLAYERS = ["A", "B", "C", "D"]
+
+
+@given(st.lists(st.tuples(st.booleans(), st.integers(0, 6), st.booleans()), min_size=2,
+                max_size=4),
+       st.integers(0, 6))
+def test_r15_antes_never_come_back_and_returns_are_the_unmatched_top(
+        seats: list[tuple[bool, int, bool]], fool_bet: int) -> None:
+    """Random hands with antes, bets, folds and all-ins: every chip in one pot or returned,
+    no ante ever returned, and each return is exactly the part of the top bet no other
+    player matched (R10, R13, R15)."""
+    contrib: dict[str, list[str]] = {}
+    antes: dict[str, int] = {}
+    bets: dict[str, int] = {}
+    live = []
+    for name, (ante, bet, folded) in zip(_PLAYERS, seats, strict=False):
+        antes[name] = int(ante)
+        bets[name] = bet
+        contrib[name] = [f"ante-{name}"] * int(ante) + [f"bet-{name}"] * bet
+        if not folded:
+            live.append(name)
+    contrib["Fool"] = ["bet-Fool"] * fool_bet
+    bets["Fool"] = fool_bet
+    live.append("Fool")
+    layering = build_pots(contrib, live, "Fool", antes=antes)
+    seen: Counter[str] = Counter()
+    for pot in layering.pots:
+        seen.update(pot.chips)
+        assert "Fool" in pot.eligible
+    for who, chips in layering.returned.items():
+        seen.update(chips)
+        assert all(c == f"bet-{who}" for c in chips), "an ante came back (R15)"
+        others = max(v for p, v in bets.items() if p != who)
+        assert who in live and total(chips) == bets[who] - others
+    want: Counter[str] = Counter()
+    for colours in contrib.values():
+        want.update(colours)
+    assert +seen == +want
+    top = max(bets.values())
+    leaders = [p for p, v in bets.items() if v == top]
+    second = max([v for p, v in bets.items() if p not in leaders] or [0])
+    if len(leaders) == 1 and leaders[0] in live and top > second:
+        assert total(layering.returned.get(leaders[0], {})) == top - second
+    else:
+        assert layering.returned == {}

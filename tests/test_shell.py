@@ -18,6 +18,8 @@ from referee.cli import live, main
 from referee.cli.main import app
 
 NEW = "new --fool Fool --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --seat Ed:VII:green"
+#: Round one's up cards, every player's (R9): Cy's pair of Kings opens.
+SHOW = 'hand show "Cy: KC KW" "Ed: 2S 3P" "Ada: 4P 5C" "Fool: 2C 3C 4S 6P"'
 
 
 def _errors(output: str) -> list[str]:
@@ -25,25 +27,26 @@ def _errors(output: str) -> list[str]:
 
 
 def test_piped_lines_run_and_a_bad_line_costs_one_line(runner: CliRunner, db: Path) -> None:
-    lines = [NEW, "hand start", "bet Zed", "# a comment", "", "hand show Cy KC KW", "bet Cy",
-             "status --json"]
+    lines = [NEW, "hand start", "bet Zed", "# a comment", "", SHOW, "bet Cy", "status --json"]
     result = runner.invoke(app, ["--db", str(db), "shell"], input="\n".join(lines) + "\n")
     assert _errors(result.output) == ["error: unknown player 'Zed'; did you mean Ed?"]
     assert "Traceback" not in result.output
     status = json.loads(result.output.strip().splitlines()[-1])
     hand = status["hand"]
     assert hand["pot"] == 1 and hand["to_act"] == "Ed"
-    assert hand["showing"] == {"Cy": ["KC", "KW"]}
+    assert hand["showing"] == {"Cy": ["KC", "KW"], "Ed": ["2S", "3P"], "Ada": ["4P", "5C"],
+                               "Fool": ["2C", "3C", "4S", "6P"]}
     assert result.exit_code == 2  # the status of the line that failed, for scripts
 
 
 def test_usage_errors_and_unclosed_quotes_cost_one_line(runner: CliRunner, db: Path) -> None:
-    lines = [NEW, "frobnicate", "bet", 'hand show Cy "KC KW', "bet Cy --chips", "status"]
+    lines = [NEW, "frobnicate", "hand fix Cy", 'hand show Cy "KC KW', "bet Cy --chips",
+             "status"]
     result = runner.invoke(app, ["--db", str(db), "shell"], input="\n".join(lines) + "\n")
     errors = _errors(result.output)
     assert len(errors) == 4, result.output
     assert "No such command 'frobnicate'" in errors[0]
-    assert "Missing argument" in errors[1] and "`bet --help`" in errors[1]
+    assert "Missing argument" in errors[1] and "`hand fix --help`" in errors[1]
     assert "close the quote" in errors[2]
     assert "--chips" in errors[3]
     assert not any(ln.startswith("Usage:") or ln.startswith("╭") for ln in
@@ -69,7 +72,7 @@ def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:
 
 def test_a_whole_night_in_one_process_through_the_console_script(db: Path) -> None:
     """`run()` prunes the app to the invoked group; the shell must still know every command."""
-    lines = [NEW, "hand start", "hand show Cy KC KW", "bet Cy", "call Ed", "nonsense Ed",
+    lines = [NEW, "hand start", SHOW, "bet Cy", "call Ed", "nonsense Ed",
              "call Ada", "status --json"]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run([sys.executable, "-m", "referee", "--db", str(db), "shell"],
@@ -161,7 +164,7 @@ def test_completion_follows_the_evening(shell: live.Shell, capsys: pytest.Captur
 def test_a_bad_line_returns_its_status_and_the_shell_goes_on(
         shell: live.Shell, capsys: pytest.CaptureFixture[str]) -> None:
     assert shell.run_line("bet Zed") == 2
-    assert shell.run_line("hand show Cy KC KW") == 0
+    assert shell.run_line(SHOW) == 0
     assert shell.run_line("bet Cy") == 0
     err = capsys.readouterr().err
     assert err.strip().splitlines() == ["error: unknown player 'Zed'; did you mean Ed?"]

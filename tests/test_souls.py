@@ -14,8 +14,9 @@ from typing import Any
 import pytest
 
 from referee.errors import IllegalAction, LawViolation, RefereeError
-from referee.evening import commands, souls
-from referee.evening.state import State, apply, dump
+from referee.evening import commands, play, souls
+from referee.evening.folds import apply
+from referee.evening.state import State, dump
 from referee.scenario import load_scenario
 from referee.streams import Event
 
@@ -80,23 +81,44 @@ def holder(state: State, soul: str) -> str | None:
 
 
 def start_hand(state: State) -> State:
-    return do(state, commands.start_hand, now=0.0)
+    return do(state, play.start_hand, now=0.0)
 
 
-def check_around(state: State, folds: tuple[str, ...] = ()) -> State:
-    """Everyone whose turn it is checks (or folds, if named) until the betting is over."""
+def deal_up(state: State, planned: dict[str, str]) -> State:
+    """Show the up cards each round has dealt (R9), from the planned seven-card hands: a
+    stakeholder's cards 3-6 are up (two down, two up, two up, one down), the Fool's all."""
+    from referee.evening import betting
+
+    hand = state.hand
+    assert hand is not None
+    for name in betting.missing_up_cards(state, hand):
+        cards = planned[name].split()
+        up = cards if name == state.fool else cards[2:6]
+        shown = hand.showing.get(name, [])
+        need = betting.up_cards_dealt(state, hand, name) - len(shown)
+        new = [c for c in up if c not in shown][:need]
+        state = do(state, play.show_cards, name, "+" + " ".join(new))
+    return state
+
+
+def check_around(state: State, folds: tuple[str, ...] = (),
+                 planned: dict[str, str] | None = None) -> State:
+    """Everyone whose turn it is checks (or folds, if named) until the betting is over; each
+    round's up cards are shown first (R9)."""
     from referee.evening import betting
 
     while state.hand is not None and not state.hand.betting_over:
         name = betting.to_act(state, state.hand)
-        assert name is not None
+        if name is None:
+            state = deal_up(state, planned or PLAIN)
+            continue
         action = "fold" if name in folds else "check"
-        state = do(state, commands.act, name, action)
+        state = do(state, play.act, name, action)
     return state
 
 
 def showdown(state: State, hands: dict[str, str]) -> State:
-    return do(state, commands.showdown, list(hands.items()), magic=False, now=0.0)
+    return do(state, play.showdown, list(hands.items()), magic=False, now=0.0)
 
 
 # Distinct minor hands with nothing in them: seven cards each, no pair, no Duet.
@@ -241,6 +263,7 @@ def test_r21_force_trade_goes_to_the_largest_holder_counting_the_assistant(
     state = give(state, "Eve", "Dan", "green:2")
     state = give(state, "Eve", "Cara", "green:1")   # Cara's side: 3
     state = give(state, "Eve", "Ben", "green:2")    # Ada's side: 2
+    state = do(state, souls.auction, "Eve", "Eve")  # R21: the bids were not to her liking
     state = do(state, souls.force_trade, "Eve", None)
     assert holder(state, "Eve's soul") == "Cara"
     # The seller receives exactly those chips: Dan's 2 and Cara's 1.
@@ -253,6 +276,7 @@ def test_r21_force_trade_tie_the_seller_picks(state: State) -> None:
     state = away(state, "Eve")
     state = give(state, "Eve", "Dan", "green:2")
     state = give(state, "Eve", "Ben", "green:2")
+    state = do(state, souls.auction, "Eve", "Eve")
     refused(state, souls.force_trade, "Eve", None, match="tie")
     refused(state, souls.force_trade, "Eve", "Fiona", match="holder of green")
     state = do(state, souls.force_trade, "Eve", "Ada")
@@ -261,7 +285,10 @@ def test_r21_force_trade_tie_the_seller_picks(state: State) -> None:
 
 
 def test_r21_force_trade_refused_without_another_holder_or_soul(state: State) -> None:
+    refused(state, souls.force_trade, "Eve", None, match="announce it first")
+    state = do(state, souls.auction, "Eve", "Eve")
     refused(state, souls.force_trade, "Eve", None, match="nobody else holds")
+    state = do(state, souls.auction, "Eve", None, withdraw=True)
     state = away(state, "Eve", "Ada")
     state = do(state, souls.give_soul, "Eve", "Ada", "Eve")
     state = give(state, "Eve", "Ben", "green:1")
@@ -532,7 +559,7 @@ def test_r26_access_grants_the_power_once_and_the_card_is_out(state: State) -> N
     assert state.hand is not None and state.hand.forfeited == {"Cara": ["XIX"]}
     # ... and Cara shows six cards at the showdown, never the one she gave up.
     state = check_around(state)
-    refused(state, commands.showdown, list(PLAIN.items()), magic=False, now=0.0,
+    refused(state, play.showdown, list(PLAIN.items()), magic=False, now=0.0,
             match="one went for a power")
     state = showdown(state, {**PLAIN, "Cara": "2C 4S 7W 9P KnC KS"})
     assert state.hands_played == 2
@@ -567,7 +594,7 @@ def test_r26_access_only_during_a_hand_by_a_stakeholder_in_it(state: State) -> N
     state = away(state, "Eve")
     state = start_hand(state)
     refused(state, souls.access, "Eve", "XIX", "upright", match="not in hand")
-    state = do(state, commands.show, "Ada", "XIX 2C")
+    state = do(state, play.show_cards, "Ada", "XIX 2C")
     refused(state, souls.access, "Ada", "XIX", "upright", match="up cards")
     refused(state, souls.access, "Cara", "XIX", "upright", match="showing for Ada")
     state = check_around(state, folds=("Cara",))
@@ -637,7 +664,7 @@ def test_r26_depleted_card_is_reported_again_when_asked(state: State) -> None:
 def test_r26_card_given_up_for_a_power_cannot_be_shown_as_an_up_card(state: State) -> None:
     state = start_hand(state)
     state = do(state, souls.access, "Ada", "XII", "upright")
-    refused(state, commands.show, "Cara", "XII 2C", match="XII")
+    refused(state, play.show_cards, "Cara", "XII 2C", match="XII")
 
 
 def test_r26_card_given_up_for_a_power_is_in_no_showdown_hand(state: State) -> None:
@@ -645,7 +672,7 @@ def test_r26_card_given_up_for_a_power_is_in_no_showdown_hand(state: State) -> N
     state = do(state, souls.access, "Ada", "XII", "upright")
     state = check_around(state)
     hands = {**PLAIN, "Ada": "2W 4P 7C 9S KnW KP", "Cara": "2C 4S 7W 9P KnC KS XII"}
-    refused(state, commands.showdown, list(hands.items()), magic=False, now=0.0, match="XII")
+    refused(state, play.showdown, list(hands.items()), magic=False, now=0.0, match="XII")
 
 
 def test_r26_the_dead_use_no_powers(state: State) -> None:

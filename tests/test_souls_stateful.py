@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from referee.errors import RefereeError
-from referee.evening import betting, commands, souls
-from referee.evening.state import State, apply
+from referee.evening import betting, commands, play, souls
+from referee.evening.folds import apply
+from referee.evening.state import State
 from referee.rules.cards import to_roman
 from referee.streams import Event
 from tests.test_souls import AMBER, COBALT, FOOL, GREEN, evening, fold
@@ -83,8 +84,9 @@ class SoulsMachine(RuleBasedStateMachine):
         before = pickle.dumps(self.state)
         try:
             events = fn(self.state, *args, **kw)
-        except RefereeError:
+        except RefereeError as exc:
             assert pickle.dumps(self.state) == before, f"refused {fn.__name__} changed the state"
+            self.refusal = str(exc)
             return None
         assert pickle.dumps(self.state) == before, f"{fn.__name__} changed the state it was given"
         state = pickle.loads(before)
@@ -216,24 +218,38 @@ class SoulsMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.state.hand is None)
     @rule()
     def start_hand(self) -> None:
-        self.attempt(commands.start_hand, now=0.0)
+        self.attempt(play.start_hand, now=0.0)
 
     @precondition(lambda self: self.state.hand is not None)
     @rule()
     def finish_hand(self) -> None:
         """Everyone checks to the end; the showdown with distinct minors (R26: a card given up
         for a power is out of the hand)."""
-        while self.state.hand is not None and not self.state.hand.betting_over:
-            name = betting.to_act(self.state, self.state.hand)
-            assert name is not None
-            assert self.attempt(commands.act, name, "check") is not None
         hand = self.state.hand
         assert hand is not None
         deck = iter(MINORS)
-        hands = [(p, " ".join(next(deck) for _ in range(7 - len(hand.forfeited.get(p, [])))))
-                 for p in hand.live]
-        played = self.attempt(commands.showdown, hands, magic=False, now=0.0)
-        assert played is not None and self.state.hand is None
+        planned = {p: [next(deck) for _ in range(7)] for p in hand.order}
+        while self.state.hand is not None and not self.state.hand.betting_over:
+            hand = self.state.hand
+            name = betting.to_act(self.state, hand)
+            for p in betting.missing_up_cards(self.state, hand) if name is None else []:
+                up = planned[p] if p == self.state.fool else planned[p][2:6]
+                have = hand.showing.get(p, [])
+                new = [c for c in up if c not in have][:betting.up_cards_dealt(
+                    self.state, hand, p) - len(have)]
+                assert self.attempt(play.show_cards, p, "+" + " ".join(new)) is not None
+            if name is not None:
+                assert self.attempt(play.act, name, "check") is not None
+        hand = self.state.hand
+        assert hand is not None
+        # The down cards only (E26): the console adds the up cards it holds.
+        hands = []
+        for p in hand.live:
+            shown = hand.showing.get(p, [])
+            down = [c for c in planned[p] if c not in shown]
+            hands.append((p, " ".join(down[:7 - len(hand.forfeited.get(p, [])) - len(shown)])))
+        played = self.attempt(play.showdown, hands, magic=False, now=0.0)
+        assert played is not None and self.state.hand is None, self.refusal
 
     @precondition(lambda self: self.state.hand is not None)
     @rule(data=st.data(), card=st.sampled_from(CARDS),

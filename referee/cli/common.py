@@ -115,7 +115,8 @@ class RefereeGroup(TyperGroup):
         except Exception as exc:
             if not _is_click(exc, "ClickException"):
                 raise
-            line = f"error: {exc.format_message().rstrip('.')}."  # type: ignore[attr-defined]
+            message = exc.format_message().rstrip(".")  # type: ignore[attr-defined]
+            line = f"error: {message}" + ("" if message.endswith(("?", "!")) else ".")
             ctx = getattr(exc, "ctx", None)
             if _is_click(exc, "UsageError") and ctx is not None:
                 usage = " ".join(ctx.get_usage().split())

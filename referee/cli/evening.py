@@ -78,9 +78,10 @@ def new(
     as_json: Json = False,
 ) -> None:
     """Open an evening: the Fool, the seats, ten chips each, the bottled souls."""
-    from referee.evening import commands, souls
+    from referee.evening import commands, lookup, souls
 
-    specs = [commands.parse_seat(s) for s in seat]
+    commands.check_seat_count(len(seat))
+    specs = [lookup.parse_seat(s) for s in seat]
     setup = souls.setup_from_scenario(scenario, specs)
     settings = {"r11_own_colour_first": own_colour_first}
     path = db_path()
@@ -133,42 +134,69 @@ def status(as_json: Json = False) -> None:
 # -- betting ------------------------------------------------------------------------------------
 
 
-def _action(action: str, name: str, amount: int | None, chips: str | None, as_json: bool) -> None:
-    from referee.evening import commands
+def _amount(text: str | None) -> int | None:
+    """``N`` or ``all`` (E27) -> chips; None when not given."""
+    from referee.errors import BadInput
+    from referee.evening.betting import ALL
 
-    words = " ".join(str(p) for p in (action, name, amount) if p is not None)
+    if text is None:
+        return None
+    if text.lower() == "all":
+        return ALL
+    if not text.isdigit():
+        raise BadInput(f"bad amount {text!r}; write a whole number of chips, or `all` to go "
+                       "all-in (E27)", ruling="E27")
+    return int(text)
+
+
+def _is_amount(text: str) -> bool:
+    return text.isdigit() or text.lower() == "all"
+
+
+def _action(action: str, who: str | None, amount: str | None, chips: str | None,
+            as_json: bool) -> None:
+    from referee.evening import play
+
+    if amount is None and who is not None and _is_amount(who):
+        who, amount = None, who  # `bet 3`: the amount, for the player to act
+    n = _amount(amount)
+    words = " ".join(str(p) for p in (action, who, amount) if p is not None)
     if chips:
         words += f" --chips {chips}"
-    before, after, events = run(words, lambda s: commands.act(s, name, action, amount, chips))
+    before, after, events = run(words, lambda s: play.act(s, who, action, n, chips))
     report_change(before, after, events, as_json)
 
 
-Amount = Annotated[int | None, typer.Argument(help="Chips (default 1; exactly 1 in the limit "
-                                                    "phase).", show_default=False)]
+Who = Annotated[str | None, typer.Argument(
+    metavar="[NAME]", help="The player; by default the player to act.", show_default=False)]
+Amount = Annotated[str | None, typer.Argument(
+    metavar="[N|all]", help="Chips (default 1; exactly 1 in the limit phase); `all` goes "
+    "all-in (E27).", show_default=False)]
 
 
-def bet(name: str, n: Amount = None, chips: Chips = None, as_json: Json = False) -> None:
-    """NAME opens the round's betting with N chips (R12, R13)."""
+def bet(name: Who = None, n: Amount = None, chips: Chips = None, as_json: Json = False) -> None:
+    """NAME (or the player to act) opens the round's betting with N chips (R12, R13)."""
     _action("bet", name, n, chips, as_json)
 
 
-def raise_(name: str, n: Amount = None, chips: Chips = None, as_json: Json = False) -> None:
-    """NAME raises by N over the current bet (three raises per round in the limit phase)."""
+def raise_(name: Who = None, n: Amount = None, chips: Chips = None,
+           as_json: Json = False) -> None:
+    """NAME (or the player to act) raises by N over the bet (three raises a round when limit)."""
     _action("raise", name, n, chips, as_json)
 
 
-def call(name: str, chips: Chips = None, as_json: Json = False) -> None:
-    """NAME calls the current bet; for more than they hold, all-in (R14)."""
+def call(name: Who = None, chips: Chips = None, as_json: Json = False) -> None:
+    """NAME (or the player to act) calls the bet; for more than they hold, all-in (R14)."""
     _action("call", name, None, chips, as_json)
 
 
-def check(name: str, as_json: Json = False) -> None:
-    """NAME checks (nothing to call)."""
+def check(name: Who = None, as_json: Json = False) -> None:
+    """NAME (or the player to act) checks: nothing to call."""
     _action("check", name, None, None, as_json)
 
 
-def fold(name: str, as_json: Json = False) -> None:
-    """NAME folds and is out of this hand."""
+def fold(name: Who = None, as_json: Json = False) -> None:
+    """NAME (or the player to act) folds and is out of this hand."""
     _action("fold", name, None, None, as_json)
 
 
@@ -176,7 +204,8 @@ def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
     from referee.evening import commands
 
-    before, after, events = run("open-phase", lambda s: commands.open_phase(s, now=time.time()))
+    before, after, events = run("open-phase",
+                                lambda s: commands.open_phase(s, now=time.time()))
     report_change(before, after, events, as_json)
 
 
@@ -251,7 +280,7 @@ def undo(
     from referee.errors import IllegalAction
     from referee.store import open_evening
 
-    stream = table or STREAM
+    stream = _table(table) or STREAM
     with open_evening(db_path()) as ev:
         last = ev.last_command(stream)
         if last is None:
@@ -274,9 +303,19 @@ def redo(
     from referee.store import open_evening
 
     with open_evening(db_path()) as ev:
-        command = ev.redo(table)
+        command = ev.redo(_table(table))
 
     say(f"Redone: [bold]{command.text}[/].")
+
+
+def _table(text: str | None) -> str | None:
+    """A table's stream by name or unique prefix: evening, scum, wager, fate."""
+    if text is None:
+        return None
+    from referee.names import match_name
+    from referee.streams import STREAMS
+
+    return match_name(text, list(STREAMS), "table")
 
 
 def log(
@@ -296,7 +335,7 @@ def log(
     from referee.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
-        commands = ev.commands(table)
+        commands = ev.commands(_table(table))
         undone = ev.undone()
         state = ev.state(STREAM)
     if person:

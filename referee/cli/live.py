@@ -62,8 +62,21 @@ def clock(seconds: int | None) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
-def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
-    """The players' screen for one frame of ``referee.live.frame``."""
+def _rows_needed(view: dict[str, Any], by_column: bool) -> int:
+    """Screen rows the full frame takes: heading, turn and pot lines, the table, the footer."""
+    rows = 3 + 2 + 1 + (1 if view["hand"] else 0) + 1
+    for seat in view["seats"]:
+        rows += 1 if by_column else max(1, len(seat["chips"]))
+        if seat["assistant"]:
+            rows += 1 if by_column else max(1, len(seat["assistant"]["chips"]))
+    return rows
+
+
+def render_frame(view: dict[str, Any], width: int = 120,
+                 height: int | None = None) -> RenderableType:
+    """The players' screen for one frame of ``referee.live.frame``: the turn line and the
+    pots first; compact (no assistants' rows, chip counts without stacks) when ``height``
+    rows cannot hold the whole table."""
     from rich import box
     from rich.console import Group
     from rich.table import Table
@@ -77,6 +90,7 @@ def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
     # A column per colour when they fit (ten marks and a count each), else one column with
     # a line per colour held.
     by_column = width >= 70 + 15 * len(colours)
+    compact = height is not None and _rows_needed(view, by_column) > height
 
     phase = "limit phase (1 chip, 3 raises)" if view["phase"] == "limit" else "open phase"
     if view["open_pending"]:
@@ -90,7 +104,9 @@ def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
     table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)
     table.add_column("Seat", no_wrap=True)
-    if by_column:
+    if compact:
+        pass
+    elif by_column:
         for colour in colours:
             table.add_column(Text(colour, style=chip_style(colour)), no_wrap=True, min_width=13)
     else:
@@ -101,6 +117,8 @@ def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
     table.add_column("", no_wrap=True)
 
     def stacks(chips: dict[str, int]) -> list[Text]:
+        if compact:
+            return []
         if by_column:
             return [stack(chips.get(c, 0), c) for c in colours]
         return [Text("\n").join(stack(n, c, named=True) for c, n in chips.items())]
@@ -117,7 +135,7 @@ def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
                       *stacks(seat["chips"]), str(seat["stack"]), str(seat["charges"]),
                       " ".join(seat["showing"]),
                       Text(f"owes {hand['owes']}", style=turn) if acting else note)
-        if seat["assistant"]:
+        if seat["assistant"] and not compact:
             helper = seat["assistant"]
             table.add_row("", Text(f"  {helper['name']} (assistant)", style="dim"),
                           *stacks(helper["chips"]), str(helper["stack"]), "", "", "")
@@ -133,7 +151,7 @@ def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
         table.add_row("", Text("POT", style="bold"), *stacks(hand["pot_chips"]),
                       Text(str(hand["pot"]), style="bold"), "", "", "")
 
-    parts: list[RenderableType] = [head, table]
+    parts: list[RenderableType] = [head]
     if hand:
         chips = f"{hand['pot']} chip" + ("" if hand["pot"] == 1 else "s")
         pot = Text.assemble(("Pot ", "bold"), (chips, "bold"), f" ({money(hand['pot'])})")
@@ -150,8 +168,13 @@ def render_frame(view: dict[str, Any], width: int = 120) -> RenderableType:
             parts.append(Text.assemble(
                 (f" ▶ {to_act} to act ", "bold reverse"),
                 f"  owes {hand['owes']} · {' / '.join(hand['moves'])} · {bet}"))
+        elif hand.get("missing_up"):
+            parts.append(Text.assemble(("Dealing: ", "bold"), "up cards to come for "
+                                       + ", ".join(hand["missing_up"])))
+        parts.insert(1, parts.pop())  # the turn line first, then the pot
     elif not view["over"]:
         parts.append(Text("Between hands.", style="bold"))
+    parts.append(table)
     if view["over"]:
         parts.append(Text(f"The game is over (R18): {view['winner'] or 'nobody'} is the last "
                           "stakeholder holding chips.", style="bold"))
@@ -183,7 +206,7 @@ def watch(
         return
     con = console()
     if once:
-        con.print(render_frame(view, con.width))
+        con.print(render_frame(view, con.width, con.height if con.is_terminal else None))
         return
     try:
         if not con.is_terminal:  # piped: a new frame whenever the evening changes
@@ -199,7 +222,7 @@ def watch(
 
         with Live(console=con, screen=True, auto_refresh=False) as screen:
             for view in live.frames(path, interval=interval):
-                screen.update(render_frame(view, con.width), refresh=True)
+                screen.update(render_frame(view, con.width, con.height), refresh=True)
     except KeyboardInterrupt:
         return
 
@@ -210,6 +233,7 @@ def watch(
 PEOPLE = {"name", "source", "target", "assistant", "seller", "buyer", "holder", "stakeholder",
           "player", "person", "with_", "a_name", "b_name"}
 CARDS = {"cards", "card", "previous", "play", "top", "bottom"}
+BETTING = ("bet", "raise", "call", "check", "fold")
 FIXED = {"table": ["evening", "scum", "wager", "fate"], "orientation": ["upright", "reversed"]}
 LEAVE = ("exit", "quit")
 
@@ -223,6 +247,7 @@ class Vocabulary:
         self.souls: list[str] = []
         self.colours: list[str] = []
         self.line = ""  # whose turn, for the toolbar
+        self.to_act: str | None = None  # offered first after `bet `, `call ` ...
         self.seen: object = False  # the file's signature when last read
 
     def refresh(self) -> Vocabulary:
@@ -243,10 +268,17 @@ class Vocabulary:
         self.souls = [s.key for s in state.souls if s.destroyed is None]
         self.colours = state.colours()
         hand = live.frame(state)["hand"]
-        if hand is None:
+        self.to_act = hand["to_act"] if hand else None
+        if hand is None and state.over:  # R18: nothing invites another hand
+            self.line = (f"the game is over: {state.winner or 'nobody'} and the Fool hold the "
+                         "chips (R18)")
+        elif hand is None:
             self.line = f"{state.hands_played} hand(s) played; `hand start` deals the next"
         elif hand["betting_over"]:
             self.line = f"hand {hand['no']}: betting is over, `hand showdown`"
+        elif hand["to_act"] is None:
+            self.line = (f"hand {hand['no']}: up cards first: "
+                         + ", ".join(hand["missing_up"]) + " (`hand show`)")
         else:
             owes = f"owes {hand['owes']}" if hand["owes"] else "/".join(hand["moves"])
             self.line = f"hand {hand['no']}: {hand['to_act']} to act ({owes})"
@@ -356,7 +388,10 @@ class ShellCompleter:
         vocab = self.vocabulary()
         typed, raw = line.partial, line.raw
         if kind in PEOPLE:
-            yield from _prefixed(vocab.people, typed, raw)
+            people = vocab.people
+            if vocab.to_act and line.words and line.words[0] in BETTING:
+                people = [vocab.to_act, *[p for p in people if p != vocab.to_act]]
+            yield from _prefixed(people, typed, raw)
         elif kind == "soul":
             for soul in vocab.souls:
                 if _matches(soul, typed):

@@ -110,12 +110,34 @@ def status(state: State) -> None:
                       end_section=True)
     console().print(table)
     if hand:
+        _hand_table(hand)
         say(_hand_line(state, hand))
     if data["over"]:
         say(f"[bold]The game is over (R18):[/] {data['winner'] or 'nobody'} is the last "
             "stakeholder holding chips.")
     elif data["open_phase_due"]:
         say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
+
+
+def _hand_table(hand: dict[str, Any]) -> None:
+    """Mid-hand: each player's up cards and chips in, and every pot with who can win it."""
+    from rich import box
+    from rich.table import Table
+
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    for name, justify in (("In hand", "left"), ("Up cards", "left"), ("Round", "right"),
+                          ("Hand", "right"), ("", "left")):
+        table.add_column(name, justify=justify, no_wrap=name != "Up cards")  # type: ignore[arg-type]
+    for p in hand["players"]:
+        note = ("folded" if p["folded"] else "all-in" if p["all_in"] else
+                f"to act, owes {hand['owes']}" if p["to_act"] else "")
+        table.add_row(p["name"], " ".join(p["up"]) or "-", str(p["round"]), str(p["hand"]), note,
+                      style="dim" if p["folded"] else None)
+    console().print(table)
+    if len(hand["pots"]) > 1 or hand["uncalled"]:
+        parts = [f"{p['name']} {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"]]
+        parts += [f"uncalled so far: {n} of {who}'s" for who, n in hand["uncalled"].items()]
+        say("Pots: " + "; ".join(parts) + ".")
 
 
 def _title(data: dict[str, Any]) -> str:
@@ -138,13 +160,17 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
         head += f", raises {hand['raises']}/3"
     if hand["betting_over"]:
         return head + (". [bold]Betting is over:[/] record the showdown with "
-                       "`referee hand showdown \"NAME: CARDS\" ...` (every hand still in: "
-                       f"{', '.join(hand['in'])}).")
+                       "`referee hand showdown \"NAME: DOWN CARDS\" ...` (every stakeholder "
+                       f"still in: {', '.join(p for p in hand['in'] if p != state.fool)}).")
+    if hand["to_act"] is None and hand["missing_up"]:
+        missing = ", ".join(
+            f"{p} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"
+            for p in hand["missing_up"])
+        return head + (f". [bold]Up cards first[/] (R9): {missing} "
+                       "(`hand show NAME CARDS`, or `+CARDS` for the new ones).")
     line = head + f". [bold]{hand['to_act']}[/] to act: {'/'.join(hand['moves'])}"
     if hand["owes"]:
         line += f" (owes {hand['owes']})"
-    if hand["missing_up"]:
-        line += f". Up cards not yet given: {', '.join(hand['missing_up'])} (`hand show`)"
     return line + "."
 
 
@@ -164,6 +190,8 @@ def announce(before: State, after: State, events: list[Event]) -> None:
 
             cards = parse_cards(" ".join(event["cards"]))
             say(f"{event['name']} shows {', '.join(c.long for c in cards)}.")
+        elif kind == "cards_fixed":
+            _say_fix(event)
         elif kind == "showdown":
             _say_showdown(event)
         elif kind == "chips_given" and event.get("ruling"):
@@ -196,6 +224,14 @@ def announce(before: State, after: State, events: list[Event]) -> None:
             f"only ones holding chips. The Fool keeps his; {after.winner} takes the rest.")
 
 
+def _say_fix(event: Event) -> None:
+    say(f"Correction: {event['name']}'s up card {event['old']} is {event['new']}; showing now "
+        f"{' '.join(event['cards'])} (E25).")
+    for change in event.get("openers", []):
+        say(f"Had it shown in round {change['street']}, {change['would']} would have opened, "
+            f"not {change['opened']}; the betting stands (E25).")
+
+
 def _say_other(event: Event) -> None:
     from referee.cli import render_souls
 
@@ -218,12 +254,12 @@ def _say_round_change(before: State, after: State) -> None:
     b, a = before.hand, after.hand
     if b is None or a is None or b.no != a.no:
         return
-    if a.round.street != b.round.street:
-        say(f"[bold]The betting round is complete.[/] Deal the next cards; round {a.round.street}"
-            " follows (give the new up cards with `referee hand show`).")
     if a.betting_over and not b.betting_over:
         say("[bold]No more betting in this hand[/] (at most one player can still act, or the "
-            "last round is complete).")
+            "last round is complete): deal the rest and record the showdown.")
+    elif a.round.street != b.round.street:
+        say(f"[bold]The betting round is complete.[/] Deal the next cards; round {a.round.street}"
+            " follows (give the new up cards with `referee hand show NAME +CARDS`).")
 
 
 def _say_showdown(event: Event) -> None:
@@ -245,7 +281,14 @@ def _say_showdown(event: Event) -> None:
     for name, chips in event["returned"].items():
         say(f"Uncalled chips go back to {name}: {holding_text(chips)} (R15).")
     if not event["pots"] and not event["returned"]:
-        say("No chips were in the pot: the hand is over with nothing to award.")
+        leaders = event.get("leaders") or []
+        if leaders:
+            best = CATEGORY_TITLES[event["best"][leaders[0]]["category"]].lower()
+            verb = "share" if len(leaders) > 1 else "has"
+            say(f"{' and '.join(leaders)} {verb} the best hand ({best}); no chips were in the "
+                "pot, so the hand is over with nothing to award.")
+        else:
+            say("No chips were in the pot: the hand is over with nothing to award.")
     for pot in event["pots"]:
         size = sum(pot["chips"].values())
         shares = "; ".join(f"{w} takes {holding_text(c)}" for w, c in pot["shares"].items())

@@ -14,7 +14,18 @@ if TYPE_CHECKING:
 def announce(event: Event) -> None:
     """One line for a soul, Charge or power event in an action's report."""
     kind = event["kind"]
-    if kind == "soul_sold":
+    if kind == "auction_opened":
+        via = (f" (held for them by {event['holder']})" if event["holder"] != event["seller"]
+               else "")
+        say(f"{event['seller']} puts {event['soul']}{via} up for auction: bids with "
+            "`soul bid BUYER COLOUR:N \\[--promise TEXT]` (R20).")
+    elif kind == "auction_bid":
+        bid = ", ".join(f"{c} {n}" for c, n in event["chips"].items())
+        parts = [p for p in (bid, repr(event["promise"]) if event["promise"] else "") if p]
+        say(f"{event['buyer']} bids {' and '.join(parts)} for {event['soul']}.")
+    elif kind == "auction_closed":
+        say(f"{event['seller']} withdraws {event['soul']}: the auction ends unsold.")
+    elif kind == "soul_sold":
         bid = ", ".join(f"{c} {n}" for c, n in event["chips"].items())
         promise = f" and the promise {event['promise']!r}" if event["promise"] else ""
         say(f"{event['seller']} sells {event['soul']} to {event['buyer']} for "

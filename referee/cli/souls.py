@@ -88,6 +88,40 @@ def soul_guess(
     render_souls.guess(e, after)
 
 
+@soul_app.command("auction")
+def soul_auction(
+    seller: str,
+    soul: Annotated[str | None, typer.Argument(help="The soul put up (the seller's own: their "
+                                               "name).", show_default=False)] = None,
+    withdraw: Annotated[bool, typer.Option("--withdraw", help="End the open auction unsold.")
+                        ] = False,
+    as_json: Json = False,
+) -> None:
+    """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
+    from referee.evening import souls
+
+    report_change(*run(f"soul auction {seller}" + (f" {soul}" if soul else "")
+                       + (" --withdraw" if withdraw else ""),
+                       lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
+
+
+@soul_app.command("bid")
+def soul_bid(
+    buyer: str,
+    chips: Annotated[str | None, typer.Argument(metavar="[COLOUR:N[,COLOUR:N]]",
+                                                help="Chips bid.", show_default=False)] = None,
+    promise: Annotated[str | None, typer.Option("--promise", help="A promise bid.")] = None,
+    as_json: Json = False,
+) -> None:
+    """BUYER bids at the open auction: chips, a promise, or both (R20)."""
+    from referee.evening import souls
+
+    text = f"soul bid {buyer}" + (f" {chips}" if chips else "")
+    if promise:
+        text += f" --promise {promise!r}"
+    report_change(*run(text, lambda s: souls.bid(s, buyer, chips, promise)), as_json)
+
+
 @soul_app.command("sell")
 def soul_sell(
     seller: str,
@@ -98,11 +132,13 @@ def soul_sell(
     promise: Annotated[str | None, typer.Option("--promise", help="Promises accepted.")] = None,
     as_json: Json = False,
 ) -> None:
-    """Record an auction: SOUL goes from SELLER to BUYER for the winning bid (R20)."""
+    """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
+    bid named, BUYER's last bid at the open auction."""
     from referee.evening import souls
 
     report_change(*run(f"soul sell {seller} {soul} {buyer}" + (f" --chips {chips}" if chips
-                                                                 else ""),
+                                                                 else "")
+                       + (f" --promise {promise!r}" if promise else ""),
                        lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
 
 
@@ -112,8 +148,8 @@ def soul_force_trade(
     with_: Annotated[str | None, typer.Option("--with", help="Pick among tied holders.")] = None,
     as_json: Json = False,
 ) -> None:
-    """SELLER trades their own soul to the largest holder of their colour, for those chips
-    (R21)."""
+    """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
+    their colour, for those chips (R21)."""
     from referee.evening import souls
 
     report_change(*run(f"soul force-trade {seller}",

@@ -20,38 +20,76 @@ def start(
     as_json: Json = False,
 ) -> None:
     """Deal a hand: every seated stakeholder with chips, and the Fool (antes when open)."""
-    from referee.evening import commands
+    from referee.evening import play
 
     now = time.time()
     before, after, events = run("hand start" + (" --open" if open_phase else ""),
-                                lambda s: commands.start_hand(s, now=now, open_phase=open_phase))
+                                lambda s: play.start_hand(s, now=now, open_phase=open_phase))
     report_change(before, after, events, as_json)
-    if not as_json and after.phase == "limit" and commands.hour_passed(after, now):
+    if not as_json and after.phase == "limit" and play.hour_passed(after, now):
 
         say("[yellow]An hour has passed since the first hand: the Fool may declare the "
                    "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
 
 
+def _named(args: list[str], what: str) -> list[tuple[str, str]]:
+    """``NAME CARDS...`` or ``"NAME: CARDS" ...`` -> [(name, cards)] (E26)."""
+    from referee.errors import BadInput
+
+    if any(":" in a for a in args):
+        out = []
+        for item in args:
+            name, sep, cards = item.partition(":")
+            if not sep or not name.strip():
+                raise BadInput(f"bad {what} {item!r}; write \"NAME: CARDS\" for each player "
+                               "(quoted), or NAME CARDS for one")
+            out.append((name.strip(), cards))
+        return out
+    if len(args) < 2:
+        raise BadInput(f"give a name and cards: `hand {what} NAME CARDS`, or "
+                       f"`hand {what} \"NAME: CARDS\" ...` for several players")
+    return [(args[0], " ".join(args[1:]))]
+
+
 @app.command("show", rich_help_panel="At the table")
 def show(
-    name: str,
-    cards: Annotated[list[str], typer.Argument(help="All of NAME's face-up cards so far.")],
+    cards: Annotated[list[str], typer.Argument(
+        metavar="NAME CARDS... | \"NAME: CARDS\"...",
+        help="NAME's up cards so far, or +CARDS for the new ones; or several players as "
+        "\"NAME: CARDS\" (all or nothing).")],
     magic: Annotated[bool, typer.Option("--magic", help="Cards changed by magic (R8).")] = False,
     as_json: Json = False,
 ) -> None:
-    """Give NAME's face-up cards so far (replacing the last); decides who opens (R9)."""
-    from referee.evening import commands
+    """Give up cards as they are dealt: those showing stay, `+CARDS` adds (R9, E25)."""
+    from referee.evening import play
 
-    text = " ".join(cards)
-    before, after, events = run(f"hand show {name} {text}",
-                                lambda s: commands.show(s, name, text, magic=magic))
+    items = _named(cards, "show")
+    text = "hand show " + " ".join(f'"{n}: {c.strip()}"' for n, c in items)
+    before, after, events = run(text, lambda s: play.show(s, items, magic=magic))
+    report_change(before, after, events, as_json)
+
+
+@app.command("fix", rich_help_panel="At the table")
+def fix(
+    name: str,
+    old: Annotated[str, typer.Argument(help="The up card given by mistake.")],
+    new: Annotated[str, typer.Argument(help="The card really showing.")],
+    magic: Annotated[bool, typer.Option("--magic", help="Cards changed by magic (R8).")] = False,
+    as_json: Json = False,
+) -> None:
+    """Correct one of NAME's up cards; says if it would have changed an opener (E25)."""
+    from referee.evening import play
+
+    before, after, events = run(f"hand fix {name} {old} {new}",
+                                lambda s: play.fix(s, name, old, new, magic=magic))
     report_change(before, after, events, as_json)
 
 
 @app.command("showdown", rich_help_panel="At the table")
 def showdown(
     hands: Annotated[
-        list[str], typer.Argument(help='"NAME: CARDS" for every player still in, the Fool too.')
+        list[str], typer.Argument(help='"NAME: DOWN CARDS" for every stakeholder still in (the '
+                                  'console adds the up cards; all seven are accepted too).')
     ],
     magic: Annotated[bool, typer.Option("--magic", help="Hands changed by magic (R8).")] = False,
     keep: Annotated[
@@ -61,8 +99,11 @@ def showdown(
     ] = None,
     as_json: Json = False,
 ) -> None:
-    """Rank every hand still in and award the main pot and each side pot (R7, R11, R15)."""
-    from referee.evening import commands
+    """Rank every hand still in and award the main pot and each side pot (R7, R11, R15).
+
+    Give each stakeholder's down cards; the console adds the up cards it holds (E26).
+    """
+    from referee.evening import play
 
     parsed: list[tuple[str | None, str]] = []
     for item in hands:
@@ -71,6 +112,6 @@ def showdown(
     text = "hand showdown " + " ".join(f'"{h}"' for h in hands)
     text += "".join(f" --keep {k}" for k in keep or [])
     before, after, events = run(text,
-                                lambda s: commands.showdown(s, parsed, magic=magic,
+                                lambda s: play.showdown(s, parsed, magic=magic,
                                                             now=time.time(), keep=keep))
     report_change(before, after, events, as_json)

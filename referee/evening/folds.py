@@ -14,9 +14,12 @@ from referee.evening.state import (
     Seat,
     Soul,
     State,
+    check_invariants,
+    dump,
+    load,
     move_chips,
 )
-from referee.streams import Event
+from referee.streams import Event, StreamSpec
 
 Handler = Callable[[State, Event], State]
 HANDLERS: dict[str, Handler] = {}
@@ -28,6 +31,29 @@ def handles(kind: str) -> Callable[[Handler], Handler]:
         return fn
 
     return register
+
+
+def apply(state: State, event: Event) -> State:
+    """Fold one event into the state (mutating it) and check the invariants after it."""
+    handler = HANDLERS.get(event["kind"])
+    if handler is None:
+        raise InvariantViolation(f"unknown event kind {event['kind']!r}")
+    state = handler(state, event)
+    if state.started and state.hand is None:
+        check_end(state)
+    check_invariants(state)
+    return state
+
+
+def replay(state: State, events: list[Event]) -> State:
+    """The state after ``events``, folded on a copy: ``state`` itself is left as it was. The
+    commands replay what they are about to return, so what they return always folds."""
+    import copy
+
+    sim = copy.deepcopy(state)
+    for event in events:
+        sim = apply(sim, copy.deepcopy(event))
+    return sim
 
 
 def _hand(state: State) -> HandState:
@@ -71,6 +97,7 @@ def _hand_started(state: State, e: Event) -> State:
     for name, chips in e["antes"].items():
         move_chips(state, name, POT, chips)
         hand.contrib[name] = _colours(chips)
+        hand.antes[name] = sum(chips.values())
     state.hand = hand
     betting.begin_round(state, hand)
     return state
@@ -86,6 +113,12 @@ def _cards_shown(state: State, e: Event) -> State:
     return state
 
 
+@handles("cards_fixed")
+def _cards_fixed(state: State, e: Event) -> State:
+    _hand(state).showing[e["name"]] = list(e["cards"])
+    return state
+
+
 @handles("action")
 def _action(state: State, e: Event) -> State:
     hand = _hand(state)
@@ -93,6 +126,8 @@ def _action(state: State, e: Event) -> State:
     name, action, chips = e["name"], e["action"], e["chips"]
     if r.actions == 0:
         r.opener = name
+        hand.openings.append({"street": r.street, "opener": name,
+                              "able": betting.actors(state, hand)})
     n = sum(chips.values())
     if n:
         move_chips(state, name, POT, chips)
@@ -197,13 +232,41 @@ def _soul_guessed(state: State, e: Event) -> State:
     return state
 
 
+@handles("auction_opened")
+def _auction_opened(state: State, e: Event) -> State:
+    state.auction = {"seller": e["seller"], "soul": e["soul"], "holder": e["holder"],
+                     "bids": []}
+    return state
+
+
+@handles("auction_bid")
+def _auction_bid(state: State, e: Event) -> State:
+    if state.auction is None or state.auction["soul"] != e["soul"]:
+        raise InvariantViolation(f"R20: a bid for {e['soul']} with no auction of it open")
+    state.auction["bids"].append({"buyer": e["buyer"], "chips": dict(e["chips"]),
+                                  "promise": e["promise"]})
+    return state
+
+
+@handles("auction_closed")
+def _auction_closed(state: State, e: Event) -> State:
+    state.auction = None
+    return state
+
+
+def _close_auction(state: State, soul: str) -> None:
+    if state.auction is not None and state.auction["soul"] == soul:
+        state.auction = None
+
+
 @handles("soul_sold")
 def _soul_sold(state: State, e: Event) -> State:
     soul = state.soul(e["soul"])
-    if soul.holder != e["seller"]:
+    if soul.holder != e.get("holder", e["seller"]):
         raise InvariantViolation(f"R20: {e['seller']} does not hold {soul.key}")
     move_chips(state, e["buyer"], e["seller"], e["chips"])
     soul.holder = e["buyer"]
+    _close_auction(state, soul.key)
     return state
 
 
@@ -213,6 +276,7 @@ def _soul_traded(state: State, e: Event) -> State:
     for payer, n in e["payers"].items():
         move_chips(state, payer, e["seller"], {e["colour"]: n})
     soul.holder = e["buyer"]
+    _close_auction(state, soul.key)
     return state
 
 
@@ -227,6 +291,7 @@ def _soul_destroyed(state: State, e: Event) -> State:
     soul = state.soul(e["soul"])
     soul.holder = None
     soul.destroyed = e["how"]
+    _close_auction(state, soul.key)
     if e["how"] == "smashed" and e.get("victim"):
         seat = state.seat(e["victim"])
         seat.dead = True
@@ -240,6 +305,7 @@ def _soul_destroyed(state: State, e: Event) -> State:
 @handles("soul_given")
 def _soul_given(state: State, e: Event) -> State:
     state.soul(e["soul"]).holder = e["to"]
+    _close_auction(state, e["soul"])
     return state
 
 
@@ -270,3 +336,6 @@ def _power_used(state: State, e: Event) -> State:
     power["used_hand"] = e.get("hand")
     state.charges[e["name"]] -= e["charges"]
     return state
+
+
+STREAM = StreamSpec(name="evening", empty=State, apply=apply, dump=dump, load=load)

@@ -11,11 +11,16 @@ import re
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, LawViolation
-from referee.evening.commands import (
+from referee.evening.folds import replay
+from referee.evening.lookup import (
     SeatSpec,
-    _replay,
     at_table,
+    colour_holders,
+    controller_of,
+    own_soul,
     parse_chips,
+    party,
+    pending_buyout,
     person,
     stakeholder,
 )
@@ -163,6 +168,7 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
     soul = state.soul(soul_key(state, soul_text))
     if soul.kind != "bottled":
         raise IllegalAction(f"{soul.key} is a stakeholder's own soul; its identity is no secret")
+    name = name.strip() if name else None
     if not name and arcanum is None:
         raise BadInput("a guess names the soul (--name TEXT), its Arcanum (--arcanum ARC), or "
                        "both (R24)")
@@ -199,58 +205,108 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
     return [event]
 
 
-def _holder_side_or_self(state: State, name: str) -> str:
-    return state.side_of(name) or name
+def _seller_holds(state: State, seller: str, soul: Soul) -> str:
+    """Who hands the soul over: the seller, or the assistant holding it for them (R21: "one in
+    their possession"; the assistant holds souls "for the Player")."""
+    if soul.holder == seller:
+        return seller
+    helper = state.seat(seller).assistant if seller in state.stakeholders else None
+    if helper is not None and soul.holder == helper:
+        return helper
+    raise IllegalAction(f"{seller} does not hold {soul.key}; {soul.holder} does (R20)",
+                        ruling="R20")
+
+
+def auction(state: State, seller_text: str, soul_text: str | None, *,
+            withdraw: bool = False) -> list[Event]:
+    """R20, R21, E28: the seller announces an auction of a soul they (or their assistant) hold;
+    ``withdraw`` ends the open one unsold."""
+    require_evening(state)
+    seller = person(state, seller_text)
+    open_ = state.auction
+    if withdraw:
+        if open_ is None or open_["seller"] != seller:
+            raise IllegalAction(f"{seller} has no auction open to withdraw"
+                                + (f"; {open_['seller']} is auctioning {open_['soul']}"
+                                   if open_ else ""), ruling="R20")
+        return [{"kind": "auction_closed", "seller": seller, "soul": open_["soul"],
+                 "how": "withdrawn"}]
+    if soul_text is None:
+        raise BadInput(f"name the soul {seller} auctions: `soul auction {seller} SOUL`")
+    if open_ is not None:
+        raise IllegalAction(f"{open_['seller']} is auctioning {open_['soul']} already; close it "
+                            "first (`soul sell`, `soul force-trade`, or `soul auction "
+                            f"{open_['seller']} --withdraw`) (R20)", ruling="R20")
+    soul = live_soul(state, soul_text)
+    holder = _seller_holds(state, seller, soul)
+    return [{"kind": "auction_opened", "seller": seller, "soul": soul.key, "holder": holder}]
+
+
+def bid(state: State, buyer_text: str, chips_text: str | None,
+        promise: str | None) -> list[Event]:
+    """R20: a bid at the open auction: chips the bidder holds, a free-text promise, or both."""
+    require_evening(state)
+    open_ = state.auction
+    if open_ is None:
+        raise IllegalAction("no auction is open; the seller announces one with `soul auction "
+                            "SELLER SOUL` (R20)", ruling="R20")
+    buyer = person(state, buyer_text)
+    if party(state, buyer) == party(state, open_["seller"]):
+        raise BadInput(f"{buyer} is on the seller's side; bids come from the other players")
+    chips = parse_chips(state, chips_text) if chips_text else {}
+    if chips:
+        check_named_chips(state.holding(buyer), chips, buyer)
+    promise = (promise or "").strip()
+    if not chips and not promise:
+        raise BadInput("a bid is chips (COLOUR:N[,...]) and/or --promise TEXT (R20)")
+    return [{"kind": "auction_bid", "soul": open_["soul"], "buyer": buyer, "chips": chips,
+             "promise": promise}]
 
 
 def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
          chips_text: str | None, promise: str | None) -> list[Event]:
-    """R20: an auction's result: the soul and the chips move together, or nothing does."""
+    """R20: an auction's result: the soul and the chips move together, or nothing does. With
+    an auction open and no bid named, the buyer's last bid is the one accepted."""
     require_evening(state)
     seller, buyer = person(state, seller_text), person(state, buyer_text)
     soul = live_soul(state, soul_text)
-    if soul.holder != seller:
-        raise IllegalAction(f"{seller} does not hold {soul.key}; {soul.holder} does (R20)",
-                            ruling="R20")
-    if buyer == seller:
+    holder = _seller_holds(state, seller, soul)
+    if buyer in (seller, holder):
         raise BadInput(f"{seller} cannot sell to themselves")
-    chips = parse_chips(state, chips_text) if chips_text else {}
+    open_ = state.auction
+    in_auction = open_ is not None and open_["soul"] == soul.key
+    if not chips_text and not promise and in_auction:
+        assert open_ is not None
+        bids = [b for b in open_["bids"] if b["buyer"] == buyer]
+        if not bids:
+            raise BadInput(f"{buyer} has made no bid for {soul.key}; name the winning bid with "
+                           "--chips COLOUR:N[,...] and/or --promise TEXT (R20)")
+        chips, promise = dict(bids[-1]["chips"]), bids[-1]["promise"]
+    else:
+        chips = parse_chips(state, chips_text) if chips_text else {}
     if chips:
         check_named_chips(state.holding(buyer), chips, buyer)
     if not chips and not promise:
         raise BadInput("name the winning bid: --chips COLOUR:N[,...] and/or --promise TEXT (R20)")
     event: Event = {"kind": "soul_sold", "seller": seller, "buyer": buyer, "soul": soul.key,
-                    "chips": chips, "promise": promise or ""}
-    _replay(state, [event])
+                    "chips": chips, "promise": promise or "", "holder": holder}
+    replay(state, [event])
     return [event]
-
-
-def _own_soul(state: State, name: str) -> Soul:
-    for soul in state.souls:
-        if soul.kind == "own" and soul.owner == name:
-            return soul
-    raise IllegalAction(f"{name} has no own soul on record")
-
-
-def colour_holders(state: State, colour: str) -> dict[str, int]:
-    """Chips of ``colour`` per party, a side's assistant counting with the side (R21)."""
-    out: dict[str, int] = {}
-    for holder, holding in state.chips.items():
-        n = holding.get(colour, 0)
-        if n and holder != "pot":
-            party = _holder_side_or_self(state, holder)
-            out[party] = out.get(party, 0) + n
-    return out
 
 
 def force_trade(state: State, seller_text: str, with_text: str | None) -> list[Event]:
     """R21: trade one's own soul to whoever holds most of one's colour, for exactly those."""
     require_evening(state)
     seller = stakeholder(state, seller_text)
-    soul = _own_soul(state, seller)
+    soul = own_soul(state, seller)
     if soul.destroyed or soul.holder != seller:
         raise IllegalAction(f"{seller} no longer holds their own soul (held by {soul.holder})",
                             ruling="R21")
+    open_ = state.auction
+    if open_ is None or open_["soul"] != soul.key:
+        raise IllegalAction(f"a forced trade ends an auction of one's own soul whose bids were "
+                            f"not to the seller's liking: announce it first with `soul auction "
+                            f"{seller} {seller}` (R21)", ruling="R21")
     colour = state.seat(seller).colour
     holders = {p: n for p, n in colour_holders(state, colour).items() if p != seller}
     if not holders:
@@ -272,38 +328,18 @@ def force_trade(state: State, seller_text: str, with_text: str | None) -> list[E
     payers = _colour_payers(state, chosen, colour)
     event: Event = {"kind": "soul_traded", "seller": seller, "buyer": chosen, "soul": soul.key,
                     "payers": payers, "colour": colour, "count": top, "how": "force-trade"}
-    _replay(state, [event])
+    replay(state, [event])
     return [event]
 
 
-def _colour_payers(state: State, party: str, colour: str) -> dict[str, int]:
-    """Who on ``party``'s side holds how many chips of ``colour``."""
-    names = [party]
-    if party in state.stakeholders:
-        helper = state.seat(party).assistant
+def _colour_payers(state: State, who: str, colour: str) -> dict[str, int]:
+    """Who on ``who``'s side holds how many chips of ``colour``."""
+    names = [who]
+    if who in state.stakeholders:
+        helper = state.seat(who).assistant
         if helper:
             names.append(helper)
     return {n: state.holding(n).get(colour, 0) for n in names if state.holding(n).get(colour)}
-
-
-def controller_of(state: State, name: str) -> str | None:
-    """The party controlling all ten of ``name``'s colour, if any (R21)."""
-    colour = state.seat(name).colour
-    for party, n in colour_holders(state, colour).items():
-        if n == CHIPS_PER_COLOUR and party != name:
-            return party
-    return None
-
-
-def pending_buyout(state: State, name: str) -> str | None:
-    """R17: the holder of all ten of ``name``'s chips who must first be offered the soul."""
-    holder = controller_of(state, name)
-    if holder is None:
-        return None
-    soul = _own_soul(state, name)
-    if soul.holder != name or holder in state.buyout_offers.get(name, []):
-        return None
-    return holder
 
 
 def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
@@ -311,7 +347,7 @@ def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
     require_evening(state)
     owner = stakeholder(state, owner_text)
     named = person(state, buyer_text)
-    buyer = _holder_side_or_self(state, named)
+    buyer = party(state, named)
     seat = state.seat(owner)
     if seat.resigned or seat.dead:
         raise IllegalAction(f"{owner} is no longer a stakeholder (R21)", ruling="R21")
@@ -322,7 +358,7 @@ def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
         held = colour_holders(state, seat.colour).get(buyer, 0)
         raise IllegalAction(f"{buyer}'s side controls {held} of {owner}'s ten {seat.colour} "
                             "chips; a buyout needs all ten (R21)", ruling="R21")
-    soul = _own_soul(state, owner)
+    soul = own_soul(state, owner)
     if soul.destroyed or soul.holder != owner:
         raise IllegalAction(f"{owner} no longer holds their own soul", ruling="R21")
     # The soul goes to the person the GM named (an assistant may hold it for the side); the
@@ -330,7 +366,7 @@ def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
     event: Event = {"kind": "soul_traded", "seller": owner, "buyer": named, "soul": soul.key,
                     "payers": _colour_payers(state, buyer, seat.colour), "colour": seat.colour,
                     "count": CHIPS_PER_COLOUR, "how": "buyout"}
-    _replay(state, [event])
+    replay(state, [event])
     return [event]
 
 
@@ -338,7 +374,7 @@ def decline(state: State, buyer_text: str, owner_text: str) -> list[Event]:
     """R17: the holder of all ten chips declines to buy the soul; the owner may resign."""
     require_evening(state)
     owner = stakeholder(state, owner_text)
-    buyer = _holder_side_or_self(state, person(state, buyer_text))
+    buyer = party(state, person(state, buyer_text))
     if pending_buyout(state, owner) != buyer:
         raise IllegalAction(f"{buyer} has no buyout of {owner}'s soul to decline (R17)",
                             ruling="R17")
@@ -478,7 +514,7 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     event: Event = {"kind": "power_accessed", "name": name, "card": card.short,
                     "rank": card.rank, "orientation": orientation, "power": spec["key"],
                     "granted": granted}
-    sim = _replay(state, [event])
+    sim = replay(state, [event])
     # Whether the card is depleted now; it became so with this access when a power was granted.
     event["depleted"] = depleted(sim, card.rank)
     return [event]

@@ -1,7 +1,7 @@
 """The Fool's Errand evening as data: ``State = fold(events)``.
 
 The state is plain data (JSON-able dataclasses) so the store can snapshot it.
-``apply`` folds one event in and checks the invariants after it (R10 chip
+``folds.apply`` folds one event in and checks the invariants after it (R10 chip
 conservation, no negative counts, one holder per soul, Charges never negative,
 each power given out once); a violation is a bug and raises loudly.
 """
@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import InvariantViolation
-from referee.streams import Event, StreamSpec
 
 CHIPS_PER_COLOUR = 10  # R10
 CHIP_VALUE = 100_000   # dollars, R10 / seed "The Money"
@@ -62,6 +61,9 @@ class HandState:
     betting_over: bool = False
     forfeited: dict[str, list[str]] = field(default_factory=dict)  # cards given for powers
     started: float = 0.0
+    antes: dict[str, int] = field(default_factory=dict)   # chips each put in as the ante (R13)
+    #: Each round's opening as it happened: street, opener, who could bet (for ``hand fix``).
+    openings: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def live(self) -> list[str]:
@@ -109,6 +111,7 @@ class State:
     powers: dict[str, dict[str, Any]] = field(default_factory=dict)    # key -> {holder, used}
     consumed_points: list[dict[str, Any]] = field(default_factory=list)
     buyout_offers: dict[str, list[str]] = field(default_factory=dict)  # stakeholder -> holders
+    auction: dict[str, Any] | None = None  # the open auction: seller, soul, holder, bids (R20)
 
     # -- people -----------------------------------------------------------------------------
 
@@ -225,23 +228,6 @@ def check_invariants(state: State) -> None:
             raise InvariantViolation(f"R26: power {key} used without a holder")
 
 
-# -- the fold -----------------------------------------------------------------------------------
-
-
-def apply(state: State, event: Event) -> State:
-    """Fold one event into the state (mutating it) and check the invariants."""
-    from referee.evening import folds
-
-    handler = folds.HANDLERS.get(event["kind"])
-    if handler is None:
-        raise InvariantViolation(f"unknown event kind {event['kind']!r}")
-    state = handler(state, event)
-    if state.started and state.hand is None:
-        folds.check_end(state)
-    check_invariants(state)
-    return state
-
-
 def dump(state: State) -> dict[str, Any]:
     return dataclasses.asdict(state)
 
@@ -257,5 +243,3 @@ def load(data: dict[str, Any]) -> State:
         data["hand"] = HandState(**hand)
     return State(**data)
 
-
-STREAM = StreamSpec(name="evening", empty=State, apply=apply, dump=dump, load=load)

@@ -57,11 +57,32 @@ def hand_view(state: State) -> dict[str, Any] | None:
     if hand is None:
         return None
     opts = betting.options(state, hand)
-    layering = None
-    if hand.contrib:
-        from referee.rules.pots import build_pots
-
-        layering = build_pots(hand.contrib, hand.live, state.fool)
+    layering = betting.pots(state, hand) if hand.contrib else None
+    pots: list[dict[str, Any]] = []
+    if layering:
+        # Who can still win each pot (E29): those in it, and those still to act, who may call.
+        able = set(betting.actors(state, hand)) if not hand.betting_over else set()
+        for pot in layering.pots:
+            eligible = [p for p in hand.order if p in pot.eligible or p in able]
+            if pots and pots[-1]["eligible"] == eligible:
+                pots[-1]["size"] += pot.size
+                continue
+            pots.append({"name": "main pot" if not pots else f"side pot {len(pots)}",
+                         "size": pot.size, "eligible": eligible})
+    players = [
+        {
+            "name": name,
+            "up": list(hand.showing.get(name, [])),
+            "round": hand.round.committed.get(name, 0),
+            "hand": len(hand.contrib.get(name, [])),
+            "ante": hand.antes.get(name, 0),
+            "stack": state.stack(name),
+            "folded": name in hand.folded,
+            "all_in": name != state.fool and name not in hand.folded and state.stack(name) == 0,
+            "to_act": opts is not None and opts.name == name,
+        }
+        for name in hand.order
+    ]
     return {
         "no": hand.no,
         "phase": hand.phase,
@@ -70,9 +91,11 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "folded": list(hand.folded),
         "all_in": [p for p in hand.live if state.stack(p) == 0 and p != state.fool],
         "showing": {p: list(c) for p, c in hand.showing.items()},
+        "players": players,
         "pot": state.stack(POT),
-        "pots": [{"size": p.size, "eligible": list(p.eligible)} for p in layering.pots]
-        if layering else [],
+        "pots": pots,
+        "uncalled": {p: sum(c.values()) for p, c in layering.returned.items()} if layering
+        else {},
         "bet": hand.round.bet,
         "raises": hand.round.raises,
         "committed": dict(hand.round.committed),
@@ -80,5 +103,6 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "owes": opts.owes if opts else 0,
         "moves": list(opts.moves) if opts else [],
         "betting_over": hand.betting_over,
-        "missing_up": betting.missing_up_cards(state, hand) if not hand.betting_over else [],
+        "missing_up": betting.missing_up_cards(state, hand),
+        "up_due": {p: betting.up_cards_dealt(state, hand, p) for p in hand.live},
     }

@@ -83,26 +83,39 @@ class Layering:
 
 
 def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
-               fool: str | None) -> Layering:
+               fool: str | None, antes: Mapping[str, int] | None = None) -> Layering:
     """Split the contributions into a main pot and side pots (R14, R15).
 
     Args:
-        contrib: every player's chips in the pot, by colour, in the order put in.
+        contrib: every player's chips in the pot, by colour, in the order put in (the ante,
+            when there is one, first).
         live: players still in the hand (not folded), in seat order; the Fool included.
         fool: the Fool's name; he is eligible for every pot whatever he put in (R15).
+        antes: how many of each player's first chips were an ante (R13).
 
-    A layer that only one live player put chips into, and nobody else, is an
-    uncalled bet and goes back to that player (R15).
+    Antes are dead money (R15): they lie in the main pot, are never returned and match no
+    bet, so the pot levels are cut by the bets alone. A player all-in on the ante contests
+    the antes (and the first bets) but no chip bet above what they bet. A layer of bets that
+    no other live player matched is an uncalled bet and goes back to its owner (R15).
     """
-    amounts = {p: len(c) for p, c in contrib.items() if c}
-    levels = sorted(set(amounts.values()))
+    antes = antes or {}
+    dead: Counter[str] = Counter()
+    bets: dict[str, Sequence[str]] = {}
+    for p, paid in contrib.items():
+        k = min(antes.get(p, 0), len(paid))
+        dead.update(paid[:k])
+        if len(paid) > k:
+            bets[p] = paid[k:]
+    amounts = {p: len(c) for p, c in bets.items()}
     out = Layering()
+    if dead:
+        out.pots.append(Pot(dict(dead), tuple(live)))
     prev = 0
-    for level in levels:
+    for level in sorted(set(amounts.values())):
         chips: Counter[str] = Counter()
         contributors = [p for p, a in amounts.items() if a >= level]
         for p in contributors:
-            chips.update(contrib[p][prev:level])
+            chips.update(bets[p][prev:level])
         live_in = [p for p in live if amounts.get(p, 0) >= level]
         if len(contributors) == 1 and live_in == contributors:
             owner = contributors[0]

@@ -46,6 +46,25 @@ class GM:
         data: dict[str, Any] = self.json("status")
         return data
 
+    def check_around(self, hands: dict[str, str]) -> None:
+        """Plays the hand's rounds out from where it stands: each round's up cards as dealt
+        (cards 3-6 of a stakeholder's seven, the Fool's first 4, 6, 7; R9) in one `hand show`,
+        then `check` for the player to act until the round ends."""
+        fool_name = self.status()["fool"]
+        while (hand := self.status()["hand"]) and not hand["betting_over"]:
+            street = hand["street"]
+            up = []
+            for name in hand["missing_up"]:
+                cards = hands[name].split()
+                want = cards[:hand["up_due"][name]] if name == fool_name else cards[2:6][
+                    :hand["up_due"][name]]
+                new = [c for c in want if c not in hand["showing"].get(name, [])]
+                up.append(f"{name}: +{' '.join(new)}")
+            if up:
+                self("hand", "show", *up)
+            while (hand := self.status()["hand"]) and hand["to_act"] and hand["street"] == street:
+                assert "checks" in self("check").output
+
     def chips(self, name: str) -> dict[str, int]:
         held: dict[str, int] = self.status()["chips"].get(name, {})
         return held

@@ -77,15 +77,14 @@ def test_r15_fool_is_forced_to_call_and_goes_all_in(gm: GM) -> None:
     assert status["hand"]["pot"] == 15  # 4 each from Cy, Ed, Ada and 3 from the Fool
 
 
-def test_r15_naming_the_fool_plays_his_forced_move(gm: GM) -> None:
+def test_r15_the_fools_opening_bet_waits_for_the_up_cards_and_is_played_for_him(gm: GM) -> None:
     test_r15_fool_wins_a_pot_he_put_nothing_into(gm)  # the Fool now holds 3 chips
     gm("hand", "start")
-    gm("hand", "show", "Fool", "KC KW KS QP")  # only his cards so far: he opens
-    assert gm.status()["hand"]["to_act"] == "Fool"
-    assert gm.status()["hand"]["moves"] == ["bet"]
-    assert "the Fool must bet now, not check" in gm.fails("check", "Fool")
-    out = gm("bet", "Fool").output
-    assert "Fool bets 1" in out and "forced" in out
+    gm("hand", "show", "Fool", "KC KW KS QP")  # he shows the high hand, but not all are in
+    assert gm.status()["hand"]["to_act"] is None  # R9, E4: the opener is not known yet
+    assert "not the Fool's turn" in gm.fails("bet", "Fool")
+    out = gm("hand", "show", "Cy: 2C 3W", "Ed: 4S 6P", "Ada: 5C 7W").output
+    assert "Fool bets 1" in out and "forced" in out  # E4: at once, once all are in
     assert "not the Fool's turn" in gm.fails("call", "Fool")
     assert gm.status()["hand"]["to_act"] == "Cy"
 
@@ -109,10 +108,11 @@ def test_r14_all_ins_at_different_amounts_make_side_pots(gm: GM) -> None:
     gm("hand", "show", "Flo", "9C 9W")
     gm("hand", "show", "Fool", "0 I II III")
     assert gm.status()["hand"]["to_act"] == "Cy"
-    assert "all-in" in gm("bet", "Cy", "10").output  # holds 2 after the ante (R14)
+    assert "holds 2 chip(s)" in gm.fails("bet", "Cy", "10")  # E27: all-in is said
+    assert "all-in" in gm("bet", "Cy", "all").output  # holds 2 after the ante (R14)
     gm("raise", "Flo", "4")    # to 6
     gm("call", "Ed")           # all-in for 5
-    gm("raise", "Ada", "10")   # all-in for 9
+    gm("raise", "Ada", "all")  # all-in for 9 (E27)
     gm("call", "Flo")          # all-in for the last 3
     assert gm.status()["hand"]["betting_over"]
     out = gm("hand", "showdown", "Cy: KC KW KS KP 2C 3C 4W", "Ed: QC QW QS 5W 6W 8S 9P",
@@ -161,6 +161,8 @@ def test_r12_limit_phase_rules(gm: GM) -> None:
     _new(gm)
     gm("hand", "start")
     gm("hand", "show", "Cy", "KC KW")
+    assert "up cards are not all given (Ed has 0 of 2" in gm.fails("bet", "Cy")  # R9
+    gm("hand", "show", "Ed: 2C 5W", "Ada: 3S 9P", "Fool: 4C 6C 8W 10P")
     assert "exactly 1 chip" in gm.fails("bet", "Cy", "2")
     assert "no bet to raise" in gm.fails("raise", "Cy")
     gm("bet", "Cy")
@@ -194,8 +196,8 @@ def test_bad_input_is_one_line_and_changes_nothing(gm: GM) -> None:
 def test_r18_game_over_and_a_buyout_brings_a_side_back(gm: GM) -> None:
     gm("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
     gm("hand", "start", "--open")
-    gm("hand", "show", "Cy", "KC KW")
-    assert "all-in" in gm("bet", "Cy", "20").output
+    gm("hand", "show", "Cy: KC KW", "Ada: 5W 7P", "Max: 0 I II III")
+    assert "all-in" in gm("bet", "Cy", "all").output
     gm("call", "Ada")
     out = gm("hand", "showdown", "Cy: KC KW KS KP 2C 3C 4C", "Ada: 2S 3S 5W 7P 9C 10W PW",
              "Max: 0 I II III IV V VI").output
@@ -216,10 +218,9 @@ def test_r11_the_referee_can_override_a_split_between_hands(gm: GM) -> None:
     _new(gm)
     gm("hand", "start")
     assert "in progress" in gm.fails("chips", "settle", "Cy", "Ada", "blue:1", "--why", "x")
-    for who in ("Cy", "Ed", "Ada") * 3:
-        gm("check", who)
-    gm("hand", "showdown", "Cy: 2C 4W 6S 8P 10C QW KS", "Ed: 3C 5W 7S 9P PC KnW AS",
-       "Ada: 2W 4S 6P 8C 10W QS KP", "Fool: 3S 5P 7C 9W PW KnS AP")
+    gm.check_around({"Cy": "2C 4W 6S 8P 10C QW KS", "Ed": "3C 5W 7S 9P PC KnW AS",
+                      "Ada": "2W 4S 6P 8C 10W QS KP", "Fool": "3S 5P 7C 9W PW KnS AP"})
+    gm("hand", "showdown", "Cy: 2C 4W KS", "Ed: 3C 5W AS", "Ada: 2W 4S KP")
     assert "say why" in gm.fails("chips", "settle", "Cy", "Ada", "blue:1", "--why", " ")
     assert "holds 10 blue" in gm.fails("chips", "settle", "Cy", "Ada", "blue:11", "--why", "x")
     out = gm("chips", "settle", "Cy", "Ada", "blue:1", "--why", "misdeal in hand 1").output

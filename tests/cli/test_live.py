@@ -24,6 +24,8 @@ SEATS = ["--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II", "--seat"
 # Hand 1 goes to a showdown: these down cards are recorded there and must never be shown.
 DOWN = {"Cy": ["3C", "9C", "PC"], "Ed": ["5S", "7S", "AC"]}
 UP1 = {"Cy": "2P 5W 6S 7P", "Ed": "3S 9P 10C 4W", "Ada": "4C 8W AS 6C"}
+#: A first round's up cards in which Cy opens (R9).
+ROUND1 = ("Cy: KC KW", "Ed: 2S 3P", "Ada: 4P 5C", "Fool: 2C 3C 4S 6P")
 
 
 def _referee(db: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -57,6 +59,7 @@ def evening(gm: GM) -> None:
     gm("hand", "show", "Cy", "KnC KnW")
     gm("hand", "show", "Ed", "2S 3P")
     gm("power", "access", "Ed", "XIX", "reversed")  # both powers out: XIX is depleted
+    gm("hand", "show", "Ada: 4P 5C", "Fool: 2W 6W 8S 7P")  # R9: all in before any bet
     gm("bet", "Cy")
 
 
@@ -160,6 +163,7 @@ def test_watch_shows_side_pots_once_someone_is_all_in(gm: GM) -> None:
 def test_frames_follow_a_change_from_another_process_within_a_second(gm: GM, db: Path) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     gm("hand", "start")
+    gm("hand", "show", *ROUND1)
     gm("bet", "Cy")
     done: list[float] = []
 
@@ -207,6 +211,7 @@ def _write(path: Path, text: str) -> Path:
 def test_watch_in_tmux_follows_another_terminal(gm: GM, db: Path, tmp_path: Path) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     gm("hand", "start")
+    gm("hand", "show", *ROUND1)
     gm("bet", "Cy")
     session = f"referee-watch-{uuid.uuid4().hex[:8]}"
     rc = tmp_path / "rc"

@@ -11,8 +11,8 @@ SEATS = ["--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue"]
 def _duet_hand(gm: GM, *keep: str) -> str:
     gm("new", "--fool", "Max", *SEATS)
     gm("hand", "start")
-    for who in ("Cy", "Ada", "Cy", "Ada", "Cy", "Ada"):
-        gm("check", who)
+    gm.check_around({"Ada": "5C 5W XX XXI 2S 7P 9C", "Cy": "2C 4W 6S 8P 10C QW KS",
+                     "Max": "AC 3S 6W 7C 9S PW KnP"})
     return gm("hand", "showdown", "Ada: 5C 5W XX XXI 2S 7P 9C", "Cy: 2C 4W 6S 8P 10C QW KS",
               "Max: AC 3S 6W 7C 9S PW KnP", *keep).output
 
@@ -34,8 +34,8 @@ def test_r27_player_may_keep_the_other_duet_arcanum(gm: GM) -> None:
 def test_r27_keep_must_name_an_arcanum_of_the_duet(gm: GM) -> None:
     gm("new", "--fool", "Max", *SEATS)
     gm("hand", "start")
-    for who in ("Cy", "Ada", "Cy", "Ada", "Cy", "Ada"):
-        gm("check", who)
+    gm.check_around({"Ada": "5C 5W XX XXI 2S 7P 9C", "Cy": "2C 4W 6S 8P 10C QW KS",
+                     "Max": "AC 3S 6W 7C 9S PW KnP"})
     hands = ("Ada: 5C 5W XX XXI 2S 7P 9C", "Cy: 2C 4W 6S 8P 10C QW KS",
              "Max: AC 3S 6W 7C 9S PW KnP")
     assert "keep one of those" in gm.fails("hand", "showdown", *hands, "--keep", "Ada:XIX")

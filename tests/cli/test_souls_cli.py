@@ -74,11 +74,22 @@ def holders(runner: CliRunner, db: Path) -> dict[str, str | None]:
 def play_hand(runner: CliRunner, db: Path, cards: dict[str, str],
               folds: tuple[str, ...] = (), before_showdown: tuple[tuple[str, ...], ...] = ()
               ) -> Any:
-    """Checks around (folding those named) until the betting is over, then the showdown."""
+    """Checks around (folding those named) until the betting is over, then the showdown;
+    each round's up cards are shown first (R9): cards 3-6 of a stakeholder's seven, the
+    Fool's first 4, 6, 7."""
     if status(runner, db)["hand"] is None:
         ok(runner, db, "hand", "start")
+    planned = {**NOTHING, **cards}
     while not (hand := status(runner, db)["hand"])["betting_over"]:
         who = hand["to_act"]
+        if who is None:
+            for name in hand["missing_up"]:
+                have = hand["showing"].get(name, [])
+                up = planned[name].split()
+                up = up if name == FOOL else up[2:6]
+                new = [c for c in up if c not in have][:hand["up_due"][name] - len(have)]
+                ok(runner, db, "hand", "show", name, "+" + " ".join(new))
+            continue
         ok(runner, db, "fold" if who in folds else "check", who)
     for args in before_showdown:
         ok(runner, db, *args)
@@ -186,6 +197,8 @@ def test_r21_force_trade_with_the_largest_holder(runner: CliRunner, ev: Path) ->
     ok(runner, ev, "rise", "Eve")
     ok(runner, ev, "chips", "give", "Eve", "Dan", "green:3")
     ok(runner, ev, "chips", "give", "Eve", "Ben", "green:2")
+    assert "announce it first" in refused(runner, ev, "soul", "force-trade", "Eve")  # R21
+    ok(runner, ev, "soul", "auction", "Eve", "Eve")
     out = ok(runner, ev, "soul", "force-trade", "Eve").stdout
     assert "Eve forces a trade of Eve's soul: it goes to Cara" in out
     assert "receives 3 green" in out
@@ -198,6 +211,7 @@ def test_r21_force_trade_tie_needs_with(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "rise", "Eve")
     ok(runner, ev, "chips", "give", "Eve", "Dan", "green:2")
     ok(runner, ev, "chips", "give", "Eve", "Ben", "green:2")
+    ok(runner, ev, "soul", "auction", "Eve", "Eve")
     assert "--with" in refused(runner, ev, "soul", "force-trade", "Eve")
     ok(runner, ev, "soul", "force-trade", "Eve", "--with", "Ada")
     assert holders(runner, ev)["Eve's soul"] == "Ada"

@@ -1,0 +1,468 @@
+"""The hand at the table: deal, up cards, betting actions, corrections, the showdown.
+
+GM requests -> events, like ``commands``: pure functions of the State and the GM's words that
+return the events of one command or raise a RefereeError saying what is wrong and what is
+allowed now. Every list returned has been replayed on a copy, so it always folds.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.errors import BadInput, IllegalAction
+from referee.evening import betting
+from referee.evening.folds import replay
+from referee.evening.lookup import parse_chips, player
+from referee.evening.state import HandState, State, require_evening
+from referee.names import match_name
+from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
+from referee.rules.pots import check_named_chips, pick_chips
+from referee.streams import Event
+
+HOUR = 3600.0
+
+
+def need_hand(state: State) -> HandState:
+    require_evening(state)
+    if state.hand is None:
+        raise IllegalAction("no hand in progress; deal one with `referee hand start`")
+    return state.hand
+
+
+def require_not_over(state: State) -> None:
+    if state.over:
+        raise IllegalAction(f"the game is over: {state.winner or 'nobody'} and the Fool are "
+                            "the only ones holding chips (R18)", ruling="R18")
+
+
+def hour_passed(state: State, now: float) -> bool:
+    """R13: an hour of play since the first hand."""
+    return state.first_hand_at is not None and now - state.first_hand_at >= HOUR
+
+
+def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Event]:
+    """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13)."""
+    require_evening(state)
+    require_not_over(state)
+    if state.hand is not None:
+        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it with "
+                            "`referee hand showdown` first")
+    events: list[Event] = []
+    phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
+    if open_phase and state.phase != "open":
+        events.append({"kind": "phase_opened", "time": now})
+    dealt = [s.name for s in state.seats
+             if s.seated and not s.resigned and not s.dead and state.stack(s.name) > 0]
+    if not dealt:
+        raise IllegalAction("no seated stakeholder holds chips; nobody can be dealt in (R14)")
+    antes: dict[str, dict[str, int]] = {}
+    if phase == "open":
+        for name in dealt:
+            antes[name] = pick_chips(state.holding(name), 1, own=state.colour_of(name),
+                                     own_first=state.settings.get("r11_own_colour_first", True))
+    events.append({"kind": "hand_started", "no": state.hands_played + 1,
+                   "order": [*dealt, state.fool], "antes": antes, "phase": phase, "time": now})
+    replay(state, events)
+    return events
+
+
+# -- up cards (R9) ------------------------------------------------------------------------------
+
+
+def forfeited(hand: HandState) -> dict[str, str]:
+    """Cards given to the Fool for a power this hand, and by whom: out of the hand (R26)."""
+    return {card: who for who, cards in hand.forfeited.items() for card in cards}
+
+
+def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
+    """A card may show for one player only, and never after it went to the Fool (R8, R26)."""
+    gone = forfeited(hand)
+    if card.short in gone:
+        raise BadInput(f"{card.short} ({card.name}) was given to the Fool by {gone[card.short]} "
+                       "for a power; it is out of this hand (R26; --magic if a power changed "
+                       "the cards)", ruling="R26")
+    other = taken.get(card.short)
+    if other is not None and other != name:
+        raise BadInput(f"{card.short} ({card.name}) is already showing for {other}; a deck "
+                       "holds each card once (R8; --magic if a power changed the cards)",
+                       ruling="R8")
+
+
+def _showing_owners(hand: HandState) -> dict[str, str]:
+    return {c: who for who, shown in hand.showing.items() for c in shown}
+
+
+def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic: bool,
+                  taken: dict[str, str]) -> list[str]:
+    """``name``'s up cards after ``hand show NAME TEXT``: the ones already showing stay (R9,
+    E25); ``+CARDS`` adds to them; more than the deal has turned up by now is refused."""
+    old = list(hand.showing.get(name, []))
+    adding = text.lstrip().startswith("+")
+    cards = parse_cards(text.replace("+", " "))
+    if not cards:
+        raise BadInput(f"no cards given for {name}; write `hand show {name} CARDS` (all up "
+                       f"cards so far) or `hand show {name} +CARDS` (the new ones)")
+    shorts = [c.short for c in cards]
+    if adding:
+        again = [s for s in shorts if s in old]
+        if again and not magic:
+            raise BadInput(f"{name} already shows {', '.join(again)}; `+` adds new up cards "
+                           f"only (showing now: {' '.join(old)})")
+        new = old + shorts
+    else:
+        dropped = [c for c in old if c not in shorts]
+        if dropped:
+            raise IllegalAction(
+                f"{name} already shows {' '.join(old)}; up cards never change silently: "
+                f"this would drop {' '.join(dropped)}. Add new ones with `hand show {name} "
+                f"+CARDS`, or correct one with `hand fix {name} OLD NEW` (R9, E25)",
+                ruling="E25")
+        new = old + [s for s in shorts if s not in old]
+        if magic:  # a card shown twice by magic stays twice
+            extra = list(shorts)
+            for kept in old:
+                extra.remove(kept)
+            new = old + extra
+    allowed = betting.up_cards_dealt(state, hand, name)
+    if len(new) > allowed:
+        when = ("all the deal" if hand.betting_over
+                else f"round {hand.round.street}")
+        next_ = ""
+        if not hand.betting_over and hand.round.street < 3:
+            later = betting.UP_CARDS[hand.round.street + 1][1 if name == state.fool else 0]
+            next_ = f"; after the next deal {later}"
+        who = "the Fool" if name == state.fool else name
+        raise BadInput(f"{len(new)} up cards for {who}, but {allowed} are dealt face up by "
+                       f"{when} (two down, two up, two up, one down; the Fool's all up){next_} "
+                       "(R9)", ruling="R9")
+    if not magic:
+        for c in cards:
+            if shorts.count(c.short) > 1:
+                raise BadInput(f"{c.short} ({c.name}) given twice; a deck holds each card once "
+                               "(R8; --magic if a power changed the cards)", ruling="R8")
+            _check_card_free(hand, name, c, taken)
+    return new
+
+
+def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> list[Event]:
+    """Players' face-up cards so far (R9): all of ``items`` or nothing. Cards already showing
+    stay; ``+CARDS`` adds the new ones. The Fool's forced move follows once the round's up
+    cards are all given (E4)."""
+    hand = need_hand(state)
+    if not items:
+        raise BadInput('name the cards: `hand show NAME CARDS` or `hand show "NAME: CARDS" ...`')
+    taken = _showing_owners(hand)
+    events: list[Event] = []
+    seen: set[str] = set()
+    for who, text in items:
+        name = player(state, who)
+        if name not in hand.order:
+            raise IllegalAction(f"{name} is not dealt into hand {hand.no}")
+        if name in hand.folded:
+            raise IllegalAction(f"{name} has folded this hand; their cards no longer count")
+        if name in seen:
+            raise BadInput(f"{name}'s cards are given twice in one `hand show`")
+        seen.add(name)
+        new = _new_up_cards(state, hand, name, text, magic=magic, taken=taken)
+        if new == hand.showing.get(name, []):
+            continue
+        for c in new:
+            taken.setdefault(c, name)
+        events.append({"kind": "cards_shown", "name": name, "cards": new})
+    if not events:
+        shown = "; ".join(f"{n} {' '.join(hand.showing.get(n, []))}" for n in seen)
+        raise BadInput(f"nothing new: already showing {shown}")
+    sim = replay(state, events)
+    forced, _ = fool_moves(sim)
+    return events + forced
+
+
+def show_cards(state: State, who: str, cards_text: str, *, magic: bool = False) -> list[Event]:
+    """``show`` for one player: ``hand show NAME CARDS``."""
+    return show(state, [(who, cards_text)], magic=magic)
+
+
+def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = False,
+        ) -> list[Event]:
+    """The explicit correction of one up card (E25): says what changed and whether it would
+    have changed who opened a round already played; the betting stands."""
+    hand = need_hand(state)
+    name = player(state, who)
+    if name not in hand.order:
+        raise IllegalAction(f"{name} is not dealt into hand {hand.no}")
+    shown = list(hand.showing.get(name, []))
+    from referee.rules.cards import parse_card
+
+    old, new = parse_card(old_text), parse_card(new_text)
+    if old.short not in shown:
+        raise BadInput(f"{old.short} is not among {name}'s up cards "
+                       f"({' '.join(shown) or 'none yet'}); `hand fix {name} OLD NEW` "
+                       "corrects a card already showing")
+    if old.short == new.short:
+        raise BadInput(f"{old.short} for {old.short} changes nothing")
+    if not magic:
+        if new.short in shown:
+            raise BadInput(f"{name} already shows {new.short}; a deck holds each card once "
+                           "(R8; --magic if a power changed the cards)", ruling="R8")
+        _check_card_free(hand, name, new, _showing_owners(hand))
+    cards = [new.short if c == old.short else c for c in shown]
+    event: Event = {"kind": "cards_fixed", "name": name, "old": old.short, "new": new.short,
+                    "cards": cards, "openers": _opener_changes(state, hand, name, cards)}
+    sim = replay(state, [event])
+    forced, _ = fool_moves(sim)
+    return [event, *forced]
+
+
+def _opener_changes(state: State, hand: HandState, name: str,
+                    cards: list[str]) -> list[dict[str, Any]]:
+    """Rounds already opened whose opener the corrected cards would have changed (E25)."""
+    showing = {**hand.showing, name: cards}
+    out = []
+    for opening in hand.openings:
+        street = opening["street"]
+        at = {p: c[:betting.UP_CARDS[street][1 if p == state.fool else 0]]
+              for p, c in showing.items()}
+        able = [p for p in opening["able"] if at.get(p)]
+        if not able:
+            continue
+        would = betting.first_in(state, hand, able, at)
+        if would != opening["opener"]:
+            out.append({"street": street, "opened": opening["opener"], "would": would})
+    return out
+
+
+# -- betting ------------------------------------------------------------------------------------
+
+
+def fool_moves(state: State) -> tuple[list[Event], State]:
+    """Play the Fool's forced moves while it is his turn (R15, ``betting.forced_move``):
+    the events and the state after them (``state`` itself when there are none)."""
+    events: list[Event] = []
+    sim = state
+    while sim.hand is not None:
+        event = betting.forced_move(sim, sim.hand)
+        if event is None:
+            break
+        events.append(event)
+        sim = replay(sim, [event])
+    return events, sim
+
+
+def act(state: State, who: str | None, action: str, amount: int | None = None,
+        chips_text: str | None = None) -> list[Event]:
+    """One betting action in turn (R11-R15), by ``who`` or, unnamed, by the player to act;
+    the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``."""
+    hand = need_hand(state)
+    events, sim = fool_moves(state)  # an evening recorded before E4 waited for up cards
+    assert sim.hand is not None
+    hand = sim.hand
+    if who is None:
+        current = betting.to_act(sim, hand)
+        if current is None:
+            raise IllegalAction(betting.waiting_line(sim, hand),
+                                ruling="R14" if hand.betting_over else "R9")
+        name = current
+    else:
+        name = player(state, who)
+    if name == state.fool:
+        return _fool_on_request(sim, action, events)
+    try:
+        named = parse_chips(sim, chips_text) if chips_text else None
+        if named is not None and amount is None and action in ("bet", "raise"):
+            amount = sum(named.values()) - (betting.owed(sim, hand, name)
+                                            if action == "raise" else 0)
+        n = betting.verify_action(sim, hand, name, action, amount)
+    except IllegalAction as exc:
+        if not events:
+            raise
+        raise IllegalAction(f"first the Fool's forced move: {_said(events)} (R15); then {exc}",
+                            ruling=exc.ruling) from None
+    if named is not None:
+        if action in ("check", "fold"):
+            raise BadInput(f"--chips makes no sense with {action}")
+        check_named_chips(sim.holding(name), named, name)
+        if sum(named.values()) != n:
+            raise BadInput(f"the chips named add up to {sum(named.values())}, but this {action} "
+                           f"puts in {n}", ruling="R11")
+        chips = named
+    else:
+        chips = pick_chips(sim.holding(name), n, own=sim.colour_of(name),
+                           own_first=sim.settings.get("r11_own_colour_first", True))
+    event: Event = {"kind": "action", "name": name, "action": action, "chips": chips,
+                    "all_in": n > 0 and n == sim.stack(name), "auto": False}
+    events.append(event)
+    sim = replay(sim, [event])
+    fool_events, sim = fool_moves(sim)
+    return events + fool_events + _uncontested(sim)
+
+
+def _said(events: list[Event]) -> str:
+    return "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
+                     for e in events)
+
+
+def _fool_on_request(state: State, action: str, before: list[Event]) -> list[Event]:
+    """The GM names the Fool: play his forced move if it is his turn and the move named (R15)."""
+    hand = state.hand
+    assert hand is not None
+    event = betting.forced_move(state, hand)
+    if event is None:
+        current = betting.to_act(state, hand)
+        why = (f"{current} is to act" if current else betting.waiting_line(state, hand))
+        raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's forced "
+                            "bets and calls itself (R15)", ruling="R15")
+    if action != event["action"]:
+        raise IllegalAction(f"the Fool must {event['action']} now, not {action}: "
+                            f"{event['why']}", ruling="R15")
+    events, sim = fool_moves(state)
+    return before + events + _uncontested(sim)
+
+
+def _uncontested(sim: State) -> list[Event]:
+    """When every stakeholder has folded, the Fool takes the pot without a showdown (R15)."""
+    hand = sim.hand
+    if hand is None or hand.live != [sim.fool]:
+        return []
+    return [_award(sim, {}, {}, magic=False)]
+
+
+# -- the showdown -------------------------------------------------------------------------------
+
+
+def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | None, *,
+                magic: bool) -> list[Card]:
+    """A player's whole hand at the showdown (E26): the down cards given plus the up cards the
+    console holds, or a whole hand given that agrees with the up cards."""
+    up = hand.showing.get(name, [])
+    want = 7 - len(hand.forfeited.get(name, []))
+    if given is None:
+        if name == state.fool and len(up) == want:
+            return parse_cards(" ".join(up))
+        hint = "the Fool's" if name == state.fool else f"{name}'s"
+        raise BadInput(f"the showdown needs every hand still in: {hint} cards are missing "
+                       f"(showing: {' '.join(up) or 'none'}; give the down cards as "
+                       f"\"{name}: CARDS\")")
+    shorts = [c.short for c in given]
+    inside = [u for u in up if u in shorts]
+    if inside and len(inside) < len(up) and not magic:
+        lacking = [u for u in up if u not in shorts]
+        raise BadInput(f"{name}'s cards hold the up card(s) {' '.join(inside)} but not "
+                       f"{' '.join(lacking)}; give only the down cards, or all {want} cards "
+                       f"(showing: {' '.join(up)})")
+    cards = given if up and len(inside) == len(up) else parse_cards(" ".join(up)) + given
+    if not magic and len(cards) != want:
+        down = want - len(up)
+        raise BadInput(f"{name} holds {want} cards ({len(up)} up, {down} down"
+                       + (", one went for a power" if want < 7 else "")
+                       + f"), not {len(cards)}: give the {down} down card(s), or all {want}")
+    if not 1 <= len(cards) <= 7:
+        raise BadInput(f"{name} has {len(cards)} card(s); a hand is one to seven cards")
+    if not magic:
+        for card, giver in forfeited(hand).items():
+            if card in [c.short for c in cards]:
+                raise BadInput(f"{card} was given to the Fool by {giver} for a power; it is "
+                               f"out of this hand and not in {name}'s (R26)", ruling="R26")
+    return cards
+
+
+def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,
+             now: float, keep: list[str] | None = None) -> list[Event]:
+    """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15)."""
+    hand = need_hand(state)
+    if not hand.betting_over:
+        what = betting.options(state, hand)
+        why = (f"{what.name} is to act ({'/'.join(what.moves)})" if what
+               else betting.waiting_line(state, hand))
+        raise IllegalAction(f"betting is not over: {why}; the showdown comes after the last "
+                            "betting round")
+    typed: dict[str, list[Card]] = {}
+    for raw_name, cards_text in hands_text:
+        if raw_name is None:
+            raise BadInput(f"name the hand: \"NAME: CARDS\" (got {cards_text!r})")
+        name = match_name(raw_name, hand.order, "player in this hand")
+        if name in hand.folded:
+            raise IllegalAction(f"{name} folded this hand and has no hand to show")
+        if name in typed:
+            raise BadInput(f"{name}'s hand is given twice")
+        typed[name] = parse_cards(cards_text)
+    given = {name: _hand_cards(state, hand, name, typed.get(name), magic=magic)
+             for name in hand.live}
+    from referee.rules.hands import best_hand, check_distinct
+
+    check_distinct(list(given.values()), magic=magic, names=list(given))
+    best = {name: best_hand(cards, magic=magic) for name, cards in given.items()}
+    event = _award(state, given, best, magic=magic)
+    event["time"] = now
+    if keep:
+        event["keep"] = _keeps(state, keep, best)
+    replay(state, [event])
+    return [event]
+
+
+def _keeps(state: State, keep: list[str], best: dict[str, Any]) -> dict[str, int]:
+    """``--keep NAME:ARCANUM``: which Duet Arcanum a player keeps; the assistant gets the
+    other (R27)."""
+    out: dict[str, int] = {}
+    for item in keep:
+        who, sep, arc = item.partition(":")
+        if not sep:
+            raise BadInput(f"bad --keep {item!r}; write NAME:ARCANUM, e.g. Ada:XX")
+        name = match_name(who, list(best), "player at this showdown")
+        hand = best[name]
+        if hand.category not in ("two_pair_duet", "three_pair") or not hand.duet:
+            raise IllegalAction(f"{name} plays {hand.title.lower()}: no Duet points to share "
+                                "(R27)", ruling="R27")
+        number = parse_arcanum(arc)
+        duet = [c.rank for c in hand.duet]
+        if number not in duet:
+            raise BadInput(f"{name}'s Duet is {' + '.join(to_roman(n) for n in duet)}; keep one "
+                           "of those (R27)")
+        out[name] = number
+    return out
+
+
+def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
+           magic: bool) -> Event:
+    from referee.rules.hands import explain
+    from referee.rules.pots import split_pot
+
+    hand = state.hand
+    assert hand is not None
+    layering = betting.pots(state, hand)
+    colours = {s.name: s.colour for s in state.seats}
+    pots = []
+    for i, pot in enumerate(layering.pots):
+        contenders = [p for p in pot.eligible if p in best] or [state.fool]
+        top = max(best[p] for p in contenders) if best else None
+        winners = [p for p in contenders if top is None or best[p] == top]
+        losers = [p for p in contenders if p not in winners]
+        if top is None:
+            why = "every stakeholder folded; the Fool's hand is live to the end (R15)"
+        elif losers:
+            runner = max(losers, key=lambda p: best[p])
+            why = explain(best[winners[0]], best[runner])
+        else:
+            why = "uncontested" if len(winners) == 1 else "tied"
+        pots.append({
+            "name": "main pot" if i == 0 else f"side pot {i}",
+            "chips": pot.chips,
+            "eligible": list(pot.eligible),
+            "winners": winners,
+            "shares": split_pot(pot.chips, winners, colours),
+            "why": why,
+        })
+    leaders: list[str] = []
+    if best:
+        top_all = max(best.values())
+        leaders = [p for p in hand.live if p in best and best[p] == top_all]
+    return {
+        "kind": "showdown",
+        "hands": {p: format_cards(c).split() for p, c in given.items()},
+        "best": {p: {"category": h.category, "cards": [c.short for c in h.cards],
+                     "duet": [c.rank for c in h.duet] if h.duet else None}
+                 for p, h in best.items()},
+        "leaders": leaders,
+        "returned": layering.returned,
+        "pots": pots,
+        "magic": magic,
+    }
