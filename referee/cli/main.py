@@ -170,18 +170,25 @@ def table_of_contents() -> str:
                ("--install-completion", "Install tab completion for your shell."),
                ("--show-completion", "Print the completion script, to install it by hand."),
                ("--help, -h", "Show this and exit.")]
-    width = max(len(n) for items in [*panels.values(), options] for n, _ in items) + 2
+    import shutil
+    import textwrap
+
+    columns = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+    def rows(items: list[tuple[str, str]], width: int) -> list[str]:
+        # Each description wrapped under itself, so the list reads at 80 columns.
+        return [textwrap.fill(" ".join(str(text).strip().split("\n\n")[0].split()), columns,
+                              initial_indent=f"  {name}".ljust(width),
+                              subsequent_indent=" " * width)
+                for name, text in items]
+
+    commands = max(len(n) for items in panels.values() for n, _ in items) + 4
     out = ["Usage: referee [--db PATH] [--debug] [--explain] COMMAND [ARGS]...", "",
            "  Referee console for a live Fool's Errand evening and its side tables.",
            "  Every command has --help; every command that reads has --json.", ""]
     for panel, items in panels.items():
-        out.append(f"{panel}:")
-        for name, text in items:
-            first = " ".join(str(text).strip().split("\n\n")[0].split())
-            out.append(f"  {name.ljust(width)}{first}")
-        out.append("")
-    out.append("Options:")
-    out += [f"  {name.ljust(width)}{text}" for name, text in options]
+        out += [f"{panel}:", *rows(items, commands), ""]
+    out += ["Options:", *rows(options, max(len(n) for n, _ in options) + 4)]
     return "\n".join(out)
 
 

@@ -198,10 +198,8 @@ def remember(line: str, ruling: str | None, evening: Path | None) -> dict[str, A
     path = memory_path()
     try:
         folder = path.parent.resolve()
-        if evening is not None:
-            home = evening.resolve().parent
-            if folder == home or home in folder.parents:
-                return memory
+        if evening is not None and folder == evening.resolve().parent:
+            return memory  # never beside the evening file
         folder.mkdir(parents=True, exist_ok=True)
         scratch = path.with_name(f".{path.name}.{os.getpid()}")
         scratch.write_text(json.dumps(memory, ensure_ascii=False), encoding="utf-8")

@@ -96,7 +96,7 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
     if any(s.arcanum == 0 for s in seats):
         raise BadInput("Arcanum 0 is the Fool's, the host's; give the stakeholder another")
     # "The others are seated about the table in descending order to the left of the Fool":
-    # the highest-ranking Arcanum (lowest number) first, on the Fool's left.
+    # the highest-ranking Arcanum (lowest number) first, on the Fool's left (E1).
     ordered = sorted(seats, key=lambda s: s.arcanum)
     event: Event = {
         "kind": "evening_created",
@@ -167,13 +167,17 @@ def hour_passed(state: State, now: float) -> bool:
 
 
 def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Event]:
-    """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13)."""
+    """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13).
+
+    Antes and bets come from the stakeholder's own stack, never the assistant's (E10).
+    """
     require_evening(state)
     require_not_over(state)
     if state.hand is not None:
         raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it with "
                             "`referee hand showdown` first")
     events: list[Event] = []
+    # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
     phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
     if open_phase and state.phase != "open":
         events.append({"kind": "phase_opened", "time": now})
@@ -329,7 +333,7 @@ def _fool_moves(state: State, *, opening: bool) -> tuple[list[Event], State]:
 
 
 def _uncontested(sim: State) -> list[Event]:
-    """When every stakeholder has folded, the Fool takes the pot without a showdown (R15)."""
+    """When every stakeholder has folded, the Fool takes the pot without a showdown (R15, E7)."""
     hand = sim.hand
     if hand is None or hand.live != [sim.fool]:
         return []
@@ -338,7 +342,7 @@ def _uncontested(sim: State) -> list[Event]:
 
 def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,
              now: float, keep: list[str] | None = None) -> list[Event]:
-    """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15)."""
+    """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
     hand = _need_hand(state)
     if not hand.betting_over:
         what = betting.options(state, hand)
@@ -546,7 +550,7 @@ def resign(state: State, who: str) -> list[Event]:
     if state.hand is not None and name in state.hand.live:
         raise IllegalAction(f"{name} is still in hand {state.hand.no} (all-in); resign after "
                             "the hand", ruling="R17")
-    from referee.evening.souls import pending_buyout
+    from referee.evening.souls import pending_buyout  # E18: buy or decline first
 
     holder = pending_buyout(state, name)
     if holder:
