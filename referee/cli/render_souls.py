@@ -108,10 +108,11 @@ def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> lis
     charges = f"{spec['charges']} Charge" + ("" if spec["charges"] == 1 else "s")
     head = (f"{indent}{arcanum_label(card)}, {spec['orientation']}: {spec['name']} "
             f"({charges}; {spec['when']})" + (f" · {status}" if status else ""))
-    width = max(40, min(100, shutil.get_terminal_size((100, 24)).columns)) - 2
+    width = max(40, min(100, shutil.get_terminal_size((100, 24)).columns))
     more = indent + "  "
-    return [head, *textwrap.wrap(str(spec["text"]), width, initial_indent=more,
-                                 subsequent_indent=more)]
+    return [*textwrap.wrap(head, width, subsequent_indent=more + "  "),
+            *textwrap.wrap(str(spec["text"]), width, initial_indent=more,
+                           subsequent_indent=more)]
 
 
 def power_text(spec: dict[str, Any], status: str = "", indent: str = "") -> None:

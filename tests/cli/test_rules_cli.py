@@ -192,8 +192,15 @@ def test_r26_power_access_show_list_and_use_read_the_power_aloud(seated: GM) -> 
     listed = seated.json("power", "list")["powers"]
     assert shown == [p for p in listed if p["card"] == "XII"]
     out = seated("power", "list").stdout
-    assert out.count(" · available") == 43 and "Depleted: none." in out
+    assert " ".join(out.split()).count(" · available") == 43 and "Depleted: none." in out
     assert text in " ".join(out.split())
+
+
+def test_r26_powers_read_at_80_columns(seated: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    out = seated("power", "access", "Ada", "XII", "reversed").stdout
+    out += seated("power", "list").stdout + seated("power", "show", "0").stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 @pytest.mark.parametrize(("args", "words"), [
