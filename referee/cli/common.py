@@ -105,7 +105,10 @@ def refuse(line: str, ruling: str | None = None) -> None:
 
     memory = rules.remember(line, ruling, db_path())
     if SETTINGS.explain:
-        typer.echo(rules.explanation(memory["rulings"]))
+        try:
+            typer.echo(rules.explanation(memory["rulings"]))
+        except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
+            typer.echo(f"(the rulebook cannot be read: {exc})")
 
 
 def _is_click(exc: BaseException, name: str) -> bool:
