@@ -291,3 +291,21 @@ def test_the_readme_example_of_rules_runs_word_for_word(
 def test_json_is_one_document(gm: GM) -> None:
     for args in (["rules"], ["rules", "R1"], ["rules", "deck"]):
         json.loads(gm(*args, "--json").stdout)
+
+
+@pytest.mark.parametrize(("args", "ruling"), [
+    (["chips", "give", "Ada", "Cy", "red:1"], "R16"),          # the Law
+    (["bet", "Cy", "3"], "R12"),                                 # limit phase: one chip
+    (["power", "access", "Max", "XII", "upright"], "R26"),       # the Fool has no powers
+    (["fold", "Max"], "R15"),                                    # the Fool never folds
+    (["hand", "rank", "KC", "KC"], "R8"),                        # a card twice
+])
+def test_rules_last_names_the_ruling_of_each_refusal(
+        seated: GM, tmp_path: Path, args: list[str], ruling: str) -> None:
+    before = _folder(tmp_path)
+    result = seated.invoke("--explain", *args)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
+    assert result.stdout.startswith(f"{ruling} "), result.output
+    assert _folder(tmp_path) == before
+    rules.memory = None
+    assert seated.json("rules", "last")["rulings"][0]["id"] == ruling
