@@ -1,4 +1,4 @@
-"""Hand evaluator speed: referee's best_hand against treys, side by side (DESIGN.md).
+"""Hand evaluator speed: referee's best_hand against treys, side by side (README, Speed).
 
 Each round deals 20,000 fresh random 7-card tarot hands and 20,000 fresh random 7-card
 poker hands, times ``best_hand`` on the first and ``treys.Evaluator().evaluate`` on the

@@ -1,4 +1,4 @@
-"""Start-up time: ``referee --help`` against ``python -c "import typer, rich"`` (DESIGN.md).
+"""Start-up time: ``referee --help`` against ``python -c "import typer, rich"`` (README, Speed).
 
 Both commands run as fresh processes, alternating in the same loop so that the machine's
 state affects them alike; the medians of the runs and their ratio are printed. The bar

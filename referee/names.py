@@ -1,7 +1,7 @@
 """Matching what the GM types against the names of people, souls and powers.
 
 Case-insensitive; an exact name wins, else a unique prefix; a near miss
-suggests the nearest names (DESIGN.md, The command line).
+suggests the nearest names (R2, R24).
 
 >>> match_name("ali", ["Alice", "Bob"])
 'Alice'

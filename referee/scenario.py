@@ -137,7 +137,7 @@ def parse_orientation(text: str) -> str:
 
 @dataclass(frozen=True)
 class PowerSet:
-    """The 44 powers of an evening: one upright and one reversed for each Major (R26)."""
+    """The 44 powers of an evening: one upright and one reversed for each Major (R26, S5)."""
 
     powers: tuple[PowerSpec, ...]
 

@@ -290,7 +290,8 @@ class Evening:
                        tuple(r["event"] for r in mine))
 
     def undo(self, stream: str | None = None) -> Command:
-        """Take back the newest command (of ``stream``); it is kept in the ``undone`` table."""
+        """Take back the newest command (of ``stream``); it is kept in the ``undone`` table
+        (E13)."""
         self._require_write()
         command = self.last_command(stream)
         if command is None:

@@ -1,4 +1,4 @@
-"""Tarot Scum core (seed 001, R29-R31, house decisions T1-T11 in docs/rules.md)."""
+"""Tarot Scum core (R29-R31, house decisions T1-T11 in docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Weir's Wager core (seed 003, R32-R34, house decisions W1-W10 in docs/rules.md)."""
+"""Weir's Wager core (R32-R34, house decisions W1-W10 in docs/rules.md)."""
 
 from __future__ import annotations
 

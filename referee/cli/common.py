@@ -1,8 +1,8 @@
 """What every command group shares: the evening path, output, and the error boundary.
 
-Only the CLI prints and picks exit codes (STYLE.md): a ``RefereeError`` is a
-user mistake -> one line on stderr, exit 2, nothing written; anything else is
-a bug -> exit 1, with the traceback under ``--debug``.
+Only the CLI prints and picks exit codes: a ``RefereeError`` is a user mistake
+-> one line on stderr, exit 2, nothing written; anything else is a bug -> exit 1,
+with the traceback under ``--debug``.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class Settings:
 
     db: Path | None = None
     debug: bool = False
+    explain: bool = False  # after a refusal, read its ruling aloud
 
 
 def default_db() -> Path:
@@ -96,6 +97,20 @@ def fail(message: str) -> None:
     raise typer.Exit(2)
 
 
+def refuse(line: str, ruling: str | None = None) -> None:
+    """A refusal: its one line on stderr, remembered for `rules last`; under ``--explain``
+    the full text of the ruling behind it follows on stdout."""
+    typer.echo(f"error: {line}", err=True)
+    from referee.cli import rules
+
+    memory = rules.remember(line, ruling, db_path())
+    if SETTINGS.explain:
+        try:
+            typer.echo(rules.explanation(memory["rulings"]))
+        except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
+            typer.echo(f"(the rulebook cannot be read: {exc})")
+
+
 def _is_click(exc: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
@@ -121,7 +136,7 @@ class RefereeGroup(TyperGroup):
             if _is_click(exc, "UsageError") and ctx is not None:
                 usage = " ".join(ctx.get_usage().split())
                 line += f" {usage} (see `{ctx.command_path} --help`)"
-            typer.echo(line, err=True)
+            refuse(line.removeprefix("error: "))
             sys.exit(getattr(exc, "exit_code", 2))
         except BaseException as exc:
             if _is_click(exc, "Abort"):
@@ -134,7 +149,7 @@ class RefereeGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except RefereeError as exc:
-            typer.echo(f"error: {exc.line}", err=True)
+            refuse(exc.line, exc.ruling)
             raise typer.Exit(2) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             raise

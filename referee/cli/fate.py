@@ -1,4 +1,4 @@
-"""`referee fate`: the Card of Fate, away from the table (seed 004; R35-R37, F1-F18).
+"""`referee fate`: the Card of Fate, away from the table (R35-R37, F1-F18).
 
 Thin shell over ``referee.rules.fate``: each command reads the ``fate`` stream,
 calls one pure function, records its events (if any) and prints its lines.

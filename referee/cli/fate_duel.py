@@ -1,4 +1,4 @@
-"""`referee fate duel`: pistols and swords, one command per phase (seed 004; F10, F11, F18)."""
+"""`referee fate duel`: pistols and swords, one command per phase (Card of Fate; F10, F11, F18)."""
 
 from __future__ import annotations
 

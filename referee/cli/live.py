@@ -417,6 +417,10 @@ class ShellCompleter:
         elif kind in CARDS:
             piece = typed.rsplit(" ", 1)[-1] if line.quote else typed
             yield from _cards(piece)
+        elif kind == "terms":  # `rules`: ruling ids, and `last`
+            from referee.cli import rules
+
+            yield from _prefixed([*rules.book().ids, rules.LAST], typed, raw)
 
     def _locate(self, words: list[str]) -> tuple[Any, Any, bool]:
         """The command the words lead to, the parameter the next word fills, and whether
@@ -500,6 +504,9 @@ class Shell:
         self.db = db
         self.debug = debug
         self.vocab = Vocabulary(db if db is not None else db_path())
+        from referee.cli import rules
+
+        rules.on_disk = False  # the shell remembers its last refusal in memory
 
     def vocabulary(self) -> Vocabulary:
         return self.vocab.refresh()
@@ -551,7 +558,7 @@ class Shell:
             typer.echo("aborted", err=True)
             return 1
         except RefereeError as exc:
-            typer.echo(f"error: {exc.line}", err=True)
+            common.refuse(exc.line, exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
             return self._usage_error(exc)
@@ -585,7 +592,9 @@ class Shell:
             usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
             path = ctx.command_path.removeprefix("referee").strip()
             line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
-        typer.echo(line, err=True)
+        from referee.cli import common
+
+        common.refuse(line.removeprefix("error: "))
         code: int = getattr(exc, "exit_code", 2)
         return code
 

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from referee import __version__
 from referee.cli import (
     common,
     evening,
@@ -16,6 +17,7 @@ from referee.cli import (
     hand,
     live,
     present,
+    rules,
     scenario,
     scum,
     souls,
@@ -29,8 +31,15 @@ app = typer.Typer(
     help="Referee console for a live Fool's Errand evening and its side tables.",
     no_args_is_help=True,
     add_completion=True,
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"referee {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
@@ -43,9 +52,16 @@ def main(
     debug: Annotated[
         bool, typer.Option("--debug", help="Show tracebacks of internal errors.")
     ] = False,
+    explain: Annotated[
+        bool, typer.Option("--explain", help="After a refusal, read its ruling in full.")
+    ] = False,
+    version: Annotated[
+        bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
+                           help="Print the version and exit.")
+    ] = False,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""
-    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug)
+    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
 
 
 evening.register(app)
@@ -57,11 +73,13 @@ app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
 app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
+rules.register(app)
 assert table  # `hand start|show|showdown` are added to the hand group on import
 
 
 def _hoist_root_options(argv: list[str]) -> list[str]:
-    """Let ``--db PATH`` and ``--debug`` stand anywhere on the line, as a GM types them."""
+    """Let ``--db PATH``, ``--debug`` and ``--explain`` stand anywhere on the line, as a GM
+    types them."""
     front: list[str] = []
     rest: list[str] = []
     i = 0
@@ -74,7 +92,7 @@ def _hoist_root_options(argv: list[str]) -> list[str]:
             front += argv[i : i + 2]
             i += 2
             continue
-        if arg.startswith("--db=") or arg == "--debug":
+        if arg.startswith("--db=") or arg in ("--debug", "--explain"):
             front.append(arg)
         else:
             rest.append(arg)
@@ -142,25 +160,35 @@ def table_of_contents() -> str:
         panels.setdefault(str(group.rich_help_panel or "Commands"), []).append(
             (f"{group.name} ...", str(about or "")))
     order = ["Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
-             "Status", "The log", "Side tables", "Away from the table"]
+             "Status", "The log", "Side tables", "Away from the table", "The rulebook"]
     panels = dict(sorted(panels.items(),
                          key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
-    width = max(len(n) for items in panels.values() for n, _ in items) + 2
-    out = ["Usage: referee [--db PATH] [--debug] COMMAND [ARGS]...", "",
+    options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),
+               ("--debug", "Show tracebacks of internal errors."),
+               ("--explain", "After a refusal, read its ruling in full (also `rules last`)."),
+               ("--version, -V", "Print the version and exit."),
+               ("--install-completion", "Install tab completion for your shell."),
+               ("--show-completion", "Print the completion script, to install it by hand."),
+               ("--help, -h", "Show this and exit.")]
+    import shutil
+    import textwrap
+
+    columns = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
+
+    def rows(items: list[tuple[str, str]], width: int) -> list[str]:
+        # Each description wrapped under itself, so the list reads at 80 columns.
+        return [textwrap.fill(" ".join(str(text).strip().split("\n\n")[0].split()), columns,
+                              initial_indent=f"  {name}".ljust(width),
+                              subsequent_indent=" " * width)
+                for name, text in items]
+
+    commands = max(len(n) for items in panels.values() for n, _ in items) + 4
+    out = ["Usage: referee [--db PATH] [--debug] [--explain] COMMAND [ARGS]...", "",
            "  Referee console for a live Fool's Errand evening and its side tables.",
            "  Every command has --help; every command that reads has --json.", ""]
     for panel, items in panels.items():
-        out.append(f"{panel}:")
-        for name, text in items:
-            first = " ".join(str(text).strip().split("\n\n")[0].split())
-            out.append(f"  {name.ljust(width)}{first}")
-        out.append("")
-    out += ["Options:",
-            f"  {'--db PATH'.ljust(width)}The evening file (default: $REFEREE_DB, else the "
-            "user data dir).",
-            f"  {'--debug'.ljust(width)}Show tracebacks of internal errors.",
-            f"  {'--install-completion'.ljust(width)}Install tab completion for your shell.",
-            f"  {'--help, -h'.ljust(width)}Show this and exit."]
+        out += [f"{panel}:", *rows(items, commands), ""]
+    out += ["Options:", *rows(options, max(len(n) for n, _ in options) + 4)]
     return "\n".join(out)
 
 
@@ -169,6 +197,9 @@ def run() -> None:
     args = _hoist_root_options(sys.argv[1:])
     if args in ([], ["--help"], ["-h"]):
         typer.echo(table_of_contents())
+        return
+    if args in (["--version"], ["-V"]):
+        typer.echo(f"referee {__version__}")
         return
     only(_target(args))
     app(args=args, prog_name="referee")

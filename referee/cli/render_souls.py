@@ -107,14 +107,40 @@ def guess(event: Event, state: State) -> None:
     say(f"{event['left']} guess(es) left for {event['assistant']} on this soul.")
 
 
+def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> list[str]:
+    """A power read aloud, from the evening's power set: card and way, name, Charges, when,
+    then its whole text (R26). Printed literally: a power set's words are data."""
+    import shutil
+    import textwrap
+
+    from referee.rules.cards import arcanum_label, parse_card
+
+    card = spec["card"] if isinstance(spec["card"], int) else parse_card(spec["card"]).rank
+    charges = f"{spec['charges']} Charge" + ("" if spec["charges"] == 1 else "s")
+    head = (f"{indent}{arcanum_label(card)}, {spec['orientation']}: {spec['name']} "
+            f"({charges}; {spec['when']})" + (f" · {status}" if status else ""))
+    width = max(40, min(100, shutil.get_terminal_size((100, 24)).columns))
+    more = indent + "  "
+    return [*textwrap.wrap(head, width, subsequent_indent=more + "  "),
+            *textwrap.wrap(str(spec["text"]), width, initial_indent=more,
+                           subsequent_indent=more)]
+
+
+def power_text(spec: dict[str, Any], status: str = "", indent: str = "") -> None:
+    import typer
+
+    typer.echo("\n".join(power_lines(spec, status, indent)))
+
+
 def access(event: Event, spec: dict[str, Any]) -> None:
+    from rich.markup import escape
+
     from referee.rules.cards import parse_card
 
     card = parse_card(event["card"])
     if event["granted"]:
-        say(f"{event['name']} receives [bold]{spec['name']}[/] ({event['orientation']} "
-            f"{card.long}; needs {spec['charges']} Charge(s); {spec['when']}).")
-        say(f"  {spec['text']}")
+        say(f"{escape(event['name'])} receives {escape(spec['name'])} (R26), to read aloud:")
+        power_text(spec, indent="  ")
     else:
         say(f"The {event['orientation']} power of {card.long} is already out: nothing granted.")
     say(f"{card.long} is out of {event['name']}'s hand for this hand (R26).")
@@ -124,20 +150,20 @@ def access(event: Event, spec: dict[str, Any]) -> None:
         say(f"{card.name} is depleted: both its powers are out (R26).")
 
 
-def power_table(rows: list[dict[str, Any]], depleted: list[str]) -> None:
-    from rich.table import Table
+def power_table(rows: list[dict[str, Any]], depleted: list[str] | None) -> None:
+    """Every power of the set with its name and whole text, and who holds it (R26)."""
+    import typer
 
-    table = Table(title="Powers", title_justify="left")
-    for col in ("Card", "Way", "Power", "Charges", "Status"):
-        table.add_column(col)
+    out = []
     for row in rows:
         if row["available"]:
             status = "available"
         else:
             status = f"{'used by' if row['used'] else 'held by'} {row['holder']}"
-        table.add_row(row["card"], row["orientation"], row["name"], str(row["charges"]), status)
-    console().print(table)
-    say("Depleted: " + (", ".join(depleted) if depleted else "none") + ".")
+        out += power_lines(row, status)
+    typer.echo("\n".join(out))
+    if depleted is not None:
+        typer.echo("Depleted: " + (", ".join(depleted) if depleted else "none") + ".")
 
 
 def points(state: State) -> None:

@@ -13,7 +13,7 @@ soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, tr
                        no_args_is_help=True)
 charge_app = typer.Typer(help="Charges between sides, away from the table (R25).",
                          no_args_is_help=True)
-power_app = typer.Typer(help="Powers of the Major Arcana: access, use, list (R26).",
+power_app = typer.Typer(help="Powers of the Major Arcana: access, use, list, show (R26).",
                         no_args_is_help=True)
 
 
@@ -248,8 +248,13 @@ def power_use(name: str, power: str, as_json: Json = False) -> None:
     """NAME uses POWER, paying its Charges from the side (R26)."""
     from referee.evening import souls
 
-    report_change(*run(f"power use {name} {power}", lambda s: souls.use_power(s, name, power)),
-                  as_json)
+    before, after, events = run(f"power use {name} {power}",
+                                lambda s: souls.use_power(s, name, power))
+    report_change(before, after, events, as_json)
+    if not as_json:  # the power's words, for the GM to read to the player
+        from referee.cli import render_souls
+
+        render_souls.power_text(souls.find_power(after, events[0]["power"]), indent="  ")
 
 
 @power_app.command("list")
@@ -275,6 +280,43 @@ def power_list(as_json: Json = False) -> None:
     from referee.cli import render_souls
 
     render_souls.power_table(rows, depleted)
+
+
+@power_app.command("show")
+def power_show(
+    card: str,
+    orientation: Annotated[str | None, typer.Argument(metavar="[upright|reversed]")] = None,
+    as_json: Json = False,
+) -> None:
+    """The power of major CARD (both ways, or one), with its name and text, to read aloud (R26)."""
+    from referee.errors import IllegalAction
+    from referee.evening import souls
+    from referee.names import match_name
+    from referee.rules.cards import parse_card
+
+    state = read_state()
+    major = parse_card(card)
+    if not major.is_major:
+        raise IllegalAction(f"{major.name} is a minor card; only the Major Arcana hold powers, "
+                            "0 to XXI (R26)", ruling="R26")
+    ways = ["upright", "reversed"]
+    if orientation is not None:
+        ways = [match_name(orientation, ways, "orientation")]
+    rows = []
+    for way in ways:
+        spec = souls.power_spec(state, major.rank, way)
+        held = state.powers.get(spec["key"])
+        rows.append({"key": spec["key"], "card": major.short, "orientation": way,
+                     "name": spec["name"], "charges": spec["charges"], "when": spec["when"],
+                     "text": spec["text"], "available": held is None,
+                     "holder": held["holder"] if held else None,
+                     "used": bool(held and held.get("used"))})  # as `power list --json`
+    if as_json:
+        emit_json(rows)
+        return
+    from referee.cli import render_souls
+
+    render_souls.power_table(rows, None)
 
 
 def points(

@@ -237,6 +237,7 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
         n = 1 if amount is None else amount
     if n < 1:
         raise IllegalAction(f"a {action} is at least 1 chip, got {n}")
+    # E5: in the limit phase a raise is exactly one chip over the bet (else call all-in)
     if limit and n != 1:
         said = "all their chips" if amount == ALL else str(n)
         raise IllegalAction(f"limit phase: every bet and raise is exactly 1 chip, not {said} "

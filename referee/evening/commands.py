@@ -72,7 +72,7 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
     if any(s.arcanum == 0 for s in seats):
         raise BadInput("Arcanum 0 is the Fool's, the host's; give the stakeholder another")
     # "The others are seated about the table in descending order to the left of the Fool":
-    # the highest-ranking Arcanum (lowest number) first, on the Fool's left.
+    # the highest-ranking Arcanum (lowest number) first, on the Fool's left (E1).
     ordered = sorted(seats, key=lambda s: s.arcanum)
     event: Event = {
         "kind": "evening_created",
@@ -176,7 +176,7 @@ def resign(state: State, who: str) -> list[Event]:
     if state.hand is not None and name in state.hand.live:
         raise IllegalAction(f"{name} is still in hand {state.hand.no} (all-in); resign after "
                             "the hand", ruling="R17")
-    holder = pending_buyout(state, name)
+    holder = pending_buyout(state, name)  # E18: buy or decline first
     if holder:
         raise IllegalAction(f"{holder} holds all ten of {name}'s chips: {holder} must be offered "
                             f"{name}'s soul first (`referee soul buyout {holder} {name}`, or "

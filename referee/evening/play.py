@@ -41,13 +41,17 @@ def hour_passed(state: State, now: float) -> bool:
 
 
 def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Event]:
-    """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13)."""
+    """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13).
+
+    Antes and bets come from the stakeholder's own stack, never the assistant's (E10).
+    """
     require_evening(state)
     require_not_over(state)
     if state.hand is not None:
         raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it with "
                             "`referee hand showdown` first")
     events: list[Event] = []
+    # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
     phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
     if open_phase and state.phase != "open":
         events.append({"kind": "phase_opened", "time": now})
@@ -319,7 +323,7 @@ def _fool_on_request(state: State, action: str, before: list[Event]) -> list[Eve
 
 
 def _uncontested(sim: State) -> list[Event]:
-    """When every stakeholder has folded, the Fool takes the pot without a showdown (R15)."""
+    """When every stakeholder has folded, the Fool takes the pot without a showdown (R15, E7)."""
     hand = sim.hand
     if hand is None or hand.live != [sim.fool]:
         return []
@@ -367,7 +371,7 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
 
 def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,
              now: float, keep: list[str] | None = None) -> list[Event]:
-    """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15)."""
+    """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
     hand = need_hand(state)
     if not hand.betting_over:
         what = betting.options(state, hand)

@@ -50,7 +50,7 @@ def sources(state: State) -> list[Point]:
                 continue
             seat = state.seat(name)
             # The player keeps one Arcanum, the assistant gets the other: by default the player
-            # keeps the lower-numbered, or the one named at the showdown (`--keep`, R27).
+            # keeps the lower-numbered, or the one named at the showdown (`--keep`, R27, E20).
             kept = record.get("keep", {}).get(name, low)
             other = high if kept == low else low
             out.append(Point(name, kept, gain, label))
@@ -62,7 +62,7 @@ def sources(state: State) -> list[Point]:
         at_home = soul.kind == "own" and soul.owner is not None and soul.holder is not None \
             and state.side_of(soul.holder) == soul.owner
         if soul.holder and not at_home:
-            out.append(Point(soul.holder, soul.arcanum, SOUL_HELD, f"holds {soul.key}"))
+            out.append(Point(soul.holder, soul.arcanum, SOUL_HELD, f"holds {soul.key}"))  # E21
         if soul.kind == "own" and soul.owner and not at_home:
             why = f"own soul {soul.destroyed}" if soul.destroyed else f"own soul held by " \
                 f"{soul.holder}"

@@ -31,14 +31,14 @@ from referee.rules.pots import check_named_chips
 from referee.streams import Event
 
 GUESSES_PER_SOUL = 3  # R24
-NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24)
+NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
 
 
 # -- setup --------------------------------------------------------------------------------------
 
 
 def setup_from_scenario(path: str | None, seats: list[SeatSpec]) -> dict[str, Any]:
-    """The scenario's content for ``evening_created``: bottled souls given out one to each
+    """The scenario's content for ``evening_created`` (E14): bottled souls given out one to each
     side in seat order (held by the assistant where there is one), plus every stakeholder's
     own soul (R19). The content is copied into the evening, so the file stands alone."""
     from referee.scenario import load_scenario
@@ -135,7 +135,7 @@ def study(state: State, who: str, soul_text: str) -> list[Event]:
                             f"by {soul.holder} (R23)", ruling="R23")
     sheet = clue_sheet(state, name, soul.key)
     done = state.studies.get(name, {}).get(soul.key, 0)
-    if done >= len(sheet):
+    if done >= len(sheet):  # E15: nothing recorded past the last clue
         raise IllegalAction(f"{name}'s clue sheet for {soul.key} is exhausted: all {len(sheet)} "
                             "clues learned (R23)", ruling="R23")
     return [{"kind": "soul_studied", "assistant": name, "soul": soul.key, "clue": sheet[done],
@@ -295,7 +295,7 @@ def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
 
 
 def force_trade(state: State, seller_text: str, with_text: str | None) -> list[Event]:
-    """R21: trade one's own soul to whoever holds most of one's colour, for exactly those."""
+    """R21, E17: trade one's own soul to whoever holds most of one's colour, for exactly those."""
     require_evening(state)
     seller = stakeholder(state, seller_text)
     soul = own_soul(state, seller)
@@ -382,7 +382,7 @@ def decline(state: State, buyer_text: str, owner_text: str) -> list[Event]:
 
 
 def smash(state: State, holder_text: str, soul_text: str) -> list[Event]:
-    """R22: the holder of B's soul, attacked by B away from the table, smashes it: B dies."""
+    """R22, E19: the holder of B's soul, attacked by B away from the table, smashes it."""
     require_evening(state)
     holder = person(state, holder_text)
     soul = live_soul(state, soul_text)
@@ -476,7 +476,7 @@ def depleted(state: State, card: int) -> bool:
 
 
 def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
-    """R26: a stakeholder in the hand slides a face-down major to the Fool for its power."""
+    """R26, E22: a stakeholder in the hand slides a face-down major to the Fool for a power."""
     require_evening(state)
     if state.hand is None:
         raise IllegalAction("powers are accessed during a hand, with a card dealt face down "

@@ -1,4 +1,4 @@
-"""The Card of Fate stream: characters, tests, fights, duels, drinking, healing (seed 004).
+"""The Card of Fate stream: characters, tests, fights, duels, drinking, healing (F16).
 
 The state is plain JSON data (so ``dump``/``load`` are identities); every
 event is small and records what was decided, cards included, so the fold is a

@@ -1,7 +1,7 @@
 """The Card of Fate tables of ``data/fate.toml``, loaded and validated in one place.
 
 Static difficulties, creation budgets, Maimed complications, healing times and
-drinking outcomes are game content (STYLE.md, Data as data): the rules read
+drinking outcomes are game content, kept as data: the rules read
 them from ``FateData`` and never hard-code them.
 """
 

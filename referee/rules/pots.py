@@ -2,7 +2,7 @@
 
 Chips are counted, never valued: a holding is ``{colour: count}``. A player's
 contribution to a hand is the ordered list of the colours they put in, so the
-first chips in fill the main pot and later ones the side pots.
+first chips in fill the main pot and later ones the side pots (E6).
 
 >>> pick_chips({"red": 2, "blue": 5}, 3, own="red")
 {'red': 2, 'blue': 1}
@@ -138,7 +138,7 @@ def split_pot(chips: Mapping[str, int], winners: Sequence[str],
               colours: Mapping[str, str | None]) -> dict[str, Holding]:
     """Deal a pot out to its winners (R11).
 
-    ``winners`` in seat order from the Fool's left; the odd chips go to the first of them.
+    ``winners`` in seat order from the Fool's left; the odd chips go to the first of them (E8).
     Each winner first takes back chips of their own colour (``colours[name]``), then the
     rest is dealt colour by colour, largest pile first.
     """

@@ -1,4 +1,4 @@
-"""Tarot Scum (seed ``001_…``): roles, the deal, plays, scoring and the match (R29-R31).
+"""Tarot Scum: roles, the deal, plays, scoring and the match (R29-R31).
 
 Pure: no I/O. The commands (``new_match``, ``finish``) validate a GM request
 against the folded state and return the events to store; everything random is
