@@ -170,3 +170,13 @@ def test_a_bad_line_returns_its_status_and_the_shell_goes_on(
     assert err.strip().splitlines() == ["error: unknown player 'Zed'; did you mean Ed?"]
     with pytest.raises(live._Leave):
         shell.run_line("quit")
+
+
+def test_completion_after_a_betting_word_offers_the_player_to_act_first(
+        shell: live.Shell) -> None:
+    assert shell.run_line(SHOW) == 0  # Cy's Kings open
+    assert shell.run_line("bet") == 0
+    assert complete(shell, "call ")[0] == "Ed"  # the player to act
+    assert complete(shell, "fold ")[0] == "Ed"
+    assert complete(shell, "chips give ")[0] != "Ed"  # not a betting word: the usual order
+    assert "Ed to act" in shell.vocabulary().line

@@ -62,21 +62,26 @@ def clock(seconds: int | None) -> str:
     return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
-def _rows_needed(view: dict[str, Any], by_column: bool) -> int:
-    """Screen rows the full frame takes: heading, turn and pot lines, the table, the footer."""
-    rows = 3 + 2 + 1 + (1 if view["hand"] else 0) + 1
-    for seat in view["seats"]:
-        rows += 1 if by_column else max(1, len(seat["chips"]))
-        if seat["assistant"]:
-            rows += 1 if by_column else max(1, len(seat["assistant"]["chips"]))
-    return rows
-
-
 def render_frame(view: dict[str, Any], width: int = 120,
                  height: int | None = None) -> RenderableType:
     """The players' screen for one frame of ``referee.live.frame``: the turn line and the
     pots first; compact (no assistants' rows, chip counts without stacks) when ``height``
     rows cannot hold the whole table."""
+    full = _render_frame(view, width, compact=False)
+    if height is None:
+        return full
+    import io
+
+    from rich.console import Console
+
+    probe = Console(file=io.StringIO(), width=width, color_system=None)
+    probe.print(full)
+    if probe.file.getvalue().count("\n") <= height:  # type: ignore[attr-defined]
+        return full
+    return _render_frame(view, width, compact=True)
+
+
+def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> RenderableType:
     from rich import box
     from rich.console import Group
     from rich.table import Table
@@ -90,16 +95,19 @@ def render_frame(view: dict[str, Any], width: int = 120,
     # A column per colour when they fit (ten marks and a count each), else one column with
     # a line per colour held.
     by_column = width >= 70 + 15 * len(colours)
-    compact = height is not None and _rows_needed(view, by_column) > height
 
-    phase = "limit phase (1 chip, 3 raises)" if view["phase"] == "limit" else "open phase"
+    narrow = compact or width < 100
+    phase = "limit phase" if view["phase"] == "limit" else "open phase"
+    if not narrow and view["phase"] == "limit":
+        phase += " (1 chip, 3 raises)"
     if view["open_pending"]:
         phase += ", open phase from the next hand"
     head = Text.assemble(("FOOL'S ERRAND", "bold reverse"), "  ")
     if hand:
         head.append(f"Hand {hand['no']}, {STREETS[hand['street']]}", style="bold")
         head.append(" · ")
-    head.append(f"{phase} · clock {clock(view['clock'])} · hands played {view['hands_played']}")
+    played = "hands" if narrow else "hands played"
+    head.append(f"{phase} · clock {clock(view['clock'])} · {played} {view['hands_played']}")
 
     table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import time
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.common import say
 from referee.cli.evening import Json, report_change, run
 from referee.cli.hand import app
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.streams import Event
 
 
 @app.command("start", rich_help_panel="At the table")
@@ -33,22 +37,28 @@ def start(
 
 
 def _named(args: list[str], what: str) -> list[tuple[str, str]]:
-    """``NAME CARDS...`` or ``"NAME: CARDS" ...`` -> [(name, cards)] (E26)."""
+    """``NAME CARDS...`` for one player, or ``NAME: CARDS ...`` for several, quoted or not:
+    a word with a colon starts a player, the words after it are their cards (E27)."""
     from referee.errors import BadInput
 
     if any(":" in a for a in args):
-        out = []
+        out: list[tuple[str, str]] = []
         for item in args:
-            name, sep, cards = item.partition(":")
-            if not sep or not name.strip():
-                raise BadInput(f"bad {what} {item!r}; write \"NAME: CARDS\" for each player "
-                               "(quoted), or NAME CARDS for one")
-            out.append((name.strip(), cards))
+            if ":" in item:
+                name, _, cards = item.partition(":")
+                if not name.strip():
+                    raise BadInput(f"bad {what} {item!r}; write NAME: CARDS for each player")
+                out.append((name.strip(), cards.strip()))
+            elif out:
+                out[-1] = (out[-1][0], f"{out[-1][1]} {item}".strip())
+            else:
+                raise BadInput(f"cards {item!r} before any name; write NAME: CARDS for each "
+                               f"player, e.g. `hand {what} Ada: KC KW Cy: 2S 3P`")
         return out
-    if len(args) < 2:
+    if len(" ".join(args).split()) < 2:
         raise BadInput(f"give a name and cards: `hand {what} NAME CARDS`, or "
-                       f"`hand {what} \"NAME: CARDS\" ...` for several players")
-    return [(args[0], " ".join(args[1:]))]
+                       f"`hand {what} NAME CARDS NAME CARDS ...` for several players")
+    return []  # names without colons: grouped against the evening's players (play.by_names)
 
 
 @app.command("show", rich_help_panel="At the table")
@@ -64,8 +74,13 @@ def show(
     from referee.evening import play
 
     items = _named(cards, "show")
-    text = "hand show " + " ".join(f'"{n}: {c.strip()}"' for n, c in items)
-    before, after, events = run(text, lambda s: play.show(s, items, magic=magic))
+
+    def build(s: State) -> list[Event]:
+        return play.show(s, items or play.by_names(s, " ".join(cards).split()), magic=magic)
+
+    text = "hand show " + (" ".join(f'"{n}: {c.strip()}"' for n, c in items) if items
+                           else " ".join(cards))
+    before, after, events = run(text, build)
     report_change(before, after, events, as_json)
 
 
@@ -105,13 +120,13 @@ def showdown(
     """
     from referee.evening import play
 
-    parsed: list[tuple[str | None, str]] = []
-    for item in hands:
-        name, sep, cards = item.partition(":")
-        parsed.append((name.strip(), cards) if sep else (None, item))
-    text = "hand showdown " + " ".join(f'"{h}"' for h in hands)
+    named = _named(hands, "showdown")
+    text = "hand showdown " + (" ".join(f'"{n}: {c}"' for n, c in named) if named
+                               else " ".join(hands))
     text += "".join(f" --keep {k}" for k in keep or [])
-    before, after, events = run(text,
-                                lambda s: play.showdown(s, parsed, magic=magic,
-                                                            now=time.time(), keep=keep))
+    def build(s: State) -> list[Event]:
+        given = named or play.by_names(s, " ".join(hands).split())
+        return play.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
+
+    before, after, events = run(text, build)
     report_change(before, after, events, as_json)

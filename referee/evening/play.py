@@ -99,14 +99,15 @@ def _showing_owners(hand: HandState) -> dict[str, str]:
 def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic: bool,
                   taken: dict[str, str]) -> list[str]:
     """``name``'s up cards after ``hand show NAME TEXT``: the ones already showing stay (R9,
-    E25); ``+CARDS`` adds to them; more than the deal has turned up by now is refused."""
+    E25). Cards none of which are showing yet (or ``+CARDS``) are added to them; all of them
+    again with new ones is the whole list; more than the deal has turned up is refused."""
     old = list(hand.showing.get(name, []))
-    adding = text.lstrip().startswith("+")
     cards = parse_cards(text.replace("+", " "))
     if not cards:
         raise BadInput(f"no cards given for {name}; write `hand show {name} CARDS` (all up "
                        f"cards so far) or `hand show {name} +CARDS` (the new ones)")
     shorts = [c.short for c in cards]
+    adding = text.lstrip().startswith("+") or not any(s in old for s in shorts)
     if adding:
         again = [s for s in shorts if s in old]
         if again and not magic:
@@ -136,9 +137,11 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
             later = betting.UP_CARDS[hand.round.street + 1][1 if name == state.fool else 0]
             next_ = f"; after the next deal {later}"
         who = "the Fool" if name == state.fool else name
+        shown = (f"; {name} already shows {' '.join(old)}, and these would be added: to "
+                 f"change one, `hand fix {name} OLD NEW` (E25)" if old and adding else "")
         raise BadInput(f"{len(new)} up cards for {who}, but {allowed} are dealt face up by "
-                       f"{when} (two down, two up, two up, one down; the Fool's all up){next_} "
-                       "(R9)", ruling="R9")
+                       f"{when} (two down, two up, two up, one down; the Fool's all up){next_}"
+                       f"{shown} (R9)", ruling="R9")
     if not magic:
         for c in cards:
             if shorts.count(c.short) > 1:
@@ -146,6 +149,30 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
                                "(R8; --magic if a power changed the cards)", ruling="R8")
             _check_card_free(hand, name, c, taken)
     return new
+
+
+def by_names(state: State, words: list[str]) -> list[tuple[str, str]]:
+    """``Ada KC KW Cy 2S 3P`` -> [("Ada", "KC KW"), ("Cy", "2S 3P")] (E27): the first word
+    names a player (any unique prefix); after it, a word that is a player's whole name, and no
+    card, starts the next player's cards."""
+    from referee.errors import UnknownCard
+    from referee.rules.cards import parse_card
+
+    if not words:
+        raise BadInput("name a player and their cards: `NAME CARDS [NAME CARDS ...]`")
+    names = {n.lower(): n for n in [*state.stakeholders, state.fool]}
+    out: list[tuple[str, str]] = [(words[0], "")]
+    for word in words[1:]:
+        is_card = True
+        try:
+            parse_card(word.lstrip("+"))
+        except UnknownCard:
+            is_card = False
+        if word.lower() in names and not is_card:
+            out.append((names[word.lower()], ""))
+        else:
+            out[-1] = (out[-1][0], f"{out[-1][1]} {word}".strip())
+    return out
 
 
 def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> list[Event]:

@@ -147,7 +147,9 @@ def test_e25_a_later_show_keeps_the_cards_already_up(gm: GM) -> None:
     gm("hand", "start")
     gm("hand", "show", "Ada", "2C 3W")
     line = gm.fails("hand", "show", "Ada", "9C 9W KC KW")
-    assert "this would drop 2C 3W" in line and "hand fix Ada OLD NEW" in line
+    assert "Ada already shows 2C 3W" in line and "hand fix Ada OLD NEW" in line
+    line = gm.fails("hand", "show", "Ada", "2C 9W")
+    assert "this would drop 3W" in line and "hand fix Ada OLD NEW" in line
     assert "already shows 2C" in gm.fails("hand", "show", "Ada", "+2C")
     assert gm.status()["hand"]["showing"]["Ada"] == ["2C", "3W"]
 
@@ -366,3 +368,31 @@ def test_status_mid_hand_shows_each_player_and_every_pot(gm: GM) -> None:
     assert hand["uncalled"] == {"Ed": 3}
     out = gm("status").output
     assert "Ada" in out and "to act" in out and "owes 4" in out
+
+
+def test_watch_at_80_by_24_puts_the_turn_and_the_pots_first_and_goes_compact(gm: GM) -> None:
+    import io
+
+    from rich.console import Console
+
+    from referee import live as frames
+    from referee.cli.live import render_frame
+
+    gm("new", "--fool", "Max", "--seat", "Ada:I:red:Ben:II", "--seat", "Cy:III:blue:Di:IV",
+       "--seat", "Ed:V:green:Flo:VI", "--seat", "Gus:VII:yellow:Hal:VIII", "--seat",
+       "Ivy:IX:white:Jo:X", "--seat", "Kit:XI:black:Lu:XII")
+    gm("hand", "start")
+    gm("hand", "show", "Ada: KC KW", "Cy: 2S 3P", "Ed: 4P 5C", "Gus: 6S 7W", "Ivy: 8S 9W",
+       "Kit: 10S 2W", "Max: 2C 6W 8C 7P")
+    gm("bet")
+    view = frames.frame(frames.load_state(gm.db))
+    out = io.StringIO()
+    Console(file=out, width=80, height=24, color_system=None).print(
+        render_frame(view, 80, 24))
+    lines = out.getvalue().splitlines()
+    assert len(lines) <= 24, "\n".join(lines)
+    assert "Cy to act" in lines[1] and "Pot 1 chip" in lines[2]
+    assert "(assistant)" not in out.getvalue()  # compact: no assistants' rows
+    tall = io.StringIO()
+    Console(file=tall, width=80, height=60, color_system=None).print(render_frame(view, 80, 60))
+    assert "(assistant)" in tall.getvalue()
