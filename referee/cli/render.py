@@ -188,8 +188,14 @@ def announce(before: State, after: State, events: list[Event]) -> None:
         elif kind == "cards_shown":
             from referee.rules.cards import parse_cards
 
-            cards = parse_cards(" ".join(event["cards"]))
-            say(f"{event['name']} shows {', '.join(c.long for c in cards)}.")
+            had = list(before.hand.showing.get(event["name"], [])) if before.hand else []
+            fresh = list(event["cards"])
+            for card in had:
+                if card in fresh:
+                    fresh.remove(card)
+            cards = parse_cards(" ".join(fresh))
+            up = f" (up: {' '.join(event['cards'])})" if had else ""
+            say(f"{event['name']} shows {', '.join(c.long for c in cards)}{up}.")
         elif kind == "cards_fixed":
             _say_fix(event)
         elif kind == "showdown":
