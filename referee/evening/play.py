@@ -382,10 +382,11 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
                        f"(showing: {' '.join(up)})")
     cards = given if up and len(inside) == len(up) else parse_cards(" ".join(up)) + given
     if not magic and len(cards) != want:
-        down = want - len(up)
-        raise BadInput(f"{name} holds {want} cards ({len(up)} up, {down} down"
-                       + (", one went for a power" if want < 7 else "")
-                       + f"), not {len(cards)}: give the {down} down card(s), or all {want}")
+        rest = want - len(up)
+        raise BadInput(f"{name} holds {want} cards"
+                       + (" (one went for a power)" if want < 7 else "")
+                       + f", not {len(cards)}: {len(up)} are showing, so give the other "
+                       f"{rest}, or all {want}")
     if not 1 <= len(cards) <= 7:
         raise BadInput(f"{name} has {len(cards)} card(s); a hand is one to seven cards")
     if not magic:

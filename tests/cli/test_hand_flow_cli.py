@@ -332,7 +332,7 @@ def test_e26_the_showdown_takes_the_down_cards_and_checks_a_whole_hand(gm: GM) -
                      "Ada": "2W 4S 6P 8C 10W QS KP", "Max": "3S 5P 7C 9W PW KnS AP"})
     line = gm.fails("hand", "showdown", "Cy: 2C 4W 6S 8P 10C QW KS", "Ed: 3C 5W AS 2S 3S 4S "
                     "5S", "Ada: 2W 4S KP")
-    assert "Ed holds 7 cards (4 up, 3 down), not 11" in line
+    assert "Ed holds 7 cards, not 11: 4 are showing, so give the other 3, or all 7" in line
     line = gm.fails("hand", "showdown", "Cy: 2C 4W 6S 8P 9S QW KS", "Ed: 3C 5W AS",
                     "Ada: 2W 4S KP")
     assert "hold the up card(s) 6S 8P QW but not 10C" in line
