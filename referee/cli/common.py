@@ -91,6 +91,31 @@ def say(text: str) -> None:
     console().print(text)
 
 
+def money(chips: int) -> str:
+    """``$1,200,000``: chips in dollars at the evening's chip value (R10)."""
+    from referee.evening.state import CHIP_VALUE
+
+    return f"${chips * CHIP_VALUE:,}"
+
+
+def short_money(chips: int) -> str:
+    """``$1.5M`` / ``$800k``: dollars in a narrow column."""
+    from referee.evening.state import CHIP_VALUE
+
+    dollars = chips * CHIP_VALUE
+    if dollars >= 1_000_000:
+        return f"${dollars / 1_000_000:.1f}M"
+    return f"${dollars // 1000}k" if dollars else "$0"
+
+
+def clock(seconds: int | None, *, exact: bool = False) -> str:
+    """The evening's clock since the first hand: ``1:05``, or ``1:05:09`` when ``exact``."""
+    if seconds is None:
+        return "not started"
+    text = f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
+    return f"{text}:{seconds % 60:02d}" if exact else text
+
+
 def fail(message: str) -> None:
     """Print one user-mistake line and exit 2."""
     typer.echo(f"error: {message}", err=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json
+from referee.cli.common import clock, db_path, emit_json, money
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -50,16 +50,6 @@ def stack(n: int, colour: str, named: bool = False) -> Text:
         return Text("")
     return Text.assemble((CHIP * n, chip_style(colour)), f" {n:>2}",
                          (f" {colour}", chip_style(colour)) if named else "")
-
-
-def money(chips: int) -> str:
-    return f"${chips * 100_000:,}"
-
-
-def clock(seconds: int | None) -> str:
-    if seconds is None:
-        return "not started"
-    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
 
 
 def render_frame(view: dict[str, Any], width: int = 120,
@@ -107,7 +97,8 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
         head.append(f"Hand {hand['no']}, {STREETS[hand['street']]}", style="bold")
         head.append(" · ")
     played = "hands" if narrow else "hands played"
-    head.append(f"{phase} · clock {clock(view['clock'])} · {played} {view['hands_played']}")
+    head.append(f"{phase} · clock {clock(view['clock'], exact=True)} · "
+                f"{played} {view['hands_played']}")
 
     table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)

@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.common import console, say
+from referee.cli.common import clock, console, money, say, short_money
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -14,26 +14,9 @@ if TYPE_CHECKING:
     from referee.streams import Event
 
 
-def money(chips: int) -> str:
-    return f"${chips * 100_000:,}"
-
-
-def short_money(chips: int) -> str:
-    """``$1.5M`` / ``$800k``: dollars in a narrow column."""
-    if chips >= 10:
-        return f"${chips / 10:.1f}M"
-    return f"${chips * 100}k" if chips else "$0"
-
-
 def holding_text(holding: dict[str, int]) -> str:
     parts = [f"{c} {n}" for c, n in sorted(holding.items()) if n]
     return ", ".join(parts) if parts else "-"
-
-
-def clock(seconds: int | None) -> str:
-    if seconds is None:
-        return "not started"
-    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
 
 
 def evening_opened(state: State, path: Path) -> None:
