@@ -28,12 +28,12 @@ def _plain_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("REFEREE_DB", str(tmp_path / "default-evening.json"))
     # `rules last` remembers refusals outside the evening's folder, never in the user's cache.
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
+    import referee.cli.aloud as aloud
     import referee.cli.common as common
-    import referee.cli.rules as rules
 
     monkeypatch.setattr(common, "_console", None)
-    monkeypatch.setattr(rules, "memory", None)  # each test starts as a fresh process would
-    monkeypatch.setattr(rules, "on_disk", True)
+    monkeypatch.setattr(aloud, "memory", None)  # each test starts as a fresh process would
+    monkeypatch.setattr(aloud, "on_disk", True)
 
 
 @pytest.fixture

@@ -126,12 +126,12 @@ def refuse(line: str, ruling: str | None = None) -> None:
     """A refusal: its one line on stderr, remembered for `rules last`; under ``--explain``
     the full text of the ruling behind it follows on stdout."""
     typer.echo(f"error: {line}", err=True)
-    from referee.cli import rules
+    from referee.cli import aloud
 
-    memory = rules.remember(line, ruling, db_path())
+    memory = aloud.remember(line, ruling, db_path())
     if SETTINGS.explain:
         try:
-            typer.echo(rules.explanation(memory["rulings"]))
+            typer.echo(aloud.explanation(memory["rulings"]))
         except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
             typer.echo(f"(the rulebook cannot be read: {exc})")
 

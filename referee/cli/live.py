@@ -417,9 +417,9 @@ class ShellCompleter:
             piece = typed.rsplit(" ", 1)[-1] if line.quote else typed
             yield from _cards(piece)
         elif kind == "terms":  # `rules`: ruling ids, and `last`
-            from referee.cli import rules
+            from referee.cli import aloud
 
-            yield from _prefixed([*rules.book().ids, rules.LAST], typed, raw)
+            yield from _prefixed([*aloud.book().ids, aloud.LAST], typed, raw)
 
     def _locate(self, words: list[str]) -> tuple[Any, Any, bool]:
         """The command the words lead to, the parameter the next word fills, and whether
@@ -503,9 +503,9 @@ class Shell:
         self.db = db
         self.debug = debug
         self.vocab = Vocabulary(db if db is not None else db_path())
-        from referee.cli import rules
+        from referee.cli import aloud
 
-        rules.on_disk = False  # the shell remembers its last refusal in memory
+        aloud.on_disk = False  # the shell remembers its last refusal in memory
 
     def vocabulary(self) -> Vocabulary:
         return self.vocab.refresh()
