@@ -81,7 +81,8 @@ def test_r9_up_cards_by_the_round_and_none_changed_silently(state: State) -> Non
     refused(state, play.show_cards, "Cy", "4C 5W 9S", match="3 up cards for Cy, but 2")
     refused(state, play.act, "Ada", "bet", match="up cards are not all given")
     state = do(state, play.show_cards, "Ada", "2C 3W")
-    refused(state, play.show_cards, "Ada", "9C 9W", match="would drop 2C 3W")
+    refused(state, play.show_cards, "Ada", "2C 9W", match="would drop 3W")
+    refused(state, play.show_cards, "Ada", "9C 9W", match="Ada already shows 2C 3W")
     assert betting.to_act(state, state.hand) is None  # type: ignore[arg-type]
     state = do(state, play.show, [("Cy", "4C 5W"), ("Max", "KC KW KS KP")])
     assert betting.to_act(state, state.hand) == "Cy"  # type: ignore[arg-type]

@@ -148,8 +148,11 @@ class SoulsMachine(RuleBasedStateMachine):
         had = copy.deepcopy(self.state.chips)
         was = self.state.soul(soul).holder
         if self.attempt(souls.sell, seller, soul, buyer, chips, promise) is not None:
-            # R20: the soul and the chips move together.
-            assert was == seller and self.state.soul(soul).holder == buyer
+            # R20: the soul and the chips move together; R21: a stakeholder may sell a soul
+            # his own assistant holds for him, and the price goes to him.
+            helper = (self.state.seat(seller).assistant
+                      if seller in self.state.stakeholders else None)
+            assert was in (seller, helper) and self.state.soul(soul).holder == buyer
             if chips:
                 colour, n = chips.split(":")
                 assert self.state.chips[seller].get(colour, 0) == \
