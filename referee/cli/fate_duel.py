@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.fate import Deck, Json, Many, Seed, _run, _t
+from referee.cli.fate_shared import Deck, Json, Many, Seed, run, tup
 
 duel_app = typer.Typer(
     help="Duels, one command per phase: pistols (Fire, Aim, Stand, Beg, Mercy) or swords.",
@@ -24,7 +24,6 @@ BTrait = Annotated[Many, typer.Option("--b-trait", help="B's Trait that applies.
 
 @duel_app.command("pistols")
 def duel_pistols(
-    ctx: typer.Context,
     a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
     b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
     a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
@@ -33,15 +32,14 @@ def duel_pistols(
     """Start a pistol duel: four phases; then `fate duel phase CHOICE_A CHOICE_B` (F10)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
-                                       b_weapon=b_weapon, a_traits=_t(a_trait),
-                                       b_traits=_t(b_trait), seed=seed, deck=deck_),
+    run(lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
+                                       b_weapon=b_weapon, a_traits=tup(a_trait),
+                                       b_traits=tup(b_trait), seed=seed, deck=deck_),
          as_json=as_json)
 
 
 @duel_app.command("swords")
 def duel_swords(
-    ctx: typer.Context,
     a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
     b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
     to: Annotated[str, typer.Option("--to", help="first-blood, surrender or death.")]
@@ -52,15 +50,14 @@ def duel_swords(
     """Start a sword duel; then `fate duel round` until it ends (F11)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
+    run(lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
                                        a_weapon=a_weapon, b_weapon=b_weapon,
-                                       a_traits=_t(a_trait), b_traits=_t(b_trait), seed=seed,
+                                       a_traits=tup(a_trait), b_traits=tup(b_trait), seed=seed,
                                        deck=deck_), as_json=as_json)
 
 
 @duel_app.command("phase")
 def duel_phase(
-    ctx: typer.Context,
     choice_a: Annotated[str, typer.Argument(
         metavar="CHOICE_A", help="a's option: fire, aim, stand, beg[:REPUTATION], mercy "
         "(first letter is enough); or NAME=OPTION in any order.")],
@@ -70,44 +67,42 @@ def duel_phase(
     """Play one pistol phase with both duellists' choices (F10)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_phase(state, choice_a, choice_b), as_json=as_json)
+    run(lambda state: fate.duel_phase(state, choice_a, choice_b), as_json=as_json)
 
 
 @duel_app.command("round")
-def duel_round(ctx: typer.Context, as_json: Json = False) -> None:
+def duel_round(as_json: Json = False) -> None:
     """Play one round of the sword duel (F11)."""
     from referee.rules import fate
 
-    _run(ctx, fate.duel_round, as_json=as_json)
+    run(fate.duel_round, as_json=as_json)
 
 
 @duel_app.command("surrender")
 def duel_surrender(
-    ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The duellist who yields.")],
     as_json: Json = False,
 ) -> None:
     """A sword duellist yields after a round and loses (F11)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_surrender(state, name), as_json=as_json)
+    run(lambda state: fate.duel_surrender(state, name), as_json=as_json)
 
 
 @duel_app.command("end")
 def duel_end(
-    ctx: typer.Context,
     why: Annotated[str, typer.Option("--why", help="What stopped it.")] = "stopped by the Host",
     as_json: Json = False,
 ) -> None:
     """Stop the duel under way without a winner."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_end(state, why), as_json=as_json)
+    run(lambda state: fate.duel_end(state, why), as_json=as_json)
 
 
 @duel_app.command("show")
-def duel_show(ctx: typer.Context, as_json: Json = False) -> None:
+def duel_show(as_json: Json = False) -> None:
     """The duel under way (or the last one) and the options open now."""
-    from referee.rules.fate_duel import duel_view
+    from referee.rules.fate.duel import duel_view
 
-    _run(ctx, duel_view, write=False, as_json=as_json)
+    run(duel_view, write=False, as_json=as_json)

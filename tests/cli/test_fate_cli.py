@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,35 +11,29 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from referee.cli.main import app
+from tests.cli.conftest import GM
 
 
 class Host:
-    def __init__(self, runner: CliRunner, db: Path) -> None:
-        self.runner, self.db = runner, db
+    """The shared GM at the ``fate`` commands."""
+
+    def __init__(self, gm: GM) -> None:
+        self.gm, self.runner, self.db = gm, gm.runner, gm.db
 
     def __call__(self, *args: str) -> Result:
-        result = self.runner.invoke(app, ["--db", str(self.db), "fate", *args])
-        assert result.exit_code == 0, result.output
-        return result
+        return self.gm("fate", *args)
 
     def json(self, *args: str) -> Any:
-        return json.loads(self(*args, "--json").stdout)
+        return self.gm.json("fate", *args)
 
     def fails(self, *args: str) -> str:
         """Exit 2, one line, and the evening file byte-for-byte unchanged."""
-        before = self.db.read_bytes() if self.db.exists() else None
-        result = self.runner.invoke(app, ["--db", str(self.db), "fate", *args])
-        assert result.exit_code == 2, result.output
-        assert "Traceback" not in result.output
-        assert (self.db.read_bytes() if self.db.exists() else None) == before
-        lines = [ln for ln in result.output.splitlines() if ln.strip()]
-        assert len(lines) == 1, result.output
-        return lines[0]
+        return self.gm.fails("fate", *args)
 
 
 @pytest.fixture
-def host(runner: CliRunner, db: Path) -> Host:
-    return Host(runner, db)
+def host(gm: GM) -> Host:
+    return Host(gm)
 
 
 @pytest.fixture

@@ -15,21 +15,12 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.names import match_name
-from referee.rules.fate_actions import (
-    Dealer,
-    Outcome,
-    Typed,
-    apply_damage,
-    deck_kind,
-    drawn_event,
-    result_lines,
-    run_gates,
-    weapon,
-)
-from referee.rules.fate_cards import format_fate_cards
-from referee.rules.fate_chars import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
-from referee.rules.fate_data import FateData, load
-from referee.rules.fate_resolve import STATES, resolve, tally
+from referee.rules.fate.actions import apply_damage, result_lines, run_gates, weapon
+from referee.rules.fate.cards import format_fate_cards
+from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
+from referee.rules.fate.dealer import Dealer, Outcome, Typed, deck_kind, drawn_event
+from referee.rules.fate.resolve import STATES, resolve, tally
+from referee.rules.fate.tables import FateData, tables
 
 State = dict[str, Any]
 Duel = dict[str, Any]
@@ -56,9 +47,8 @@ def current(state: State) -> Duel:
     return duel
 
 
-def allowed(duel: Duel, side: str, data: FateData | None = None) -> tuple[str, ...]:
+def allowed(duel: Duel, side: str, data: FateData) -> tuple[str, ...]:
     """The options open to one duellist this phase (seed: Pistols, F10)."""
-    data = data or load()
     if duel["shot"][side]:
         return ("stand", "beg")
     if duel["phase"] >= data.phases:
@@ -71,7 +61,7 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
                a_traits: tuple[str, ...] = (), b_traits: tuple[str, ...] = (),
                seed: int | None = None, deck: str | None = None) -> Outcome:
     """Start a duel; a Maimed duellist must first pass a Measure test to face it (R37, F6)."""
-    data = load()
+    data = tables(state)
     if state["duel"] is not None and not state["duel"]["over"]:
         d = state["duel"]
         raise IllegalAction(f"a duel between {d['names']['a']} and {d['names']['b']} is under "
@@ -90,7 +80,8 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     wa, la = weapon(ca, a_weapon, default, label)
     wb, lb = weapon(cb, b_weapon, default, label)
     out = Outcome()
-    dealer = Dealer(deck_kind(state, deck), Typed(), seed, jokers=data.duel_jokers)
+    dealer = Dealer(deck_kind(state, deck), Typed(), seed, jokers=data.duel_jokers,
+                    second_joker=data.tarot_second_joker)
     pools: dict[str, list[list[Any]]] = {}
     for side, char, base, blabel, traits in (("a", ca, wa, la, a_traits),
                                               ("b", cb, wb, lb, b_traits)):
@@ -172,7 +163,7 @@ def _by_name(names: dict[str, str], first: str, second: str) -> dict[str, str]:
 def _parse_choice(state: State, duel: Duel, side: str, text: str) -> tuple[str, str | None]:
     head, _, rep = text.partition(":")
     choice = match_name(head, OPTIONS, what="duel option")
-    open_now = allowed(duel, side)
+    open_now = allowed(duel, side, tables(state))
     name = duel["names"][side]
     if choice not in open_now:
         why = ("has already fired or shown mercy" if duel["shot"][side]
@@ -197,14 +188,15 @@ def _parse_choice(state: State, duel: Duel, side: str, text: str) -> tuple[str, 
 
 def duel_phase(state: State, choice_a: str, choice_b: str) -> Outcome:
     """One phase of a pistol duel; both duellists' choices at once (F10)."""
-    data = load()
+    data = tables(state)
     duel = copy.deepcopy(current(state))
     if duel["type"] != "pistols":
         raise IllegalAction("this is a sword duel: fate duel round")
     names = duel["names"]
     texts = _by_name(names, choice_a, choice_b)
     choices = {s: _parse_choice(state, duel, s, texts[s]) for s in SIDES}
-    dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers)
+    dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers,
+                    second_joker=data.tarot_second_joker)
     out = Outcome()
     phase = duel["phase"]
     out.lines.append(f"Phase {phase}: {names['a']} chooses {choices['a'][0]}, "
@@ -342,12 +334,13 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
 
 def duel_round(state: State) -> Outcome:
     """One round of a sword duel: a fight, each deals their best result (F11)."""
-    data = load()
+    data = tables(state)
     duel = copy.deepcopy(current(state))
     if duel["type"] != "swords":
         raise IllegalAction("this is a pistol duel: fate duel phase CHOICE_A CHOICE_B")
     names = duel["names"]
-    dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers)
+    dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers,
+                    second_joker=data.tarot_second_joker)
     out = Outcome()
     pa, pb = _weapon_pool(state, duel, "a", data), _weapon_pool(state, duel, "b", data)
     cof, ca, cb = dealer.contest(pa.size, pb.size, f"r{duel['phase']}")
@@ -420,7 +413,7 @@ def duel_view(state: State) -> Outcome:
     duel = state["duel"]
     if duel is None:
         return Outcome([], {"duel": None}, ["No duel yet."])
-    data = load()
+    data = tables(state)
     lines = [f"Duel ({duel['type']}{', to ' + duel['to'] if duel['to'] else ''}): "
              f"{duel['names']['a']} (a) against {duel['names']['b']} (b); seed {duel['seed']}."]
     for entry in duel["log"]:

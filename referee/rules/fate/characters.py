@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.names import match_name
-from referee.rules.fate_data import FateData, load
+from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
 
 Char = dict[str, Any]
@@ -56,15 +56,13 @@ def find_alive(state: State, name: str) -> Char:
     return char
 
 
-def side_name(text: str, data: FateData | None = None) -> str:
+def side_name(text: str, data: FateData) -> str:
     """A Measure side from what the GM typed (``fi`` -> ``Fiery``)."""
-    data = data or load()
     return match_name(text, data.sides, what="Measure")
 
 
-def measure(char: Char, side: str, data: FateData | None = None) -> int:
+def measure(char: Char, side: str, data: FateData) -> int:
     """The value of one Measure side: stored first sides, 10 minus for the second."""
-    data = data or load()
     first, _second = data.pair_of(side)
     value: int = char["measures"][first]
     return value if side == first else 10 - value
@@ -216,7 +214,7 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
     Raises:
         BadInput: a bad value, a pair not summing to 10, or a budget overspent.
     """
-    data = load()
+    data = tables(state)
     name = _check_new_name(state, name)
     char = blank(name, data)
     char["player"] = " ".join(player.split()) if player else None
@@ -282,9 +280,8 @@ def _check_budgets(char: Char, shift: dict[str, int], data: FateData) -> None:
                        f"({detail}) (F15)")
 
 
-def budget_left(char: Char, data: FateData | None = None) -> dict[str, int]:
+def budget_left(char: Char, data: FateData) -> dict[str, int]:
     """What creation left unspent (shown after ``char new``)."""
-    data = data or load()
     c = data.creation
     shift = {first: 0 for first, _ in data.pairs}
     for exp in char["exps"].values():
@@ -309,7 +306,7 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
     ``shifts`` move a Measure side: ``temperate+2`` (a complication's choice);
     a new Experience adds +1 to its Measure.
     """
-    data = load()
+    data = tables(state)
     char = find(state, name)
     who = char["name"]
     events: list[Event] = []
@@ -453,7 +450,7 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
         UnknownName: an unknown character, Measure, Trait, Reputation or item.
         IllegalAction: a Dead character, or staking a Dead Reputation.
     """
-    data = data or load()
+    data = data or tables(state)
     if spec.base is not None and spec.base < 0:
         raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
     if spec.char is None:

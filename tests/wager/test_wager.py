@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.content.side_tables import POINTS_FILE, data_file, wager_points
 from referee.errors import (
     BadInput,
     IllegalAction,
@@ -21,7 +22,7 @@ from referee.errors import (
 from referee.rules import wager
 from referee.rules.wager import ELIXIRS, Elixir, PointsTable, WCard, parse_wcard
 
-TABLE = wager.load_points()
+TABLE = wager_points()
 
 
 def hand(top: str, bottom: str, elixir: Elixir, table: PointsTable = TABLE) -> wager.Hand:
@@ -180,7 +181,7 @@ def test_w1_what_each_elixir_rules() -> None:
 
 
 def test_r34_default_table_is_shipped_in_data() -> None:
-    path = wager.default_points_path()
+    path = data_file(POINTS_FILE)
     assert path.name == "wager_points.toml" and path.exists()
     assert TABLE.hands["set"]["true"] > TABLE.hands["run"]["true"]
 
@@ -313,7 +314,7 @@ bonus = 5
 
 
 def test_r34_option_custom_table(tmp_path: Path) -> None:
-    table = wager.load_points(write(tmp_path, GOOD))
+    table = wager_points(write(tmp_path, GOOD))
     assert table.source == "points.toml"
     assert hand("5C", "6C", Elixir.CALM, table).points == 15
     assert hand("Relax", "5C", Elixir.RELAX, table).points == -20
@@ -331,13 +332,13 @@ def test_r34_option_custom_table(tmp_path: Path) -> None:
 ])
 def test_r34_bad_tables_are_refused(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     with pytest.raises(ScenarioError, match=message.replace("[", r"\[")) as info:
-        wager.load_points(write(tmp_path, GOOD.replace(*change, 1)))
+        wager_points(write(tmp_path, GOOD.replace(*change, 1)))
     assert info.value.ruling == "R34"
 
 
 def test_r34_missing_table_file(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot read points table"):
-        wager.load_points(tmp_path / "nope.toml")
+        wager_points(tmp_path / "nope.toml")
 
 
 def test_table_round_trips() -> None:
@@ -354,6 +355,8 @@ def test_r34_first_to_999_wins_and_the_game_is_over() -> None:
     while game.winner is None:
         elixir = game.elixir
         do_score(state, "Ann", elixir.value, wager.RULES[elixir].partner)
+        if game.winner is None:
+            run(state, wager.turn(state, 1, "Bea"))  # turns alternate (W12)
     assert game.winner == "Ann" and game.scores["Ann"] >= wager.TARGET
     with pytest.raises(IllegalAction, match="game is over: Ann won"):
         do_score(state, "Bea", "5C", "6C")
@@ -379,8 +382,8 @@ def test_w7_poison_does_not_change_the_elixir() -> None:
 
 def test_r34_the_elixir_changes_after_ten_turns() -> None:
     state = started(elixir=Elixir.RELIEF)
-    for _ in range(9):
-        assert len(do_score(state, "Bea", "5C", "6C")) == 1  # no hand in a Mirror round
+    for i in range(9):  # Bea, Ann, ... Bea: turns alternate (W12)
+        assert len(do_score(state, ("Bea", "Ann")[i % 2], "5C", "6C")) == 1  # no hand: Mirror
     assert state.game is not None and state.game.turns == 9
     events = do_score(state, "Ann", "5C", "6C")
     assert events[-1] == {"kind": "wager_elixir_changed", "elixir": events[-1]["elixir"],
@@ -458,6 +461,8 @@ def test_dump_load_round_trip(seed: int, turns: list[tuple[str, WCard, WCard]]) 
     for player, top, bottom in turns:
         if top == bottom or (state.game is not None and state.game.winner):
             continue
+        if state.game is not None and state.game.last == player:
+            continue  # turns alternate (W12)
         run(state, wager.score(state, player, top, bottom))
     data = json.loads(json.dumps(wager.dump(state)))
     assert wager.dump(wager.load(data)) == data

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules import fate
-from referee.rules.fate_actions import Dealer, Typed
-from referee.rules.fate_cards import parse_fate_card
-from referee.rules.fate_chars import PoolSpec, find
+from referee.rules.fate.cards import parse_fate_card
+from referee.rules.fate.characters import PoolSpec, find
+from referee.rules.fate.dealer import Dealer, Typed
+from tests.fate import fresh
 
 State = dict[str, Any]
 
@@ -30,7 +31,7 @@ def hurt(state: State, who: str, area: str, to: str) -> None:
 
 @pytest.fixture
 def state() -> State:
-    s = fate.empty()
+    s = fresh()
     fold(s, fate.new_character(s, "Alice", measures=["fiery=7"], traits=["Swordsman=2"],
                                reps=["Loved by Miss Atherton=2"], exps=["Crimea:fiery"],
                                items=["Sabre=3"]))
@@ -298,7 +299,7 @@ def test_deck_setting(state: State) -> None:
        st.sampled_from(["standard", "tarot"]))
 def test_r35_a_console_test_never_turns_a_card_twice(seed: int, na: int, nb: int,
                                                      deck: str) -> None:
-    s = fate.empty()
+    s = fresh()
     out = fate.run_test(s, PoolSpec(base=na), PoolSpec(base=nb), seed=seed, deck=deck)
     drawn = [out.data["cof"], *out.data["a"]["cards"], *out.data["b"]["cards"]]
     assert len(drawn) == len(set(drawn)) == 1 + na + nb
