@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -121,7 +122,7 @@ def test_r31_finish_scores_by_role_and_place(gm: GM) -> None:
     assert data["order"] == order
     assert data["points"] == {n: table[roles[n]][i] for i, n in enumerate(order)}
     assert data["next"]["hand"] == 2
-    assert gm.json("scum", "standings") == dict(
+    assert gm.json("scum", "standings")["standings"] == dict(
         sorted(data["points"].items(), key=lambda kv: -kv[1]))
 
 
@@ -162,7 +163,7 @@ def test_t9_new_over_an_unfinished_match(gm: GM) -> None:
     gm("scum", "new", *PLAYERS, "--seed", "7")
     assert "--abandon" in gm.fails("scum", "new", "Eve", "Fay", "Gus", "Hal")
     gm("scum", "new", "Eve", "Fay", "Gus", "Hal", "--abandon")
-    assert sorted(gm.json("scum", "standings")) == ["Eve", "Fay", "Gus", "Hal"]
+    assert sorted(gm.json("scum", "standings")["standings"]) == ["Eve", "Fay", "Gus", "Hal"]
 
 
 def test_no_match_yet(gm: GM) -> None:
@@ -175,11 +176,11 @@ def test_no_match_yet(gm: GM) -> None:
 def test_undo_and_redo_whole_commands(gm: GM) -> None:
     gm("scum", "new", *PLAYERS, "--seed", "7")
     gm("scum", "finish", *PLAYERS)
-    after_one = gm.json("scum", "standings")
+    after_one = gm.json("scum", "standings")["standings"]
     assert "undone: scum finish" in gm("scum", "undo").stdout
-    assert set(gm.json("scum", "standings").values()) == {0}
+    assert set(gm.json("scum", "standings")["standings"].values()) == {0}
     assert "redone" in gm("scum", "redo").stdout
-    assert gm.json("scum", "standings") == after_one
+    assert gm.json("scum", "standings")["standings"] == after_one
     gm("scum", "undo")
     gm("scum", "undo")
     assert "scum new" in gm.fails("scum", "standings")
@@ -191,3 +192,134 @@ def test_scum_lives_beside_other_streams(gm: GM) -> None:
     gm("scum", "finish", *PLAYERS)
     assert "undone: scum finish" in gm("scum", "undo").stdout  # only the scum stream
     assert gm.json("wager", "status")["fool"] == "Eve"
+
+
+# -- move by move (issue: side tables refereed play by play) -----------------------------------
+
+
+def _dealt(gm: GM, seed: str = "4") -> dict[str, Any]:
+    gm("scum", "new", *PLAYERS, "--seed", seed)
+    return gm.json("scum", "deal")
+
+
+def _pass_cards(gm: GM) -> None:
+    from referee.rules import scum as rules
+    from referee.store import open_evening
+    from tests.scum_bot import passing
+
+    with open_evening(gm.db, write=False) as ev:
+        table = rules.require_match(ev.state("scum")).current()
+    major, high, low = passing(table)
+    gm("scum", "pass-cards", "--to-magician", major[0].short,
+       "--to-empress", " ".join(c.short for c in high), "--to-fool", " ".join(c.short for c in low))
+
+
+def test_r31_rotation_is_the_default_and_draw_an_option(gm: GM, runner: CliRunner,
+                                                        tmp_path: Path) -> None:
+    data = gm.json("scum", "new", *PLAYERS, "--seed", "1")
+    assert data["rotate"] is True
+    drawn = GM(runner, tmp_path / "d.json").json("scum", "new", *PLAYERS, "--draw", "--seed", "1")
+    assert drawn["rotate"] is False
+    assert "contradict" in gm.fails("scum", "new", *PLAYERS, "--draw", "--rotate", "--abandon")
+    assert "scum new Ann Bea Cid Dan --seed 1" in gm("scum", "log").stdout
+
+
+def test_r29_pass_cards_through_the_cli(gm: GM) -> None:
+    _dealt(gm)
+    line = gm.fails("scum", "pass-cards", "--to-magician", "5C", "--to-empress", "KC KnW",
+                    "--to-fool", "3S 4P")
+    assert "one major" in line and "(R29)" in line
+    assert "not PP" in gm.fails("scum", "pass-cards", "--to-magician", "XXI", "--to-empress",
+                                "KC PP", "--to-fool", "3S 4P")
+    assert "record the passing first" in gm.fails("scum", "play", "5C")
+    _pass_cards(gm)
+    assert "already recorded" in gm.fails("scum", "pass-cards", "--to-magician", "XXI",
+                                          "--to-empress", "KC KnW", "--to-fool", "3S 4P")
+
+
+def test_r30_plays_out_of_turn_and_cards_not_held_are_refused(gm: GM) -> None:
+    deal = _dealt(gm)
+    _pass_cards(gm)
+    table = gm.json("scum", "standings")["table"]
+    leader = table["to_act"]
+    other = next(p for p in PLAYERS if p != leader)
+    held = gm.json("scum", "hand", leader)["cards"]
+    single = next(c for c in held if not c[0].isupper() or c[0].isdigit() or c[0] in "AKPQ")
+    assert f"{leader} leads, not {other}" in gm.fails("scum", "play", other, held[0])
+    foreign = next(c for c in deal["cards"][other] if c not in held and c[-1] in "CSWP")
+    assert f"does not hold {foreign}" in gm.fails("scum", "play", foreign)
+    assert "cannot pass" in gm.fails("scum", "pass")
+    out = gm("scum", "play", single).stdout
+    assert f"{leader} plays" in out and "to play: beat" in out
+    nxt = gm.json("scum", "standings")["table"]["to_act"]
+    third = next(p for p in PLAYERS if p not in (leader, nxt))
+    assert f"it is {nxt}'s turn, not {third}'s" in gm.fails("scum", "pass", third)
+    gm("scum", "pass")
+    assert f"{nxt} passed in this series" in gm.fails("scum", "pass", nxt)
+    assert "already played" in gm.fails("scum", "play", single)
+
+
+def test_t12_a_lead_with_two_wilds_is_refused_as_a_lead(gm: GM) -> None:
+    line = gm.fails("scum", "check", "-", "5C 5S XX XXI")
+    assert line.startswith("error: not a legal lead") and "at most one wild" in line
+    assert "not a legal follow" in gm.fails("scum", "check", "4C", "5C 5S")
+
+
+def test_t16_scum_hand_needs_a_console_deal(gm: GM) -> None:
+    gm("scum", "new", *PLAYERS, "--seed", "4")
+    assert "did not deal" in gm.fails("scum", "hand", "ann")
+    gm("scum", "deal")
+    data = gm.json("scum", "hand", "an")
+    assert data["player"] == "Ann" and len(data["cards"]) == 21
+
+
+def test_t21_a_name_with_a_space_is_quoted_in_the_suggestion(gm: GM) -> None:
+    gm("scum", "new", "Lord Ashby", "Bea", "Cid", "Dan", "--seed", "4")
+    gm("scum", "deal")
+    data = gm.json("scum", "standings")
+    ashby_role = data["roles"]["Lord Ashby"]
+    leader = data["table"]["to_act"]
+    if leader != "Lord Ashby":
+        line = gm.fails("scum", "hand", "zed")
+        assert "unknown player" in line
+    assert ashby_role in ("fool", "magician", "high_priestess", "empress")
+    _pass_cards(gm)
+    held = gm.json("scum", "hand", "ashby")["cards"]
+    foreign = "5C" if "5C" not in held else "6C"
+    line = gm.invoke("scum", "play", "Lord Ashby", foreign)
+    assert line.exit_code == 2
+    if leader == "Lord Ashby":
+        assert 'scum hand "Lord Ashby"' in line.output
+
+
+def test_a_scripted_hand_move_by_move_equals_scum_finish(gm: GM, runner: CliRunner,
+                                                         tmp_path: Path) -> None:
+    from referee.rules import scum as rules
+    from tests.scum_bot import play_hand
+
+    # the same seeded hand, played by the bot in the core, gives the script of moves
+    state = rules.ScumState()
+    for event in rules.new_match(state, PLAYERS, seed=9):
+        rules.apply(state, event)
+    moves = play_hand(state, lambda opts: len(opts) - 1 if len(opts) % 2 else 0)
+    expected = rules.require_match(state).results[-1]
+    _dealt(gm, "9")
+    _pass_cards(gm)
+    for who, move in moves:
+        if move is None:
+            gm("scum", "pass", who.lower()[:2])
+        else:
+            gm("scum", "play", *[c.short for c in move])
+    data = gm.json("scum", "standings")
+    assert data["hands"][0]["order"] == expected.order
+    assert data["hands"][0]["points"] == expected.points
+    typed = GM(runner, tmp_path / "typed.json")
+    typed("scum", "new", *PLAYERS, "--seed", "9")
+    typed("scum", "finish", *expected.order)
+    hand = typed.json("scum", "standings")["hands"][0]
+    assert (hand["order"], hand["points"], hand["roles"]) == (
+        data["hands"][0]["order"], data["hands"][0]["points"], data["hands"][0]["roles"])
+    assert data["hands"][0]["places"] == {n: i for i, n in enumerate(expected.order, start=1)}
+    log = gm("scum", "log").stdout
+    assert "plays" in log and "passes" in log and "hand 1:" in log
+    assert data["hand"] == 2 and data["table"]["out"] == []

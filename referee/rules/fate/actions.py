@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.names import match_name
+from referee.names import match_name, match_person
 from referee.rules.fate.cards import format_fate_cards
 from referee.rules.fate.characters import (
     HEALTH,
@@ -249,7 +249,7 @@ def weapon(char: dict[str, Any], text: str | None, default: int, default_label: 
         if n < 0:
             raise BadInput(f"a weapon pool cannot be below 0 (got {n})")
         return n, "weapon"
-    item = match_name(raw, char["items"], what=f"item of {char['name']}")
+    item = match_person(raw, char["items"], what=f"item of {char['name']}")
     return char["items"][item], item
 
 
@@ -266,7 +266,7 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
         raise BadInput(f"{ca['name']} cannot fight themself")
     unaware_side = None
     if unaware is not None:
-        unaware_side = match_name(unaware, [ca["name"], cb["name"]], what="fighter")
+        unaware_side = match_person(unaware, [ca["name"], cb["name"]], what="fighter")
     extras: dict[str, tuple[tuple[str, int], ...]] = {ca["name"]: (), cb["name"]: ()}
     if unaware_side is not None:
         attacker = cb["name"] if unaware_side == ca["name"] else ca["name"]

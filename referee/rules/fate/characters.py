@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
-from referee.names import match_name
+from referee.names import match_name, match_person
 from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
 
@@ -36,15 +36,8 @@ def find(state: State, name: str) -> Char:
     chars: dict[str, Char] = state["chars"]
     if not chars:
         raise UnknownName(f"no Card of Fate characters yet; create one: fate char new {name}")
-    try:
-        found: Char = chars[match_name(name, chars, what="character")]
-    except UnknownName:
-        # "ashby" for "Lord Ashby": a unique prefix of any word of the name (F17).
-        key = name.strip().lower()
-        by_word = [n for n in chars if key and any(w.lower().startswith(key) for w in n.split())]
-        if len(by_word) != 1:
-            raise
-        found = chars[by_word[0]]
+    # "ashby" for "Lord Ashby": a unique prefix of any word of the name (F17).
+    found: Char = chars[match_person(name, chars, what="character")]
     return found
 
 
@@ -70,7 +63,7 @@ def measure(char: Char, side: str, data: FateData) -> int:
 
 def area_name(char: Char, text: str) -> str:
     """``health`` or one of the character's Reputations."""
-    found = match_name(text, ["Health", *char["reps"]],
+    found = match_person(text, ["Health", *char["reps"]],
                        what=f"area (Health or a Reputation of {char['name']})")
     return HEALTH if found == "Health" else found
 
@@ -366,7 +359,7 @@ def _entry(char: Char, text: str) -> tuple[str, str]:
     pool = {**dict.fromkeys(char["traits"], "traits"), **dict.fromkeys(char["reps"], "reps"),
             **dict.fromkeys(char["items"], "items"), **dict.fromkeys(char["exps"], "exps")}
     what = f"Trait, Reputation, item or Experience of {char['name']}"
-    entry = match_name(text, pool, what=what)
+    entry = match_person(text, pool, what=what)
     return pool[entry], entry
 
 
@@ -469,13 +462,13 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
         side = side_name(spec.measure, data)
         pool.parts.append((side, measure(char, side, data), None))
     for text in spec.traits:
-        trait = match_name(text, char["traits"], what=f"Trait of {char['name']}")
+        trait = match_person(text, char["traits"], what=f"Trait of {char['name']}")
         pool.parts.append((trait, char["traits"][trait]["bonus"], None))
     for text in spec.items:
-        item = match_name(text, char["items"], what=f"item of {char['name']}")
+        item = match_person(text, char["items"], what=f"item of {char['name']}")
         pool.parts.append((item, char["items"][item], None))
     for text in spec.reps:
-        rep = match_name(text, char["reps"], what=f"Reputation of {char['name']}")
+        rep = match_person(text, char["reps"], what=f"Reputation of {char['name']}")
         st = char["areas"][rep]
         if st == "dead":
             raise IllegalAction(f"{char['name']}'s Reputation {rep!r} is Dead: all relation is "
@@ -487,7 +480,7 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
         label, n = _aid(state, text, char["name"], data)
         pool.parts.append((label, n, None))
     for text in spec.exps:
-        exp = match_name(text, char["exps"], what=f"Experience of {char['name']}")
+        exp = match_person(text, char["exps"], what=f"Experience of {char['name']}")
         if char["exps"][exp]["spent"]:
             raise IllegalAction(f"{char['name']}'s Experience card {exp!r} is already spent (F15)")
         pool.exps.append(exp)

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.names import match_name
+from referee.names import match_name, match_person
 from referee.rules.fate.actions import apply_damage, result_lines, run_gates, weapon
 from referee.rules.fate.cards import format_fate_cards
 from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
@@ -152,7 +152,7 @@ def _by_name(names: dict[str, str], first: str, second: str) -> dict[str, str]:
         if not sep:
             raise BadInput(f"write both choices as NAME=OPTION, or both bare in a-b order "
                            f"(got {text!r})")
-        name = match_name(who, names.values(), what="duellist")
+        name = match_person(who, names.values(), what="duellist")
         side = "a" if name == names["a"] else "b"
         if side in out:
             raise BadInput(f"{name} is given two choices")
@@ -176,7 +176,7 @@ def _parse_choice(state: State, duel: Duel, side: str, text: str) -> tuple[str, 
     char = state["chars"][name]
     usable = [r for r in char["reps"] if char["areas"][r] != "dead"]
     if rep:
-        return choice, match_name(rep, usable, what=f"living Reputation of {name}")
+        return choice, match_person(rep, usable, what=f"living Reputation of {name}")
     if len(usable) == 1:
         return choice, usable[0]
     if not usable:
@@ -390,7 +390,7 @@ def duel_surrender(state: State, name: str) -> Outcome:
     if duel["to"] == "death":
         raise IllegalAction("this duel is to the death: nobody may surrender (F11)")
     names = duel["names"]
-    who = match_name(name, names.values(), what="duellist")
+    who = match_person(name, names.values(), what="duellist")
     winner = names["b"] if who == names["a"] else names["a"]
     _finish(duel, winner, f"{who} surrenders; {winner} wins")
     duel["log"].append({"surrender": who})

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
-from referee.names import match_name, nearest
+from referee.names import match_person, nearest
 from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
 from referee.rules.wager.hands import PointsTable, rank
 from referee.streams import Event, StreamSpec
@@ -150,7 +150,7 @@ def resolve_player(game: Game, query: str) -> str:
         UnknownName: neither a player nor a role; names both with their roles.
     """
     try:
-        return match_name(query, game.players, what="player")
+        return match_person(query, game.players, what="player")
     except UnknownName as exc:
         role = " ".join(query.lower().split()).removeprefix("the ")
         if len(role) >= 2 and "fool".startswith(role):
