@@ -184,3 +184,58 @@ def test_score_human(gm: GM) -> None:
     out = gm("wager", "score", "fool", "Relax", "0").stdout
     assert "Ann (Fool)" in out and "true set" in out and "New Elixir" in out
     assert "Ann 350, Bea 0" in out
+
+
+# -- W12-W14: turns, mirror names, the log -----------------------------------------------------
+
+
+def test_w12_a_score_by_the_player_who_just_moved_is_refused(gm: GM) -> None:
+    start(gm, "--elixir", "Relief")
+    gm("wager", "score", "Ann", "5C", "6C")
+    line = gm.fails("wager", "score", "ann", "5C", "7C")
+    assert "Ann (Fool) has just moved; it is Bea's turn" in line and "(W12)" in line
+    assert "has just moved" in gm.fails("wager", "turn", "fool")
+    out = gm("wager", "turn").stdout
+    assert "Bea: 1 turn without a hand; Ann to move (W12)" in out
+    assert gm.json("wager", "turn", "ann")["turns"] == 3
+
+
+def test_w12_turn_counts_alternate_and_the_log_says_who(gm: GM) -> None:
+    start(gm, "--elixir", "Relief", "--elixir-turns", "3")
+    data = gm.json("wager", "turn", "bea", "2")
+    assert data["turns"] == 2
+    log = gm("wager", "log").stdout
+    assert "wager turn Bea 2" in log and "2 turns without a hand from Bea" in log
+    assert "wager turn" in gm("wager", "undo").stdout
+    assert gm.json("wager", "status")["turns"] == 0
+
+
+@pytest.mark.parametrize(("top", "bottom", "kind", "quality"), [
+    ("Prince", "Prince the", "mirror", "true"),
+    ("Cups of Five", "Five of Cups", "mirror", "false"),
+    ("~5C", "5C", "mirror", "false"),
+])
+def test_w12_mirror_names_through_the_cli(gm: GM, top: str, bottom: str, kind: str,
+                                          quality: str) -> None:
+    data = gm.json("wager", "rank", top, bottom, "--elixir", "Relief")
+    assert (data["kind"], data["quality"]) == (kind, quality)
+
+
+@pytest.mark.parametrize("card", ["~~5C", "~5C~"])
+def test_w12_extra_tildes_are_refused_through_the_cli(gm: GM, card: str) -> None:
+    line = gm.fails("wager", "rank", card, "6C", "--elixir", "Relax")
+    assert "one ~ marks a mirror image" in line and "(W12)" in line
+
+
+def test_w12_doubled_card_hint_names_the_right_mirror(gm: GM) -> None:
+    assert "its mirror image is written 5C" in gm.fails("wager", "rank", "~5C", "~5C",
+                                                          "--elixir", "Relief")
+
+
+def test_w13_a_replayed_game_keeps_its_points_table(gm: GM, tmp_path: Path) -> None:
+    from referee.store import open_evening
+
+    start(gm, "--elixir", "Relax")
+    with open_evening(gm.db, write=False) as ev:
+        first = ev.commands("wager")[0].events[0]
+    assert first["points"]["run"]["true"] == 100 and first["points_source"] == "default"
