@@ -18,6 +18,7 @@ from referee.cli.fate_shared import (
     CardsA,
     CardsB,
     Cof,
+    Comps,
     Deck,
     Gates,
     Json,
@@ -40,6 +41,12 @@ app = typer.Typer(
 char_app = typer.Typer(help="Characters: create, show, list, edit.", no_args_is_help=True)
 app.add_typer(char_app, name="char")
 app.add_typer(duel_app, name="duel")
+
+Weapon = Annotated[str | None, typer.Option(
+    "--weapon", help="Usual weapon: one of the items or a number; `fate fight` uses it unless "
+    "--a-weapon/--b-weapon say otherwise (\"\" clears) (F24).")]
+FightTraits = Annotated[Many, typer.Option(
+    "--fight-trait", help="A Trait the character usually fights with (F24); \"\" clears.")]
 
 def _player(player: str | None) -> str | None:
     """A character's player: a person of the evening when there is one (matched by prefix,
@@ -105,6 +112,8 @@ def char_new(
         "--player", help="The Fool's Errand stakeholder or assistant who plays it.")] = None,
     npc: Annotated[bool, typer.Option(
         "--npc", help="The Host's character: creation budgets not checked.")] = False,
+    weapon: Weapon = None,
+    fight_trait: FightTraits = None,
     as_json: Json = False,
 ) -> None:
     """Create a character; the seed's creation budgets are checked (F15)."""
@@ -118,7 +127,8 @@ def char_new(
         data = fate.tables(state)
         events = fate.new_character(state, name, measures=tup(measure), credit=credit,
                                     traits=tup(trait), reps=tup(rep), exps=tup(exp),
-                                    items=tup(item), player=player, npc=npc)
+                                    items=tup(item), player=player, npc=npc, weapon=weapon,
+                                    fight_traits=tup(fight_trait))
         char = events[0]["char"]
         left = budget_left(char, data)
         lines = [f"Created {char['name']}" + (" (Host's character)" if npc else "") + "."]
@@ -245,6 +255,8 @@ def char_edit(
                                                        "Experience.")] = None,
     player: Annotated[str | None, typer.Option("--player", help="Who plays it (\"\" clears).")]
     = None,
+    weapon: Weapon = None,
+    fight_trait: FightTraits = None,
     as_json: Json = False,
 ) -> None:
     """Change a character after creation: what play gives and takes (no budgets)."""
@@ -256,7 +268,8 @@ def char_edit(
     def call(state: Any) -> Outcome:
         events = fate.edit_character(state, name, measures=tup(measure), shifts=tup(shift),
                                      credit=credit, traits=tup(trait), reps=tup(rep), exps=tup(exp),
-                                     items=tup(item), drop=tup(drop), player=player)
+                                     items=tup(item), drop=tup(drop), player=player,
+                                     weapon=weapon, fight_traits=tup(fight_trait))
         who = events[0]["char"]
         return Outcome(events, {"char": who, "events": events},
                        [f"{who}: {len(events)} change{'s' if len(events) != 1 else ''}."])
@@ -329,10 +342,13 @@ def fight(
     a_name: Annotated[str, typer.Argument(metavar="A", help="Attacker (side a).")],
     b_name: Annotated[str, typer.Argument(metavar="B", help="Opponent (side b).")],
     a_weapon: Annotated[str | None, typer.Option(
-        "--a-weapon", help="A's weapon: one of A's items or a number (default: unarmed).")]
+        "--a-weapon", help="A's weapon: one of A's items or a number (default: A's usual "
+        "weapon, else unarmed, F24).")]
     = None,
     b_weapon: Annotated[str | None, typer.Option("--b-weapon", help="B's weapon.")] = None,
-    a_trait: Annotated[Many, typer.Option("--a-trait", help="A's Trait that applies.")] = None,
+    a_trait: Annotated[Many, typer.Option(
+        "--a-trait", help="A's Trait that applies (default: A's usual fight Traits, F24).")]
+    = None,
     b_trait: Annotated[Many, typer.Option("--b-trait", help="B's Trait that applies.")] = None,
     a_rep: Annotated[Many, typer.Option("--a-rep", help="A stakes this Reputation.")] = None,
     b_rep: Annotated[Many, typer.Option("--b-rep", help="B stakes this Reputation.")] = None,
@@ -342,7 +358,7 @@ def fight(
         "--static", help="A shoots at B who cannot return fire: a static challenge of this "
         "level; only A deals damage.")] = None,
     cof: Cof = None, a: CardsA = None, b: CardsB = None, gate: Gates = None,
-    seed: Seed = None, deck_: Deck = None, as_json: Json = False,
+    complication: Comps = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
     """One full combat in one draw: both deal their best result as damage (R37, F8)."""
     from referee.rules import fate
@@ -350,7 +366,8 @@ def fight(
     run(lambda state: fate.fight(
         state, a_name, b_name, a_weapon=a_weapon, b_weapon=b_weapon, a_traits=tup(a_trait),
         b_traits=tup(b_trait), a_reps=tup(a_rep), b_reps=tup(b_rep), unaware=unaware,
-        static=static, typed=typed(cof, a, b, gate), seed=seed, deck=deck_), as_json=as_json)
+        static=static, typed=typed(cof, a, b, gate, complications=complication), seed=seed,
+        deck=deck_), as_json=as_json)
 
 
 @app.command()

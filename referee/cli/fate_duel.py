@@ -6,7 +6,21 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.fate_shared import Deck, Json, Many, Seed, run, tup
+from referee.cli.fate_shared import (
+    Calms,
+    CardsA,
+    CardsB,
+    Cof,
+    Comps,
+    Deck,
+    Gates,
+    Json,
+    Many,
+    Seed,
+    run,
+    tup,
+    typed,
+)
 
 duel_app = typer.Typer(
     help="Duels, one command per phase: pistols (Fire, Aim, Stand, Beg, Mercy) or swords.",
@@ -27,14 +41,16 @@ def duel_pistols(
     a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
     b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
     a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
-    b_trait: BTrait = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
+    b_trait: BTrait = None, gate: Gates = None, seed: Seed = None, deck_: Deck = None,
+    as_json: Json = False,
 ) -> None:
     """Start a pistol duel: four phases; then `fate duel phase CHOICE_A CHOICE_B` (F10)."""
     from referee.rules import fate
 
     run(lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
                                        b_weapon=b_weapon, a_traits=tup(a_trait),
-                                       b_traits=tup(b_trait), seed=seed, deck=deck_),
+                                       b_traits=tup(b_trait), seed=seed, deck=deck_,
+                                       typed=typed(None, None, None, gate)),
          as_json=as_json)
 
 
@@ -45,7 +61,8 @@ def duel_swords(
     to: Annotated[str, typer.Option("--to", help="first-blood, surrender or death.")]
     = "first-blood",
     a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
-    b_trait: BTrait = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
+    b_trait: BTrait = None, gate: Gates = None, seed: Seed = None, deck_: Deck = None,
+    as_json: Json = False,
 ) -> None:
     """Start a sword duel; then `fate duel round` until it ends (F11)."""
     from referee.rules import fate
@@ -53,7 +70,8 @@ def duel_swords(
     run(lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
                                        a_weapon=a_weapon, b_weapon=b_weapon,
                                        a_traits=tup(a_trait), b_traits=tup(b_trait), seed=seed,
-                                       deck=deck_), as_json=as_json)
+                                       deck=deck_, typed=typed(None, None, None, gate)),
+         as_json=as_json)
 
 
 @duel_app.command("phase")
@@ -62,20 +80,26 @@ def duel_phase(
         metavar="CHOICE_A", help="a's option: fire, aim, stand, beg[:REPUTATION], mercy "
         "(first letter is enough); or NAME=OPTION in any order.")],
     choice_b: Annotated[str, typer.Argument(metavar="CHOICE_B", help="b's option.")],
-    as_json: Json = False,
+    cof: Cof = None, a: CardsA = None, b: CardsB = None, calm: Calms = None,
+    complication: Comps = None, as_json: Json = False,
 ) -> None:
-    """Play one pistol phase with both duellists' choices (F10)."""
+    """Play one pistol phase with both duellists' choices (F10); the cards may be typed in:
+    --calm for Aim and Stand, --cof/--a/--b for the shots (a lone shot's --b is the static
+    side), --complication for a Maimed Health (F20)."""
     from referee.rules import fate
 
-    run(lambda state: fate.duel_phase(state, choice_a, choice_b), as_json=as_json)
+    cards = typed(cof, a, b, None, calm, complication)
+    run(lambda state: fate.duel_phase(state, choice_a, choice_b, cards), as_json=as_json)
 
 
 @duel_app.command("round")
-def duel_round(as_json: Json = False) -> None:
-    """Play one round of the sword duel (F11)."""
+def duel_round(cof: Cof = None, a: CardsA = None, b: CardsB = None, complication: Comps = None,
+               as_json: Json = False) -> None:
+    """Play one round of the sword duel (F11); --cof/--a/--b type the cards in (F20)."""
     from referee.rules import fate
 
-    run(fate.duel_round, as_json=as_json)
+    cards = typed(cof, a, b, None, None, complication)
+    run(lambda state: fate.duel_round(state, cards), as_json=as_json)
 
 
 @duel_app.command("surrender")

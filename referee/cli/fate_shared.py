@@ -31,8 +31,11 @@ CardsB = Annotated[str | None, typer.Option(
     "--b", help="Side b's cards typed in; --b \"\" for none.")]
 Gates = Annotated[list[str] | None, typer.Option(
     "--gate", help="A Maimed area's Measure test typed in: \"COF CARDS\" (R37, F6).")]
-Comp = Annotated[str | None, typer.Option(
-    "--complication", help="The card turned for a Maimed Health, typed in (F9, F20).")]
+Comps = Annotated[list[str] | None, typer.Option(
+    "--complication", help="The card turned at the table for a Maimed Health (F9, F20); "
+    "needed when the fight's cards are typed.")]
+Calms = Annotated[list[str] | None, typer.Option(
+    "--calm", help="A duellist's Calm test typed in: \"COF CARDS\", a's before b's (F10, F20).")]
 Many = list[str] | None
 
 
@@ -116,11 +119,13 @@ def result_event(outcome: Outcome) -> dict[str, Any]:
     return {"kind": "said", "lines": list(outcome.lines)}
 
 
-def typed(cof: str | None, a: str | None, b: str | None, gates: Many,
-          complication: str | None = None) -> Typed:
+def typed(cof: str | None, a: str | None, b: str | None, gates: Many, calms: Many = None,
+          complications: Many = None) -> Typed:
+    """What the Host typed in from the cards at the table (F20)."""
     from referee.rules.fate import Typed
 
-    return Typed(cof=cof, a=a, b=b, gates=tuple(gates or ()), complication=complication)
+    return Typed(cof=cof, a=a, b=b, gates=tuple(gates or ()), calms=tuple(calms or ()),
+                 complications=tuple(complications or ()))
 
 
 def tup(values: Many) -> tuple[str, ...]:

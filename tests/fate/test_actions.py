@@ -139,7 +139,7 @@ def test_r37_maimed_health_failed_gate_means_no_attempt(state: State) -> None:
 
 def test_f8_both_deal_their_best_result(state: State) -> None:
     out = fate.fight(state, "alice", "bob", a_weapon="sabre", b_weapon="pistol",
-                     typed=Typed("7H", "2H 3S 4S", "7S 5C 6C 8C"))
+                     typed=Typed("7H", "2H 3S 4S", "7S 5C 6C 8C", complications=("4H",)))
     assert out.data["winner"] == "b"
     fold(state, out.events)
     assert health(state, "bob") == "injured"   # Alice's ordinary
@@ -167,7 +167,7 @@ def test_f8_unaware_gives_the_other_two(state: State) -> None:
 
 def test_f8_static_ranged_only_the_shooter_deals(state: State) -> None:
     out = fate.fight(state, "bob", "alice", a_weapon="pistol", static="chal",
-                     typed=Typed("7H", "7S 2C 3C 4C", "2D 3D 4D 5D 6D"))
+                     typed=Typed("7H", "7S 2C 3C 4C", "2D 3D 4D 5D 6D", complications=("KD",)))
     fold(state, out.events)
     assert out.data["winner"] == "a"
     assert health(state, "alice") == "maimed" and health(state, "bob") == "healthy"

@@ -42,6 +42,7 @@ class Script:
             return parse_fate_card("7H"), parse_fate_cards(PASS if ok else FAIL)
 
         def contest(dealer: Dealer, na: int | None, nb: int | None, purpose: str = "",
+                    why: tuple[str, str] = ("", ""),
                     ) -> tuple[FateCard, list[FateCard], list[FateCard]]:
             assert na is not None and nb is not None
             script.sizes.append((na, nb))

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.names import match_name, match_person
+from referee.names import match_name, match_person, quoted
 from referee.rules.fate.cards import format_fate_cards
 from referee.rules.fate.characters import (
     HEALTH,
@@ -96,7 +96,7 @@ def _complication(state: State, who: str, dealer: Dealer, out: Outcome) -> None:
     row = data.complications[kind]
     note = f"Maimed complication ({card}): {row.text}"
     if row.choice:
-        note += f"; {row.choice.replace('NAME', repr(who) if ' ' in who else who)}"
+        note += f"; {row.choice.replace('NAME', quoted(who))}"
     out.events.append({"kind": "note_added", "char": who, "note": note})
     if row.trait:
         # A second scar deepens the first, up to the Trait cap.
@@ -147,7 +147,8 @@ def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = NOTHING_T
             out.lines.append(f"{pool.char} cannot even attempt it: the test is not made (F6).")
             out.data.update({"attempted": False, "seed": dealer.shown_seed})
             return out
-    cof, ca, cb = dealer.contest(pa.size if pa.known else None, pb.size if pb.known else None)
+    cof, ca, cb = dealer.contest(pa.size if pa.known else None, pb.size if pb.known else None,
+                                 why=(pa.describe(), pb.describe()))
     result = resolve(cof, ca, cb)
     out.data = {**result.to_json(), "seed": dealer.shown_seed,
                 "pools": {"a": pa.to_json(), "b": pb.to_json()}, **out.data}
@@ -214,7 +215,9 @@ def compel(state: State, name: str, side: str, *, typed: Typed = NOTHING_TYPED,
     first, second = data.pair_of(chosen)
     other = second if chosen == first else first
     dealer = Dealer(deck_kind(state, deck), typed, seed)
-    cof, ca, cb = dealer.contest(value, measure(char, other, data))
+    cof, ca, cb = dealer.contest(value, measure(char, other, data),
+                                 why=(f"{value} = {chosen} {value}",
+                                      f"{10 - value} = {other} {10 - value}"))
     result = resolve(cof, ca, cb)
     pa = Pool(char["name"], parts=[(chosen, value, None)])
     pb = Pool(None, parts=[(other, 10 - value, None)])
@@ -264,6 +267,10 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     ca, cb = find_alive(state, a), find_alive(state, b)
     if ca["name"] == cb["name"]:
         raise BadInput(f"{ca['name']} cannot fight themself")
+    # A character's usual weapon and Traits unless the command names others (F24).
+    a_weapon, a_traits = _usual_or(ca, a_weapon, a_traits)
+    if static is None:
+        b_weapon, b_traits = _usual_or(cb, b_weapon, b_traits)
     unaware_side = None
     if unaware is not None:
         unaware_side = match_person(unaware, [ca["name"], cb["name"]], what="fighter")
@@ -290,7 +297,7 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
         if not run_gates(state, pool, dealer, None, out):
             pool.unable = True
             out.lines.append(f"{pool.char} cannot fight back: draws no cards (F6).")
-    cof, cards_a, cards_b = dealer.contest(pa.size, pb.size)
+    cof, cards_a, cards_b = dealer.contest(pa.size, pb.size, why=(pa.describe(), pb.describe()))
     result = resolve(cof, cards_a, cards_b)
     out.data = {**result.to_json(), "seed": dealer.shown_seed,
                 "pools": {"a": pa.to_json(), "b": pb.to_json()}, **out.data}
@@ -309,6 +316,13 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     out.events.insert(0, drawn_event("fight", dealer, result, chars=[ca["name"], cb["name"]]))
     out.data["seed"] = dealer.shown_seed
     return out
+
+
+def _usual_or(char: dict[str, Any], weapon_text: str | None, traits: Sequence[str],
+              ) -> tuple[str | None, Sequence[str]]:
+    kept = char.get("usual") or {}
+    return (weapon_text if weapon_text is not None else kept.get("weapon"),
+            traits if traits else tuple(kept.get("traits", ())))
 
 
 def _fight_end(state: State, out: Outcome, a: str, b: str, result: Result) -> str:
@@ -376,7 +390,8 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
     cof, cards = dealer.single_typed(pool.size, f"heal/{who}/{label}")
     passed = tally(cof, cards).has_success
     time = data.heal_time[before]
-    if chosen == HEALTH and before == "maimed" and char["infection"]:
+    infected = chosen == HEALTH and before == "maimed" and char["infection"]
+    if infected:  # the extra month is charged once, on this convalescence (F9, F23)
         time += f" and {data.infection_time}"
     out = Outcome()
     out.events.append(drawn_event("heal", dealer, cof=cof.label, cards=[c.label for c in cards],
@@ -391,12 +406,12 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
         out.events.append({"kind": "area_set", "char": who, "area": chosen, "state": after})
         if bonus:
             out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen, "value": 0})
-        if chosen == HEALTH and before == "maimed" and char["infection"]:
-            out.events.append({"kind": "infection_set", "char": who, "value": False})
         out.lines.append(f"{who}: {label} {before.title()} -> {after.title()}.")
     else:
         out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen,
                            "value": bonus + 1})
+    if infected:
+        out.events.append({"kind": "infection_set", "char": who, "value": False})
         out.lines.append(f"The time is spent all the same; +{bonus + 1} card"
                          f"{'s' if bonus else ''} on the next try (seed: To Heal).")
     out.data = {"char": who, "area": chosen, "from": before, "to": after, "time": time,
@@ -414,12 +429,12 @@ def check(state: State, name: str, side: str) -> Outcome:
     n = char["checks"].get(chosen, 0) + 1
     lines = [f"{char['name']}: {n} check{'s' if n != 1 else ''} in {chosen}."]
     if n >= data.checks_to_grow:
-        lines.append(f"Enough to soul-search: fate grow {char['name']} {chosen.lower()}")
+        lines.append(f"Enough to soul-search: fate grow {quoted(char['name'])} {chosen.lower()}")
     value = measure(char, chosen, data)
     compelled = value >= data.compelled_from
     if compelled:
         lines.append(f"{chosen} {value}: {char['name']} is compelled to test it whenever the "
-                     f"situation arises: fate compel {char['name']} {chosen.lower()} (F14)")
+                     f"situation arises: fate compel {quoted(char['name'])} {chosen.lower()} (F14)")
     return Outcome([{"kind": "checks_set", "char": char["name"], "measure": chosen, "value": n}],
                    {"char": char["name"], "measure": chosen, "checks": n,
                     "can_grow": n >= data.checks_to_grow, "compelled": compelled}, lines)

@@ -7,13 +7,14 @@ it); every area (Health and each Reputation) has an R37 state.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
-from referee.names import match_name, match_person
+from referee.names import match_name, match_person, quoted
 from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
 
@@ -35,7 +36,8 @@ def find(state: State, name: str) -> Char:
     """
     chars: dict[str, Char] = state["chars"]
     if not chars:
-        raise UnknownName(f"no Card of Fate characters yet; create one: fate char new {name}")
+        raise UnknownName("no Card of Fate characters yet; create one: "
+                          f"fate char new {quoted(name)}")
     # "ashby" for "Lord Ashby": a unique prefix of any word of the name (F17).
     found: Char = chars[match_person(name, chars, what="character")]
     return found
@@ -198,7 +200,8 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
                   credit: int | None = None, traits: Sequence[str] = (),
                   reps: Sequence[str] = (), exps: Sequence[str] = (),
                   items: Sequence[str] = (), player: str | None = None,
-                  npc: bool = False) -> list[Event]:
+                  npc: bool = False, weapon: str | None = None,
+                  fight_traits: Sequence[str] = ()) -> list[Event]:
     """Validate a new character against the creation budgets (F15) -> ``char_created``.
 
     ``measures`` are the final values on the sheet (``fiery=7``), Experiences
@@ -242,7 +245,37 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
         char["items"][item] = value
     if not npc:
         _check_budgets(char, shift, data)
+    if weapon is not None or fight_traits:
+        char["usual"] = usual(char, weapon, fight_traits)
     return [{"kind": "char_created", "char": char}]
+
+
+def usual(char: Char, weapon: str | None, fight_traits: Sequence[str]) -> dict[str, Any]:
+    """A character's usual weapon (an item or a number of cards) and the Traits they fight
+    with; ``fate fight`` uses them unless told otherwise (F24).
+
+    Raises:
+        UnknownName: not one of their items or Traits.
+        BadInput: a weapon pool below 0.
+    """
+    kept = char.get("usual") or {"weapon": None, "traits": []}
+    chosen = kept["weapon"]
+    if weapon is not None:
+        raw = weapon.strip()
+        if not raw:
+            chosen = None
+        elif raw.lstrip("+-").isdigit():
+            if int(raw) < 0:
+                raise BadInput(f"a weapon pool cannot be below 0 (got {raw})")
+            chosen = str(int(raw))
+        else:
+            chosen = match_person(raw, char["items"], what=f"item of {char['name']}")
+    traits = list(kept["traits"])
+    if fight_traits:
+        traits = [] if [t.strip() for t in fight_traits] == [""] else [
+            match_person(t, char["traits"], what=f"Trait of {char['name']}")
+            for t in fight_traits]
+    return {"weapon": chosen, "traits": traits}
 
 
 def _check_budgets(char: Char, shift: dict[str, int], data: FateData) -> None:
@@ -293,7 +326,9 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
                    shifts: Sequence[str] = (), credit: int | None = None,
                    traits: Sequence[str] = (), reps: Sequence[str] = (),
                    exps: Sequence[str] = (), items: Sequence[str] = (),
-                   drop: Sequence[str] = (), player: str | None = None) -> list[Event]:
+                   drop: Sequence[str] = (), player: str | None = None,
+                   weapon: str | None = None, fight_traits: Sequence[str] = (),
+                   ) -> list[Event]:
     """Changes after creation (no budgets: what play gives): set, add or drop entries.
 
     ``shifts`` move a Measure side: ``temperate+2`` (a complication's choice);
@@ -345,9 +380,18 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
         events.append({"kind": "entry_dropped", "char": who, "section": section, "name": entry})
     if player is not None:
         events.append({"kind": "player_set", "char": who, "player": player.strip() or None})
+    if weapon is not None or fight_traits:
+        after = copy.deepcopy(char)
+        for event in events:  # the items and Traits as this edit leaves them
+            if event["kind"] == "item_set":
+                after["items"][event["item"]] = event["value"]
+            elif event["kind"] == "trait_set":
+                after["traits"][event["trait"]] = {"bonus": event["bonus"], "cost": event["cost"]}
+        events.append({"kind": "usual_set", "char": who,
+                       **usual(after, weapon, fight_traits)})
     if not events:
         raise BadInput("nothing to change: give --measure, --shift, --credit, --trait, --rep, "
-                       "--item, --exp, --drop or --player")
+                       "--item, --exp, --drop, --player, --weapon or --fight-trait")
     return events
 
 

@@ -32,17 +32,25 @@ State = dict[str, Any]
 
 @dataclass(frozen=True)
 class Typed:
-    """Cards typed in from a physical draw: the Card of Fate, side a, side b, gate draws."""
+    """Cards typed in from a physical draw: the Card of Fate, side a, side b, the Measure tests
+    of Maimed areas (``gates``), a duel's Calm tests (``calms``) and the cards turned for
+    Maimed complications, in the order they come (F6, F9, F20)."""
 
     cof: str | None = None
     a: str | None = None
     b: str | None = None
     gates: tuple[str, ...] = ()
-    complication: str | None = None
+    calms: tuple[str, ...] = ()
+    complications: tuple[str, ...] = ()
 
     @property
     def any(self) -> bool:
         return self.cof is not None or self.a is not None or self.b is not None
+
+    @property
+    def physical(self) -> bool:
+        """Whether this command's cards come from the table: then every draw is typed (F20)."""
+        return self.any or bool(self.gates or self.calms or self.complications)
 
 
 #: No cards typed: the console draws (the default of every command).
@@ -85,6 +93,8 @@ class Dealer:
         self.used_seed = False
         self.deck = make_deck(kind, jokers, second_joker)
         self._gates = list(typed.gates)
+        self._calms = list(typed.calms)
+        self._complications = list(typed.complications)
 
     @property
     def seed(self) -> int:
@@ -108,9 +118,13 @@ class Dealer:
         return cof
 
     def contest(self, na: int | None, nb: int | None, purpose: str = "",
+                why: tuple[str, str] = ("", ""),
                 ) -> tuple[FateCard, list[FateCard], list[FateCard]]:
-        """The Card of Fate and both pools."""
+        """The Card of Fate and both pools; ``why`` says where each pool's count comes from."""
         if not self.typed.any:
+            if self.typed.physical:
+                raise BadInput("the cards of this command are typed in: type this draw too, "
+                               "--cof, --a and --b (--b \"\" for no cards) (F20)", ruling="F20")
             assert na is not None and nb is not None
             seed: int | str = self.seed if not purpose else f"{self.seed}/{purpose}"
             cof, (a, b) = draw(self.deck, seed, [na, nb])
@@ -120,15 +134,15 @@ class Dealer:
             raise BadInput("type the whole draw: --cof, --a and --b (use --b \"\" for no cards), "
                            "or none of them for a console draw")
         cof, a, b = self._cof(t.cof), self._parse(t.a), self._parse(t.b)
-        _count("--a", a, na)
-        _count("--b", b, nb)
+        _count("--a", a, na, why[0])
+        _count("--b", b, nb, why[1])
         check_unique([("--cof", [cof]), ("--a", a), ("--b", b)], self.deck)
         return cof, a, b
 
     def single(self, n: int, purpose: str, typed: str | None = None, where: str = "--gate",
                ) -> tuple[FateCard, list[FateCard]]:
         """A test against a single Card of Fate (F7): typed ``CoF cards…`` or drawn."""
-        if typed is None and self.typed.any and purpose.startswith("gate"):
+        if typed is None and self.typed.physical and purpose.startswith("gate"):
             if not self._gates:
                 raise BadInput(f"{purpose.split('/')[-1]} is Maimed: type that Measure test too, "
                                "--gate \"COF CARDS\" (R37, F6)")
@@ -154,17 +168,40 @@ class Dealer:
             return self.single(n, purpose, f"{self.typed.cof} {self.typed.a}", where="--cards")
         return self.single(n, purpose)
 
+    def calm(self, n: int, purpose: str, who: str, measure: str,
+             ) -> tuple[FateCard, list[FateCard]]:
+        """A duellist's Calm test (F10): typed with ``--calm "COF CARDS"`` in a typed phase."""
+        if not self.typed.physical:
+            return self.single(n, purpose)
+        if not self._calms:
+            raise BadInput(f"{who} tests {measure} ({n} cards): type that test too, --calm "
+                           "\"COF CARDS\", in the order a then b (F10, F20)", ruling="F20")
+        return self.single(n, purpose, self._calms.pop(0), where="--calm")
+
     def complication(self, who: str) -> FateCard:
-        """One card turned for a Maimed Health; a Joker is set aside (F9)."""
+        """One card turned for a Maimed Health; a Joker is set aside (F9). When the command's
+        cards were typed, the card turned at the table is asked for instead (F20)."""
+        if self.typed.physical:
+            if not self._complications:
+                raise BadInput(f"{who}'s Health becomes Maimed: turn a card for the complication "
+                               "and type it too, --complication CARD (F9, F20)", ruling="F20")
+            card = parse_fate_card(self._complications.pop(0), self.kind)
+            if card.is_joker:
+                raise BadInput("a Joker turned for a complication is set aside: turn another "
+                               "card and type that one (F9)", ruling="F9")
+            return card
         deck = make_deck(self.kind, 1)
         cof, _ = draw(deck, f"{self.seed}/complication/{who}", [])
         return cof
 
 
-def _count(where: str, cards: Sequence[FateCard], expected: int | None) -> None:
+def _count(where: str, cards: Sequence[FateCard], expected: int | None, why: str = "") -> None:
+    """Typed cards must match a pool the console knows (F5); the refusal says where the count
+    comes from (``7 = 5 Fiery + 2 Swordsman``) (F22)."""
     if expected is not None and len(cards) != expected:
+        source = why if why and why != str(expected) else str(expected)
         raise BadInput(f"{where}: {len(cards)} card{'s' if len(cards) != 1 else ''} typed but "
-                       f"the pool is {expected}: check the typed cards")
+                       f"the pool is {source}: check the typed cards (F5)", ruling="F5")
 
 
 def drawn_event(what: str, dealer: Dealer, result: Result | None = None, **extra: Any) -> Event:

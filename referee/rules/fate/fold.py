@@ -77,6 +77,15 @@ def _entry_dropped(state: State, e: Event) -> None:
     if e["section"] == "reps":
         char["areas"].pop(e["name"], None)
         char["heal_bonus"].pop(e["name"], None)
+    kept = char.get("usual")
+    if kept and e["section"] == "items" and kept["weapon"] == e["name"]:
+        kept["weapon"] = None  # a dropped item is no longer the usual weapon (F24)
+    if kept and e["section"] == "traits" and e["name"] in kept["traits"]:
+        kept["traits"].remove(e["name"])
+
+
+def _usual_set(state: State, e: Event) -> None:
+    _char(state, e)["usual"] = {"weapon": e["weapon"], "traits": list(e["traits"])}
 
 
 def _player_set(state: State, e: Event) -> None:
@@ -146,6 +155,7 @@ _FOLD: dict[str, Callable[[State, Event], None]] = {
     "exp_added": _exp_added,
     "entry_dropped": _entry_dropped,
     "player_set": _player_set,
+    "usual_set": _usual_set,
     "area_set": _area_set,
     "next_mod_set": _next_mod_set,
     "heal_bonus_set": _heal_bonus_set,

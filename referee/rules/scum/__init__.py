@@ -62,14 +62,14 @@ from referee.rules.scum.roles import (
     score_hand,
     sort_hand,
 )
-from referee.rules.scum.table import PLACES, Table, held_after_passing, quote
+from referee.rules.scum.table import PLACES, Table, held_after_passing
 
 __all__ = [
     "DEAL_SIZE", "HANDS_PER_MATCH", "HAND_EVENTS", "LEADER", "PASSING", "PLACES", "PLAYERS",
     "POINTS", "ROLES", "STREAM", "HandResult", "Match", "Passing", "Play", "Role", "ScumState",
     "Table", "Verdict", "apply", "can_follow", "check", "deal", "deal_hand", "describe",
     "draw_roles", "dump", "finish", "finish_events", "hand_points", "hand_size",
-    "held_after_passing", "load", "new_match", "pass_cards", "pass_turn", "play", "quote",
+    "held_after_passing", "load", "new_match", "pass_cards", "pass_turn", "play",
     "read_cards", "read_play", "require_match", "resolve_order", "resolve_player",
     "rotate_roles", "score_hand", "sort_hand", "verify_follow", "winner_text",
 ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
+from referee.names import quoted
 from referee.rules.cards import Card, format_cards, parse_card
 from referee.rules.scum.plays import Play, read_play, verify_follow
 from referee.rules.scum.roles import LEADER, Role, hand_size, sort_hand
@@ -111,16 +112,11 @@ def _holds(table: Table, name: str, cards: Sequence[Card]) -> None:
         if missing:
             raise IllegalAction(
                 f"{name} does not hold {' '.join(missing)} (the console dealt this hand; "
-                f"`referee scum hand {quote(name)}` shows {name}'s cards)", ruling="T16")
+                f"`referee scum hand {quoted(name)}` shows {name}'s cards)", ruling="T16")
     if len(cards) > table.left[name]:
         raise IllegalAction(f"{name} holds only {table.left[name]} card"
                             f"{'s' if table.left[name] != 1 else ''}, not {len(cards)} (R29)",
                             ruling="T17")
-
-
-def quote(name: str) -> str:
-    """A name as the GM must type it in a shell: quoted when it has a space (T22)."""
-    return f'"{name}"' if any(ch.isspace() for ch in name) else name
 
 
 def verify_turn(table: Table, name: str, *, passing: bool) -> None:
