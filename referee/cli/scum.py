@@ -414,16 +414,13 @@ def play(
 ) -> None:
     """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
     it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
-    from referee.cli.common import db_path, transact
+    from referee.cli.common import transact
     from referee.rules import scum
-    from referee.store import open_evening
 
-    with open_evening(db_path(), write=False) as ev:
-        match = scum.require_match(ev.state(STREAM))
-    name, cards = _split(match, words)
     extra: dict[str, Any] = {}
 
     def build(state: ScumState) -> list[Event]:
+        name, cards = _split(scum.require_match(state), words)
         events = scum.play(state, name, cards)
         extra["words"] = [events[0]["player"], *events[0]["cards"]]
         return events

@@ -323,3 +323,9 @@ def test_a_scripted_hand_move_by_move_equals_scum_finish(gm: GM, runner: CliRunn
     log = gm("scum", "log").stdout
     assert "plays" in log and "passes" in log and "hand 1:" in log
     assert data["hand"] == 2 and data["table"]["out"] == []
+
+
+def test_names_are_printed_literally(gm: GM) -> None:
+    out = gm("scum", "new", "[red]Ann", "Bea", "Cid", "Dan", "--seed", "4").stdout
+    assert "[red]Ann" in out
+    assert "[red]Ann (The Fool" in gm("scum", "deal").stdout

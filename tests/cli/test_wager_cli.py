@@ -239,3 +239,9 @@ def test_w13_a_replayed_game_keeps_its_points_table(gm: GM, tmp_path: Path) -> N
     with open_evening(gm.db, write=False) as ev:
         first = ev.commands("wager")[0].events[0]
     assert first["points"]["run"]["true"] == 100 and first["points_source"] == "default"
+
+
+def test_names_are_printed_literally(gm: GM) -> None:
+    gm("wager", "new", "[b]Eve", "Fay", "--seed", "2", "--elixir", "Relax")
+    assert "[b]Eve: 1 turn without a hand" in gm("wager", "turn").stdout
+    assert "from [b]Eve" in gm("wager", "log").stdout
