@@ -271,3 +271,21 @@ def test_scum_finish_must_agree_with_the_places_already_played() -> None:
     rest = [p for p in PLAYERS if p != table_first]
     with pytest.raises(IllegalAction, match=f"starting {table_first}"):
         scum.finish(state, [*rest, table_first])
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(1, 10_000), st.integers(0, 60))
+def test_dump_load_round_trip_in_the_middle_of_a_hand(seed: int, moves: int) -> None:
+    state = passed(started(seed))
+    for _ in range(moves):
+        table = table_of(state)
+        move = candidates(table, table.to_act)[-1]
+        run(state, scum.pass_turn(state, None) if move is None else scum.play(state, None, move))
+        if scum.require_match(state).hand > 1:
+            break
+    data = json.loads(json.dumps(scum.dump(state)))
+    again = scum.load(data)
+    assert scum.dump(again) == data
+    a, b = scum.require_match(state).table, scum.require_match(again).table
+    assert a is not None and b is not None
+    assert (a.to_json(), a.holdings, a.played) == (b.to_json(), b.holdings, b.played)

@@ -277,6 +277,12 @@ def standings(as_json: Json = False) -> None:
         out.print(f"Hand {match.hand} of {match.hands} next; "
                   f"leading: {', '.join(leaders)} with {match.totals()[leaders[0]]}.",
                   markup=False)
+        table = match.current()
+        if table.moves:
+            what = ("leads" if table.best is None
+                    else f"to play: beat {table.best.describe()} of {table.best_by}")
+            gone = f"; out: {', '.join(table.out)}" if table.out else ""
+            out.print(f"Hand {match.hand} under way: {table.to_act} {what}{gone}.", markup=False)
 
 
 @app.command()

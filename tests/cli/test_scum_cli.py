@@ -251,6 +251,8 @@ def test_r30_plays_out_of_turn_and_cards_not_held_are_refused(gm: GM) -> None:
     assert "cannot pass" in gm.fails("scum", "pass")
     out = gm("scum", "play", single).stdout
     assert f"{leader} plays" in out and "to play: beat" in out
+    assert f"Hand 1 under way: {gm.json('scum', 'standings')['table']['to_act']} to play" in (
+        gm("scum", "standings").stdout)
     nxt = gm.json("scum", "standings")["table"]["to_act"]
     third = next(p for p in PLAYERS if p not in (leader, nxt))
     assert f"it is {nxt}'s turn, not {third}'s" in gm.fails("scum", "pass", third)
