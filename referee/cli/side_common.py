@@ -1,4 +1,4 @@
-"""What the side tables' commands share: literal output and a `log` with each result (F21, T16,
+"""What the side tables' commands share: literal output and a `log` with each result (F21, T22,
 W14)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Weir's Wager cards (seed ``003_…``, R32): the Elixirs, what each rules, the 42 faces.
 
->>> parse_wcard("~5C").label, parse_wcard("Cups of Five").label
-('~5C', '5C')
+>>> parse_wcard("~5C").label, parse_wcard("Cups of Five").label, parse_wcard("Five of Cups").label
+('~5C', '~5C', '5C')
 """
 
 from __future__ import annotations

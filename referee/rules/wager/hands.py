@@ -1,5 +1,6 @@
 """Weir's Wager hands (R33, R34): the points table and the ruling on two cards.
 
+>>> from referee.rules.wager.cards import parse_wcard
 >>> classify(parse_wcard("5C"), parse_wcard("~6C"), Elixir.CALM)[:2]
 ('run', 'mixed')
 >>> classify(parse_wcard("relax"), parse_wcard("the fool"), Elixir.RELAX)[0]
