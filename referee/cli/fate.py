@@ -183,6 +183,11 @@ def _show_char(char: dict[str, Any], data: FateData) -> None:
     ):
         if rows:
             out.print(f"{title}: " + "; ".join(rows), markup=False)
+    kept = char.get("usual") or {}
+    if kept.get("weapon") or kept.get("traits"):
+        weapon = kept.get("weapon") or "unarmed"
+        traits = f"; fights with {', '.join(kept['traits'])}" if kept.get("traits") else ""
+        out.print(f"Usual weapon: {weapon}{traits} (F24)", markup=False)
     if char["next_mod"]:
         out.print(f"Next test: {char['next_mod']:+d} card(s) (drink)", markup=False)
     if char["heal_bonus"]:

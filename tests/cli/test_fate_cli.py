@@ -204,6 +204,12 @@ def test_drink_heal_check_grow(cast: Host) -> None:
     healed = cast.json("heal", "bob", "--area", "health", "--measure", "calm", "--cof", "7H",
                        "--cards", " ".join(["2S", "3S", "4S", "5S", "6S", "8S", "9S", "10S"]))
     assert healed["from"] == "maimed" and not healed["passed"] and healed["next_bonus"] == 1
+    # The 5S complication's extra month (F9) is charged on this try only (F23).
+    assert healed["time"] == "2 months and an extra month bed-ridden"
+    again = cast.json("heal", "bob", "--area", "health", "--measure", "calm", "--cof", "7H",
+                      "--cards", " ".join(["2S", "3S", "4S", "5S", "6S", "8S", "9S", "10S",
+                                           "JS"]))
+    assert again["time"] == "2 months"
 
 
 def test_tarot_deck_setting(cast: Host) -> None:
@@ -252,6 +258,8 @@ def test_f24_fight_uses_the_usual_weapon_unless_overridden(lord: Host) -> None:
     parts = lord.json("fight", "ashby", "bob", "--a-weapon", "2", "--seed", "4")["pools"]["a"]
     assert parts["parts"][0] == ["weapon", 2]
     assert "item of Bob" in lord.fails("char", "edit", "bob", "--weapon", "musket")
+    shown = lord("char", "show", "ashby").stdout
+    assert "Usual weapon: Sabre; fights with Swordsman (F24)" in shown
 
 
 def test_f20_typed_fight_asks_for_the_complication_and_a_typed_duel(lord: Host) -> None:
