@@ -205,7 +205,7 @@ def _dealt(gm: GM, seed: str = "4") -> dict[str, Any]:
 def _pass_cards(gm: GM) -> None:
     from referee.rules import scum as rules
     from referee.store import open_evening
-    from tests.scum_bot import passing
+    from tests.scum.bot import passing
 
     with open_evening(gm.db, write=False) as ev:
         table = rules.require_match(ev.state("scum")).current()
@@ -297,7 +297,7 @@ def test_t21_a_name_with_a_space_is_quoted_in_the_suggestion(gm: GM) -> None:
 def test_a_scripted_hand_move_by_move_equals_scum_finish(gm: GM, runner: CliRunner,
                                                          tmp_path: Path) -> None:
     from referee.rules import scum as rules
-    from tests.scum_bot import play_hand
+    from tests.scum.bot import play_hand
 
     # the same seeded hand, played by the bot in the core, gives the script of moves
     state = rules.ScumState()

@@ -14,7 +14,7 @@ from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.rules import scum
 from referee.rules.cards import DECK, parse_cards
 from referee.rules.scum import Role
-from tests.scum_bot import candidates, passing, play_hand
+from tests.scum.bot import candidates, passing, play_hand
 
 PLAYERS = ["Ann", "Bea", "Cid", "Dan"]
 
