@@ -63,6 +63,7 @@ def _status_json(game: Game) -> dict[str, Any]:
         "rounds": game.rounds,
         "target": TARGET,
         "winner": game.winner,
+        "to_move": game.to_move,
         "points_table": game.table.source,
     }
 
@@ -288,14 +289,15 @@ def status(as_json: Json = False) -> None:
         emit_json(_status_json(game))
         return
     plain(f"Weir's Wager, first to {wager.TARGET}: {game.fool} (Fool) "
-              f"{game.scores[game.fool]}, {game.mistress} (Mistress) {game.scores[game.mistress]}")
+          f"{game.scores[game.fool]}, {game.mistress} (Mistress) {game.scores[game.mistress]}")
     if game.winner is not None:
         plain(f"{game.winner} has won.")
     else:
         plain(_elixir_line(game))
+        plain(f"To move: {game.to_move or 'either player (the first move)'} (W12)")
     for scored in game.history[-5:]:
         plain(f"  {scored.player}: {scored.top} over {scored.bottom} under "
-                  f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
+              f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
 
 
 add_undo_redo(app, STREAM, "Weir's Wager")

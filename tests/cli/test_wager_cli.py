@@ -198,6 +198,8 @@ def test_w12_a_score_by_the_player_who_just_moved_is_refused(gm: GM) -> None:
     out = gm("wager", "turn").stdout
     assert "Bea: 1 turn without a hand; Ann to move (W12)" in out
     assert gm.json("wager", "turn", "ann")["turns"] == 3
+    assert gm.json("wager", "status")["to_move"] == "Bea"
+    assert "To move: Bea (W12)" in gm("wager", "status").stdout
 
 
 def test_w12_turn_counts_alternate_and_the_log_says_who(gm: GM) -> None:
