@@ -125,7 +125,7 @@ def test_r29_the_empress_leads_the_first_series_and_others_wait() -> None:
         scum.pass_turn(state, None)
 
 
-def test_r30_out_of_turn_after_a_pass_and_a_lower_follow_are_refused() -> None:
+def test_r30_t15_out_of_turn_after_a_pass_and_a_lower_follow_are_refused() -> None:
     state = passed(started(seed=11))
     table = table_of(state)
     lead = candidates(table, table.to_act)[0]

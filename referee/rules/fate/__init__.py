@@ -1,4 +1,4 @@
-"""The Card of Fate (seed 004): characters, tests, fights, duels, drinking, healing.
+"""The Card of Fate: characters, tests, fights, duels, drinking, healing.
 
 The rules live in:
 

@@ -1,4 +1,4 @@
-"""The ``fate`` stream's fold: the state is plain JSON data, each event a few assignments.
+"""The ``fate`` stream's fold: the state is plain JSON data, each event a few assignments (F16).
 
 Every event is small and records what was decided, cards included, so the fold
 replays the same whatever the seed; ``dump``/``load`` are copies.

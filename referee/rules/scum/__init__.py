@@ -1,4 +1,4 @@
-"""Tarot Scum (seed ``001_…``): roles, the deal, plays, the hand move by move, the match (R29-R31).
+"""Tarot Scum: roles, the deal, plays, the hand move by move, the match (R29-R31).
 
 Pure: no I/O. The commands validate a GM request against the folded state and
 return the events to store; everything random is decided there from the match

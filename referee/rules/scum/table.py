@@ -74,7 +74,8 @@ class Table:
         return [p for p in self.players if p not in self.out]
 
     def _next(self, after: str, *, skip_passed: bool) -> str | None:
-        """The next player after ``after`` in seating order still in the hand (and series)."""
+        """The next player after ``after`` in seating order (T15) still in the hand (and
+        series)."""
         i = self.players.index(after)
         for k in range(1, len(self.players)):
             p = self.players[(i + k) % len(self.players)]

@@ -1,4 +1,4 @@
-"""Weir's Wager (seed ``003_…``): the deck, Elixirs, two-card hands, points and the race (R32-R34).
+"""Weir's Wager: the deck, Elixirs, two-card hands, points and the race (R32-R34).
 
 Pure: no file is read here; the CLI loads the points table and hands it in.
 House decisions beyond the rulings carry ids ``W1``... and are written up in

@@ -1,4 +1,4 @@
-"""Weir's Wager cards (seed ``003_…``, R32): the Elixirs, what each rules, the 42 faces.
+"""Weir's Wager cards (R32): the Elixirs, what each rules, the 42 faces.
 
 >>> parse_wcard("~5C").label, parse_wcard("Cups of Five").label, parse_wcard("Five of Cups").label
 ('~5C', '~5C', '5C')
