@@ -48,3 +48,32 @@ def match_name(query: str, choices: Iterable[str], what: str = "name") -> str:
     near = nearest(query, pool)
     hint = f"did you mean {', '.join(near)}?" if near else f"known: {', '.join(pool) or '(none)'}"
     raise UnknownName(f"unknown {what} {query!r}; {hint}")
+
+
+def match_person(query: str, choices: Iterable[str], what: str = "name") -> str:
+    """Like ``match_name``, and else the unique prefix of any word (``ashby`` for Lord Ashby).
+
+    >>> match_person("ashby", ["Lord Ashby", "Bea"])
+    'Lord Ashby'
+
+    Raises:
+        UnknownName: see ``match_name``.
+    """
+    pool = list(dict.fromkeys(choices))
+    try:
+        return match_name(query, pool, what)
+    except UnknownName:
+        key = _key(query)
+        by_word = [n for n in pool if key and any(w.startswith(key) for w in _key(n).split())]
+        if len(by_word) != 1:
+            raise
+        return by_word[0]
+
+
+def quoted(name: str) -> str:
+    """A name as the GM types it in a suggested command: in double quotes when it has a space.
+
+    >>> quoted("Lord Ashby"), quoted("Bea")
+    ('"Lord Ashby"', 'Bea')
+    """
+    return f'"{name}"' if any(ch.isspace() for ch in name) else name

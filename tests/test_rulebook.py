@@ -150,7 +150,7 @@ def test_parse_refuses_an_id_given_twice() -> None:
 def test_nearest_ids_by_letter_then_number() -> None:
     assert BOOK.nearest("R99") == ["R37", "R36", "R35"]
     assert BOOK.nearest("E99")[0] == max((r for r in BOOK.ids if r[0] == "E"), key=_order)
-    assert set(BOOK.nearest("X16")) <= {"R16", "E16", "F16"}
+    assert set(BOOK.nearest("X16")) <= {i for i in BOOK.ids if i[1:] == "16"}
 
 
 def test_find_is_case_insensitive_ranked_and_needs_every_word() -> None:

@@ -232,17 +232,18 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
     Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
     command's events (or raise a RefereeError: nothing is written), and commits them at once
     under the command's log text (``command_text``, unless ``text`` is given). Returns the
-    state before (a copy), the state after, and the events.
+    state before (a copy), the state after, and the events. The text is derived after
+    ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
     """
     import copy
 
     from referee.store import open_evening
 
-    line = text if text is not None else command_text(extra)
     with open_evening(db_path()) as ev:
         state = ev.state(stream)
         before = copy.deepcopy(state)
         events = build(state)
+        line = text if text is not None else command_text(extra)
         after = ev.commit(stream, events, line) if events else state
     return before, after, events
 

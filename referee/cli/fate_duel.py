@@ -6,7 +6,21 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.fate import Deck, Json, Many, Seed, _run, _t
+from referee.cli.fate_shared import (
+    Calms,
+    CardsA,
+    CardsB,
+    Cof,
+    Comps,
+    Deck,
+    Gates,
+    Json,
+    Many,
+    Seed,
+    run,
+    tup,
+    typed,
+)
 
 duel_app = typer.Typer(
     help="Duels, one command per phase: pistols (Fire, Aim, Stand, Beg, Mercy) or swords.",
@@ -24,90 +38,95 @@ BTrait = Annotated[Many, typer.Option("--b-trait", help="B's Trait that applies.
 
 @duel_app.command("pistols")
 def duel_pistols(
-    ctx: typer.Context,
     a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
     b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
     a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
-    b_trait: BTrait = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
+    b_trait: BTrait = None, gate: Gates = None, seed: Seed = None, deck_: Deck = None,
+    as_json: Json = False,
 ) -> None:
     """Start a pistol duel: four phases; then `fate duel phase CHOICE_A CHOICE_B` (F10)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
-                                       b_weapon=b_weapon, a_traits=_t(a_trait),
-                                       b_traits=_t(b_trait), seed=seed, deck=deck_),
+    run(lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
+                                       b_weapon=b_weapon, a_traits=tup(a_trait),
+                                       b_traits=tup(b_trait), seed=seed, deck=deck_,
+                                       typed=typed(None, None, None, gate)),
          as_json=as_json)
 
 
 @duel_app.command("swords")
 def duel_swords(
-    ctx: typer.Context,
     a_name: Annotated[str, typer.Argument(metavar="A", help="Duellist a.")],
     b_name: Annotated[str, typer.Argument(metavar="B", help="Duellist b.")],
     to: Annotated[str, typer.Option("--to", help="first-blood, surrender or death.")]
     = "first-blood",
     a_weapon: AWeapon = None, b_weapon: BWeapon = None, a_trait: ATrait = None,
-    b_trait: BTrait = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
+    b_trait: BTrait = None, gate: Gates = None, seed: Seed = None, deck_: Deck = None,
+    as_json: Json = False,
 ) -> None:
     """Start a sword duel; then `fate duel round` until it ends (F11)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
+    run(lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
                                        a_weapon=a_weapon, b_weapon=b_weapon,
-                                       a_traits=_t(a_trait), b_traits=_t(b_trait), seed=seed,
-                                       deck=deck_), as_json=as_json)
+                                       a_traits=tup(a_trait), b_traits=tup(b_trait), seed=seed,
+                                       deck=deck_, typed=typed(None, None, None, gate)),
+         as_json=as_json)
 
 
 @duel_app.command("phase")
 def duel_phase(
-    ctx: typer.Context,
     choice_a: Annotated[str, typer.Argument(
         metavar="CHOICE_A", help="a's option: fire, aim, stand, beg[:REPUTATION], mercy "
         "(first letter is enough); or NAME=OPTION in any order.")],
     choice_b: Annotated[str, typer.Argument(metavar="CHOICE_B", help="b's option.")],
-    as_json: Json = False,
+    cof: Cof = None, a: CardsA = None, b: CardsB = None, calm: Calms = None,
+    complication: Comps = None, as_json: Json = False,
 ) -> None:
-    """Play one pistol phase with both duellists' choices (F10)."""
+    """Play one pistol phase with both duellists' choices (F10); the cards may be typed in:
+    --calm for Aim and Stand, --cof/--a/--b for the shots (a lone shot's --b is the static
+    side), --complication for a Maimed Health (F20)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_phase(state, choice_a, choice_b), as_json=as_json)
+    cards = typed(cof, a, b, None, calm, complication)
+    run(lambda state: fate.duel_phase(state, choice_a, choice_b, cards), as_json=as_json)
 
 
 @duel_app.command("round")
-def duel_round(ctx: typer.Context, as_json: Json = False) -> None:
-    """Play one round of the sword duel (F11)."""
+def duel_round(cof: Cof = None, a: CardsA = None, b: CardsB = None, complication: Comps = None,
+               as_json: Json = False) -> None:
+    """Play one round of the sword duel (F11); --cof/--a/--b type the cards in (F20)."""
     from referee.rules import fate
 
-    _run(ctx, fate.duel_round, as_json=as_json)
+    cards = typed(cof, a, b, None, None, complication)
+    run(lambda state: fate.duel_round(state, cards), as_json=as_json)
 
 
 @duel_app.command("surrender")
 def duel_surrender(
-    ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The duellist who yields.")],
     as_json: Json = False,
 ) -> None:
     """A sword duellist yields after a round and loses (F11)."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_surrender(state, name), as_json=as_json)
+    run(lambda state: fate.duel_surrender(state, name), as_json=as_json)
 
 
 @duel_app.command("end")
 def duel_end(
-    ctx: typer.Context,
     why: Annotated[str, typer.Option("--why", help="What stopped it.")] = "stopped by the Host",
     as_json: Json = False,
 ) -> None:
     """Stop the duel under way without a winner."""
     from referee.rules import fate
 
-    _run(ctx, lambda state: fate.duel_end(state, why), as_json=as_json)
+    run(lambda state: fate.duel_end(state, why), as_json=as_json)
 
 
 @duel_app.command("show")
-def duel_show(ctx: typer.Context, as_json: Json = False) -> None:
+def duel_show(as_json: Json = False) -> None:
     """The duel under way (or the last one) and the options open now."""
-    from referee.rules.fate_duel import duel_view
+    from referee.rules.fate.duel import duel_view
 
-    _run(ctx, duel_view, write=False, as_json=as_json)
+    run(duel_view, write=False, as_json=as_json)

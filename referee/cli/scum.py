@@ -1,4 +1,4 @@
-"""`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T11).
+"""`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T22).
 
 Thin shell over ``referee.rules.scum``; the rules are imported inside each
 command so that ``referee --help`` stays fast.
@@ -11,14 +11,18 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.common import add_undo_redo
+from referee.cli.side_common import add_log, plain
 
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from referee.rules.scum import Match, Role
+    from referee.rules.cards import Card
+    from referee.rules.scum import Match, Role, ScumState
+    from referee.streams import Event
 
 app = typer.Typer(
-    help="Tarot Scum side table: roles and deals, play checks, scores over a match (R29-R31).",
+    help="Tarot Scum side table: roles and deals, the hand move by move, scores over a match "
+    "(R29-R31).",
     no_args_is_help=True,
 )
 
@@ -51,6 +55,7 @@ def _hand_json(match: Match) -> dict[str, Any]:
 def _print_hand(match: Match, how: str) -> None:
     """The roles table, passing and leader of the hand about to be played."""
     from rich.table import Table
+    from rich.text import Text
 
     from referee.cli.common import console
     from referee.rules import scum
@@ -63,19 +68,22 @@ def _print_hand(match: Match, how: str) -> None:
     table.add_column("Hand", justify="right")
     for role in scum.ROLES:
         name = next(n for n, r in match.roles.items() if r is role)
-        table.add_row(role.label, name, str(scum.DEAL_SIZE[role]), str(scum.hand_size(role)))
+        table.add_row(role.label, Text(name), str(scum.DEAL_SIZE[role]),
+                      str(scum.hand_size(role)))
     out.print(table)
     out.print("Dealt: besides the role card. Hand: with it; it is wild like every major (R29).")
     by_role = {role: name for name, role in match.roles.items()}
     out.print("Passing (R29):")
     for p in scum.PASSING:
         out.print(f"  {by_role[p.giver]} ({p.giver.card_name}) gives "
-                  f"{by_role[p.receiver]} ({p.receiver.card_name}) {p.what}")
-    out.print(f"{by_role[scum.LEADER]} ({scum.LEADER.card_name}) leads the first series.")
+                  f"{by_role[p.receiver]} ({p.receiver.card_name}) {p.what}", markup=False)
+    out.print(f"{by_role[scum.LEADER]} ({scum.LEADER.card_name}) leads the first series.",
+              markup=False)
 
 
 def _standings_table(match: Match) -> Table:
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title="Standings", title_justify="left")
     table.add_column("Player")
@@ -85,7 +93,7 @@ def _standings_table(match: Match) -> Table:
     if not match.is_over:
         table.add_column(f"Role in hand {match.hand}")
     for name, total in match.standings().items():
-        cells = [name]
+        cells: list[str | Text] = [Text(name)]
         for result in match.results:
             cells.append(f"{result.points[name]} {result.roles[name].card_name.split()[-1]}")
         cells.append(str(total))
@@ -95,12 +103,22 @@ def _standings_table(match: Match) -> Table:
     return table
 
 
+def _hands_json(match: Match) -> list[dict[str, Any]]:
+    """Each finished hand: roles, places and points (R31)."""
+    return [{"hand": r.hand, "roles": _roles_json(r.roles),
+             "places": {name: place for place, name in enumerate(r.order, start=1)},
+             "order": list(r.order), "points": dict(r.points)} for r in match.results]
+
+
 @app.command()
 def new(
-    names: Annotated[list[str], typer.Argument(help="The four players.", show_default=False)],
+    names: Annotated[list[str], typer.Argument(help="The four players, in seating order.",
+                                               show_default=False)],
+    draw: Annotated[bool, typer.Option(
+        "--draw", help="Draw the roles afresh every hand (R31 option); default: rotate them so "
+                       "each player takes each role once over four hands.")] = False,
     rotate: Annotated[bool, typer.Option(
-        "--rotate", help="Rotate roles so each player takes each role once over four hands "
-                         "(R31); default: draw them at random every hand.")] = False,
+        "--rotate", hidden=True, help="Rotate the roles (the default, R31).")] = False,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Seed of the role draws (and the console deal), to reproduce a match.",
     )] = None,
@@ -108,28 +126,34 @@ def new(
         "--abandon", help="Start over although a match is unfinished (T9).")] = False,
     as_json: Json = False,
 ) -> None:
-    """Start a match of four: roles drawn, deal sizes and passing for hand 1 (R29, R31)."""
+    """Start a match of four: roles drawn for hand 1, then rotated; deal sizes and passing
+    (R29, R31, T1)."""
     import random
 
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import console, emit_json, transact
+    from referee.errors import BadInput
     from referee.rules import scum
-    from referee.store import open_evening
 
+    if draw and rotate:
+        raise BadInput("--draw and --rotate contradict each other: roles rotate by default "
+                       "(R31); --draw draws them afresh every hand", ruling="T1")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    with open_evening(db_path()) as ev:
-        events = scum.new_match(ev.state(STREAM), names, seed=seed, rotate=rotate,
-                                abandon=abandon)
-        text = " ".join(["scum new", *events[0]["players"], "--seed", str(seed)]
-                        + (["--rotate"] if rotate else []))
-        state = ev.commit(STREAM, events, text=text)
-    match = state.match
+    extra: dict[str, Any] = {"seed": seed, "rotate": False}
+
+    def build(state: ScumState) -> list[Event]:
+        events = scum.new_match(state, names, seed=seed, rotate=not draw, abandon=abandon)
+        extra["names"] = events[0]["players"]
+        return events
+
+    _, after, _ = transact(STREAM, build, extra=extra)
+    match = after.match
     if as_json:
-        emit_json({**_hand_json(match), "seed": seed, "rotate": rotate})
+        emit_json({**_hand_json(match), "seed": seed, "rotate": match.rotate})
         return
-    mode = "rotated each hand (R31)" if rotate else "drawn at random each hand"
+    mode = "rotated each hand (R31)" if match.rotate else "drawn afresh each hand (--draw)"
     console().print(f"Tarot Scum: {', '.join(match.players)}; {match.hands} hands, roles {mode}; "
-                    f"seed {seed}")
+                    f"seed {seed}", markup=False)
     _print_hand(match, "drawn")
 
 
@@ -141,48 +165,39 @@ def check(
         help="The play to check, e.g. '7C XVI'; '-' or 'pass' for a pass.", show_default=False)],
     as_json: Json = False,
 ) -> None:
-    """Is PLAY a legal follow to PREVIOUS? Same count, higher rank, one wild at most (R30).
+    """Is PLAY a legal follow to PREVIOUS (or a legal lead)? Same count, higher rank, one wild
+    at most (R30).
 
     Exit 0 when legal, 2 when not; the reason says what would be legal (T12).
     """
-    from referee.cli.common import emit_json, say
+    from referee.cli.common import emit_json
     from referee.errors import IllegalAction
     from referee.rules import scum
 
-    verdict = scum.check(scum.read_cards(previous), scum.read_cards(play))
+    before = scum.read_cards(previous)
+    verdict = scum.check(before, scum.read_cards(play))
     if as_json:
         emit_json(verdict.to_json())
         if not verdict.legal:
             raise typer.Exit(2)
         return
     if not verdict.legal:
-        raise IllegalAction(f"not a legal follow: {verdict.reason}")
+        what = "a legal lead" if before is None else "a legal follow"
+        raise IllegalAction(f"not {what}: {verdict.reason}")
     line = f"legal: {verdict.reason}"
     if verdict.wins_series:
         line += "; the series is won, that player leads the next"
-    say(line)
+    plain(line)
 
 
-@app.command()
-def finish(
-    names: Annotated[list[str], typer.Argument(
-        help="All four players, first out to last (unique prefixes will do).",
-        show_default=False)],
-    as_json: Json = False,
-) -> None:
-    """Score a hand by its finishing order, then show the next hand's roles (R31)."""
+def _print_result(match: Match, as_json: bool) -> None:
+    """The hand just scored, then the next hand's roles (or the match's end)."""
     from rich.table import Table
+    from rich.text import Text
 
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.common import console, emit_json
     from referee.rules import scum
-    from referee.store import open_evening
 
-    with open_evening(db_path()) as ev:
-        events = scum.finish(ev.state(STREAM), names)
-        event = events[0]
-        text = f"scum finish {' '.join(event['order'])} (hand {event['hand']})"
-        state = ev.commit(STREAM, events, text=text)
-    match = state.match
     result = match.results[-1]
     totals = match.totals()
     if as_json:
@@ -202,18 +217,44 @@ def finish(
                        ("Points", True), ("Total", True)):
         table.add_column(col, justify="right" if right else "left")
     for place, name in enumerate(result.order, start=1):
-        table.add_row(("1st", "2nd", "3rd", "4th")[place - 1], name, result.roles[name].label,
+        table.add_row(scum.PLACES[place - 1], Text(name), result.roles[name].label,
                       str(result.points[name]), str(totals[name]))
     out.print(table)
     if match.is_over:
-        out.print(f"Match over: {scum.winner_text(match)}.")
+        out.print(f"Match over: {scum.winner_text(match)}.", markup=False)
         return
     _print_hand(match, "rotated (R31)" if match.rotate else "drawn")
 
 
 @app.command()
+def finish(
+    names: Annotated[list[str], typer.Argument(
+        help="All four players, first out to last (unique prefixes will do).",
+        show_default=False)],
+    as_json: Json = False,
+) -> None:
+    """Score a hand by its finishing order typed by hand, then show the next hand's roles (R31).
+
+    Plays recorded with `scum play` finish the hand themselves (T20).
+    """
+    from referee.cli.common import transact
+    from referee.rules import scum
+
+    extra: dict[str, Any] = {}
+
+    def build(state: ScumState) -> list[Event]:
+        events = scum.finish(state, names)
+        extra["names"] = events[0]["order"]
+        return events
+
+    _, after, _ = transact(STREAM, build, extra=extra)
+    _print_result(after.match, as_json)
+
+
+@app.command()
 def standings(as_json: Json = False) -> None:
-    """Points of the current match so far, and the roles of the hand being played."""
+    """Points of the current match so far, each hand's roles and places, and the hand under
+    way."""
     from referee.cli.common import console, db_path, emit_json
     from referee.rules import scum
     from referee.store import open_evening
@@ -221,22 +262,62 @@ def standings(as_json: Json = False) -> None:
     with open_evening(db_path(), write=False) as ev:
         match = scum.require_match(ev.state(STREAM))
     if as_json:
-        emit_json(match.standings())
+        emit_json({"standings": match.standings(), "hands": _hands_json(match),
+                   "hand": None if match.is_over else match.hand,
+                   "roles": _roles_json(match.roles),
+                   "table": None if match.table is None else match.table.to_json(),
+                   "winner": match.leaders() if match.is_over else None})
         return
     out = console()
     out.print(_standings_table(match))
     if match.is_over:
-        out.print(f"Match over: {scum.winner_text(match)}.")
+        out.print(f"Match over: {scum.winner_text(match)}.", markup=False)
     else:
         leaders = match.leaders()
         out.print(f"Hand {match.hand} of {match.hands} next; "
-                  f"leading: {', '.join(leaders)} with {match.totals()[leaders[0]]}.")
+                  f"leading: {', '.join(leaders)} with {match.totals()[leaders[0]]}.",
+                  markup=False)
+        table = match.current()
+        if table.moves:
+            what = ("leads" if table.best is None
+                    else f"to play: beat {table.best.describe()} of {table.best_by}")
+            gone = f"; out: {', '.join(table.out)}" if table.out else ""
+            out.print(f"Hand {match.hand} under way: {table.to_act} {what}{gone}.", markup=False)
 
 
 @app.command()
 def deal(as_json: Json = False) -> None:
-    """Deal the current hand from the console (seeded by the match): every card once (T10)."""
-    from referee.cli.common import db_path, emit_json, say
+    """Deal the current hand from the console (seeded by the match): every card once (T10).
+
+    Recorded: from then on a play of a card the player does not hold is refused (T16).
+    """
+    from referee.cli.common import emit_json, transact
+    from referee.rules import scum
+    from referee.rules.cards import format_cards
+
+    _, after, _ = transact(STREAM, scum.deal_hand)
+    match = after.match
+    table = match.current()
+    assert table.holdings is not None
+    if as_json:
+        emit_json({"hand": match.hand, "roles": _roles_json(match.roles),
+                   "cards": {name: [c.short for c in cards]
+                             for name, cards in table.holdings.items()}})
+        return
+    plain(f"Hand {match.hand} of {match.hands}, dealt by the console (seed {match.seed}):")
+    for role in scum.ROLES:
+        name = table.by_role(role)
+        cards = table.holdings[name]
+        plain(f"  {name} ({role.card_name}, {len(cards)}): {format_cards(cards)}")
+
+
+@app.command()
+def hand(
+    name: Annotated[str, typer.Argument(help="The player (unique prefix).", show_default=False)],
+    as_json: Json = False,
+) -> None:
+    """What a player still holds (the GM's view; only when the console dealt, T16)."""
+    from referee.cli.common import db_path, emit_json
     from referee.errors import IllegalAction
     from referee.rules import scum
     from referee.rules.cards import format_cards
@@ -244,17 +325,144 @@ def deal(as_json: Json = False) -> None:
 
     with open_evening(db_path(), write=False) as ev:
         match = scum.require_match(ev.state(STREAM))
-    if match.is_over:
-        raise IllegalAction(f"the match is over ({scum.winner_text(match)}); nothing to deal")
-    hands = scum.deal(match.roles, match.deal_rng())
+    table = match.current()
+    who = scum.resolve_player(match, name)
+    if table.holdings is None:
+        raise IllegalAction(f"the console did not deal hand {match.hand}, so it does not know "
+                            f"{who}'s cards; `referee scum deal` deals the next hand before "
+                            "play (T16)", ruling="T16")
+    cards = table.holdings[who]
     if as_json:
-        emit_json({"hand": match.hand, "roles": _roles_json(match.roles),
-                   "cards": {name: [c.short for c in cards] for name, cards in hands.items()}})
+        emit_json({"player": who, "role": match.roles[who].value,
+                   "cards": [c.short for c in cards], "out": who in table.out})
         return
-    say(f"Hand {match.hand} of {match.hands}, dealt by the console (seed {match.seed}):")
-    for role in scum.ROLES:
-        name = next(n for n, r in match.roles.items() if r is role)
-        say(f"  {name} ({role.card_name}, {len(hands[name])}): {format_cards(hands[name])}")
+    plain(f"{who} ({match.roles[who].card_name}), {len(cards)} card"
+          f"{'s' if len(cards) != 1 else ''}: {format_cards(cards) or '(none: out)'}")
+
+
+@app.command("pass-cards")
+def pass_cards(
+    to_magician: Annotated[str, typer.Option(
+        "--to-magician", help="The major the Fool gives the Magician, e.g. XVI.",
+        show_default=False)],
+    to_empress: Annotated[str, typer.Option(
+        "--to-empress", help="The Fool's two highest minors, given to the Empress: 'KC KnS'.",
+        show_default=False)],
+    to_fool: Annotated[str, typer.Option(
+        "--to-fool", help="The two minors the Empress gives the Fool: '2C 3W'.",
+        show_default=False)],
+    as_json: Json = False,
+) -> None:
+    """Record the passing before play and check it (R29, T13)."""
+    from referee.cli.common import emit_json, transact
+    from referee.rules import scum
+    from referee.rules.cards import parse_cards
+
+    gives = [parse_cards(to_magician), parse_cards(to_empress), parse_cards(to_fool)]
+    _, after, events = transact(STREAM, lambda state: scum.pass_cards(state, *gives))
+    if as_json:
+        emit_json({"passes": events[0]["passes"], "table": after.match.current().to_json()})
+        return
+    for p in events[0]["passes"]:
+        plain(f"{p['from']} gives {p['to']} {' '.join(p['cards'])}")
+    plain(f"Passing recorded (R29); {after.match.current().to_act} leads the first series.")
+
+
+def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
+    """``[NAME] CARDS...``: the first word is a player when it names one exactly, or is no card
+    (T21)."""
+    from referee.errors import BadInput, UnknownCard
+    from referee.rules.cards import parse_cards
+
+    first, rest = words[0], words[1:]
+    exact = {p.casefold() for p in match.players}
+    try:
+        cards = parse_cards(" ".join(words))
+    except UnknownCard:
+        cards = None
+    if cards is not None and first.casefold() not in exact:
+        return None, cards
+    if not rest:
+        raise BadInput(f"which cards does {first} play? `referee scum play {first} 5C 5S`, or "
+                       f"`referee scum pass {first}`", ruling="T21")
+    return first, parse_cards(" ".join(rest))
+
+
+def _print_move(match: Match, as_json: bool, events: list[Event]) -> None:
+    from referee.cli.common import emit_json
+
+    finished = any(e["kind"] == "scum_hand_finished" for e in events)
+    table = None if finished or match.table is None else match.table
+    if as_json:
+        emit_json({"move": events[0], "said": match.said,
+                   "table": None if table is None else table.to_json(),
+                   "finished": _hands_json(match)[-1] if finished else None})
+        return
+    for line in match.said:
+        plain(line)
+    if finished:
+        _print_result(match, False)
+        return
+    assert table is not None
+    if table.best is None:
+        plain(f"{table.to_act} leads (R29).")
+    else:
+        plain(f"{table.to_act} to play: beat {table.best.describe()} of {table.best_by}, "
+              "or pass (R30).")
+
+
+@app.command()
+def play(
+    words: Annotated[list[str], typer.Argument(
+        metavar="[NAME] CARDS...", help="Who plays (default: the player to act) and the cards, "
+        "e.g. ann 5C 5S XVI.", show_default=False)],
+    as_json: Json = False,
+) -> None:
+    """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
+    it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
+    from referee.cli.common import transact
+    from referee.rules import scum
+
+    extra: dict[str, Any] = {}
+
+    def build(state: ScumState) -> list[Event]:
+        name, cards = _split(scum.require_match(state), words)
+        events = scum.play(state, name, cards)
+        extra["words"] = [events[0]["player"], *events[0]["cards"]]
+        return events
+
+    _, after, events = transact(STREAM, build, extra=extra)
+    _print_move(after.match, as_json, events)
+
+
+@app.command("pass")
+def pass_(
+    name: Annotated[str | None, typer.Argument(
+        help="Who passes (default: the player to act).", show_default=False)] = None,
+    as_json: Json = False,
+) -> None:
+    """A pass: that player is out of the series until the next lead (R30, T6)."""
+    from referee.cli.common import transact
+    from referee.rules import scum
+
+    extra: dict[str, Any] = {}
+
+    def build(state: ScumState) -> list[Event]:
+        events = scum.pass_turn(state, name)
+        extra["name"] = events[0]["player"]
+        return events
+
+    _, after, events = transact(STREAM, build, extra=extra)
+    _print_move(after.match, as_json, events)
 
 
 add_undo_redo(app, STREAM, "Tarot Scum")
+
+
+def _describe(events: Any) -> list[str]:
+    from referee.rules.scum import describe
+
+    return describe(events)
+
+
+add_log(app, STREAM, "Tarot Scum", _describe)

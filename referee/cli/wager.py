@@ -1,4 +1,4 @@
-"""`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W10).
+"""`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W14).
 
 Thin shell over ``referee.rules.wager``; the rules are imported inside each
 command so that ``referee --help`` stays fast.
@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.common import add_undo_redo
+from referee.cli.side_common import add_log, plain
 
 if TYPE_CHECKING:
-    from referee.rules.wager import Elixir, Game, Hand, PointsTable
+    from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
+    from referee.streams import Event
 
 app = typer.Typer(
     help="Weir's Wager side table: hand rulings under an Elixir and the race to 999 (R32-R34).",
@@ -35,9 +37,9 @@ PointsOpt = Annotated[Path | None, typer.Option(
 
 
 def _table(points: Path | None) -> PointsTable:
-    from referee.rules.wager import load_points
+    from referee.content.side_tables import wager_points
 
-    return load_points(points)
+    return wager_points(points)
 
 
 def _hand_line(hand: Hand) -> str:
@@ -61,6 +63,7 @@ def _status_json(game: Game) -> dict[str, Any]:
         "rounds": game.rounds,
         "target": TARGET,
         "winner": game.winner,
+        "to_move": game.to_move,
         "points_table": game.table.source,
     }
 
@@ -93,7 +96,7 @@ def rank(
 
     Without --elixir, the Elixir of the game going on is used.
     """
-    from referee.cli.common import db_path, emit_json, say
+    from referee.cli.common import db_path, emit_json
     from referee.errors import BadInput
     from referee.rules import wager
     from referee.store import open_evening
@@ -114,8 +117,8 @@ def rank(
     if as_json:
         emit_json(hand.to_json())
         return
-    say(_hand_line(hand))
-    say(f"  {hand.reason} (R33); {wager.elixir_summary(current)}")
+    plain(_hand_line(hand))
+    plain(f"  {hand.reason} (R33); {wager.elixir_summary(current)}")
 
 
 @app.command()
@@ -138,30 +141,33 @@ def new(
     """Start a race to 999: the Fool against the Mistress (R34)."""
     import random
 
-    from referee.cli.common import db_path, emit_json, say
+    from referee.cli.common import emit_json, transact
     from referee.rules import wager
-    from referee.store import open_evening
 
     first = wager.parse_elixir(elixir) if elixir is not None else None
     table = _table(points)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    with open_evening(db_path()) as ev:
-        events = wager.new_game(ev.state(STREAM), fool, mistress, seed=seed, table=table,
-                                elixir=first, elixir_turns=elixir_turns, abandon=abandon)
-        event = events[0]
-        text = (f"wager new {event['fool']} {event['mistress']} --elixir {event['elixir']} "
-                f"--elixir-turns {elixir_turns} --seed {seed}"
-                + (f" --points {points}" if points else ""))
-        game = ev.commit(STREAM, events, text=text).game
+    extra: dict[str, Any] = {"seed": seed, "elixir_turns": elixir_turns}
+
+    def build(state: WagerState) -> list[Event]:
+        events = wager.new_game(state, fool, mistress, seed=seed, table=table, elixir=first,
+                                elixir_turns=elixir_turns, abandon=abandon)
+        extra.update(fool=events[0]["fool"], mistress=events[0]["mistress"],
+                     elixir=events[0]["elixir"])
+        return events
+
+    _, after, _ = transact(STREAM, build, extra=extra)
+    game = after.game
     if as_json:
         emit_json({**_status_json(game), "seed": seed})
         return
-    say(f"Weir's Wager: {game.fool} (the Fool) against {game.mistress} (the Mistress), "
-              f"first to {wager.TARGET}; seed {seed}; points table {game.table.source}")
+    plain(f"Weir's Wager: {game.fool} (the Fool) against {game.mistress} (the Mistress), "
+          f"first to {wager.TARGET}; seed {seed}; points table {game.table.source}")
     drawn = "" if first is not None else " — the console drew it: put it out on the table"
-    say(f"Elixir {wager.elixir_summary(game.elixir)}{drawn}")
-    say(f"It changes after a set or after {game.elixir_turns} turns.")
+    plain(f"Elixir {wager.elixir_summary(game.elixir)}{drawn}")
+    plain(f"It changes after a set or after {game.elixir_turns} turns; either may move first, "
+          "then turns alternate (W12).")
 
 
 @app.command()
@@ -175,22 +181,24 @@ def score(
 ) -> None:
     """Record PLAYER's turn ending with TOP over BOTTOM; score it (R33, R34).
 
-    A turn with no hand counts towards the Elixir's turns (W6).
+    A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
-    from referee.cli.common import db_path, emit_json, say
+    from referee.cli.common import emit_json, transact
     from referee.rules import wager
-    from referee.store import open_evening
 
-    with open_evening(db_path()) as ev:
-        state = ev.state(STREAM)
-        game = wager.require_game(state)
-        before = game.elixir
-        events = wager.score(state, player, wager.parse_wcard(top), wager.parse_wcard(bottom))
-        first = events[0]
-        text = f"wager score {first['player']} {first['top']} {first['bottom']}"
-        game = ev.commit(STREAM, events, text=text).game
-    hand = wager.rank(wager.parse_wcard(first["top"]), wager.parse_wcard(first["bottom"]), before,
-                      game.table)
+    cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
+    extra: dict[str, Any] = {}
+
+    def build(state: WagerState) -> list[Event]:
+        events = wager.score(state, player, *cards)
+        extra.update(player=events[0]["player"], top=events[0]["top"],
+                     bottom=events[0]["bottom"])
+        return events
+
+    before_state, after, events = transact(STREAM, build, extra=extra)
+    game, before = after.game, before_state.game.elixir
+    first = events[0]
+    hand = wager.rank(*cards, before, game.table)
     change = next((e for e in events if e["kind"] == "wager_elixir_changed"), None)
     if as_json:
         emit_json({
@@ -202,40 +210,56 @@ def score(
             **{k: v for k, v in _status_json(game).items() if k not in ("scores",)},
         })
         return
-    say(f"{first['player']} ({game.role_of(first['player'])}): {_hand_line(hand)}")
-    say(f"  {hand.reason} (R33)")
-    say(f"Score: {wager.score_line(game)}")
+    plain(f"{first['player']} ({game.role_of(first['player'])}): {_hand_line(hand)}")
+    plain(f"  {hand.reason} (R33)")
+    plain(f"Score: {wager.score_line(game)}")
     if game.winner is not None:
-        say(f"{game.winner} wins, first to {wager.TARGET} (R34).")
+        plain(f"{game.winner} wins, first to {wager.TARGET} (R34).")
     elif change is not None:
-        say(_change_line(before, game.elixir, change["reason"]))
+        plain(_change_line(before, game.elixir, change["reason"]))
     else:
-        say(_elixir_line(game))
+        plain(_elixir_line(game))
 
 
 @app.command()
 def turn(
-    count: Annotated[int, typer.Argument(help="Turns played without a hand.")] = 1,
+    who: Annotated[str | None, typer.Argument(
+        metavar="[PLAYER]", help="Who moved: a name, fool or mistress (default: the player to "
+        "move); or a count of turns.", show_default=False)] = None,
+    count: Annotated[int | None, typer.Argument(
+        help="Turns played without a hand, alternating (default 1).", show_default=False)]
+    = None,
     as_json: Json = False,
 ) -> None:
-    """Count turns played without a hand; the Elixir changes when its turns run out (W6)."""
-    from referee.cli.common import db_path, emit_json, say
-    from referee.rules import wager
-    from referee.store import open_evening
+    """A turn that makes no hand; the Elixir changes when its turns run out (W6, W12).
 
-    with open_evening(db_path()) as ev:
-        state = ev.state(STREAM)
-        before = wager.require_game(state).elixir
-        events = wager.turn(state, count)
-        game = ev.commit(STREAM, events, text=f"wager turn {count}").game
+    `wager turn` is the player to move; `wager turn bea`, `wager turn 3`, `wager turn bea 3`.
+    """
+    from referee.cli.common import emit_json, transact
+    from referee.rules import wager
+
+    if who is not None and who.strip().lstrip("-").isdigit() and count is None:
+        count, who = int(who), None
+    extra: dict[str, Any] = {}
+
+    def build(state: WagerState) -> list[Event]:
+        events = wager.turn(state, 1 if count is None else count, who)
+        extra.update(who=events[0]["player"], count=count)
+        return events
+
+    before_state, after, events = transact(STREAM, build, extra=extra)
+    game, before = after.game, before_state.game.elixir
     changes = [e["elixir"] for e in events if e["kind"] == "wager_elixir_changed"]
     if as_json:
         emit_json({**_status_json(game), "elixir_changed": changes})
         return
-    for after in changes:
-        say(_change_line(before, wager.Elixir(after), "turns"))
-        before = wager.Elixir(after)
-    say(_elixir_line(game))
+    n = 1 if count is None else count
+    plain(f"{extra['who']}: {n} turn{'s' if n != 1 else ''} without a hand; "
+          f"{game.to_move} to move (W12)")
+    for changed in changes:
+        plain(_change_line(before, wager.Elixir(changed), "turns"))
+        before = wager.Elixir(changed)
+    plain(_elixir_line(game))
 
 
 @app.command()
@@ -243,23 +267,19 @@ def elixir(
     name: Annotated[str, typer.Argument(help="The Elixir now on the table.", show_default=False)],
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
-    from referee.cli.common import db_path, say
+    from referee.cli.common import transact
     from referee.rules import wager
-    from referee.store import open_evening
 
     new_elixir = wager.parse_elixir(name)
-    with open_evening(db_path()) as ev:
-        state = ev.state(STREAM)
-        before = wager.require_game(state).elixir
-        events = wager.set_elixir(state, new_elixir)
-        ev.commit(STREAM, events, text=f"wager elixir {new_elixir.value}")
-    say(_change_line(before, new_elixir, "table"))
+    before, _, _ = transact(STREAM, lambda state: wager.set_elixir(state, new_elixir),
+                            extra={"name": new_elixir.value})
+    plain(_change_line(before.game.elixir, new_elixir, "table"))
 
 
 @app.command()
 def status(as_json: Json = False) -> None:
     """Scores, the Elixir and its turns, and the winner once there is one."""
-    from referee.cli.common import db_path, emit_json, say
+    from referee.cli.common import db_path, emit_json
     from referee.rules import wager
     from referee.store import open_evening
 
@@ -268,15 +288,25 @@ def status(as_json: Json = False) -> None:
     if as_json:
         emit_json(_status_json(game))
         return
-    say(f"Weir's Wager, first to {wager.TARGET}: {game.fool} (Fool) "
-              f"{game.scores[game.fool]}, {game.mistress} (Mistress) {game.scores[game.mistress]}")
+    plain(f"Weir's Wager, first to {wager.TARGET}: {game.fool} (Fool) "
+          f"{game.scores[game.fool]}, {game.mistress} (Mistress) {game.scores[game.mistress]}")
     if game.winner is not None:
-        say(f"{game.winner} has won.")
+        plain(f"{game.winner} has won.")
     else:
-        say(_elixir_line(game))
+        plain(_elixir_line(game))
+        plain(f"To move: {game.to_move or 'either player (the first move)'} (W12)")
     for scored in game.history[-5:]:
-        say(f"  {scored.player}: {scored.top} over {scored.bottom} under "
-                  f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
+        plain(f"  {scored.player}: {scored.top} over {scored.bottom} under "
+              f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
 
 
 add_undo_redo(app, STREAM, "Weir's Wager")
+
+
+def _describe(events: Any) -> list[str]:
+    from referee.rules.wager import describe
+
+    return describe(events)
+
+
+add_log(app, STREAM, "Weir's Wager", _describe)

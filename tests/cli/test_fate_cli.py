@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -12,35 +11,29 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from referee.cli.main import app
+from tests.cli.conftest import GM
 
 
 class Host:
-    def __init__(self, runner: CliRunner, db: Path) -> None:
-        self.runner, self.db = runner, db
+    """The shared GM at the ``fate`` commands."""
+
+    def __init__(self, gm: GM) -> None:
+        self.gm, self.runner, self.db = gm, gm.runner, gm.db
 
     def __call__(self, *args: str) -> Result:
-        result = self.runner.invoke(app, ["--db", str(self.db), "fate", *args])
-        assert result.exit_code == 0, result.output
-        return result
+        return self.gm("fate", *args)
 
     def json(self, *args: str) -> Any:
-        return json.loads(self(*args, "--json").stdout)
+        return self.gm.json("fate", *args)
 
     def fails(self, *args: str) -> str:
         """Exit 2, one line, and the evening file byte-for-byte unchanged."""
-        before = self.db.read_bytes() if self.db.exists() else None
-        result = self.runner.invoke(app, ["--db", str(self.db), "fate", *args])
-        assert result.exit_code == 2, result.output
-        assert "Traceback" not in result.output
-        assert (self.db.read_bytes() if self.db.exists() else None) == before
-        lines = [ln for ln in result.output.splitlines() if ln.strip()]
-        assert len(lines) == 1, result.output
-        return lines[0]
+        return self.gm.fails("fate", *args)
 
 
 @pytest.fixture
-def host(runner: CliRunner, db: Path) -> Host:
-    return Host(runner, db)
+def host(gm: GM) -> Host:
+    return Host(gm)
 
 
 @pytest.fixture
@@ -155,8 +148,12 @@ def test_character_test_is_recorded_with_its_seed(cast: Host) -> None:
 
 
 def test_fight_duel_and_undo(cast: Host) -> None:
+    line = cast.fails("fight", "alice", "bob", "--a-weapon", "sabre", "--b-weapon", "pistol",
+                      "--cof", "7H", "--a", "2H 3S 4S", "--b", "7S 5C 6C 8C")
+    assert "type it too, --complication CARD" in line  # typed cards: the console asks (F20)
     cast("fight", "alice", "bob", "--a-weapon", "sabre", "--b-weapon", "pistol", "--cof", "7H",
-         "--a", "2H 3S 4S", "--b", "7S 5C 6C 8C")
+         "--a", "2H 3S 4S", "--b", "7S 5C 6C 8C", "--complication", "4H")
+    assert any("(4H)" in n for n in cast.json("char", "show", "alice")["notes"])
     assert cast.json("char", "show", "bob")["areas"]["health"] == "injured"
     assert cast.json("char", "show", "alice")["areas"]["health"] == "maimed"
     assert "undone: fate fight alice bob" in cast("undo").output
@@ -201,11 +198,18 @@ def test_drink_heal_check_grow(cast: Host) -> None:
     assert grown["to"] == 8
     assert cast.json("char", "show", "bob")["measures"]["Calm"] == 8
     # Bob's -1 from the drink is used up by this fight: one card instead of two.
-    cast("fight", "alice", "bob", "--cof", "7H", "--a", "7S 2D", "--b", "2C")
+    cast("fight", "alice", "bob", "--cof", "7H", "--a", "7S 2D", "--b", "2C",
+         "--complication", "5S")
     assert cast.json("char", "show", "bob")["next_mod"] == 0
     healed = cast.json("heal", "bob", "--area", "health", "--measure", "calm", "--cof", "7H",
                        "--cards", " ".join(["2S", "3S", "4S", "5S", "6S", "8S", "9S", "10S"]))
     assert healed["from"] == "maimed" and not healed["passed"] and healed["next_bonus"] == 1
+    # The 5S complication's extra month (F9) is charged on this try only (F23).
+    assert healed["time"] == "2 months and an extra month bed-ridden"
+    again = cast.json("heal", "bob", "--area", "health", "--measure", "calm", "--cof", "7H",
+                      "--cards", " ".join(["2S", "3S", "4S", "5S", "6S", "8S", "9S", "10S",
+                                           "JS"]))
+    assert again["time"] == "2 months"
 
 
 def test_tarot_deck_setting(cast: Host) -> None:
@@ -215,3 +219,85 @@ def test_tarot_deck_setting(cast: Host) -> None:
     data = cast.json("test", "--cof", "KnC", "--a", "2C 0", "--b", "PC")
     assert data["a"]["perfect"] == 1 and data["b"]["ordinary"] == 1
     assert "only the Fool" in cast.fails("test", "--cof", "KnC", "--a", "XVI", "--b", "")
+
+
+# -- play by play: typed cards, usual weapons, the log (F19-F24) --------------------------------
+
+
+@pytest.fixture
+def lord(host: Host) -> Host:
+    host("char", "new", "Lord Ashby", "-m", "calm=6", "-i", "Sabre=3", "-t", "Swordsman=2",
+         "--weapon", "sabre", "--fight-trait", "sword")
+    host("char", "new", "Bob", "-m", "calm=7", "-i", "Pistol=4")
+    return host
+
+
+def test_f19_the_first_command_copies_the_tables_into_the_stream(lord: Host) -> None:
+    from referee.content.side_tables import fate_tables
+    from referee.store import open_evening
+
+    with open_evening(lord.db, write=False) as ev:
+        commands = ev.commands("fate")
+    assert commands[0].events[0] == {"kind": "tables_set", "tables": fate_tables()}
+    assert all(e["kind"] != "tables_set" for c in commands[1:] for e in c.events)
+
+
+def test_f21_fate_log_shows_each_result(lord: Host) -> None:
+    lord("fight", "ashby", "bob", "--seed", "4")
+    out = lord("log").stdout
+    assert "fate fight ashby bob --seed 4" in out
+    assert "Card of Fate:" in out and ("Winner" in out or "Tie" in out)
+    data = lord.json("log")
+    assert data[-1]["result"] and data[-1]["result"][0].startswith("Card of Fate")
+
+
+def test_f24_fight_uses_the_usual_weapon_unless_overridden(lord: Host) -> None:
+    parts = lord.json("fight", "ashby", "bob", "--seed", "4")["pools"]["a"]["parts"]
+    assert ["Sabre", 3] in parts and ["Swordsman", 2] in parts
+    lord("undo")
+    parts = lord.json("fight", "ashby", "bob", "--a-weapon", "2", "--seed", "4")["pools"]["a"]
+    assert parts["parts"][0] == ["weapon", 2]
+    assert "item of Bob" in lord.fails("char", "edit", "bob", "--weapon", "musket")
+    shown = lord("char", "show", "ashby").stdout
+    assert "Usual weapon: Sabre; fights with Swordsman (F24)" in shown
+
+
+def test_f20_typed_fight_asks_for_the_complication_and_a_typed_duel(lord: Host) -> None:
+    line = lord.fails("fight", "ashby", "bob", "--cof", "7H", "--a", "7S 7C 2D 3D 4D",
+                      "--b", "2C 3C")
+    assert "--complication CARD" in line and "(F9, F20)" in line
+    lord("fight", "ashby", "bob", "--cof", "7H", "--a", "7S 7C 2D 3D 4D", "--b", "2C 3C",
+         "--complication", "9S")
+    assert lord.json("char", "show", "bob")["infection"] is True
+    lord("undo")
+    lord("duel", "pistols", "ashby", "bob", "--seed", "1")
+    assert "--calm" in lord.fails("duel", "phase", "aim", "fire", "--cof", "7H",
+                                  "--a", "2D 3D 4D 5D 6D", "--b", "2C 3C 4C")
+    data = lord.json("duel", "phase", "bob=fire", "ashby=aim", "--cof", "7H",
+                     "--a", "2D 3D 4D 5D 6D", "--b", "2C 3C 4C",
+                     "--calm", "7H 2H 3S 4S 5S 6S 8S")
+    assert data["phase"]["acted"] == {"a": "aim", "b": "fire"}
+    assert data["phase"]["fire"]["cof"] == "7H"
+
+
+def test_f22_pool_size_refusal_says_where_the_count_comes_from(lord: Host) -> None:
+    line = lord.fails("fight", "ashby", "bob", "--cof", "7H", "--a", "2C", "--b", "3C 4C")
+    assert "the pool is 5 = 3 Sabre + 2 Swordsman" in line and "(F5)" in line
+    line = lord.fails("test", "--char", "bob", "--measure", "calm", "--vs-char", "ashby",
+                      "--vs-measure", "calm", "--cof", "7H", "--a", "2H 3H 4H 5H 6H 8H 9H",
+                      "--b", "2S")
+    assert "--b: 1 card typed but the pool is 6 = 6 Calm" in line
+
+
+def test_f17_suggested_commands_work_as_shown(lord: Host) -> None:
+    import shlex
+
+    lord("check", "ashby", "calm")
+    out = lord("check", "ashby", "calm").stdout
+    shown = next(ln for ln in out.splitlines() if "fate grow" in ln).split(": ", 1)[1]
+    assert shown == 'fate grow "Lord Ashby" calm'
+    words = shlex.split(shown)
+    lord(*words[1:], "--seed", "3")
+    lord("duel", "swords", "lord", "bob", "--to", "surrender", "--seed", "2")
+    lord("duel", "round", "--cof", "7H", "--a", "2C 3C 4C", "--b", "2D 3D 4D")
+    assert "Lord Ashby surrenders" in lord("duel", "surrender", "ashby").stdout

@@ -2,45 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner, Result
+from typer.testing import CliRunner
 
 from referee.cli.main import app
 from referee.rules.wager import RULES, TARGET, Elixir
+from tests.cli.conftest import GM
 
 
-def wager(runner: CliRunner, db: Path, *args: str) -> Result:
-    return runner.invoke(app, ["--db", str(db), "wager", *args])
-
-
-def ok(runner: CliRunner, db: Path, *args: str) -> Result:
-    result = wager(runner, db, *args)
-    assert result.exit_code == 0, result.output
-    return result
-
-
-def as_json(runner: CliRunner, db: Path, *args: str) -> Any:
-    return json.loads(ok(runner, db, *args, "--json").stdout)
-
-
-def refused(runner: CliRunner, db: Path, *args: str) -> str:
-    """Run a command that must fail as a user mistake: one line, exit 2, file untouched."""
-    before = db.read_bytes() if db.exists() else None
-    result = wager(runner, db, *args)
-    assert result.exit_code == 2, result.output
-    after = db.read_bytes() if db.exists() else None
-    assert after == before, "the evening file changed"
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), result.stderr
-    return lines[0]
-
-
-def start(runner: CliRunner, db: Path, *extra: str) -> Any:
-    return as_json(runner, db, "new", "Ann", "Bea", "--seed", "5", *extra)
+def start(gm: GM, *extra: str) -> Any:
+    return gm.json("wager", "new", "Ann", "Bea", "--seed", "5", *extra)
 
 
 @pytest.mark.parametrize("command", ["rank", "new", "score", "turn", "elixir", "status",
@@ -63,15 +37,15 @@ def test_every_command_has_help(runner: CliRunner, command: str) -> None:
     ("Relax", "KC", "Relax", "poison", None, -150),
     ("0~", "0", "Relief", "mirror", "false", 50),      # a trailing ~ is a mirror too (W9)
 ])
-def test_r33_r34_rank(runner: CliRunner, db: Path, top: str, bottom: str, elixir: str,
+def test_r33_r34_rank(gm: GM, top: str, bottom: str, elixir: str,
                       kind: str, quality: str | None, points: int) -> None:
-    data = as_json(runner, db, "rank", top, bottom, "--elixir", elixir)
+    data = gm.json("wager", "rank", top, bottom, "--elixir", elixir)
     assert (data["kind"], data["quality"], data["points"]) == (kind, quality, points)
-    assert not db.exists()  # a ruling writes nothing
+    assert not gm.db.exists()  # a ruling writes nothing
 
 
-def test_rank_human(runner: CliRunner, db: Path) -> None:
-    out = ok(runner, db, "rank", "5c", "6c", "--elixir", "calm").stdout
+def test_rank_human(gm: GM) -> None:
+    out = gm("wager", "rank", "5c", "6c", "--elixir", "calm").stdout
     assert "true ascending run" in out and "+150" in out and "favoured" in out
 
 
@@ -85,126 +59,191 @@ def test_rank_human(runner: CliRunner, db: Path) -> None:
     (("5C", "5C", "--elixir", "Relax"), "both top and bottom"),
     (("~Relax", "0", "--elixir", "Relax"), "no mirror image"),
 ])
-def test_rank_bad_input(runner: CliRunner, db: Path, args: tuple[str, ...], message: str) -> None:
-    assert message in refused(runner, db, "rank", *args)
+def test_rank_bad_input(gm: GM, args: tuple[str, ...], message: str) -> None:
+    assert message in gm.fails("wager", "rank", *args)
 
 
-def test_r34_option_custom_points_table(runner: CliRunner, db: Path, tmp_path: Path) -> None:
+def test_r34_option_custom_points_table(gm: GM, tmp_path: Path) -> None:
     from referee.scenario import data_file
 
     text = data_file("wager_points.toml").read_text(encoding="utf-8")
     custom = tmp_path / "mine.toml"
     custom.write_text(text.replace("true = 100\nmixed = 75", "true = 10\nmixed = 75"),
                       encoding="utf-8")
-    data = as_json(runner, db, "rank", "5C", "6C", "--elixir", "Relax", "--points", str(custom))
+    data = gm.json("wager", "rank", "5C", "6C", "--elixir", "Relax", "--points", str(custom))
     assert data["points"] == 10
     broken = tmp_path / "broken.toml"
     broken.write_text(text.replace("cost = 150", "cost = 0"), encoding="utf-8")
-    line = refused(runner, db, "rank", "5C", "6C", "--elixir", "Relax", "--points", str(broken))
+    line = gm.fails("wager", "rank", "5C", "6C", "--elixir", "Relax", "--points", str(broken))
     assert "poisoning costs points" in line and "(R34)" in line
-    assert "cannot read" in refused(runner, db, "new", "Ann", "Bea", "--points",
+    assert "cannot read" in gm.fails("wager", "new", "Ann", "Bea", "--points",
                                     str(tmp_path / "nope.toml"))
     # a game keeps the table it started with
-    start(runner, db, "--points", str(custom), "--elixir", "Relax")
-    assert as_json(runner, db, "score", "Ann", "5C", "6C")["hand"]["points"] == 10
-    assert as_json(runner, db, "status")["points_table"] == "mine.toml"
+    start(gm, "--points", str(custom), "--elixir", "Relax")
+    assert gm.json("wager", "score", "Ann", "5C", "6C")["hand"]["points"] == 10
+    assert gm.json("wager", "status")["points_table"] == "mine.toml"
 
 
-def test_new_game_json(runner: CliRunner, db: Path) -> None:
-    data = start(runner, db)
+def test_new_game_json(gm: GM) -> None:
+    data = start(gm)
     assert data["fool"] == "Ann" and data["mistress"] == "Bea"
     assert data["scores"] == {"Ann": 0, "Bea": 0}
     assert data["elixir"] in [e.value for e in Elixir]
     assert data["elixir_turns"] == 10 and data["target"] == TARGET == 999
-    assert db.exists()  # created on first use, no Fool's Errand evening needed
+    assert gm.db.exists()  # created on first use, no Fool's Errand evening needed
 
 
-def test_new_game_bad_input(runner: CliRunner, db: Path) -> None:
-    assert "both the Fool and the Mistress" in refused(runner, db, "new", "Ann", "ann")
-    assert "--elixir-turns" in refused(runner, db, "new", "Ann", "Bea", "--elixir-turns", "0")
-    assert not db.exists()
-    start(runner, db)
-    assert "--abandon" in refused(runner, db, "new", "Cid", "Dan")
-    ok(runner, db, "new", "Cid", "Dan", "--abandon")
-    assert as_json(runner, db, "status")["fool"] == "Cid"
+def test_new_game_bad_input(gm: GM) -> None:
+    assert "both the Fool and the Mistress" in gm.fails("wager", "new", "Ann", "ann")
+    assert "--elixir-turns" in gm.fails("wager", "new", "Ann", "Bea", "--elixir-turns", "0")
+    assert not gm.db.exists()
+    start(gm)
+    assert "--abandon" in gm.fails("wager", "new", "Cid", "Dan")
+    gm("wager", "new", "Cid", "Dan", "--abandon")
+    assert gm.json("wager", "status")["fool"] == "Cid"
 
 
-def test_r34_score_set_changes_the_elixir(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Rest")
-    data = as_json(runner, db, "score", "mistress", "Rest", "~Hermit")
+def test_r34_score_set_changes_the_elixir(gm: GM) -> None:
+    start(gm, "--elixir", "Rest")
+    data = gm.json("wager", "score", "mistress", "Rest", "~Hermit")
     assert data["hand"]["kind"] == "set" and data["hand"]["quality"] == "mixed"
     assert data["scores"] == {"Ann": 0, "Bea": 300}  # Rest is Arcana to Cups: +50 bonus
     assert data["elixir_changed"]["from"] == "Rest" and data["elixir_changed"]["reason"] == "set"
     assert data["elixir"] != "Rest"
 
 
-def test_r34_poison_costs_points_and_keeps_the_elixir(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Calm")
-    data = as_json(runner, db, "score", "a", "Calm", "5C")
+def test_r34_poison_costs_points_and_keeps_the_elixir(gm: GM) -> None:
+    start(gm, "--elixir", "Calm")
+    data = gm.json("wager", "score", "a", "Calm", "5C")
     assert data["hand"]["kind"] == "poison" and data["scores"]["Ann"] == -150
     assert data["elixir"] == "Calm" and data["elixir_changed"] is None
 
 
-def test_r34_elixir_changes_after_the_configured_turns(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Relief", "--elixir-turns", "3")
-    assert as_json(runner, db, "score", "Ann", "5C", "6C")["turns"] == 1  # no hand still a turn
-    data = as_json(runner, db, "turn", "2")
+def test_r34_elixir_changes_after_the_configured_turns(gm: GM) -> None:
+    start(gm, "--elixir", "Relief", "--elixir-turns", "3")
+    assert gm.json("wager", "score", "Ann", "5C", "6C")["turns"] == 1  # no hand still a turn
+    data = gm.json("wager", "turn", "2")
     assert data["elixir"] != "Relief" and data["turns"] == 0
     assert len(data["elixir_changed"]) == 1
-    out = ok(runner, db, "turn").stdout
+    out = gm("wager", "turn").stdout
     assert "turn 1 of 3" in out
 
 
-def test_r34_race_to_999(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Relax")
+def test_r34_race_to_999(gm: GM) -> None:
+    start(gm, "--elixir", "Relax")
     for _ in range(20):
-        status = as_json(runner, db, "status")
+        status = gm.json("wager", "status")
         if status["winner"]:
             break
         elixir = Elixir(status["elixir"])
-        ok(runner, db, "score", "Bea", elixir.value, RULES[elixir].partner)
-    status = as_json(runner, db, "status")
+        gm("wager", "score", "Bea", elixir.value, RULES[elixir].partner)
+        if not gm.json("wager", "status")["winner"]:
+            gm("wager", "turn", "ann")  # turns alternate (W12)
+    status = gm.json("wager", "status")
     assert status["winner"] == "Bea" and status["scores"]["Bea"] >= 999
-    assert "Bea has won" in ok(runner, db, "status").stdout
-    assert "game is over: Bea won" in refused(runner, db, "score", "Ann", "5C", "6C")
+    assert "Bea has won" in gm("wager", "status").stdout
+    assert "game is over: Bea won" in gm.fails("wager", "score", "Ann", "5C", "6C")
 
 
-def test_score_bad_input_changes_nothing(runner: CliRunner, db: Path) -> None:
-    assert "wager new" in refused(runner, db, "score", "Ann", "5C", "6C")
-    start(runner, db, "--elixir", "Relax")
-    line = refused(runner, db, "score", "Cid", "5C", "6C")
+def test_score_bad_input_changes_nothing(gm: GM) -> None:
+    assert "wager new" in gm.fails("wager", "score", "Ann", "5C", "6C")
+    start(gm, "--elixir", "Relax")
+    line = gm.fails("wager", "score", "Cid", "5C", "6C")
     assert "unknown player 'Cid'" in line
-    assert "unknown Weir's Wager card" in refused(runner, db, "score", "Ann", "5X", "6C")
-    assert "the Elixir on the table is Relax" in refused(runner, db, "score", "Ann", "Heal", "XII")
-    assert "unknown Elixir" in refused(runner, db, "elixir", "Hael")
-    assert "already the Elixir" in refused(runner, db, "elixir", "relax")
-    assert "1 to 100" in refused(runner, db, "turn", "0")
+    assert "unknown Weir's Wager card" in gm.fails("wager", "score", "Ann", "5X", "6C")
+    assert "the Elixir on the table is Relax" in gm.fails("wager", "score", "Ann", "Heal", "XII")
+    assert "unknown Elixir" in gm.fails("wager", "elixir", "Hael")
+    assert "already the Elixir" in gm.fails("wager", "elixir", "relax")
+    assert "1 to 100" in gm.fails("wager", "turn", "0")
 
 
-def test_w6_set_the_elixir_from_the_table(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Relax")
-    ok(runner, db, "turn", "4")
-    assert "Relax → Heal" in ok(runner, db, "elixir", "heal").stdout
-    status = as_json(runner, db, "status")
+def test_w6_set_the_elixir_from_the_table(gm: GM) -> None:
+    start(gm, "--elixir", "Relax")
+    gm("wager", "turn", "4")
+    assert "Relax → Heal" in gm("wager", "elixir", "heal").stdout
+    status = gm.json("wager", "status")
     assert status["elixir"] == "Heal" and status["turns"] == 0
     # rank uses the game's Elixir when none is given
-    assert as_json(runner, db, "rank", "6C", "5C")["elixir"] == "Heal"
+    assert gm.json("wager", "rank", "6C", "5C")["elixir"] == "Heal"
 
 
-def test_undo_and_redo_whole_commands(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Relax")
-    ok(runner, db, "score", "Ann", "Relax", "0")
-    changed = as_json(runner, db, "status")
+def test_undo_and_redo_whole_commands(gm: GM) -> None:
+    start(gm, "--elixir", "Relax")
+    gm("wager", "score", "Ann", "Relax", "0")
+    changed = gm.json("wager", "status")
     assert changed["elixir"] != "Relax"
-    assert "undone: wager score Ann Relax 0" in ok(runner, db, "undo").stdout
-    status = as_json(runner, db, "status")
+    assert "undone: wager score Ann Relax 0" in gm("wager", "undo").stdout
+    status = gm.json("wager", "status")
     assert status["elixir"] == "Relax" and status["scores"]["Ann"] == 0
-    ok(runner, db, "redo")
-    assert as_json(runner, db, "status") == changed
+    gm("wager", "redo")
+    assert gm.json("wager", "status") == changed
 
 
-def test_score_human(runner: CliRunner, db: Path) -> None:
-    start(runner, db, "--elixir", "Relax")
-    out = ok(runner, db, "score", "fool", "Relax", "0").stdout
+def test_score_human(gm: GM) -> None:
+    start(gm, "--elixir", "Relax")
+    out = gm("wager", "score", "fool", "Relax", "0").stdout
     assert "Ann (Fool)" in out and "true set" in out and "New Elixir" in out
     assert "Ann 350, Bea 0" in out
+
+
+# -- W12-W14: turns, mirror names, the log -----------------------------------------------------
+
+
+def test_w12_a_score_by_the_player_who_just_moved_is_refused(gm: GM) -> None:
+    start(gm, "--elixir", "Relief")
+    gm("wager", "score", "Ann", "5C", "6C")
+    line = gm.fails("wager", "score", "ann", "5C", "7C")
+    assert "Ann (Fool) has just moved; it is Bea's turn" in line and "(W12)" in line
+    assert "has just moved" in gm.fails("wager", "turn", "fool")
+    out = gm("wager", "turn").stdout
+    assert "Bea: 1 turn without a hand; Ann to move (W12)" in out
+    assert gm.json("wager", "turn", "ann")["turns"] == 3
+    assert gm.json("wager", "status")["to_move"] == "Bea"
+    assert "To move: Bea (W12)" in gm("wager", "status").stdout
+
+
+def test_w12_turn_counts_alternate_and_the_log_says_who(gm: GM) -> None:
+    start(gm, "--elixir", "Relief", "--elixir-turns", "3")
+    data = gm.json("wager", "turn", "bea", "2")
+    assert data["turns"] == 2
+    log = gm("wager", "log").stdout
+    assert "wager turn Bea 2" in log and "2 turns without a hand from Bea" in log
+    assert "wager turn" in gm("wager", "undo").stdout
+    assert gm.json("wager", "status")["turns"] == 0
+
+
+@pytest.mark.parametrize(("top", "bottom", "kind", "quality"), [
+    ("Prince", "Prince the", "mirror", "true"),
+    ("Cups of Five", "Five of Cups", "mirror", "false"),
+    ("~5C", "5C", "mirror", "false"),
+])
+def test_w12_mirror_names_through_the_cli(gm: GM, top: str, bottom: str, kind: str,
+                                          quality: str) -> None:
+    data = gm.json("wager", "rank", top, bottom, "--elixir", "Relief")
+    assert (data["kind"], data["quality"]) == (kind, quality)
+
+
+@pytest.mark.parametrize("card", ["~~5C", "~5C~"])
+def test_w12_extra_tildes_are_refused_through_the_cli(gm: GM, card: str) -> None:
+    line = gm.fails("wager", "rank", card, "6C", "--elixir", "Relax")
+    assert "one ~ marks a mirror image" in line and "(W12)" in line
+
+
+def test_w12_doubled_card_hint_names_the_right_mirror(gm: GM) -> None:
+    assert "its mirror image is written 5C" in gm.fails("wager", "rank", "~5C", "~5C",
+                                                          "--elixir", "Relief")
+
+
+def test_w13_a_replayed_game_keeps_its_points_table(gm: GM, tmp_path: Path) -> None:
+    from referee.store import open_evening
+
+    start(gm, "--elixir", "Relax")
+    with open_evening(gm.db, write=False) as ev:
+        first = ev.commands("wager")[0].events[0]
+    assert first["points"]["run"]["true"] == 100 and first["points_source"] == "default"
+
+
+def test_names_are_printed_literally(gm: GM) -> None:
+    gm("wager", "new", "[b]Eve", "Fay", "--seed", "2", "--elixir", "Relax")
+    assert "[b]Eve: 1 turn without a hand" in gm("wager", "turn").stdout
+    assert "from [b]Eve" in gm("wager", "log").stdout

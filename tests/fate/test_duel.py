@@ -9,10 +9,11 @@ import pytest
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules import fate
-from referee.rules.fate_actions import Dealer
-from referee.rules.fate_cards import FateCard, parse_fate_card, parse_fate_cards
-from referee.rules.fate_chars import find
-from referee.rules.fate_duel import allowed
+from referee.rules.fate.cards import FateCard, parse_fate_card, parse_fate_cards
+from referee.rules.fate.characters import find
+from referee.rules.fate.dealer import Dealer
+from referee.rules.fate.duel import allowed
+from tests.fate import DATA, fresh
 
 State = dict[str, Any]
 PASS, FAIL = "2H", "2S"  # against a 7H Card of Fate
@@ -41,6 +42,7 @@ class Script:
             return parse_fate_card("7H"), parse_fate_cards(PASS if ok else FAIL)
 
         def contest(dealer: Dealer, na: int | None, nb: int | None, purpose: str = "",
+                    why: tuple[str, str] = ("", ""),
                     ) -> tuple[FateCard, list[FateCard], list[FateCard]]:
             assert na is not None and nb is not None
             script.sizes.append((na, nb))
@@ -59,7 +61,7 @@ def script(monkeypatch: pytest.MonkeyPatch) -> Script:
 
 @pytest.fixture
 def state() -> State:
-    s = fate.empty()
+    s = fresh()
     fold(s, fate.new_character(s, "Alice", measures=["calm=6"],
                                reps=["Loved by Miss Atherton=2", "Feared by the Corsairs=1"]))
     fold(s, fate.new_character(s, "Bob", measures=["calm=7"], items=["Pistol=4"],
@@ -81,15 +83,15 @@ def test_f10_options_narrow_after_a_shot_and_in_the_last_phase(state: State,
                                                                script: Script) -> None:
     pistols(state)
     duel = state["duel"]
-    assert allowed(duel, "a") == ("fire", "aim", "stand", "beg", "mercy")
+    assert allowed(duel, "a", DATA) == ("fire", "aim", "stand", "beg", "mercy")
     phase(state, "mercy", "aim")
-    assert allowed(state["duel"], "a") == ("stand", "beg")
+    assert allowed(state["duel"], "a", DATA) == ("stand", "beg")
     with pytest.raises(IllegalAction, match="already fired or shown mercy"):
         fate.duel_phase(state, "fire", "aim")
     phase(state, "stand", "aim")
     phase(state, "stand", "stand")
     assert state["duel"]["phase"] == 4
-    assert allowed(state["duel"], "b") == ("fire", "beg", "mercy")
+    assert allowed(state["duel"], "b", DATA) == ("fire", "beg", "mercy")
     with pytest.raises(IllegalAction, match="last phase"):
         fate.duel_phase(state, "stand", "aim")
     out = phase(state, "s", "m")

@@ -7,14 +7,15 @@ it); every area (Health and each Reputation) has an R37 state.
 
 from __future__ import annotations
 
+import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
-from referee.names import match_name
-from referee.rules.fate_data import FateData, load
+from referee.names import match_name, match_person, quoted
+from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
 
 Char = dict[str, Any]
@@ -35,16 +36,10 @@ def find(state: State, name: str) -> Char:
     """
     chars: dict[str, Char] = state["chars"]
     if not chars:
-        raise UnknownName(f"no Card of Fate characters yet; create one: fate char new {name}")
-    try:
-        found: Char = chars[match_name(name, chars, what="character")]
-    except UnknownName:
-        # "ashby" for "Lord Ashby": a unique prefix of any word of the name (F17).
-        key = name.strip().lower()
-        by_word = [n for n in chars if key and any(w.lower().startswith(key) for w in n.split())]
-        if len(by_word) != 1:
-            raise
-        found = chars[by_word[0]]
+        raise UnknownName("no Card of Fate characters yet; create one: "
+                          f"fate char new {quoted(name)}")
+    # "ashby" for "Lord Ashby": a unique prefix of any word of the name (F17).
+    found: Char = chars[match_person(name, chars, what="character")]
     return found
 
 
@@ -56,15 +51,13 @@ def find_alive(state: State, name: str) -> Char:
     return char
 
 
-def side_name(text: str, data: FateData | None = None) -> str:
+def side_name(text: str, data: FateData) -> str:
     """A Measure side from what the GM typed (``fi`` -> ``Fiery``)."""
-    data = data or load()
     return match_name(text, data.sides, what="Measure")
 
 
-def measure(char: Char, side: str, data: FateData | None = None) -> int:
+def measure(char: Char, side: str, data: FateData) -> int:
     """The value of one Measure side: stored first sides, 10 minus for the second."""
-    data = data or load()
     first, _second = data.pair_of(side)
     value: int = char["measures"][first]
     return value if side == first else 10 - value
@@ -72,7 +65,7 @@ def measure(char: Char, side: str, data: FateData | None = None) -> int:
 
 def area_name(char: Char, text: str) -> str:
     """``health`` or one of the character's Reputations."""
-    found = match_name(text, ["Health", *char["reps"]],
+    found = match_person(text, ["Health", *char["reps"]],
                        what=f"area (Health or a Reputation of {char['name']})")
     return HEALTH if found == "Health" else found
 
@@ -207,7 +200,8 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
                   credit: int | None = None, traits: Sequence[str] = (),
                   reps: Sequence[str] = (), exps: Sequence[str] = (),
                   items: Sequence[str] = (), player: str | None = None,
-                  npc: bool = False) -> list[Event]:
+                  npc: bool = False, weapon: str | None = None,
+                  fight_traits: Sequence[str] = ()) -> list[Event]:
     """Validate a new character against the creation budgets (F15) -> ``char_created``.
 
     ``measures`` are the final values on the sheet (``fiery=7``), Experiences
@@ -216,7 +210,7 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
     Raises:
         BadInput: a bad value, a pair not summing to 10, or a budget overspent.
     """
-    data = load()
+    data = tables(state)
     name = _check_new_name(state, name)
     char = blank(name, data)
     char["player"] = " ".join(player.split()) if player else None
@@ -251,7 +245,37 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
         char["items"][item] = value
     if not npc:
         _check_budgets(char, shift, data)
+    if weapon is not None or fight_traits:
+        char["usual"] = usual(char, weapon, fight_traits)
     return [{"kind": "char_created", "char": char}]
+
+
+def usual(char: Char, weapon: str | None, fight_traits: Sequence[str]) -> dict[str, Any]:
+    """A character's usual weapon (an item or a number of cards) and the Traits they fight
+    with; ``fate fight`` uses them unless told otherwise (F24).
+
+    Raises:
+        UnknownName: not one of their items or Traits.
+        BadInput: a weapon pool below 0.
+    """
+    kept = char.get("usual") or {"weapon": None, "traits": []}
+    chosen = kept["weapon"]
+    if weapon is not None:
+        raw = weapon.strip()
+        if not raw:
+            chosen = None
+        elif raw.lstrip("+-").isdigit():
+            if int(raw) < 0:
+                raise BadInput(f"a weapon pool cannot be below 0 (got {raw})")
+            chosen = str(int(raw))
+        else:
+            chosen = match_person(raw, char["items"], what=f"item of {char['name']}")
+    traits = list(kept["traits"])
+    if fight_traits:
+        traits = [] if [t.strip() for t in fight_traits] == [""] else [
+            match_person(t, char["traits"], what=f"Trait of {char['name']}")
+            for t in fight_traits]
+    return {"weapon": chosen, "traits": traits}
 
 
 def _check_budgets(char: Char, shift: dict[str, int], data: FateData) -> None:
@@ -282,9 +306,8 @@ def _check_budgets(char: Char, shift: dict[str, int], data: FateData) -> None:
                        f"({detail}) (F15)")
 
 
-def budget_left(char: Char, data: FateData | None = None) -> dict[str, int]:
+def budget_left(char: Char, data: FateData) -> dict[str, int]:
     """What creation left unspent (shown after ``char new``)."""
-    data = data or load()
     c = data.creation
     shift = {first: 0 for first, _ in data.pairs}
     for exp in char["exps"].values():
@@ -303,13 +326,15 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
                    shifts: Sequence[str] = (), credit: int | None = None,
                    traits: Sequence[str] = (), reps: Sequence[str] = (),
                    exps: Sequence[str] = (), items: Sequence[str] = (),
-                   drop: Sequence[str] = (), player: str | None = None) -> list[Event]:
+                   drop: Sequence[str] = (), player: str | None = None,
+                   weapon: str | None = None, fight_traits: Sequence[str] = (),
+                   ) -> list[Event]:
     """Changes after creation (no budgets: what play gives): set, add or drop entries.
 
     ``shifts`` move a Measure side: ``temperate+2`` (a complication's choice);
     a new Experience adds +1 to its Measure.
     """
-    data = load()
+    data = tables(state)
     char = find(state, name)
     who = char["name"]
     events: list[Event] = []
@@ -355,9 +380,18 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
         events.append({"kind": "entry_dropped", "char": who, "section": section, "name": entry})
     if player is not None:
         events.append({"kind": "player_set", "char": who, "player": player.strip() or None})
+    if weapon is not None or fight_traits:
+        after = copy.deepcopy(char)
+        for event in events:  # the items and Traits as this edit leaves them
+            if event["kind"] == "item_set":
+                after["items"][event["item"]] = event["value"]
+            elif event["kind"] == "trait_set":
+                after["traits"][event["trait"]] = {"bonus": event["bonus"], "cost": event["cost"]}
+        events.append({"kind": "usual_set", "char": who,
+                       **usual(after, weapon, fight_traits)})
     if not events:
         raise BadInput("nothing to change: give --measure, --shift, --credit, --trait, --rep, "
-                       "--item, --exp, --drop or --player")
+                       "--item, --exp, --drop, --player, --weapon or --fight-trait")
     return events
 
 
@@ -369,7 +403,7 @@ def _entry(char: Char, text: str) -> tuple[str, str]:
     pool = {**dict.fromkeys(char["traits"], "traits"), **dict.fromkeys(char["reps"], "reps"),
             **dict.fromkeys(char["items"], "items"), **dict.fromkeys(char["exps"], "exps")}
     what = f"Trait, Reputation, item or Experience of {char['name']}"
-    entry = match_name(text, pool, what=what)
+    entry = match_person(text, pool, what=what)
     return pool[entry], entry
 
 
@@ -453,7 +487,7 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
         UnknownName: an unknown character, Measure, Trait, Reputation or item.
         IllegalAction: a Dead character, or staking a Dead Reputation.
     """
-    data = data or load()
+    data = data or tables(state)
     if spec.base is not None and spec.base < 0:
         raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
     if spec.char is None:
@@ -472,13 +506,13 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
         side = side_name(spec.measure, data)
         pool.parts.append((side, measure(char, side, data), None))
     for text in spec.traits:
-        trait = match_name(text, char["traits"], what=f"Trait of {char['name']}")
+        trait = match_person(text, char["traits"], what=f"Trait of {char['name']}")
         pool.parts.append((trait, char["traits"][trait]["bonus"], None))
     for text in spec.items:
-        item = match_name(text, char["items"], what=f"item of {char['name']}")
+        item = match_person(text, char["items"], what=f"item of {char['name']}")
         pool.parts.append((item, char["items"][item], None))
     for text in spec.reps:
-        rep = match_name(text, char["reps"], what=f"Reputation of {char['name']}")
+        rep = match_person(text, char["reps"], what=f"Reputation of {char['name']}")
         st = char["areas"][rep]
         if st == "dead":
             raise IllegalAction(f"{char['name']}'s Reputation {rep!r} is Dead: all relation is "
@@ -490,7 +524,7 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
         label, n = _aid(state, text, char["name"], data)
         pool.parts.append((label, n, None))
     for text in spec.exps:
-        exp = match_name(text, char["exps"], what=f"Experience of {char['name']}")
+        exp = match_person(text, char["exps"], what=f"Experience of {char['name']}")
         if char["exps"][exp]["spent"]:
             raise IllegalAction(f"{char['name']}'s Experience card {exp!r} is already spent (F15)")
         pool.exps.append(exp)

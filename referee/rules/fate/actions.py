@@ -9,24 +9,12 @@ events to record, a JSON-able report and the lines a GM reads. It raises a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.names import match_name
-from referee.rules.fate_cards import (
-    DECK_KINDS,
-    DeckKind,
-    FateCard,
-    check_unique,
-    draw,
-    format_fate_cards,
-    make_deck,
-    new_seed,
-    parse_fate_card,
-    parse_fate_cards,
-)
-from referee.rules.fate_chars import (
+from referee.names import match_name, match_person, quoted
+from referee.rules.fate.cards import format_fate_cards
+from referee.rules.fate.characters import (
     HEALTH,
     Pool,
     PoolSpec,
@@ -36,150 +24,11 @@ from referee.rules.fate_chars import (
     measure,
     side_name,
 )
-from referee.rules.fate_data import load
-from referee.rules.fate_resolve import Result, Tier, heal_step, resolve, tally, worsen
-from referee.streams import Event
+from referee.rules.fate.dealer import NOTHING_TYPED, Dealer, Outcome, Typed, deck_kind, drawn_event
+from referee.rules.fate.resolve import Result, Tier, heal_step, resolve, tally, worsen
+from referee.rules.fate.tables import tables
 
 State = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Typed:
-    """Cards typed in from a physical draw: the Card of Fate, side a, side b, gate draws."""
-
-    cof: str | None = None
-    a: str | None = None
-    b: str | None = None
-    gates: tuple[str, ...] = ()
-
-    @property
-    def any(self) -> bool:
-        return self.cof is not None or self.a is not None or self.b is not None
-
-
-@dataclass
-class Outcome:
-    """What a command decided: events to record, a JSON report, lines for the GM."""
-
-    events: list[Event] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
-    lines: list[str] = field(default_factory=list)
-
-
-def deck_kind(state: State, override: str | None = None) -> DeckKind:
-    """The deck in play: ``--deck`` if given, else the evening's setting (R35 option)."""
-    if override is None:
-        return cast(DeckKind, state["settings"]["deck"])
-    return cast(DeckKind, match_name(override, DECK_KINDS, what="deck"))
-
-
-def set_deck(state: State, kind: str) -> Outcome:
-    """Switch the Card of Fate deck: ``standard`` (52 + Joker) or ``tarot`` (R35 option)."""
-    chosen = deck_kind(state, kind)
-    if chosen == state["settings"]["deck"]:
-        return Outcome(data={"deck": chosen}, lines=[f"The deck is already {chosen}."])
-    return Outcome([{"kind": "deck_set", "deck": chosen}], {"deck": chosen},
-                   [f"Card of Fate deck: {chosen} (R35)."])
-
-
-class Dealer:
-    """Turns the cards of one command: typed in, or from a deck shuffled by a seed (R35, F3)."""
-
-    def __init__(self, kind: DeckKind, typed: Typed, seed: int | None, jokers: int = 1) -> None:
-        self.kind = kind
-        self.typed = typed
-        self._seed = seed
-        self.used_seed = False
-        self.deck = make_deck(kind, jokers, load().tarot_second_joker)
-        self._gates = list(typed.gates)
-
-    @property
-    def seed(self) -> int:
-        if self._seed is None:
-            self._seed = new_seed()
-        self.used_seed = True
-        return self._seed
-
-    @property
-    def shown_seed(self) -> int | None:
-        return self._seed if self.used_seed else None
-
-    def _parse(self, text: str) -> list[FateCard]:
-        return parse_fate_cards(text, self.kind)
-
-    def _cof(self, text: str) -> FateCard:
-        cof = parse_fate_card(text, self.kind)
-        if cof.is_joker:
-            raise BadInput("a Joker cannot be the Card of Fate: set it aside, turn another card "
-                           "and type that one (F2)")
-        return cof
-
-    def contest(self, na: int | None, nb: int | None, purpose: str = "",
-                ) -> tuple[FateCard, list[FateCard], list[FateCard]]:
-        """The Card of Fate and both pools."""
-        if not self.typed.any:
-            assert na is not None and nb is not None
-            seed: int | str = self.seed if not purpose else f"{self.seed}/{purpose}"
-            cof, (a, b) = draw(self.deck, seed, [na, nb])
-            return cof, a, b
-        t = self.typed
-        if t.cof is None or t.a is None or t.b is None:
-            raise BadInput("type the whole draw: --cof, --a and --b (use --b \"\" for no cards), "
-                           "or none of them for a console draw")
-        cof, a, b = self._cof(t.cof), self._parse(t.a), self._parse(t.b)
-        _count("--a", a, na)
-        _count("--b", b, nb)
-        check_unique([("--cof", [cof]), ("--a", a), ("--b", b)], self.deck)
-        return cof, a, b
-
-    def single(self, n: int, purpose: str, typed: str | None = None, where: str = "--gate",
-               ) -> tuple[FateCard, list[FateCard]]:
-        """A test against a single Card of Fate (F7): typed ``CoF cards…`` or drawn."""
-        if typed is None and self.typed.any and purpose.startswith("gate"):
-            if not self._gates:
-                raise BadInput(f"{purpose.split('/')[-1]} is Maimed: type that Measure test too, "
-                               "--gate \"COF CARDS\" (R37, F6)")
-            typed = self._gates.pop(0)
-        if typed is None:
-            cof, (cards,) = draw(self.deck, f"{self.seed}/{purpose}", [n])
-            return cof, cards
-        words = typed.replace(",", " ").split()
-        if not words:
-            raise BadInput("a typed single test needs the Card of Fate first, then the cards")
-        cof = self._cof(words[0])
-        cards = self._parse(" ".join(words[1:]))
-        _count(where, cards, n)
-        check_unique([("--cof" if where == "--cards" else f"{where} Card of Fate", [cof]),
-                      (where, cards)], self.deck)
-        return cof, cards
-
-    def single_typed(self, n: int, purpose: str) -> tuple[FateCard, list[FateCard]]:
-        """A single test whose cards may be typed with ``--cof`` and ``--cards``."""
-        if self.typed.any:
-            if self.typed.cof is None or self.typed.a is None:
-                raise BadInput("type both --cof and --cards, or neither for a console draw")
-            return self.single(n, purpose, f"{self.typed.cof} {self.typed.a}", where="--cards")
-        return self.single(n, purpose)
-
-    def complication(self, who: str) -> FateCard:
-        """One card turned for a Maimed Health; a Joker is set aside (F9)."""
-        deck = make_deck(self.kind, 1)
-        cof, _ = draw(deck, f"{self.seed}/complication/{who}", [])
-        return cof
-
-
-def _count(where: str, cards: Sequence[FateCard], expected: int | None) -> None:
-    if expected is not None and len(cards) != expected:
-        raise BadInput(f"{where}: {len(cards)} card{'s' if len(cards) != 1 else ''} typed but "
-                       f"the pool is {expected}: check the typed cards")
-
-
-def drawn_event(what: str, dealer: Dealer, result: Result | None = None, **extra: Any) -> Event:
-    event: Event = {"kind": "drawn", "what": what, "deck": dealer.kind, "seed": dealer.shown_seed}
-    if result is not None:
-        event.update(result.to_json())
-    event.update(extra)
-    return event
 
 
 # -- gates (R37, F6) ------------------------------------------------------------------------------
@@ -190,7 +39,7 @@ def run_gates(state: State, pool: Pool, dealer: Dealer, measure_hint: str | None
     """The Measure tests a Maimed area needs before use; False if Health's test failed."""
     if pool.char is None or not pool.gates:
         return True
-    data = load()
+    data = tables(state)
     char = state["chars"][pool.char]
     side = side_name(measure_hint, data) if measure_hint else data.gate_measure
     ok = True
@@ -238,7 +87,7 @@ def apply_damage(state: State, who: str, area: str, tier: Tier | None, dealer: D
 
 
 def _complication(state: State, who: str, dealer: Dealer, out: Outcome) -> None:
-    data = load()
+    data = tables(state)
     card = dealer.complication(who)
     if card.is_ace:
         kind = "ace"
@@ -247,7 +96,7 @@ def _complication(state: State, who: str, dealer: Dealer, out: Outcome) -> None:
     row = data.complications[kind]
     note = f"Maimed complication ({card}): {row.text}"
     if row.choice:
-        note += f"; {row.choice.replace('NAME', repr(who) if ' ' in who else who)}"
+        note += f"; {row.choice.replace('NAME', quoted(who))}"
     out.events.append({"kind": "note_added", "char": who, "note": note})
     if row.trait:
         # A second scar deepens the first, up to the Trait cap.
@@ -276,14 +125,14 @@ def _need_pools(pa: Pool, pb: Pool, typed: Typed) -> None:
                        "--vs-measure M; or type the draw with --cof/--a/--b")
 
 
-def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = Typed(),
+def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = NOTHING_TYPED,
              seed: int | None = None, deck: str | None = None) -> Outcome:
     """A test (R36): side a against side b, pools worked out from numbers or characters.
 
     Recorded only when a character takes part: staked Reputations on the losing
     side move down the R37 ladder (F4); a drink modifier and Experience cards are used up.
     """
-    data = load()
+    data = tables(state)
     dealer = Dealer(deck_kind(state, deck), typed, seed)
     for spec, flags in ((a, "--measure M (or --pool N)"), (b, "--vs-measure M (or --vs N)")):
         if spec.char is not None and spec.measure is None and spec.base is None:
@@ -298,7 +147,8 @@ def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = Typed(),
             out.lines.append(f"{pool.char} cannot even attempt it: the test is not made (F6).")
             out.data.update({"attempted": False, "seed": dealer.shown_seed})
             return out
-    cof, ca, cb = dealer.contest(pa.size if pa.known else None, pb.size if pb.known else None)
+    cof, ca, cb = dealer.contest(pa.size if pa.known else None, pb.size if pb.known else None,
+                                 why=(pa.describe(), pb.describe()))
     result = resolve(cof, ca, cb)
     out.data = {**result.to_json(), "seed": dealer.shown_seed,
                 "pools": {"a": pa.to_json(), "b": pb.to_json()}, **out.data}
@@ -352,10 +202,10 @@ def _after_test(state: State, result: Result, pa: Pool, pb: Pool, dealer: Dealer
             out.events.append({"kind": "exp_spent", "char": pool.char, "exp": exp})
 
 
-def compel(state: State, name: str, side: str, *, typed: Typed = Typed(),
+def compel(state: State, name: str, side: str, *, typed: Typed = NOTHING_TYPED,
            seed: int | None = None, deck: str | None = None) -> Outcome:
     """A compelled test (F14): a Measure at 8-9 against its other side; winning compels."""
-    data = load()
+    data = tables(state)
     char = find_alive(state, name)
     chosen = side_name(side, data)
     value = measure(char, chosen, data)
@@ -365,7 +215,9 @@ def compel(state: State, name: str, side: str, *, typed: Typed = Typed(),
     first, second = data.pair_of(chosen)
     other = second if chosen == first else first
     dealer = Dealer(deck_kind(state, deck), typed, seed)
-    cof, ca, cb = dealer.contest(value, measure(char, other, data))
+    cof, ca, cb = dealer.contest(value, measure(char, other, data),
+                                 why=(f"{value} = {chosen} {value}",
+                                      f"{10 - value} = {other} {10 - value}"))
     result = resolve(cof, ca, cb)
     pa = Pool(char["name"], parts=[(chosen, value, None)])
     pb = Pool(None, parts=[(other, 10 - value, None)])
@@ -375,6 +227,15 @@ def compel(state: State, name: str, side: str, *, typed: Typed = Typed(),
                  f"{char['name']} may choose freely this time.")
     data_out = {**result.to_json(), "seed": dealer.shown_seed, "compelled": compelled}
     return Outcome([], data_out, lines)
+
+
+def static_pool(state: State, level: str, extras: tuple[tuple[str, int], ...] = (),
+                ) -> PoolSpec:
+    """Static opposition by level (``routine`` ... ``heroic``, unique prefix; seed: Tests)."""
+    data = tables(state)
+    name = match_name(level.replace("_", "-").replace(" ", "-"), data.static,
+                      what="static level")
+    return PoolSpec(base=data.static[name], base_label=f"static {name}", extras=extras)
 
 
 # -- fights -------------------------------------------------------------------------------------
@@ -391,7 +252,7 @@ def weapon(char: dict[str, Any], text: str | None, default: int, default_label: 
         if n < 0:
             raise BadInput(f"a weapon pool cannot be below 0 (got {n})")
         return n, "weapon"
-    item = match_name(raw, char["items"], what=f"item of {char['name']}")
+    item = match_person(raw, char["items"], what=f"item of {char['name']}")
     return char["items"][item], item
 
 
@@ -399,15 +260,20 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
           b_weapon: str | None = None, a_traits: Sequence[str] = (),
           b_traits: Sequence[str] = (), a_reps: Sequence[str] = (),
           b_reps: Sequence[str] = (), unaware: str | None = None, static: str | None = None,
-          typed: Typed = Typed(), seed: int | None = None, deck: str | None = None) -> Outcome:
+          typed: Typed = NOTHING_TYPED, seed: int | None = None,
+          deck: str | None = None) -> Outcome:
     """One full combat in one draw (seed: Fighting, F8): each side deals its best result."""
-    data = load()
+    data = tables(state)
     ca, cb = find_alive(state, a), find_alive(state, b)
     if ca["name"] == cb["name"]:
         raise BadInput(f"{ca['name']} cannot fight themself")
+    # A character's usual weapon and Traits unless the command names others (F24).
+    a_weapon, a_traits = _usual_or(ca, a_weapon, a_traits)
+    if static is None:
+        b_weapon, b_traits = _usual_or(cb, b_weapon, b_traits)
     unaware_side = None
     if unaware is not None:
-        unaware_side = match_name(unaware, [ca["name"], cb["name"]], what="fighter")
+        unaware_side = match_person(unaware, [ca["name"], cb["name"]], what="fighter")
     extras: dict[str, tuple[tuple[str, int], ...]] = {ca["name"]: (), cb["name"]: ()}
     if unaware_side is not None:
         attacker = cb["name"] if unaware_side == ca["name"] else ca["name"]
@@ -416,13 +282,10 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     spec_a = PoolSpec(char=ca["name"], base=wa, base_label=la, traits=tuple(a_traits),
                       reps=tuple(a_reps), extras=extras[ca["name"]], physical=True)
     if static is not None:
-        level = match_name(static.replace("_", "-").replace(" ", "-"), data.static,
-                           what="static level")
         if b_weapon or b_traits or b_reps:
             raise BadInput("with --static the target cannot return fire: no --b-weapon, "
                            "--b-trait or --b-rep")
-        spec_b = PoolSpec(base=data.static[level], base_label=f"static {level}",
-                          extras=extras[cb["name"]])
+        spec_b = static_pool(state, static, extras[cb["name"]])
     else:
         wb, lb = weapon(cb, b_weapon, data.unarmed_pool, "unarmed")
         spec_b = PoolSpec(char=cb["name"], base=wb, base_label=lb, traits=tuple(b_traits),
@@ -434,7 +297,7 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
         if not run_gates(state, pool, dealer, None, out):
             pool.unable = True
             out.lines.append(f"{pool.char} cannot fight back: draws no cards (F6).")
-    cof, cards_a, cards_b = dealer.contest(pa.size, pb.size)
+    cof, cards_a, cards_b = dealer.contest(pa.size, pb.size, why=(pa.describe(), pb.describe()))
     result = resolve(cof, cards_a, cards_b)
     out.data = {**result.to_json(), "seed": dealer.shown_seed,
                 "pools": {"a": pa.to_json(), "b": pb.to_json()}, **out.data}
@@ -455,6 +318,13 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     return out
 
 
+def _usual_or(char: dict[str, Any], weapon_text: str | None, traits: Sequence[str],
+              ) -> tuple[str | None, Sequence[str]]:
+    kept = char.get("usual") or {}
+    return (weapon_text if weapon_text is not None else kept.get("weapon"),
+            traits if traits else tuple(kept.get("traits", ())))
+
+
 def _fight_end(state: State, out: Outcome, a: str, b: str, result: Result) -> str:
     dead = [c["char"] for c in out.data.get("changes", [])
             if c["area"] == HEALTH and c["to"] == "dead"]
@@ -470,9 +340,10 @@ def _fight_end(state: State, out: Outcome, a: str, b: str, result: Result) -> st
 
 
 def drink(state: State, name: str, strength: int, *, traits: Sequence[str] = (),
-          typed: Typed = Typed(), seed: int | None = None, deck: str | None = None) -> Outcome:
+          typed: Typed = NOTHING_TYPED, seed: int | None = None,
+          deck: str | None = None) -> Outcome:
     """Bohemian against the strength of the drink (F12): the result bears on the next test."""
-    data = load()
+    data = tables(state)
     char = find_alive(state, name)
     if strength < 0:
         raise BadInput(f"a drink's strength cannot be below 0 (got {strength})")
@@ -495,12 +366,12 @@ def drink(state: State, name: str, strength: int, *, traits: Sequence[str] = (),
 
 
 def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str] = (),
-         typed: Typed = Typed(), seed: int | None = None, deck: str | None = None) -> Outcome:
+         typed: Typed = NOTHING_TYPED, seed: int | None = None, deck: str | None = None) -> Outcome:
     """A convalescence (F13): the time the state needs and a test against a single Card of Fate.
 
     Success heals one step; failure still spends the time and adds a card to the next try.
     """
-    data = load()
+    data = tables(state)
     char = find_alive(state, name)
     who = char["name"]
     chosen = area_name(char, area)
@@ -519,7 +390,8 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
     cof, cards = dealer.single_typed(pool.size, f"heal/{who}/{label}")
     passed = tally(cof, cards).has_success
     time = data.heal_time[before]
-    if chosen == HEALTH and before == "maimed" and char["infection"]:
+    infected = chosen == HEALTH and before == "maimed" and char["infection"]
+    if infected:  # the extra month is charged once, on this convalescence (F9, F23)
         time += f" and {data.infection_time}"
     out = Outcome()
     out.events.append(drawn_event("heal", dealer, cof=cof.label, cards=[c.label for c in cards],
@@ -534,12 +406,12 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
         out.events.append({"kind": "area_set", "char": who, "area": chosen, "state": after})
         if bonus:
             out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen, "value": 0})
-        if chosen == HEALTH and before == "maimed" and char["infection"]:
-            out.events.append({"kind": "infection_set", "char": who, "value": False})
         out.lines.append(f"{who}: {label} {before.title()} -> {after.title()}.")
     else:
         out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen,
                            "value": bonus + 1})
+    if infected:
+        out.events.append({"kind": "infection_set", "char": who, "value": False})
         out.lines.append(f"The time is spent all the same; +{bonus + 1} card"
                          f"{'s' if bonus else ''} on the next try (seed: To Heal).")
     out.data = {"char": who, "area": chosen, "from": before, "to": after, "time": time,
@@ -551,27 +423,27 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
 
 def check(state: State, name: str, side: str) -> Outcome:
     """Record a check: the character acted by a Measure when it mattered (seed: Changing)."""
-    data = load()
+    data = tables(state)
     char = find_alive(state, name)
     chosen = side_name(side, data)
     n = char["checks"].get(chosen, 0) + 1
     lines = [f"{char['name']}: {n} check{'s' if n != 1 else ''} in {chosen}."]
     if n >= data.checks_to_grow:
-        lines.append(f"Enough to soul-search: fate grow {char['name']} {chosen.lower()}")
+        lines.append(f"Enough to soul-search: fate grow {quoted(char['name'])} {chosen.lower()}")
     value = measure(char, chosen, data)
     compelled = value >= data.compelled_from
     if compelled:
         lines.append(f"{chosen} {value}: {char['name']} is compelled to test it whenever the "
-                     f"situation arises: fate compel {char['name']} {chosen.lower()} (F14)")
+                     f"situation arises: fate compel {quoted(char['name'])} {chosen.lower()} (F14)")
     return Outcome([{"kind": "checks_set", "char": char["name"], "measure": chosen, "value": n}],
                    {"char": char["name"], "measure": chosen, "checks": n,
                     "can_grow": n >= data.checks_to_grow, "compelled": compelled}, lines)
 
 
-def grow(state: State, name: str, side: str, *, typed: Typed = Typed(),
+def grow(state: State, name: str, side: str, *, typed: Typed = NOTHING_TYPED,
          seed: int | None = None, deck: str | None = None) -> Outcome:
     """A week of soul-searching (F14): test the Measure; if it fails, it grows by one."""
-    data = load()
+    data = tables(state)
     char = find_alive(state, name)
     who = char["name"]
     chosen = side_name(side, data)

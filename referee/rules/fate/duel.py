@@ -14,22 +14,20 @@ import copy
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.names import match_name
-from referee.rules.fate_actions import (
+from referee.names import match_name, match_person, quoted
+from referee.rules.fate.actions import apply_damage, result_lines, run_gates, weapon
+from referee.rules.fate.cards import format_fate_cards
+from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
+from referee.rules.fate.dealer import (
+    NOTHING_TYPED,
     Dealer,
     Outcome,
     Typed,
-    apply_damage,
     deck_kind,
     drawn_event,
-    result_lines,
-    run_gates,
-    weapon,
 )
-from referee.rules.fate_cards import format_fate_cards
-from referee.rules.fate_chars import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
-from referee.rules.fate_data import FateData, load
-from referee.rules.fate_resolve import STATES, resolve, tally
+from referee.rules.fate.resolve import STATES, resolve, tally
+from referee.rules.fate.tables import FateData, tables
 
 State = dict[str, Any]
 Duel = dict[str, Any]
@@ -56,9 +54,8 @@ def current(state: State) -> Duel:
     return duel
 
 
-def allowed(duel: Duel, side: str, data: FateData | None = None) -> tuple[str, ...]:
+def allowed(duel: Duel, side: str, data: FateData) -> tuple[str, ...]:
     """The options open to one duellist this phase (seed: Pistols, F10)."""
-    data = data or load()
     if duel["shot"][side]:
         return ("stand", "beg")
     if duel["phase"] >= data.phases:
@@ -69,9 +66,11 @@ def allowed(duel: Duel, side: str, data: FateData | None = None) -> tuple[str, .
 def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None,
                a_weapon: str | None = None, b_weapon: str | None = None,
                a_traits: tuple[str, ...] = (), b_traits: tuple[str, ...] = (),
-               seed: int | None = None, deck: str | None = None) -> Outcome:
-    """Start a duel; a Maimed duellist must first pass a Measure test to face it (R37, F6)."""
-    data = load()
+               seed: int | None = None, deck: str | None = None,
+               typed: Typed = NOTHING_TYPED) -> Outcome:
+    """Start a duel; a Maimed duellist must first pass a Measure test to face it (R37, F6);
+    ``typed.gates`` types that test (F20)."""
+    data = tables(state)
     if state["duel"] is not None and not state["duel"]["over"]:
         d = state["duel"]
         raise IllegalAction(f"a duel between {d['names']['a']} and {d['names']['b']} is under "
@@ -90,7 +89,8 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     wa, la = weapon(ca, a_weapon, default, label)
     wb, lb = weapon(cb, b_weapon, default, label)
     out = Outcome()
-    dealer = Dealer(deck_kind(state, deck), Typed(), seed, jokers=data.duel_jokers)
+    dealer = Dealer(deck_kind(state, deck), typed, seed, jokers=data.duel_jokers,
+                    second_joker=data.tarot_second_joker)
     pools: dict[str, list[list[Any]]] = {}
     for side, char, base, blabel, traits in (("a", ca, wa, la, a_traits),
                                               ("b", cb, wb, lb, b_traits)):
@@ -161,7 +161,7 @@ def _by_name(names: dict[str, str], first: str, second: str) -> dict[str, str]:
         if not sep:
             raise BadInput(f"write both choices as NAME=OPTION, or both bare in a-b order "
                            f"(got {text!r})")
-        name = match_name(who, names.values(), what="duellist")
+        name = match_person(who, names.values(), what="duellist")
         side = "a" if name == names["a"] else "b"
         if side in out:
             raise BadInput(f"{name} is given two choices")
@@ -172,7 +172,7 @@ def _by_name(names: dict[str, str], first: str, second: str) -> dict[str, str]:
 def _parse_choice(state: State, duel: Duel, side: str, text: str) -> tuple[str, str | None]:
     head, _, rep = text.partition(":")
     choice = match_name(head, OPTIONS, what="duel option")
-    open_now = allowed(duel, side)
+    open_now = allowed(duel, side, tables(state))
     name = duel["names"][side]
     if choice not in open_now:
         why = ("has already fired or shown mercy" if duel["shot"][side]
@@ -185,26 +185,28 @@ def _parse_choice(state: State, duel: Duel, side: str, text: str) -> tuple[str, 
     char = state["chars"][name]
     usable = [r for r in char["reps"] if char["areas"][r] != "dead"]
     if rep:
-        return choice, match_name(rep, usable, what=f"living Reputation of {name}")
+        return choice, match_person(rep, usable, what=f"living Reputation of {name}")
     if len(usable) == 1:
         return choice, usable[0]
     if not usable:
         raise IllegalAction(f"{name} has no Reputation left to beg with; add one with "
-                            f"fate char edit {name} --rep \"NAME=1\"")
+                            f"fate char edit {quoted(name)} --rep \"NAME=1\"")
     raise BadInput(f"which Reputation does {name} beg with? write beg:NAME, one of: "
                    f"{', '.join(usable)}")
 
 
-def duel_phase(state: State, choice_a: str, choice_b: str) -> Outcome:
+def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHING_TYPED,
+               ) -> Outcome:
     """One phase of a pistol duel; both duellists' choices at once (F10)."""
-    data = load()
+    data = tables(state)
     duel = copy.deepcopy(current(state))
     if duel["type"] != "pistols":
         raise IllegalAction("this is a sword duel: fate duel round")
     names = duel["names"]
     texts = _by_name(names, choice_a, choice_b)
     choices = {s: _parse_choice(state, duel, s, texts[s]) for s in SIDES}
-    dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers)
+    dealer = Dealer(duel["deck"], typed, duel["seed"], jokers=data.duel_jokers,
+                    second_joker=data.tarot_second_joker)
     out = Outcome()
     phase = duel["phase"]
     out.lines.append(f"Phase {phase}: {names['a']} chooses {choices['a'][0]}, "
@@ -285,7 +287,7 @@ def _calm(state: State, duel: Duel, side: str, act: str, dealer: Dealer, out: Ou
     name = duel["names"][side]
     char = state["chars"][name]
     n = measure(char, data.calm_measure, data)
-    cof, cards = dealer.single(n, f"p{duel['phase']}/{side}/calm")
+    cof, cards = dealer.calm(n, f"p{duel['phase']}/{side}/calm", name, data.calm_measure)
     passed = tally(cof, cards).has_success
     out.events.append(drawn_event("calm", dealer, cof=cof.label, cards=[c.label for c in cards],
                                   char=name, act=act, passed=passed))
@@ -313,7 +315,8 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
     phase = duel["phase"]
     if len(shooters) == 2:
         pa, pb = _weapon_pool(state, duel, "a", data), _weapon_pool(state, duel, "b", data)
-        cof, ca, cb = dealer.contest(pa.size, pb.size, f"p{phase}/fire")
+        cof, ca, cb = dealer.contest(pa.size, pb.size, f"p{phase}/fire",
+                                     why=(pa.describe(), pb.describe()))
         result = resolve(cof, ca, cb)
         out.lines += result_lines(result, pa, pb, (names["a"], names["b"]))
         if result.winner != "tie":
@@ -325,7 +328,12 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
         ps = _weapon_pool(state, duel, side, data)
         static = Pool(None, parts=[(f"static {data.lone_shot}", data.static[data.lone_shot],
                                     None)])
-        cof, cs, ct = dealer.contest(ps.size, static.size, f"p{phase}/fire")
+        if side == "b" and dealer.typed.any:  # typed: --a and --b are the duellists' sides,
+            cof, ct, cs = dealer.contest(  # the static shot's cards in the other's (F20)
+                static.size, ps.size, f"p{phase}/fire", why=(static.describe(), ps.describe()))
+        else:
+            cof, cs, ct = dealer.contest(ps.size, static.size, f"p{phase}/fire",
+                                         why=(ps.describe(), static.describe()))
         result = resolve(cof, cs, ct)
         out.lines += result_lines(result, ps, static, (names[side], "the shot"))
         if result.winner == "a":
@@ -340,17 +348,19 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
         duel["shaken"][side] = 0
 
 
-def duel_round(state: State) -> Outcome:
+def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
     """One round of a sword duel: a fight, each deals their best result (F11)."""
-    data = load()
+    data = tables(state)
     duel = copy.deepcopy(current(state))
     if duel["type"] != "swords":
         raise IllegalAction("this is a pistol duel: fate duel phase CHOICE_A CHOICE_B")
     names = duel["names"]
-    dealer = Dealer(duel["deck"], Typed(), duel["seed"], jokers=data.duel_jokers)
+    dealer = Dealer(duel["deck"], typed, duel["seed"], jokers=data.duel_jokers,
+                    second_joker=data.tarot_second_joker)
     out = Outcome()
     pa, pb = _weapon_pool(state, duel, "a", data), _weapon_pool(state, duel, "b", data)
-    cof, ca, cb = dealer.contest(pa.size, pb.size, f"r{duel['phase']}")
+    cof, ca, cb = dealer.contest(pa.size, pb.size, f"r{duel['phase']}",
+                                 why=(pa.describe(), pb.describe()))
     result = resolve(cof, ca, cb)
     out.lines.append(f"Round {duel['phase']}:")
     out.lines += result_lines(result, pa, pb, (names["a"], names["b"]))
@@ -397,7 +407,7 @@ def duel_surrender(state: State, name: str) -> Outcome:
     if duel["to"] == "death":
         raise IllegalAction("this duel is to the death: nobody may surrender (F11)")
     names = duel["names"]
-    who = match_name(name, names.values(), what="duellist")
+    who = match_person(name, names.values(), what="duellist")
     winner = names["b"] if who == names["a"] else names["a"]
     _finish(duel, winner, f"{who} surrenders; {winner} wins")
     duel["log"].append({"surrender": who})
@@ -420,7 +430,7 @@ def duel_view(state: State) -> Outcome:
     duel = state["duel"]
     if duel is None:
         return Outcome([], {"duel": None}, ["No duel yet."])
-    data = load()
+    data = tables(state)
     lines = [f"Duel ({duel['type']}{', to ' + duel['to'] if duel['to'] else ''}): "
              f"{duel['names']['a']} (a) against {duel['names']['b']} (b); seed {duel['seed']}."]
     for entry in duel["log"]:

@@ -395,3 +395,10 @@ def test_apply_catches_two_players_with_one_role() -> None:
     event["roles"] = dict.fromkeys(PLAYERS, "fool")
     with pytest.raises(InvariantViolation, match="R29"):
         scum.apply(scum.ScumState(), event)
+
+
+def test_r31_t1_a_new_match_rotates_by_default() -> None:
+    state = scum.ScumState()
+    for event in scum.new_match(state, PLAYERS, seed=3):
+        scum.apply(state, event)
+    assert state.match is not None and state.match.rotate is True

@@ -1,14 +1,7 @@
-"""The Card of Fate stream: characters, tests, fights, duels, drinking, healing (F16).
+"""The ``fate`` stream's fold: the state is plain JSON data, each event a few assignments (F16).
 
-The state is plain JSON data (so ``dump``/``load`` are identities); every
-event is small and records what was decided, cards included, so the fold is a
-few assignments and replays the same whatever the seed. The rules live in:
-
-- ``fate_cards``   the deck and card notation (R35)
-- ``fate_resolve`` R36 tests and the R37 ladder
-- ``fate_chars``   characters, budgets and pools
-- ``fate_actions`` tests, fights, drinking, healing, checks (commands -> events)
-- ``fate_duel``    pistol and sword duels
+Every event is small and records what was decided, cards included, so the fold
+replays the same whatever the seed; ``dump``/``load`` are copies.
 """
 
 from __future__ import annotations
@@ -18,33 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.errors import InvariantViolation
-from referee.rules.fate_actions import (
-    Outcome,
-    Typed,
-    check,
-    compel,
-    drink,
-    fight,
-    grow,
-    heal,
-    run_test,
-    set_deck,
-)
-from referee.rules.fate_chars import PoolSpec, edit_character, new_character
-from referee.rules.fate_duel import duel_end, duel_phase, duel_round, duel_start, duel_surrender
 from referee.streams import Event, StreamSpec
-
-__all__ = [
-    "STREAM", "Outcome", "PoolSpec", "Typed", "apply", "check", "compel", "drink",
-    "duel_end", "duel_phase", "duel_round", "duel_start", "duel_surrender", "edit_character",
-    "empty", "fight", "grow", "heal", "new_character", "run_test", "set_deck",
-]
 
 State = dict[str, Any]
 
 
 def empty() -> State:
-    """No characters, the standard deck (R35), no duel."""
+    """No characters, the standard deck (R35), no duel; no tables until ``tables_set`` (F19)."""
     return {"settings": {"deck": "standard"}, "chars": {}, "duel": None}
 
 
@@ -55,6 +28,10 @@ def _char(state: State, event: Event) -> dict[str, Any]:
         raise InvariantViolation(
             f"fate event {event['kind']} names no character: {event}") from None
     return found
+
+
+def _tables_set(state: State, e: Event) -> None:
+    state["tables"] = copy.deepcopy(e["tables"])  # F19: the log carries its own tables
 
 
 def _deck_set(state: State, e: Event) -> None:
@@ -100,6 +77,15 @@ def _entry_dropped(state: State, e: Event) -> None:
     if e["section"] == "reps":
         char["areas"].pop(e["name"], None)
         char["heal_bonus"].pop(e["name"], None)
+    kept = char.get("usual")
+    if kept and e["section"] == "items" and kept["weapon"] == e["name"]:
+        kept["weapon"] = None  # a dropped item is no longer the usual weapon (F24)
+    if kept and e["section"] == "traits" and e["name"] in kept["traits"]:
+        kept["traits"].remove(e["name"])
+
+
+def _usual_set(state: State, e: Event) -> None:
+    _char(state, e)["usual"] = {"weapon": e["weapon"], "traits": list(e["traits"])}
 
 
 def _player_set(state: State, e: Event) -> None:
@@ -153,7 +139,12 @@ def _drawn(state: State, e: Event) -> None:
     """A test's cards, kept in the log for the record; the state does not change."""
 
 
+def _said(state: State, e: Event) -> None:
+    """What the Host read for a command, kept for ``fate log`` (F21); the state does not change."""
+
+
 _FOLD: dict[str, Callable[[State, Event], None]] = {
+    "tables_set": _tables_set,
     "deck_set": _deck_set,
     "char_created": _char_created,
     "measure_set": _measure_set,
@@ -164,6 +155,7 @@ _FOLD: dict[str, Callable[[State, Event], None]] = {
     "exp_added": _exp_added,
     "entry_dropped": _entry_dropped,
     "player_set": _player_set,
+    "usual_set": _usual_set,
     "area_set": _area_set,
     "next_mod_set": _next_mod_set,
     "heal_bonus_set": _heal_bonus_set,
@@ -173,6 +165,7 @@ _FOLD: dict[str, Callable[[State, Event], None]] = {
     "note_added": _note_added,
     "duel_set": _duel_set,
     "drawn": _drawn,
+    "said": _said,
 }
 
 EVENT_KINDS = tuple(_FOLD)

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules import fate
-from referee.rules.fate_actions import Dealer, Typed
-from referee.rules.fate_cards import parse_fate_card
-from referee.rules.fate_chars import PoolSpec, find
+from referee.rules.fate.cards import parse_fate_card
+from referee.rules.fate.characters import PoolSpec, find
+from referee.rules.fate.dealer import Dealer, Typed
+from tests.fate import fresh
 
 State = dict[str, Any]
 
@@ -30,7 +31,7 @@ def hurt(state: State, who: str, area: str, to: str) -> None:
 
 @pytest.fixture
 def state() -> State:
-    s = fate.empty()
+    s = fresh()
     fold(s, fate.new_character(s, "Alice", measures=["fiery=7"], traits=["Swordsman=2"],
                                reps=["Loved by Miss Atherton=2"], exps=["Crimea:fiery"],
                                items=["Sabre=3"]))
@@ -138,7 +139,7 @@ def test_r37_maimed_health_failed_gate_means_no_attempt(state: State) -> None:
 
 def test_f8_both_deal_their_best_result(state: State) -> None:
     out = fate.fight(state, "alice", "bob", a_weapon="sabre", b_weapon="pistol",
-                     typed=Typed("7H", "2H 3S 4S", "7S 5C 6C 8C"))
+                     typed=Typed("7H", "2H 3S 4S", "7S 5C 6C 8C", complications=("4H",)))
     assert out.data["winner"] == "b"
     fold(state, out.events)
     assert health(state, "bob") == "injured"   # Alice's ordinary
@@ -166,7 +167,7 @@ def test_f8_unaware_gives_the_other_two(state: State) -> None:
 
 def test_f8_static_ranged_only_the_shooter_deals(state: State) -> None:
     out = fate.fight(state, "bob", "alice", a_weapon="pistol", static="chal",
-                     typed=Typed("7H", "7S 2C 3C 4C", "2D 3D 4D 5D 6D"))
+                     typed=Typed("7H", "7S 2C 3C 4C", "2D 3D 4D 5D 6D", complications=("KD",)))
     fold(state, out.events)
     assert out.data["winner"] == "a"
     assert health(state, "alice") == "maimed" and health(state, "bob") == "healthy"
@@ -298,7 +299,7 @@ def test_deck_setting(state: State) -> None:
        st.sampled_from(["standard", "tarot"]))
 def test_r35_a_console_test_never_turns_a_card_twice(seed: int, na: int, nb: int,
                                                      deck: str) -> None:
-    s = fate.empty()
+    s = fresh()
     out = fate.run_test(s, PoolSpec(base=na), PoolSpec(base=nb), seed=seed, deck=deck)
     drawn = [out.data["cof"], *out.data["a"]["cards"], *out.data["b"]["cards"]]
     assert len(drawn) == len(set(drawn)) == 1 + na + nb

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.errors import BadInput, UnknownCard
-from referee.rules.fate_cards import (
+from referee.rules.fate.cards import (
     check_unique,
     draw,
     format_fate_cards,

@@ -1,19 +1,18 @@
-"""The Card of Fate tables of ``data/fate.toml``, loaded and validated in one place.
+"""The Card of Fate tables (``data/fate.toml``), validated; the rules never read the file.
 
 Static difficulties, creation budgets, Maimed complications, healing times and
-drinking outcomes are game content, kept as data: the rules read
-them from ``FateData`` and never hard-code them.
+drinking outcomes are game content: the rules read them from ``FateData`` and
+never hard-code them. The CLI loads the file and copies the raw tables into the
+``fate`` stream once (a ``tables_set`` event), so a replayed log uses the tables
+it was played with, whatever today's data file says (F19).
 """
 
 from __future__ import annotations
 
-import functools
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from referee.errors import ScenarioError
+from referee.errors import InvariantViolation, ScenarioError
 
 COMPLICATION_KINDS = ("red-number", "black-number", "red-face", "black-face", "ace")
 DRINK_OUTCOMES = ("perfect", "critical", "ordinary", "none", "lose", "tie")
@@ -69,13 +68,6 @@ class FateData:
             if side in pair:
                 return pair
         raise KeyError(side)
-
-
-def data_file(name: str) -> Path:
-    """Where a shipped data file lives (installed package data, else the source tree)."""
-    from referee.scenario import data_file as shared
-
-    return shared(name)
 
 
 def _need(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
@@ -156,12 +148,33 @@ def parse_data(raw: dict[str, Any]) -> FateData:
     return data
 
 
-@functools.cache
-def load() -> FateData:
-    """The shipped tables (read once per process)."""
-    path = data_file("fate.toml")
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ScenarioError(f"cannot read the Card of Fate tables {path}: {exc}") from None
-    return parse_data(raw)
+_parsed: dict[int, tuple[Any, FateData]] = {}
+
+
+def tables(state: dict[str, Any]) -> FateData:
+    """The tables the ``fate`` stream was started with (F19), validated once per process.
+
+    Raises:
+        InvariantViolation: the stream holds no tables (the CLI adds them before any command).
+    """
+    raw = state.get("tables")
+    if raw is None:
+        raise InvariantViolation("the fate stream has no tables: start it with tables_event()")
+    hit = _parsed.get(id(raw))
+    if hit is not None and hit[0] is raw:
+        return hit[1]
+    data = parse_data(raw)
+    if len(_parsed) > 8:
+        _parsed.clear()
+    _parsed[id(raw)] = (raw, data)
+    return data
+
+
+def tables_event(raw: dict[str, Any]) -> dict[str, Any]:
+    """The event that copies the tables into the stream (F19); validated first.
+
+    Raises:
+        ScenarioError: the tables do not validate.
+    """
+    parse_data(raw)
+    return {"kind": "tables_set", "tables": raw}

@@ -9,7 +9,8 @@ import pytest
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.rules import fate
-from referee.rules.fate_chars import PoolSpec, budget_left, build_pool, find, measure
+from referee.rules.fate.characters import PoolSpec, budget_left, build_pool, find, measure
+from tests.fate import DATA, fresh
 
 
 def fold(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -24,7 +25,7 @@ def make(state: dict[str, Any], name: str, **kw: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def state() -> dict[str, Any]:
-    s = fate.empty()
+    s = fresh()
     make(s, "Alice", measures=["fiery=7"], traits=["Swordsman=2"],
          reps=["Loved by Miss Atherton=2"], exps=["Crimea:fiery"], items=["Sabre=3"])
     make(s, "Bob", measures=["calm=6"])
@@ -33,20 +34,20 @@ def state() -> dict[str, Any]:
 
 def test_new_character_starts_five_five(state: dict[str, Any]) -> None:
     bob = find(state, "bo")
-    assert measure(bob, "Calm") == 6 and measure(bob, "Fiery") == 4
-    assert measure(bob, "Noble") == 5 and bob["credit"] == 5
+    assert measure(bob, "Calm", DATA) == 6 and measure(bob, "Fiery", DATA) == 4
+    assert measure(bob, "Noble", DATA) == 5 and bob["credit"] == 5
     assert bob["areas"] == {"health": "healthy"}
 
 
 def test_f15_experience_plus_one_is_free(state: dict[str, Any]) -> None:
     alice = find(state, "alice")
-    assert measure(alice, "Fiery") == 7
-    assert budget_left(alice) == {"points": 4, "experiences": 3, "trait_points": 8}
+    assert measure(alice, "Fiery", DATA) == 7
+    assert budget_left(alice, DATA) == {"points": 4, "experiences": 3, "trait_points": 8}
 
 
 def test_f15_experience_without_typed_measure_moves_it() -> None:
-    s = make(fate.empty(), "Cy", exps=["Sea:calm", "Court:noble"])
-    assert measure(find(s, "cy"), "Calm") == 6 and measure(find(s, "cy"), "Noble") == 6
+    s = make(fresh(), "Cy", exps=["Sea:calm", "Court:noble"])
+    assert measure(find(s, "cy"), "Calm", DATA) == 6 and measure(find(s, "cy"), "Noble", DATA) == 6
 
 
 @pytest.mark.parametrize(("kw", "message"), [
@@ -66,12 +67,12 @@ def test_f15_experience_without_typed_measure_moves_it() -> None:
 ])
 def test_f15_creation_budgets(kw: dict[str, Any], message: str) -> None:
     with pytest.raises((BadInput, UnknownName), match=message):
-        fate.new_character(fate.empty(), "Zed", **kw)
+        fate.new_character(fresh(), "Zed", **kw)
 
 
 def test_f15_npc_skips_budgets_not_ranges() -> None:
-    s = make(fate.empty(), "Thug", measures=["fiery=9", "noble=1"], npc=True)
-    assert measure(find(s, "thug"), "Fiery") == 9
+    s = make(fresh(), "Thug", measures=["fiery=9", "noble=1"], npc=True)
+    assert measure(find(s, "thug"), "Fiery", DATA) == 9
     with pytest.raises(BadInput):
         fate.new_character(s, "Thug2", measures=["fiery=0"], npc=True)
 
@@ -90,7 +91,7 @@ def test_edit_shift_and_new_experience(state: dict[str, Any]) -> None:
     fold(state, fate.edit_character(state, "alice", shifts=["calm+2"], exps=["Duel:fiery"],
                                     reps=["Feared by the Corsairs=3"], drop=["sabre"]))
     alice = find(state, "alice")
-    assert measure(alice, "Fiery") == 6  # 7, -2 for Calm, +1 for the Experience
+    assert measure(alice, "Fiery", DATA) == 6  # 7, -2 for Calm, +1 for the Experience
     assert alice["areas"]["Feared by the Corsairs"] == "healthy"
     assert "Sabre" not in alice["items"]
 

@@ -1,6 +1,6 @@
 """Resolving a Card of Fate test (R36) and the damage ladder (R37).
 
->>> from referee.rules.fate_cards import parse_fate_card as c, parse_fate_cards as cs
+>>> from referee.rules.fate.cards import parse_fate_card as c, parse_fate_cards as cs
 >>> r = resolve(c("7H"), cs("2H 5H 9H 7S"), cs("KC QD"))
 >>> r.a.critical, r.a.ordinary, r.winner
 (2, 0, 'a')
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from referee.rules.fate_cards import JOKER_RANK, FateCard
+from referee.rules.fate.cards import JOKER_RANK, FateCard
 
 Tier = Literal["perfect", "critical", "ordinary"]
 TIERS: tuple[Tier, ...] = ("ordinary", "critical", "perfect")
@@ -25,7 +25,7 @@ STATES = ("healthy", "injured", "maimed", "dead")
 def match(cof: FateCard, card: FateCard) -> Tier | None:
     """One drawn card against the Card of Fate (R36): Joker, same rank, same suit, or None.
 
-    >>> from referee.rules.fate_cards import parse_fate_card as c
+    >>> from referee.rules.fate.cards import parse_fate_card as c
     >>> match(c("7H"), c("JOKER")), match(c("7H"), c("7S")), match(c("7H"), c("2H"))
     ('perfect', 'critical', 'ordinary')
     """

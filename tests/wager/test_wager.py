@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.content.side_tables import POINTS_FILE, data_file, wager_points
 from referee.errors import (
     BadInput,
     IllegalAction,
@@ -21,7 +22,7 @@ from referee.errors import (
 from referee.rules import wager
 from referee.rules.wager import ELIXIRS, Elixir, PointsTable, WCard, parse_wcard
 
-TABLE = wager.load_points()
+TABLE = wager_points()
 
 
 def hand(top: str, bottom: str, elixir: Elixir, table: PointsTable = TABLE) -> wager.Hand:
@@ -180,7 +181,7 @@ def test_w1_what_each_elixir_rules() -> None:
 
 
 def test_r34_default_table_is_shipped_in_data() -> None:
-    path = wager.default_points_path()
+    path = data_file(POINTS_FILE)
     assert path.name == "wager_points.toml" and path.exists()
     assert TABLE.hands["set"]["true"] > TABLE.hands["run"]["true"]
 
@@ -313,7 +314,7 @@ bonus = 5
 
 
 def test_r34_option_custom_table(tmp_path: Path) -> None:
-    table = wager.load_points(write(tmp_path, GOOD))
+    table = wager_points(write(tmp_path, GOOD))
     assert table.source == "points.toml"
     assert hand("5C", "6C", Elixir.CALM, table).points == 15
     assert hand("Relax", "5C", Elixir.RELAX, table).points == -20
@@ -331,13 +332,13 @@ def test_r34_option_custom_table(tmp_path: Path) -> None:
 ])
 def test_r34_bad_tables_are_refused(tmp_path: Path, change: tuple[str, str], message: str) -> None:
     with pytest.raises(ScenarioError, match=message.replace("[", r"\[")) as info:
-        wager.load_points(write(tmp_path, GOOD.replace(*change, 1)))
+        wager_points(write(tmp_path, GOOD.replace(*change, 1)))
     assert info.value.ruling == "R34"
 
 
 def test_r34_missing_table_file(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="cannot read points table"):
-        wager.load_points(tmp_path / "nope.toml")
+        wager_points(tmp_path / "nope.toml")
 
 
 def test_table_round_trips() -> None:
@@ -354,6 +355,8 @@ def test_r34_first_to_999_wins_and_the_game_is_over() -> None:
     while game.winner is None:
         elixir = game.elixir
         do_score(state, "Ann", elixir.value, wager.RULES[elixir].partner)
+        if game.winner is None:
+            run(state, wager.turn(state, 1, "Bea"))  # turns alternate (W12)
     assert game.winner == "Ann" and game.scores["Ann"] >= wager.TARGET
     with pytest.raises(IllegalAction, match="game is over: Ann won"):
         do_score(state, "Bea", "5C", "6C")
@@ -379,8 +382,8 @@ def test_w7_poison_does_not_change_the_elixir() -> None:
 
 def test_r34_the_elixir_changes_after_ten_turns() -> None:
     state = started(elixir=Elixir.RELIEF)
-    for _ in range(9):
-        assert len(do_score(state, "Bea", "5C", "6C")) == 1  # no hand in a Mirror round
+    for i in range(9):  # Bea, Ann, ... Bea: turns alternate (W12)
+        assert len(do_score(state, ("Bea", "Ann")[i % 2], "5C", "6C")) == 1  # no hand: Mirror
     assert state.game is not None and state.game.turns == 9
     events = do_score(state, "Ann", "5C", "6C")
     assert events[-1] == {"kind": "wager_elixir_changed", "elixir": events[-1]["elixir"],
@@ -458,6 +461,8 @@ def test_dump_load_round_trip(seed: int, turns: list[tuple[str, WCard, WCard]]) 
     for player, top, bottom in turns:
         if top == bottom or (state.game is not None and state.game.winner):
             continue
+        if state.game is not None and state.game.last == player:
+            continue  # turns alternate (W12)
         run(state, wager.score(state, player, top, bottom))
     data = json.loads(json.dumps(wager.dump(state)))
     assert wager.dump(wager.load(data)) == data
@@ -475,3 +480,92 @@ def test_apply_catches_an_early_elixir_change() -> None:
     state = started(elixir=Elixir.RELAX)
     with pytest.raises(InvariantViolation, match="after 0 of 10 turns"):
         wager.apply(state, {"kind": "wager_elixir_changed", "elixir": "Calm", "reason": "turns"})
+
+
+# -- W12: turns alternate, mirror names ----------------------------------------------------------
+
+
+def test_w12_a_score_by_the_player_who_just_moved_is_refused() -> None:
+    state = started()
+    do_score(state, "Ann", "5C", "7C")
+    with pytest.raises(IllegalAction, match="Ann \\(Fool\\) has just moved; it is Bea's turn"):
+        do_score(state, "fool", "5C", "7C")
+    with pytest.raises(IllegalAction) as info:
+        wager.turn(state, 1, "ann")
+    assert info.value.ruling == "W12"
+    do_score(state, "Bea", "5C", "7C")
+    assert state.game is not None and state.game.to_move == "Ann"
+
+
+def test_w12_either_player_may_move_first_then_the_turn_alternates() -> None:
+    state = started()
+    assert state.game is not None and state.game.to_move is None
+    run(state, wager.turn(state))  # nobody named: the Fool starts
+    assert state.game.last == "Ann"
+    other = started()
+    run(other, wager.turn(other, 1, "mistress"))
+    assert other.game is not None and other.game.to_move == "Ann"
+
+
+def test_w12_several_turns_alternate_and_run_the_elixir_clock() -> None:
+    state = started(elixir=Elixir.RELIEF, turns=4)
+    events = run(state, wager.turn(state, 5, "bea"))
+    assert [e.get("player") for e in events if e["kind"] == "wager_turns_played"] == [
+        "Bea", "Bea"]  # four turns Bea Ann Bea Ann, then Bea's on the new Elixir
+    assert state.game is not None and state.game.last == "Bea" and state.game.turns == 1
+    assert state.game.elixir is not Elixir.RELIEF
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.sampled_from(["Ann", "Bea", None]),
+                          st.integers(1, 3)), max_size=15))
+def test_w12_turns_alternate_whatever_the_gm_types(moves: list[tuple[bool, str | None, int]],
+                                                   ) -> None:
+    state = started(elixir=Elixir.RELIEF)
+    game = state.game
+    assert game is not None
+    movers: list[str] = []
+    for is_score, who, count in moves:
+        before = game.last
+        try:
+            if is_score:
+                do_score(state, who or "Ann", "5C", "7C")
+                movers.append(who or "Ann")
+            else:
+                events = run(state, wager.turn(state, count, who))
+                first = events[0]["player"]
+                movers += [first if i % 2 == 0 else game.other(first) for i in range(count)]
+        except IllegalAction:
+            assert game.last == before  # refused: nothing moved
+            continue
+    assert all(a != b for a, b in zip(movers, movers[1:], strict=False))  # never twice in a row
+    assert game.last == (movers[-1] if movers else None)
+
+
+@pytest.mark.parametrize(("text", "label"), [
+    ("Cups of Five", "~5C"), ("Five of Cups", "5C"), ("Prince the", "~Prince"),
+    ("the Prince", "Prince"), ("Thoth of Book the", "~Thoth"), ("Hermit The", "~IX"),
+    ("~5C", "~5C"), ("5C~", "~5C"),
+])
+def test_w12_the_seeds_mirror_names(text: str, label: str) -> None:
+    assert parse_wcard(text).label == label
+
+
+@pytest.mark.parametrize("text", ["~~5C", "~5C~", "5~C", "~Cups of Five"])
+def test_w12_extra_tildes_are_refused(text: str) -> None:
+    with pytest.raises((UnknownCard, BadInput)) as info:
+        parse_wcard(text)
+    assert info.value.ruling == "W12"
+
+
+@pytest.mark.parametrize(("card", "mirror"), [("5C", "~5C"), ("~5C", "5C"), ("~Prince", "Prince")])
+def test_w12_the_doubled_card_hint_names_the_right_mirror(card: str, mirror: str) -> None:
+    with pytest.raises(BadInput, match=f"its mirror image is written {mirror} "):
+        hand(card, card, Elixir.RELIEF)
+
+
+def test_w14_describe_says_what_each_event_decided() -> None:
+    state = started(elixir=Elixir.RELAX)
+    lines = wager.describe(do_score(state, "Ann", "Relax", "0"))
+    assert lines[0] == "Ann: Relax over 0 under Relax: true set, +350"
+    assert lines[1].startswith("Elixir now") and "after a set" in lines[1]

@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.rules.fate_cards import STANDARD_DECK, STANDARD_JOKER, FateCard, make_deck
-from referee.rules.fate_cards import parse_fate_card as card
-from referee.rules.fate_cards import parse_fate_cards as cards
-from referee.rules.fate_resolve import (
+from referee.rules.fate.cards import STANDARD_DECK, STANDARD_JOKER, FateCard, make_deck
+from referee.rules.fate.cards import parse_fate_card as card
+from referee.rules.fate.cards import parse_fate_cards as cards
+from referee.rules.fate.resolve import (
     STATES,
     carry,
     heal_step,

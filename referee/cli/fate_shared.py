@@ -1,0 +1,132 @@
+"""What `referee fate` and `referee fate duel` share: option types, running a command, output.
+
+Every Card of Fate command runs through ``run``: it reads the ``fate`` stream,
+copies the tables of ``data/fate.toml`` into it when it has none yet (F19),
+calls one pure function and, when that decided something, commits its events
+through ``common.transact`` under the command's own text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from referee.rules.fate import Outcome, State, Typed
+
+STREAM = "fate"
+
+Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+Seed = Annotated[int | None, typer.Option(
+    "--seed", help="Seed of the console's deck: the same seed turns the same cards (R35).")]
+Deck = Annotated[str | None, typer.Option(
+    "--deck", help="standard or tarot for this command (default: the setting, fate deck).")]
+Cof = Annotated[str | None, typer.Option(
+    "--cof", help="Card of Fate typed in from a physical draw, e.g. 7H (R35).")]
+CardsA = Annotated[str | None, typer.Option(
+    "--a", help="Side a's cards typed in, e.g. \"AH 10S JD\" (with --cof and --b).")]
+CardsB = Annotated[str | None, typer.Option(
+    "--b", help="Side b's cards typed in; --b \"\" for none.")]
+Gates = Annotated[list[str] | None, typer.Option(
+    "--gate", help="A Maimed area's Measure test typed in: \"COF CARDS\" (R37, F6).")]
+Comps = Annotated[list[str] | None, typer.Option(
+    "--complication", help="The card turned at the table for a Maimed Health (F9, F20); "
+    "needed when the fight's cards are typed.")]
+Calms = Annotated[list[str] | None, typer.Option(
+    "--calm", help="A duellist's Calm test typed in: \"COF CARDS\", a's before b's (F10, F20).")]
+Many = list[str] | None
+
+
+def print_outcome(outcome: Outcome) -> None:
+    """The lines a Host reads; names are printed literally, never as markup."""
+    from referee.cli.common import console
+
+    out = console()
+    for line in outcome.lines:
+        style = "bold" if line.startswith(("Winner", "Tie", "The duel is over")) else None
+        out.print(line, markup=False, highlight=False, style=style)
+    if outcome.data.get("seed") is not None:
+        out.print(f"(seed {outcome.data['seed']}: --seed {outcome.data['seed']} turns the same "
+                  "cards)", markup=False, style="dim")
+
+
+def _report(outcome: Outcome, as_json: bool) -> None:
+    from referee.cli.common import emit_json
+
+    if as_json:
+        emit_json(outcome.data)
+    else:
+        print_outcome(outcome)
+
+
+def with_tables(state: State) -> tuple[State, list[dict[str, Any]]]:
+    """The state with its tables, and the event that adds them when it had none (F19)."""
+    if state.get("tables") is not None:
+        return state, []
+    import copy
+
+    from referee.content.side_tables import fate_tables
+    from referee.rules import fate
+
+    event = fate.tables_event(copy.deepcopy(fate_tables()))
+    return fate.apply(copy.deepcopy(state), event), [event]
+
+
+def read_state() -> State:
+    """The ``fate`` stream, read only, with its tables."""
+    from referee.cli.common import db_path
+    from referee.store import open_evening
+
+    with open_evening(db_path(), write=False) as ev:
+        state, _ = with_tables(ev.state(STREAM))
+    return state
+
+
+def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool = False,
+        ) -> Outcome:
+    """Run ``call(state)``; commit its events as one command (``common.transact``); print.
+
+    The log line is the command as typed, plus the seed the console drew (F3).
+    """
+    from referee.cli.common import transact
+
+    if not write:
+        outcome = call(read_state())
+        _report(outcome, as_json)
+        return outcome
+    done: list[Outcome] = []
+    extra: dict[str, Any] = {}
+
+    def build(state: State) -> list[dict[str, Any]]:
+        state, pre = with_tables(state)
+        outcome = call(state)
+        done.append(outcome)
+        if outcome.data.get("seed") is not None:
+            extra["seed"] = outcome.data["seed"]
+        if not outcome.events:
+            return []
+        return [*pre, *outcome.events, result_event(outcome)]
+
+    transact(STREAM, build, extra=extra)
+    _report(done[0], as_json)
+    return done[0]
+
+
+def result_event(outcome: Outcome) -> dict[str, Any]:
+    """The lines the Host read, kept with the command for ``fate log`` (F21)."""
+    return {"kind": "said", "lines": list(outcome.lines)}
+
+
+def typed(cof: str | None, a: str | None, b: str | None, gates: Many, calms: Many = None,
+          complications: Many = None) -> Typed:
+    """What the Host typed in from the cards at the table (F20)."""
+    from referee.rules.fate import Typed
+
+    return Typed(cof=cof, a=a, b=b, gates=tuple(gates or ()), calms=tuple(calms or ()),
+                 complications=tuple(complications or ()))
+
+
+def tup(values: Many) -> tuple[str, ...]:
+    return tuple(values or ())

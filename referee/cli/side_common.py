@@ -1,0 +1,50 @@
+"""What the side tables' commands share: literal output and a `log` with each result (F21, T22,
+W14)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
+
+import typer
+
+Describe = Callable[[Sequence[dict[str, Any]]], list[str]]
+
+
+def plain(text: str) -> None:
+    """One line printed literally: names are data, never markup (no rich off a terminal)."""
+    import sys
+
+    if not sys.stdout.isatty():
+        typer.echo(text)
+        return
+    from referee.cli.common import console
+
+    console().print(text, markup=False, highlight=False)
+
+
+def add_log(app: typer.Typer, stream: str, table: str, describe: Describe) -> None:
+    """A ``log`` command: each command as typed, then its result lines (``describe(events)``)."""
+
+    def log(as_json: Annotated[bool, typer.Option(
+            "--json", help="Print JSON instead of text.")] = False) -> None:
+        from referee.cli.common import console, db_path, emit_json
+        from referee.store import open_evening
+
+        with open_evening(db_path(), write=False) as ev:
+            commands = ev.commands(stream)
+        if as_json:
+            emit_json([{"cmd": c.cmd, "text": c.text, "time": c.time,
+                        "result": describe(c.events), "events": list(c.events)}
+                       for c in commands])
+            return
+        out = console()
+        if not commands:
+            out.print(f"No {table} commands yet.", markup=False)
+        for c in commands:
+            out.print(f"{c.cmd:>4}  {c.text}", markup=False, highlight=False)
+            for line in describe(c.events):
+                out.print(f"      {line}", markup=False, highlight=False)
+
+    app.command("log", help=f"Every {table} command of the evening with its result, "
+                            "oldest first.")(log)

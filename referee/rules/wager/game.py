@@ -1,0 +1,399 @@
+"""Weir's Wager, the race to 999 (R34): the game, its commands and its fold.
+
+Pure: the points table comes in as a ``PointsTable`` and is written into the
+game's first event (W4), so a replayed log never reads a file.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
+from referee.names import match_person, nearest
+from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
+from referee.rules.wager.hands import PointsTable, rank
+from referee.streams import Event, StreamSpec
+
+TARGET = 999  # R34: first to 999 wins
+ELIXIR_TURNS = 10  # R34 (option): the Elixir changes after this many turns
+
+# -- the race to 999 -----------------------------------------------------------------------------
+
+
+@dataclass
+class Scored:
+    """One turn recorded with its two cards."""
+
+    player: str
+    top: str
+    bottom: str
+    elixir: Elixir
+    hand: str
+    quality: str | None
+    points: int
+
+
+@dataclass
+class Game:
+    """A game of the Fool against the Mistress (R34)."""
+
+    fool: str
+    mistress: str
+    elixir: Elixir
+    elixir_turns: int
+    seed: int
+    table: PointsTable
+    scores: dict[str, int]
+    turns: int = 0  # turns played on the current Elixir
+    draws: int = 0  # Elixirs drawn by the console since the start (seeds the next draw)
+    rounds: int = 0  # hands made (run, pair, set, poison): each ends a round (W7)
+    history: list[Scored] = field(default_factory=list)
+    winner: str | None = None
+    last: str | None = None  # who moved last; turns alternate (W12)
+
+    @property
+    def players(self) -> list[str]:
+        return [self.fool, self.mistress]
+
+    def role_of(self, name: str) -> str:
+        return "Fool" if name == self.fool else "Mistress"
+
+    def other(self, name: str) -> str:
+        return self.mistress if name == self.fool else self.fool
+
+    @property
+    def to_move(self) -> str | None:
+        """Who moves next; None before the first move, which either may make (W12)."""
+        return None if self.last is None else self.other(self.last)
+
+    def after(self, first: str, count: int) -> str:
+        """Who has moved last after ``count`` alternating turns from ``first`` (W12)."""
+        return first if count % 2 else self.other(first)
+
+
+@dataclass
+class WagerState:
+    """The Weir's Wager table of an evening: the current game (older ones live in the log)."""
+
+    game: Game | None = None
+    games: int = 0
+
+
+def draw_elixir(seed: int, draw: int, leaving: Elixir | None) -> Elixir:
+    """The ``draw``-th Elixir of a game seeded ``seed``, never the one leaving (W6)."""
+    pool = [e for e in ELIXIRS if e != leaving]
+    return random.Random(f"{seed}:elixir:{draw}").choice(pool)
+
+
+def new_game(state: WagerState, fool: str, mistress: str, *, seed: int,
+             table: PointsTable, elixir: Elixir | None = None,
+             elixir_turns: int = ELIXIR_TURNS, abandon: bool = False) -> list[Event]:
+    """Start a race to 999 between the Fool and the Mistress (R34).
+
+    Raises:
+        BadInput: blank or equal names, fewer than one turn per Elixir.
+        IllegalAction: a game is unfinished and ``abandon`` is not set (W10).
+    """
+    names = [" ".join(fool.split()), " ".join(mistress.split())]
+    if not all(names):
+        raise BadInput("give two names: the Fool's player, then the Mistress's")
+    if names[0].lower() == names[1].lower():
+        raise BadInput(f"{names[0]!r} cannot play both the Fool and the Mistress")
+    if elixir_turns < 1:
+        raise BadInput(f"--elixir-turns must be 1 or more, not {elixir_turns}", ruling="R34")
+    current = state.game
+    if current is not None and current.winner is None and not abandon:
+        raise IllegalAction(
+            f"a game of {current.fool} against {current.mistress} is going "
+            f"({score_line(current)}); finish it, or start over with --abandon (W10)")
+    first = elixir if elixir is not None else draw_elixir(seed, 0, None)
+    return [{
+        "kind": "wager_game_started",
+        "fool": names[0],
+        "mistress": names[1],
+        "elixir": first.value,
+        "elixir_turns": elixir_turns,
+        "seed": seed,
+        "points": table.to_dict(),
+        "points_source": table.source,
+    }]
+
+
+def score_line(game: Game) -> str:
+    """``Ann 300, Bea 150``."""
+    return f"{game.fool} {game.scores[game.fool]}, {game.mistress} {game.scores[game.mistress]}"
+
+
+def require_game(state: WagerState, *, playing: bool = True) -> Game:
+    """The current game; with ``playing``, one not yet won.
+
+    Raises:
+        IllegalAction: no game, or the game is over.
+    """
+    game = state.game
+    if game is None:
+        raise IllegalAction("no Weir's Wager game yet; start one with "
+                            "`referee wager new FOOL MISTRESS`")
+    if playing and game.winner is not None:
+        raise IllegalAction(f"the game is over: {game.winner} won ({score_line(game)}); "
+                            "start a new one with `referee wager new`", ruling="R34")
+    return game
+
+
+def resolve_player(game: Game, query: str) -> str:
+    """A player by name or unique prefix, or by role or its prefix (``fool``, ``mis``) (W11).
+
+    Raises:
+        UnknownName: neither a player nor a role; names both with their roles.
+    """
+    try:
+        return match_person(query, game.players, what="player")
+    except UnknownName as exc:
+        role = " ".join(query.lower().split()).removeprefix("the ")
+        if len(role) >= 2 and "fool".startswith(role):
+            return game.fool
+        if len(role) >= 2 and "mistress".startswith(role):
+            return game.mistress
+        if "ambiguous" in str(exc):
+            raise
+        near = nearest(query, game.players)
+        hint = f"did you mean {', '.join(near)}? " if near else ""
+        raise UnknownName(f"unknown player {query!r}; {hint}players: {game.fool} (the Fool), "
+                          f"{game.mistress} (the Mistress); 'fool' and 'mistress' work too"
+                          ) from None
+
+
+def _change(game_elixir: Elixir, seed: int, draws: int, reason: str) -> Event:
+    return {"kind": "wager_elixir_changed",
+            "elixir": draw_elixir(seed, draws + 1, game_elixir).value, "reason": reason}
+
+
+def score(state: WagerState, player: str, top: WCard, bottom: WCard) -> list[Event]:
+    """One turn ending with ``top`` over ``bottom`` in ``player``'s hand (R33, R34, W6-W8).
+
+    Raises:
+        IllegalAction: no game or the game is over.
+        UnknownName: no such player.
+        BadInput: see ``classify``.
+    """
+    game = require_game(state)
+    name = resolve_player(game, player)
+    _check_turn(game, name)
+    hand = rank(top, bottom, game.elixir, game.table)
+    events: list[Event] = [{
+        "kind": "wager_hand_scored", "player": name, "top": top.label, "bottom": bottom.label,
+        "elixir": game.elixir.value, "hand": hand.kind, "quality": hand.quality,
+        "points": hand.points,
+    }]
+    if game.scores[name] + hand.points >= TARGET:
+        return events  # the game is won: no new Elixir (W8)
+    if hand.kind == "set":
+        events.append(_change(game.elixir, game.seed, game.draws, "set"))
+    elif game.turns + 1 >= game.elixir_turns:
+        events.append(_change(game.elixir, game.seed, game.draws, "turns"))
+    return events
+
+
+def _check_turn(game: Game, name: str) -> None:
+    """Turns alternate (W12): the player who just moved waits for the other.
+
+    Raises:
+        IllegalAction: ``name`` moved last.
+    """
+    if game.last == name:
+        raise IllegalAction(
+            f"{name} ({game.role_of(name)}) has just moved; it is {game.other(name)}'s turn "
+            f"({game.other(name)} scores, or `referee wager turn` for a turn without a hand)",
+            ruling="W12")
+
+
+def turn(state: WagerState, count: int = 1, player: str | None = None) -> list[Event]:
+    """``count`` turns played without a hand, alternating from ``player`` (default: the player
+    to move, the Fool at the start); the Elixir changes when its turns run out (W6, W12).
+
+    Raises:
+        IllegalAction: no game, the game is over, or ``player`` has just moved.
+        UnknownName: no such player.
+        BadInput: a count below 1 or above 100.
+    """
+    game = require_game(state)
+    if not 1 <= count <= 100:
+        raise BadInput(f"count turns 1 to 100 at a time, not {count}")
+    first = game.to_move or game.fool
+    if player is not None:
+        first = resolve_player(game, player)
+        _check_turn(game, first)
+    events: list[Event] = []
+    turns, draws, elixir = game.turns, game.draws, game.elixir
+    left = count
+    while left:
+        step = min(left, game.elixir_turns - turns)
+        events.append({"kind": "wager_turns_played", "count": step, "player": first})
+        first = game.other(game.after(first, step))
+        turns += step
+        left -= step
+        if turns >= game.elixir_turns:
+            change = _change(elixir, game.seed, draws, "turns")
+            events.append(change)
+            turns, draws, elixir = 0, draws + 1, Elixir(change["elixir"])
+    return events
+
+
+def set_elixir(state: WagerState, elixir: Elixir) -> list[Event]:
+    """The Elixir actually on the table, when it differs from the console's (W6).
+
+    Raises:
+        IllegalAction: no game, the game is over, or that Elixir is already out.
+    """
+    game = require_game(state)
+    if elixir == game.elixir:
+        raise IllegalAction(f"{elixir.value} is already the Elixir")
+    return [{"kind": "wager_elixir_changed", "elixir": elixir.value, "reason": "table"}]
+
+
+# -- the fold ------------------------------------------------------------------------------------
+
+
+def _bug(message: str) -> InvariantViolation:
+    return InvariantViolation(f"wager: {message}")
+
+
+def _playing(state: WagerState) -> Game:
+    game = state.game
+    if game is None or game.winner is not None:
+        raise _bug("an event with no game going")
+    return game
+
+
+def apply(state: WagerState, event: Event) -> WagerState:
+    """Fold one event in; a broken invariant is a bug and raises InvariantViolation."""
+    kind = event.get("kind")
+    if kind == "wager_game_started":
+        fool, mistress = event["fool"], event["mistress"]
+        if not fool or not mistress or fool.lower() == mistress.lower():
+            raise _bug(f"a game needs two different players, got {fool!r} and {mistress!r}")
+        if int(event["elixir_turns"]) < 1:
+            raise _bug("an Elixir must last at least one turn")
+        table = PointsTable.from_dict(event["points"], event.get("points_source", "default"))
+        state.game = Game(fool=fool, mistress=mistress, elixir=Elixir(event["elixir"]),
+                          elixir_turns=int(event["elixir_turns"]), seed=int(event["seed"]),
+                          table=table, scores={fool: 0, mistress: 0})
+        state.games += 1
+    elif kind == "wager_hand_scored":
+        game = _playing(state)
+        if event["player"] not in game.scores:
+            raise _bug(f"{event['player']!r} is not in the game")
+        if Elixir(event["elixir"]) != game.elixir or game.turns >= game.elixir_turns:
+            raise _bug("a hand scored under an Elixir that should have changed")
+        hand = rank(parse_wcard(event["top"]), parse_wcard(event["bottom"]), game.elixir,
+                    game.table)
+        if (hand.kind, hand.quality, hand.points) != (
+                event["hand"], event["quality"], event["points"]):
+            raise _bug(f"hand {event['top']} over {event['bottom']} does not score as recorded")
+        game.scores[event["player"]] += hand.points
+        game.turns += 1
+        if hand.kind != "none":
+            game.rounds += 1
+        game.history.append(Scored(event["player"], event["top"], event["bottom"], game.elixir,
+                                   hand.kind, hand.quality, hand.points))
+        game.last = event["player"]
+        if game.scores[event["player"]] >= TARGET:
+            game.winner = event["player"]
+    elif kind == "wager_turns_played":
+        game = _playing(state)
+        count = int(event["count"])
+        if count < 1 or game.turns + count > game.elixir_turns:
+            raise _bug(f"{count} turns overrun the Elixir's {game.elixir_turns}")
+        game.turns += count
+        first = event.get("player") or game.to_move or game.fool
+        if first not in game.scores:
+            raise _bug(f"{first!r} is not in the game")
+        game.last = game.after(first, count)
+    elif kind == "wager_elixir_changed":
+        game = _playing(state)
+        new, reason = Elixir(event["elixir"]), event["reason"]
+        if new == game.elixir:
+            raise _bug(f"the Elixir {new.value} changed to itself")
+        if reason == "turns" and game.turns != game.elixir_turns:
+            raise _bug(f"the Elixir changed after {game.turns} of {game.elixir_turns} turns")
+        if reason == "set" and not (game.history and game.history[-1].hand == "set"):
+            raise _bug("the Elixir changed for a set that was not made")
+        if reason in ("set", "turns"):
+            game.draws += 1
+        elif reason != "table":
+            raise _bug(f"unknown reason {reason!r} for a new Elixir")
+        game.elixir = new
+        game.turns = 0
+    else:
+        raise _bug(f"unknown event kind {kind!r}")
+    return state
+
+
+def dump(state: WagerState) -> dict[str, Any]:
+    """JSON form of the state (``load`` reverses it)."""
+    game = state.game
+    if game is None:
+        return {"game": None, "games": state.games}
+    return {
+        "game": {
+            "fool": game.fool, "mistress": game.mistress, "elixir": game.elixir.value,
+            "elixir_turns": game.elixir_turns, "seed": game.seed,
+            "points": game.table.to_dict(), "points_source": game.table.source,
+            "scores": dict(game.scores), "turns": game.turns, "draws": game.draws,
+            "rounds": game.rounds, "winner": game.winner, "last": game.last,
+            "history": [
+                {"player": s.player, "top": s.top, "bottom": s.bottom, "elixir": s.elixir.value,
+                 "hand": s.hand, "quality": s.quality, "points": s.points}
+                for s in game.history
+            ],
+        },
+        "games": state.games,
+    }
+
+
+def load(data: dict[str, Any]) -> WagerState:
+    """The state from its JSON form."""
+    raw = data.get("game")
+    if raw is None:
+        return WagerState(None, int(data.get("games", 0)))
+    game = Game(
+        fool=raw["fool"], mistress=raw["mistress"], elixir=Elixir(raw["elixir"]),
+        elixir_turns=int(raw["elixir_turns"]), seed=int(raw["seed"]),
+        table=PointsTable.from_dict(raw["points"], raw["points_source"]),
+        scores={k: int(v) for k, v in raw["scores"].items()}, turns=int(raw["turns"]),
+        draws=int(raw["draws"]), rounds=int(raw["rounds"]), winner=raw["winner"],
+        last=raw.get("last"),
+        history=[Scored(s["player"], s["top"], s["bottom"], Elixir(s["elixir"]), s["hand"],
+                        s["quality"], int(s["points"])) for s in raw["history"]],
+    )
+    return WagerState(game, int(data["games"]))
+
+
+def describe(events: Sequence[Event]) -> list[str]:
+    """What a command's events decided, one line each, for ``wager log`` (W14)."""
+    lines: list[str] = []
+    for e in events:
+        kind = e.get("kind")
+        if kind == "wager_game_started":
+            lines.append(f"{e['fool']} (Fool) against {e['mistress']} (Mistress); Elixir "
+                         f"{e['elixir']}, {e['elixir_turns']} turns; seed {e['seed']}")
+        elif kind == "wager_hand_scored":
+            hand = "no hand" if e["hand"] == "none" else (
+                "poison" if e["hand"] == "poison" else f"{e['quality']} {e['hand']}")
+            lines.append(f"{e['player']}: {e['top']} over {e['bottom']} under {e['elixir']}: "
+                         f"{hand}, {e['points']:+d}")
+        elif kind == "wager_turns_played":
+            who = f" from {e['player']}" if e.get("player") else ""
+            lines.append(f"{e['count']} turn{'s' if e['count'] != 1 else ''} without a "
+                         f"hand{who}")
+        elif kind == "wager_elixir_changed":
+            why = {"set": "after a set", "turns": "its turns ran out",
+                   "table": "as on the table"}.get(e["reason"], e["reason"])
+            lines.append(f"Elixir now {e['elixir']} ({why})")
+    return lines
+
+
+STREAM = StreamSpec(name="wager", empty=WagerState, apply=apply, dump=dump, load=load)
