@@ -31,7 +31,7 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
 
     Every key is safe to show the whole table.
     """
-    from referee.evening import souls, views
+    from referee.evening import powers, views
     from referee.evening.state import POT
     from referee.rules.cards import arcanum_label, to_roman
 
@@ -114,7 +114,8 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
         "fool": fool,
         "hand": table_hand,
         "charges": {s.name: state.charges.get(s.name, 0) for s in state.seats},
-        "depleted": [arcanum_label(n) for n in range(22) if souls.depleted(state, n)],
+        "depleted": [arcanum_label(n) for n in range(22) if powers.depleted(state, n)],
+        "in_force": [f["text"] for f in data["in_force"]],  # S17: powers binding the table
         "over": data["over"],
         "winner": data["winner"],
     }

@@ -21,12 +21,13 @@ import re
 import tomllib
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.errors import ScenarioError, UnknownCard, UnknownName
 from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
+from referee.rules.power_vocab import check as check_effect
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.
 SEATS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
@@ -41,7 +42,8 @@ SHOWN_PROBLEMS = 5  # how many problems a ScenarioError names before "and N more
 _SCENARIO_KEYS = ("name", "description", "souls", "powers")
 _POWER_FILE_KEYS = ("name", "description", "powers")
 _SOUL_KEYS = ("label", "name", "aliases", "arcanum", "clues")
-_POWER_KEYS = ("card", "orientation", "name", "charges", "when", "text", "magic")
+_POWER_KEYS = ("card", "orientation", "name", "charges", "when", "text", "magic", "timing",
+               "effect")
 _ARCANUM_HINT = 'write a Roman numeral "0", "I" ... "XXI"'
 
 
@@ -115,6 +117,8 @@ class PowerSpec:
     when: str
     text: str
     magic: bool
+    timing: str = "any_time"  # when it may be played, and what it does (S12, S13)
+    effect: dict[str, Any] = field(default_factory=lambda: {"kind": "by_hand"})
 
     @property
     def card_label(self) -> str:
@@ -232,18 +236,10 @@ def _show(value: Any) -> str:
 
 
 def _kind(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a whole number"
-    if isinstance(value, float):
-        return "a decimal number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
+    for typ, word in ((bool, "true/false"), (int, "a whole number"), (float, "a decimal number"),
+                      (str, "text"), (list, "a list"), (dict, "a table")):
+        if isinstance(value, typ):
+            return word
     return "a date or time"
 
 
@@ -356,6 +352,8 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
         if not isinstance(magic, bool):
             rep.add(f"{path}.magic", f"expected true or false, got {_show(magic)}")
             magic = False
+        for bad, why in check_effect(item.get("timing"), item.get("effect")):  # S12, S13
+            rep.add(f"{path}.{bad}", why)
         key = None
         if card is not None and orientation is not None:
             key = f"{to_roman(card)}-{orientation}"
@@ -375,7 +373,8 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
             assert card is not None and orientation is not None and key is not None
             assert name is not None and when is not None and text is not None
             assert isinstance(charges, int)
-            specs.append(PowerSpec(key, card, orientation, name, charges, when, text, magic))
+            specs.append(PowerSpec(key, card, orientation, name, charges, when, text, magic,
+                                   str(item.get("timing")), dict(item.get("effect") or {})))
     missing = [f"{to_roman(c)} {o}" for c in range(22) for o in ORIENTATIONS
                if (c, o) not in first_at]
     if missing:

@@ -107,7 +107,7 @@ def test_scripted_evening(runner: CliRunner, db: Path) -> None:
     gm.street({FOOL: "AC 2S 3W 5P 6C 7S 8W"},
               [("Eve", "check"), ("Ada", "check"), ("Cara", "check")])
     # Ada uses Upside Down before the showdown: 1 Charge from Ada's side (3 - 1 = 2).
-    gm("power", "use", "Ada", "upside down")
+    gm("power", "use", "Ada", "upside down", "--card", "5C")   # 5C counts as 10C (S22)
     showdown = gm.showdown({
         "Cara": "2C 3S 5W 6P 7C 8S PW",
         "Eve": "KS KC IV XIV 4W 9S 10P",

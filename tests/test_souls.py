@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from referee.errors import IllegalAction, LawViolation, RefereeError
-from referee.evening import commands, play, souls
+from referee.evening import commands, play, powers, souls
 from referee.evening.folds import apply
 from referee.evening.state import State, dump
 from referee.scenario import load_scenario
@@ -179,8 +179,8 @@ def test_r16_charges_need_both_parties_away_from_the_table(state: State) -> None
 
 def test_r16_powers_never_change_hands(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", "XIX", "reversed")
-    refused(state, souls.use_power, "Cara", "XIX-reversed", exc=IllegalAction,
+    state = do(state, powers.access, "Ada", "XIX", "reversed")
+    refused(state, powers.use_power, "Cara", "XIX-reversed", exc=IllegalAction,
             match="cannot be given")
     assert state.powers["XIX-reversed"]["holder"] == "Ada"
 
@@ -542,17 +542,17 @@ def test_r25_cannot_give_more_charges_than_the_side_has(state: State) -> None:
 
 def test_r26_access_grants_the_power_once_and_the_card_is_out(state: State) -> None:
     state = start_hand(state)
-    events = souls.access(state, "Ada", "XIX", "upright")
+    events = powers.access(state, "Ada", "XIX", "upright")
     assert events[0]["granted"] and not events[0]["depleted"]
     state = fold(state, events)
     assert state.powers["XIX-upright"] == {"holder": "Ada", "used": False, "hand": 1}
     assert state.hand is not None and state.hand.forfeited == {"Ada": ["XIX"]}
     # The same card cannot be given up twice in a hand (a deck holds it once).
-    refused(state, souls.access, "Cara", "XIX", "upright", match="already given up")
+    refused(state, powers.access, "Cara", "XIX", "upright", match="already given up")
     state = showdown(check_around(state), {**PLAIN, "Ada": "2W 4P 7C 9S KnW KP"})
     # Next hand: the power is out, so nothing is granted, but the card is out all the same.
     state = start_hand(state)
-    events = souls.access(state, "Cara", "XIX", "upright")
+    events = powers.access(state, "Cara", "XIX", "upright")
     assert not events[0]["granted"] and not events[0]["depleted"]
     state = fold(state, events)
     assert state.powers["XIX-upright"]["holder"] == "Ada"
@@ -567,15 +567,15 @@ def test_r26_access_grants_the_power_once_and_the_card_is_out(state: State) -> N
 
 def test_r26_both_powers_out_card_is_depleted(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Eve", "XIX", "upright")
-    state = do(state, souls.access, "Cara", "XVIII", "upright")
+    state = do(state, powers.access, "Eve", "XIX", "upright")
+    state = do(state, powers.access, "Cara", "XVIII", "upright")
     state = showdown(check_around(state), {**PLAIN, "Eve": "2S 4W 7P 9C KnS KW",
                                            "Cara": "2C 4S 7W 9P KnC KS"})
     state = start_hand(state)
-    events = souls.access(state, "Ada", "XIX", "reversed")
+    events = powers.access(state, "Ada", "XIX", "reversed")
     assert events[0]["granted"] and events[0]["depleted"]
     state = fold(state, events)
-    assert souls.depleted(state, 19) and not souls.depleted(state, 18)
+    assert powers.depleted(state, 19) and not powers.depleted(state, 18)
 
 
 @pytest.mark.parametrize(("who", "card", "way", "match"), [
@@ -586,101 +586,104 @@ def test_r26_both_powers_out_card_is_depleted(state: State) -> None:
 ])
 def test_r26_access_refused(state: State, who: str, card: str, way: str, match: str) -> None:
     state = start_hand(state)
-    refused(state, souls.access, who, card, way, match=match)
+    refused(state, powers.access, who, card, way, match=match)
 
 
 def test_r26_access_only_during_a_hand_by_a_stakeholder_in_it(state: State) -> None:
-    refused(state, souls.access, "Ada", "XIX", "upright", match="during a hand")
+    refused(state, powers.access, "Ada", "XIX", "upright", match="during a hand")
     state = away(state, "Eve")
     state = start_hand(state)
-    refused(state, souls.access, "Eve", "XIX", "upright", match="not in hand")
+    refused(state, powers.access, "Eve", "XIX", "upright", match="not in hand")
     state = do(state, play.show_cards, "Ada", "XIX 2C")
-    refused(state, souls.access, "Ada", "XIX", "upright", match="up cards")
-    refused(state, souls.access, "Cara", "XIX", "upright", match="showing for Ada")
+    refused(state, powers.access, "Ada", "XIX", "upright", match="up cards")
+    refused(state, powers.access, "Cara", "XIX", "upright", match="showing for Ada")
     state = check_around(state, folds=("Cara",))
     assert state.hand is not None and "Cara" in state.hand.folded
-    refused(state, souls.access, "Cara", "XVIII", "upright", match="not in hand")
+    refused(state, powers.access, "Cara", "XVIII", "upright", match="not in hand")
 
 
 def test_r26_access_only_with_face_down_cards(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", "XIX", "upright")
-    state = do(state, souls.access, "Ada", "XVIII", "upright")
+    state = do(state, powers.access, "Ada", "XIX", "upright")
+    state = do(state, powers.access, "Ada", "XVIII", "upright")
     # Two down cards before the last round: a third is refused until the seventh card.
-    refused(state, souls.access, "Ada", "XVII", "upright", match="face-down")
+    refused(state, powers.access, "Ada", "XVII", "upright", match="face-down")
 
 
 def test_r26_use_pays_the_charges_once(state: State) -> None:
     state, _ = guess(state, "Ben", GREEN, name="Thoreau", arcanum="IX")   # Ada's side: 3
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", "XII", "upright")              # needs 1 Charge
-    state = do(state, souls.use_power, "Ada", "Upside Down")
+    state = do(state, powers.access, "Ada", "XII", "upright")              # needs 1 Charge
+    state = do(state, powers.use_power, "Ada", "Upside Down", cards=["5C"])
     assert state.charges["Ada"] == 2
     assert state.powers["XII-upright"]["used"] is True
-    message = refused(state, souls.use_power, "Ada", "XII-upright", exc=IllegalAction)
+    message = refused(state, powers.use_power, "Ada", "XII-upright", exc=IllegalAction)
     assert "already used" in message and "R26" in message
 
 
 def test_r26_use_without_the_charges_is_refused(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", "0", "upright")   # The Leap needs 2
-    refused(state, souls.use_power, "Ada", "The Leap", match="needs 2 Charge")
+    state = do(state, powers.access, "Ada", "0", "upright")   # The Leap needs 2
+    refused(state, powers.use_power, "Ada", "The Leap", cards=["5C"], as_card="KC",
+            match="needs 2 Charge")
     state = fold(state, souls.guess(state, "Ben", GREEN, None, "IX"))   # 1 Charge
-    refused(state, souls.use_power, "Ada", "0-upright", match="side has 1")
+    refused(state, powers.use_power, "Ada", "0-upright", cards=["5C"], as_card="KC",
+            match="side has 1")
     state = fold(state, souls.guess(state, "Dan", GREEN, "Thoreau", None))   # Cara: 2
     state = do(state, souls.give_charges, "Dan", "Ben", 1)
-    state = do(state, souls.use_power, "Ada", "0-upright")
+    state = do(state, powers.use_power, "Ada", "0-upright", cards=["5C"], as_card="KC")
     assert state.charges == {"Cara": 1, "Eve": 0, "Ada": 0}
 
 
 def test_r26_power_without_charges_is_used_for_free(state: State) -> None:
-    free = next(p for p in souls.powers(state) if p["charges"] == 0)
+    free = powers.find_power(state, "Ill Star")  # no Charges, at any time (S11)
+    assert free["charges"] == 0
     state = start_hand(state)
-    state = do(state, souls.access, "Cara", free["key"].split("-")[0], free["orientation"])
-    state = do(state, souls.use_power, "Cara", free["key"])
+    state = do(state, powers.access, "Cara", free["key"].split("-")[0], free["orientation"])
+    state = do(state, powers.use_power, "Cara", free["key"], target="Eve")
     assert state.powers[free["key"]]["used"] and state.charges["Cara"] == 0
 
 
 def test_r26_default_power_set_has_one_power_per_card_and_way(state: State) -> None:
-    keys = {(p["card"], p["orientation"]) for p in souls.powers(state)}
+    keys = {(p["card"], p["orientation"]) for p in powers.powers(state)}
     assert keys == {(n, o) for n in range(22) for o in ("upright", "reversed")}
-    assert all(0 <= p["charges"] <= 2 for p in souls.powers(state))
+    assert all(0 <= p["charges"] <= 2 for p in powers.powers(state))
 
 
 def test_r26_depleted_card_is_reported_again_when_asked(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Eve", "XIX", "upright")
-    state = do(state, souls.access, "Ada", "XVIII", "upright")
+    state = do(state, powers.access, "Eve", "XIX", "upright")
+    state = do(state, powers.access, "Ada", "XVIII", "upright")
     state = showdown(check_around(state), {**PLAIN, "Eve": "2S 4W 7P 9C KnS KW",
                                            "Ada": "2W 4P 7C 9S KnW KP"})
     state = start_hand(state)
-    state = do(state, souls.access, "Cara", "XIX", "reversed")
+    state = do(state, powers.access, "Cara", "XIX", "reversed")
     state = showdown(check_around(state), {**PLAIN, "Cara": "2C 4S 7W 9P KnC KS"})
     state = start_hand(state)
-    events = souls.access(state, "Ada", "XIX", "upright")
+    events = powers.access(state, "Ada", "XIX", "upright")
     assert (events[0]["granted"], events[0]["depleted"]) == (False, True)
 
 
 def test_r26_card_given_up_for_a_power_cannot_be_shown_as_an_up_card(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", "XII", "upright")
+    state = do(state, powers.access, "Ada", "XII", "upright")
     refused(state, play.show_cards, "Cara", "XII 2C", match="XII")
 
 
 def test_r26_card_given_up_for_a_power_is_in_no_showdown_hand(state: State) -> None:
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", "XII", "upright")
+    state = do(state, powers.access, "Ada", "XII", "upright")
     state = check_around(state)
     hands = {**PLAIN, "Ada": "2W 4P 7C 9S KnW KP", "Cara": "2C 4S 7W 9P KnC KS XII"}
     refused(state, play.showdown, list(hands.items()), magic=False, now=0.0, match="XII")
 
 
 def test_r26_the_dead_use_no_powers(state: State) -> None:
-    free = next(p for p in souls.powers(state) if p["charges"] == 0)
+    free = next(p for p in powers.powers(state) if p["charges"] == 0)
     state = start_hand(state)
-    state = do(state, souls.access, "Ada", free["key"].split("-")[0], free["orientation"])
+    state = do(state, powers.access, "Ada", free["key"].split("-")[0], free["orientation"])
     state = showdown(check_around(state), {**PLAIN, "Ada": "2W 4P 7C 9S KnW KP"})
     state = away(state, "Ada")
     state = do(state, souls.give_soul, "Ada", "Finn", "Ada")
     state = do(state, souls.smash, "Finn", "Ada")
-    refused(state, souls.use_power, "Ada", free["key"], exc=IllegalAction, match="out of the game")
+    refused(state, powers.use_power, "Ada", free["key"], exc=IllegalAction, match="out of the game")

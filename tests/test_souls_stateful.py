@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, souls
+from referee.evening import betting, commands, play, powers, souls
 from referee.evening.folds import apply
 from referee.evening.state import State
 from referee.rules.cards import to_roman
@@ -65,7 +65,7 @@ class SoulsMachine(RuleBasedStateMachine):
         self.guesses: Counter[tuple[str, str]] = Counter()
         self.granted: dict[str, str] = {}          # power key -> holder
         self.used: set[str] = set()
-        self.costs = {p["key"]: p["charges"] for p in souls.powers(self.state)}
+        self.costs = {p["key"]: p["charges"] for p in powers.powers(self.state)}
 
     def pick(self, data: st.DataObject, likely: list[str], anything: list[str],
              odds: float = 0.75) -> str:
@@ -263,7 +263,7 @@ class SoulsMachine(RuleBasedStateMachine):
         who = self.pick(data, [p for p in hand.live if p != FOOL], [FOOL, *STAKEHOLDERS])
         out = {c for gone in hand.forfeited.values() for c in gone}
         card = self.pick(data, [c for c in CARDS if c not in out], [card])
-        events = self.attempt(souls.access, who, card, way)
+        events = self.attempt(powers.access, who, card, way)
         if events is None:
             return
         assert who != FOOL
@@ -286,13 +286,23 @@ class SoulsMachine(RuleBasedStateMachine):
         seat = self.state.seat(who)
         expect_ok = self.granted.get(key) == who and key not in self.used \
             and self.charges[who] >= cost and not (seat.dead or seat.resigned)
-        events = self.attempt(souls.use_power, who, key)
-        assert (events is not None) == expect_ok, (who, key, self.granted, self.charges)
+        others = [p for p in STAKEHOLDERS if p != who]
+        events = self.attempt(powers.use_power, who, key, target=data.draw(st.sampled_from(others)))
+        if events is None and expect_ok:
+            # Holder and Charges fit: only the moment or what the effect asks for may refuse it
+            # (S7, S11-S30), or an Ill Star's extra Charge (S25).
+            assert any(mark in self.refusal for mark in ("(S", "takes no", "needs")), \
+                self.refusal
+        assert events is None or expect_ok, (who, key, self.granted, self.charges)
         if events is None:
             return
+        used = next(e for e in events if e["kind"] == "power_used")
+        assert used["charges"] >= cost  # more only under Ill Star (S25)
         self.used.add(key)
-        self.charges[who] -= cost
-        self.spent += cost
+        if used.get("lost"):  # Downfall (S24)
+            self.used.add(used["lost"])
+        self.charges[who] -= used["charges"]
+        self.spent += used["charges"]
 
     # -- invariants -------------------------------------------------------------------------
 

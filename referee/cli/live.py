@@ -177,6 +177,8 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
     if view["over"]:
         parts.append(Text(f"The game is over (R18): {view['winner'] or 'nobody'} is the last "
                           "stakeholder holding chips.", style="bold"))
+    for text in view.get("in_force", []):  # S17: "Cy must call or fold: Cowed"
+        parts.append(Text.assemble(("In force: ", "bold"), text))
     depleted = ", ".join(view["depleted"]) or "none"
     parts.append(Text.assemble(("Depleted Arcana: ", "bold"), depleted))
     if view.get("problem"):

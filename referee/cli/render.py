@@ -154,6 +154,8 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
     line = head + f". [bold]{hand['to_act']}[/] to act: {'/'.join(hand['moves'])}"
     if hand["owes"]:
         line += f" (owes {hand['owes']})"
+    for text in hand.get("effects", []):  # S17: powers in force, names printed literally
+        line += ". In force: " + text.replace("[", "\\[")
     return line + "."
 
 
@@ -296,9 +298,15 @@ def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
     table.add_column("Table")
     table.add_column("Command")
     table.add_column("Events", justify="right")
+    from rich.text import Text
+
     for c in commands:
+        text = c.text + "".join(  # S17: a power's user, target and effect
+            f"\n  {e.get('title', e['power'])}" + (f" on {e['target']}" if e.get("target") else "")
+            + f": {e['summary']}" for e in c.events if e["kind"] == "power_used"
+            and e.get("summary"))
         table.add_row(str(c.cmd), datetime.fromtimestamp(c.time).strftime("%H:%M:%S"), c.stream,
-                      c.text, str(len(c.events)))
+                      Text(text), str(len(c.events)))
     console().print(table)
     if undone:
         say(f"{len(undone)} command(s) undone and kept: "

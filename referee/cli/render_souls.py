@@ -51,9 +51,23 @@ def announce(event: Event) -> None:
     elif kind == "charges_given":
         say(f"{event['from']}'s side gives {event['n']} Charge(s) to {event['to']}'s side (R25).")
     elif kind == "power_used":
-        say(f"{event['name']} uses {event['power']}, paying {event['charges']} Charge(s) (R26).")
+        power_used(event)
     else:
         say(f"{kind}: {event}")
+
+
+def power_used(event: Event) -> None:
+    """The power, its user, target and Charges, then what it did (S11-S30); names literal."""
+    title = event.get("title", event["power"])
+    on = f" on {event['target']}" if event.get("target") else ""
+    extra = f" ({event['surcharge']} more for Ill Star)" if event.get("surcharge") else ""
+    line = (f"{event['name']} uses {title}{on}, paying {event['charges']} Charge(s)"
+            f"{extra} (R26)")
+    if event.get("summary"):
+        line += f": {event['summary']}"
+    say(line.replace("[", "\\[") + ".")
+    if event.get("effect") in ("private", "by_hand"):
+        say("GM: nothing changes in the books; see that it is done at the table.")
 
 
 def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:

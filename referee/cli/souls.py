@@ -228,12 +228,12 @@ def power_access(
     as_json: Json = False,
 ) -> None:
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
-    from referee.evening import souls
+    from referee.evening import powers
 
     _, after, events = run(f"power access {name} {card} {orientation}",
-                           lambda s: souls.access(s, name, card, orientation))
+                           lambda s: powers.access(s, name, card, orientation))
     e = events[0]
-    spec = souls.power_spec(after, e["rank"], e["orientation"])
+    spec = powers.power_spec(after, e["rank"], e["orientation"])
     if as_json:
         emit_json({"granted": e["granted"], "power": spec["name"] if e["granted"] else None,
                    "depleted": e["depleted"]})
@@ -243,28 +243,62 @@ def power_access(
     render_souls.access(e, spec)
 
 
-@power_app.command("use")
-def power_use(name: str, power: str, as_json: Json = False) -> None:
-    """NAME uses POWER, paying its Charges from the side (R26)."""
-    from referee.evening import souls
+Cards = Annotated[list[str] | None, typer.Option(
+    "--card", help="The card the power works on; repeat it for two (Hold Fast), or give "
+    "NAME:CARD for each stakeholder (The Last Trumpet).")]
 
-    before, after, events = run(f"power use {name} {power}",
-                                lambda s: souls.use_power(s, name, power))
+
+@power_app.command("use")
+def power_use(
+    name: str,
+    power: str,
+    target: Annotated[str | None, typer.Option(
+        "--target", help="The other stakeholder the power is used on (never the Fool).")] = None,
+    card: Cards = None,
+    new: Annotated[str | None, typer.Option(
+        "--new", help="The new card: from the deck (Onward, Lightning Strike), the other's up "
+        "card taken (Exchange of Vows), the user's own card turned up (Weighed in the "
+        "Balance).")] = None,
+    as_card: Annotated[str | None, typer.Option(
+        "--as", help="The card it counts as until the hand ends (magic, R8).")] = None,
+    action: Annotated[str | None, typer.Option(
+        "--action", help="The action forced (Compulsion), or the bet or raise made with the "
+        "power (Iron Rule).")] = None,
+    fold: Annotated[list[str] | None, typer.Option(
+        "--fold", help="The Reaper's Toll: a stakeholder who folds rather than pay.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", help="Downfall: the seed of the random draw, to repeat one.")] = None,
+    as_json: Json = False,
+) -> None:
+    """NAME uses POWER at its moment, paying its Charges; the console applies its effect
+    (R26, S11)."""
+    from referee.evening import powers
+
+    words = [f"power use {name} {power!r}"]
+    for flag, value in (("--target", target), ("--new", new), ("--as", as_card),
+                        ("--action", action), ("--seed", seed)):
+        if value is not None:
+            words.append(f"{flag} {value}")
+    words += [f"--card {c}" for c in card or ()] + [f"--fold {f}" for f in fold or ()]
+    before, after, events = run(" ".join(words), lambda s: powers.use_power(
+        s, name, power, target=target, cards=card or (), new=new, as_card=as_card,
+        action=action, folds=fold or (), seed=seed))
     report_change(before, after, events, as_json)
     if not as_json:  # the power's words, for the GM to read to the player
         from referee.cli import render_souls
 
-        render_souls.power_text(souls.find_power(after, events[0]["power"]), indent="  ")
+        used = next(e for e in events if e["kind"] == "power_used")
+        render_souls.power_text(powers.find_power(after, used["power"]), indent="  ")
 
 
 @power_app.command("list")
 def power_list(as_json: Json = False) -> None:
     """Every power: available, held by whom, used; and the depleted cards."""
-    from referee.evening import souls
+    from referee.evening import powers
 
     state = read_state()
     rows = []
-    for p in souls.powers(state):
+    for p in powers.powers(state):
         held = state.powers.get(p["key"])
         rows.append({"key": p["key"], "card": p["key"].split("-")[0], "orientation":
                      p["orientation"], "name": p["name"], "charges": p["charges"],
@@ -273,7 +307,7 @@ def power_list(as_json: Json = False) -> None:
                      "used": bool(held and held.get("used"))})
     from referee.rules.cards import to_roman
 
-    depleted = [to_roman(n) for n in range(22) if souls.depleted(state, n)]
+    depleted = [to_roman(n) for n in range(22) if powers.depleted(state, n)]
     if as_json:
         emit_json({"powers": rows, "depleted": depleted})
         return
@@ -290,7 +324,7 @@ def power_show(
 ) -> None:
     """The power of major CARD (both ways, or one), with its name and text, to read aloud (R26)."""
     from referee.errors import IllegalAction
-    from referee.evening import souls
+    from referee.evening import powers
     from referee.names import match_name
     from referee.rules.cards import parse_card
 
@@ -304,7 +338,7 @@ def power_show(
         ways = [match_name(orientation, ways, "orientation")]
     rows = []
     for way in ways:
-        spec = souls.power_spec(state, major.rank, way)
+        spec = powers.power_spec(state, major.rank, way)
         held = state.powers.get(spec["key"])
         rows.append({"key": spec["key"], "card": major.short, "orientation": way,
                      "name": spec["name"], "charges": spec["charges"], "when": spec["when"],

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.errors import IllegalAction
+from referee.evening import effects
 from referee.evening.state import HandState, Round, State
 from referee.rules.cards import parse_cards
 from referee.streams import Event
@@ -30,7 +31,8 @@ ALL_UP = (4, 7)
 
 def can_act(state: State, hand: HandState, name: str) -> bool:
     """Still in the hand and holding chips to bet with (an all-in player cannot act)."""
-    return name in hand.order and name not in hand.folded and state.stack(name) > 0
+    return (name in hand.order and name not in hand.folded and state.stack(name) > 0
+            and not effects.suspended(hand, name))  # S19: Suspended plays as if all-in
 
 
 def actors(state: State, hand: HandState) -> list[str]:
@@ -44,7 +46,9 @@ def up_cards_dealt(state: State, hand: HandState, name: str) -> int:
     """How many up cards ``name`` has been dealt by now: by the round, all of them once the
     betting is over (the rest of the deal follows without betting, R14)."""
     player, fool = ALL_UP if hand.betting_over else UP_CARDS[hand.round.street]
-    return fool if name == state.fool else player
+    if name == state.fool:
+        return fool
+    return player - hand.shift.get(name, 0)  # S21: cards a power turned down or up
 
 
 def missing_up_cards(state: State, hand: HandState) -> list[str]:
@@ -74,7 +78,7 @@ def first_in(state: State, hand: HandState, names: list[str],
     the Fool last (H5). ``showing`` defaults to the hand's up cards."""
     from referee.rules.hands import first_to_bet
 
-    shown = hand.showing if showing is None else showing
+    shown = effects.live_showing(hand) if showing is None else showing  # S21: dead cards
     seats = [n for n in hand.order if n in names]
     return first_to_bet([(n, parse_cards(" ".join(shown.get(n, [])))) for n in seats],
                         fool=state.fool if state.fool in seats else None, magic=True)
@@ -86,7 +90,9 @@ def opener(state: State, hand: HandState) -> str | None:
     if hand.round.opener is not None:
         return hand.round.opener
     able = actors(state, hand)
-    return first_in(state, hand, able) if able else None
+    if not able:
+        return None
+    return effects.opener(state, hand, able) or first_in(state, hand, able)  # S20
 
 
 def _next_after(state: State, hand: HandState, last: str | None) -> str | None:
@@ -154,6 +160,7 @@ def options(state: State, hand: HandState) -> Options | None:
         if state.stack(name) > due and may_raise(hand):
             moves.append("raise")
         moves.append("fold")
+    moves = effects.allowed_moves(state, hand, name, moves)[0]  # S17: powers in force
     return Options(name, due, tuple(moves))
 
 
@@ -197,6 +204,9 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
         what = options(state, hand)
         allowed = f" ({'/'.join(what.moves)})" if what else ""
         raise IllegalAction(f"not {name}'s turn: {current} is to act{allowed}")
+    what = options(state, hand)
+    if what is not None:  # S17: an action a power in force forbids is refused, naming it
+        effects.check_action(state, hand, name, action, amount, list(what.moves))
     r: Round = hand.round
     due = owed(state, hand, name)
     stack = state.stack(name)

@@ -160,6 +160,12 @@ def sit(state: State, who: str) -> list[Event]:
                             ruling="R17")
     if seat.seated:
         raise IllegalAction(f"{name} is already seated")
+    from referee.evening.effects import exiled
+
+    why = exiled(state, name)
+    if why:
+        raise IllegalAction(f"{name} was exiled by {why} and sits out the next hand; they may "
+                            "sit again once it is over (S27)", ruling="S27")
     return [{"kind": "seat_changed", "name": name, "seated": True}]
 
 

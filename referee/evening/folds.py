@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.errors import InvariantViolation
-from referee.evening import betting
+from referee.evening import betting, effects
 from referee.evening.state import (
     CHIPS_PER_COLOUR,
     POT,
@@ -38,6 +38,8 @@ def apply(state: State, event: Event) -> State:
     handler = HANDLERS.get(event["kind"])
     if handler is None:
         raise InvariantViolation(f"unknown event kind {event['kind']!r}")
+    if state.hand is not None and not effects.still_answerable(event):
+        state.hand.answerable = None  # S15: a bet or power is answered at once or not at all
     state = handler(state, event)
     if state.started and state.hand is None:
         check_end(state)
@@ -124,6 +126,7 @@ def _action(state: State, e: Event) -> State:
     hand = _hand(state)
     r = hand.round
     name, action, chips = e["name"], e["action"], e["chips"]
+    effects.on_action(state, hand, e)  # S15, S17: answerable bets, turn effects used up
     if r.actions == 0:
         r.opener = name
         hand.openings.append({"street": r.street, "opener": name,
@@ -171,6 +174,7 @@ def _showdown(state: State, e: Event) -> State:
         "contested": bool(e["hands"]),
         "time": e.get("time", 0.0),
     })
+    effects.hand_ended(state, hand)  # S27: Exile
     state.hand = None
     state.hands_played += 1
     return state
@@ -329,13 +333,7 @@ def _power_accessed(state: State, e: Event) -> State:
 
 @handles("power_used")
 def _power_used(state: State, e: Event) -> State:
-    power = state.powers[e["power"]]
-    if power["used"] or power["holder"] != e["name"]:
-        raise InvariantViolation(f"R26: power {e['power']} used twice or by another")
-    power["used"] = True
-    power["used_hand"] = e.get("hand")
-    state.charges[e["name"]] -= e["charges"]
-    return state
+    return effects.apply_power(state, e)
 
 
 STREAM = StreamSpec(name="evening", empty=State, apply=apply, dump=dump, load=load)

@@ -80,6 +80,12 @@ def forfeited(hand: HandState) -> dict[str, str]:
 
 def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
     """A card may show for one player only, and never after it went to the Fool (R8, R26)."""
+    from referee.evening.effects import discarded
+
+    thrown = discarded(hand)
+    if card.short in thrown:  # S21
+        raise BadInput(f"{card.short} ({card.name}) was discarded by a power "
+                       f"({thrown[card.short]}); it is out of this hand (S21)", ruling="S21")
     gone = forfeited(hand)
     if card.short in gone:
         raise BadInput(f"{card.short} ({card.name}) was given to the Fool by {gone[card.short]} "
@@ -419,10 +425,11 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
         typed[name] = parse_cards(cards_text)
     given = {name: _hand_cards(state, hand, name, typed.get(name), magic=magic)
              for name in hand.live}
-    from referee.rules.hands import best_hand, check_distinct
+    from referee.evening.effects import counted_hand  # S21, S22: powers in force
+    from referee.rules.hands import check_distinct
 
     check_distinct(list(given.values()), magic=magic, names=list(given))
-    best = {name: best_hand(cards, magic=magic) for name, cards in given.items()}
+    best = {name: counted_hand(hand, name, cards, magic) for name, cards in given.items()}
     event = _award(state, given, best, magic=magic)
     event["time"] = now
     if keep:

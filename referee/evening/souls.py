@@ -1,4 +1,6 @@
-"""Souls, clue sheets, guesses, Charges and powers (R16, R19-R26): GM requests -> events.
+"""Souls, clue sheets, guesses and Charges (R16, R19-R25): GM requests -> events.
+
+Powers are in ``referee.evening.powers``.
 
 Like ``commands``: pure functions of the state and the GM's words, returning the
 events of one command or raising a RefereeError; each is replayed on a copy
@@ -26,7 +28,7 @@ from referee.evening.lookup import (
 )
 from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
 from referee.names import match_name
-from referee.rules.cards import parse_arcanum, parse_card, to_roman
+from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
 
@@ -63,7 +65,8 @@ def setup_from_scenario(path: str | None, seats: list[SeatSpec]) -> dict[str, An
                   for spec in scenario.souls[: len(seats)]},
         "powers": [
             {"key": p.key, "card": p.card, "orientation": p.orientation, "name": p.name,
-             "charges": p.charges, "when": p.when, "text": p.text, "magic": p.magic}
+             "charges": p.charges, "when": p.when, "text": p.text, "magic": p.magic,
+             "timing": p.timing, "effect": dict(p.effect)}
             for p in scenario.powers.powers
         ],
     }
@@ -125,6 +128,7 @@ def study(state: State, who: str, soul_text: str) -> list[Event]:
     """R23: the assistant studies a soul their side holds and learns the next clue."""
     require_evening(state)
     name = assistant(state, who)
+    _not_barred(state, name, "study souls")
     soul = live_soul(state, soul_text)
     mine = side(state, name)
     if soul.kind != "bottled":
@@ -140,6 +144,16 @@ def study(state: State, who: str, soul_text: str) -> list[Event]:
                             "clues learned (R23)", ruling="R23")
     return [{"kind": "soul_studied", "assistant": name, "soul": soul.key, "clue": sheet[done],
              "n": done + 1, "of": len(sheet)}]
+
+
+def _not_barred(state: State, name: str, what: str) -> None:
+    """S26: an assistant barred by Neglect may not study souls or guess."""
+    from referee.evening.effects import barred
+
+    why = barred(state, name)
+    if why:
+        raise IllegalAction(f"{name} may not {what}: barred by {why} until the end of the "
+                            "next hand (S26)", ruling="S26")
 
 
 def clue_sheet(state: State, assistant_name: str, soul_key_: str) -> list[str]:
@@ -165,6 +179,7 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
     """R24: three guesses per assistant per soul; first correct Arcanum 1 Charge, name 2."""
     require_evening(state)
     guesser = assistant(state, who)
+    _not_barred(state, guesser, "guess")
     soul = state.soul(soul_key(state, soul_text))
     if soul.kind != "bottled":
         raise IllegalAction(f"{soul.key} is a stakeholder's own soul; its identity is no secret")
@@ -454,100 +469,3 @@ def give_charges(state: State, source: str, target: str, n: int) -> list[Event]:
     if have < n:
         raise IllegalAction(f"{a}'s side has {have} Charge(s), not {n} (R25)", ruling="R25")
     return [{"kind": "charges_given", "from": a, "to": b, "n": n}]
-
-
-# -- powers -------------------------------------------------------------------------------------
-
-
-def powers(state: State) -> list[dict[str, Any]]:
-    return list(state.scenario.get("powers", []))
-
-
-def power_spec(state: State, card: int, orientation: str) -> dict[str, Any]:
-    for p in powers(state):
-        if p["card"] == card and p["orientation"] == orientation:
-            return p
-    raise IllegalAction(f"the evening's power set has no {orientation} power for "
-                        f"{to_roman(card)}")
-
-
-def depleted(state: State, card: int) -> bool:
-    return all(f"{to_roman(card)}-{o}" in state.powers for o in ("upright", "reversed"))
-
-
-def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
-    """R26, E22: a stakeholder in the hand slides a face-down major to the Fool for a power."""
-    require_evening(state)
-    if state.hand is None:
-        raise IllegalAction("powers are accessed during a hand, with a card dealt face down "
-                            "(R26)", ruling="R26")
-    hand = state.hand
-    name = match_name(who, [*state.stakeholders, state.fool], "player")
-    if name == state.fool:
-        raise IllegalAction("the Fool (R15) cannot access or use powers (R26)", ruling="R26")
-    if name not in hand.live:
-        raise IllegalAction(f"{name} is not in hand {hand.no}; only a stakeholder dealt in (and "
-                            "still in) may access a power (R26)", ruling="R26")
-    card = parse_card(card_text)
-    if not card.is_major:
-        raise IllegalAction(f"{card.name} is a minor card; only the Major Arcana hold powers "
-                            "(R26)", ruling="R26")
-    if card.short in hand.showing.get(name, []):
-        raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
-                            "dealt face down (R26)", ruling="R26")
-    for other, shown in hand.showing.items():
-        if card.short in shown:
-            raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
-                                f"once, so {name} cannot hold it face down (R8, R26)",
-                                ruling="R26")
-    for other, gone in hand.forfeited.items():
-        if card.short in gone:
-            raise IllegalAction(f"{card.name} was already given up by {other} this hand")
-    # Two down, two up, two up, one down: two face-down cards until the last round, then three.
-    down = 3 if hand.round.street >= 3 else 2
-    if len(hand.forfeited.get(name, [])) >= down:
-        raise IllegalAction(f"{name} has given up all {down} of their face-down cards this hand; "
-                            "powers come from cards dealt face down (R26)", ruling="R26")
-    orientation = match_name(orientation, ["upright", "reversed"], "orientation")
-    spec = power_spec(state, card.rank, orientation)
-    granted = spec["key"] not in state.powers
-    event: Event = {"kind": "power_accessed", "name": name, "card": card.short,
-                    "rank": card.rank, "orientation": orientation, "power": spec["key"],
-                    "granted": granted}
-    sim = replay(state, [event])
-    # Whether the card is depleted now; it became so with this access when a power was granted.
-    event["depleted"] = depleted(sim, card.rank)
-    return [event]
-
-
-def find_power(state: State, text: str) -> dict[str, Any]:
-    by_key = {p["key"].lower(): p for p in powers(state)}
-    if text.lower() in by_key:
-        return by_key[text.lower()]
-    names = {p["name"]: p for p in powers(state)}
-    return names[match_name(text, list(names), "power")]
-
-
-def use_power(state: State, who: str, power_text: str) -> list[Event]:
-    """R26: a power is used once, by its holder, paying its Charges from the side."""
-    require_evening(state)
-    name = stakeholder(state, who)
-    seat = state.seat(name)
-    if seat.dead or seat.resigned:
-        raise IllegalAction(f"{name} is out of the game ({'dead' if seat.dead else 'resigned'}); "
-                            "only a stakeholder still in the game uses a power (R26)", ruling="R26")
-    spec = find_power(state, power_text)
-    held = state.powers.get(spec["key"])
-    if held is None or held["holder"] != name:
-        owner = held["holder"] if held else "nobody"
-        raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
-                            f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
-    if held.get("used"):
-        raise IllegalAction(f"{spec['name']} was already used; powers are one-use (R26)",
-                            ruling="R26")
-    have = state.charges.get(name, 0)
-    if have < spec["charges"]:
-        raise IllegalAction(f"{spec['name']} needs {spec['charges']} Charge(s); {name}'s side has "
-                            f"{have} (R26)", ruling="R26")
-    return [{"kind": "power_used", "name": name, "power": spec["key"],
-             "charges": spec["charges"], "hand": state.hand.no if state.hand else None}]

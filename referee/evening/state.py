@@ -64,6 +64,13 @@ class HandState:
     antes: dict[str, int] = field(default_factory=dict)   # chips each put in as the ante (R13)
     #: Each round's opening as it happened: street, opener, who could bet (for ``hand fix``).
     openings: list[dict[str, Any]] = field(default_factory=list)
+    # Powers in force (S11-S30), folded from power_used events by referee.evening.effects:
+    # {kind, scope: turn|round|hand, target, power, by, ...}; the bet or power a power may
+    # answer now; up cards gone face down (net, per player); cards discarded by powers.
+    effects: list[dict[str, Any]] = field(default_factory=list)
+    answerable: dict[str, Any] | None = None
+    shift: dict[str, int] = field(default_factory=dict)
+    out: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def live(self) -> list[str]:
@@ -112,6 +119,11 @@ class State:
     consumed_points: list[dict[str, Any]] = field(default_factory=list)
     buyout_offers: dict[str, list[str]] = field(default_factory=dict)  # stakeholder -> holders
     auction: dict[str, Any] | None = None  # the open auction: seller, soul, holder, bids (R20)
+    # Powers reaching past the hand (S25-S27): assistant -> bar, stakeholder -> extra cost,
+    # stakeholder -> exile.
+    barred: dict[str, dict[str, Any]] = field(default_factory=dict)
+    surcharges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    exiles: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # -- people -----------------------------------------------------------------------------
 

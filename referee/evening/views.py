@@ -6,7 +6,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee.evening import betting
+from referee.evening import betting, effects
+from referee.evening.effects import in_force
 from referee.evening.state import CHIP_VALUE, POT, State
 from referee.rules.cards import to_roman
 
@@ -46,6 +47,7 @@ def status(state: State, now: float | None = None) -> dict[str, Any]:
         "open_phase_due": state.phase == "limit" and state.first_hand_at is not None
         and now - state.first_hand_at >= 3600,
         "charges": dict(state.charges),
+        "in_force": in_force(state),  # S17: powers binding the table
         "over": state.over,
         "winner": state.winner,
     }
@@ -78,7 +80,8 @@ def hand_view(state: State) -> dict[str, Any] | None:
             "ante": hand.antes.get(name, 0),
             "stack": state.stack(name),
             "folded": name in hand.folded,
-            "all_in": name != state.fool and name not in hand.folded and state.stack(name) == 0,
+            "all_in": name != state.fool and name not in hand.folded
+            and (state.stack(name) == 0 or effects.suspended(hand, name)),  # S19
             "to_act": opts is not None and opts.name == name,
         }
         for name in hand.order
@@ -89,7 +92,8 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "street": hand.round.street,
         "in": hand.live,
         "folded": list(hand.folded),
-        "all_in": [p for p in hand.live if state.stack(p) == 0 and p != state.fool],
+        "all_in": [p for p in hand.live if p != state.fool
+                   and (state.stack(p) == 0 or effects.suspended(hand, p))],  # S19
         "showing": {p: list(c) for p, c in hand.showing.items()},
         "players": players,
         "pot": state.stack(POT),
@@ -105,4 +109,5 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "betting_over": hand.betting_over,
         "missing_up": betting.missing_up_cards(state, hand),
         "up_due": {p: betting.up_cards_dealt(state, hand, p) for p in hand.live},
+        "effects": [f["text"] for f in in_force(state)],  # S17: "Cy must call or fold: Cowed"
     }

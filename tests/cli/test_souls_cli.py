@@ -383,8 +383,8 @@ def test_r26_use_pays_charges_once(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "soul", "guess", "Ben", "cracked", "--arcanum", "IX")    # Ada's side: 1
     ok(runner, ev, "hand", "start")
     ok(runner, ev, "power", "access", "Ada", "XII", "upright")              # 1 Charge
-    out = ok(runner, ev, "power", "use", "Ada", "upside down").stdout
-    assert "Ada uses XII-upright, paying 1 Charge(s)" in out
+    out = ok(runner, ev, "power", "use", "Ada", "upside down", "--card", "5C").stdout
+    assert "Ada uses Upside Down, paying 1 Charge(s)" in out
     assert status(runner, ev)["charges"]["Ada"] == 0
     line = refused(runner, ev, "power", "use", "Ada", "XII-upright")
     assert "already used" in line
@@ -393,7 +393,7 @@ def test_r26_use_pays_charges_once(runner: CliRunner, ev: Path) -> None:
 def test_r26_use_without_the_charges_is_refused(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "hand", "start")
     ok(runner, ev, "power", "access", "Ada", "0", "upright")        # The Leap: 2 Charges
-    line = refused(runner, ev, "power", "use", "Ada", "The Leap")
+    line = refused(runner, ev, "power", "use", "Ada", "The Leap", "--card", "5C", "--as", "KC")
     assert "needs 2 Charge(s); Ada's side has 0" in line
 
 
@@ -530,10 +530,10 @@ def test_bad_give_charges_the_side_lacks(runner: CliRunner, ev: Path) -> None:
 
 def test_bad_power_twice_or_without_charges(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "hand", "start")
-    free = next(p for p in js(runner, ev, "power", "list")["powers"] if p["charges"] == 0)
+    free = next(p for p in js(runner, ev, "power", "list")["powers"] if p["name"] == "Ill Star")
     ok(runner, ev, "power", "access", "Cara", free["card"], free["orientation"])
-    ok(runner, ev, "power", "use", "Cara", free["key"])
-    refused(runner, ev, "power", "use", "Cara", free["key"])
+    ok(runner, ev, "power", "use", "Cara", free["key"], "--target", "Eve")
+    refused(runner, ev, "power", "use", "Cara", free["key"], "--target", "Eve")
     ok(runner, ev, "power", "access", "Eve", "0", "reversed")          # 2 Charges
     refused(runner, ev, "power", "use", "Eve", "0-reversed")
     refused(runner, ev, "power", "use", "Ada", "0-reversed")           # not hers

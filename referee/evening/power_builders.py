@@ -1,0 +1,347 @@
+"""What each kind of effect asks for and records (S12-S30): one builder per effect kind.
+
+A builder takes what it needs from the ``Use`` (``referee.evening.powers``), checks it
+against the hand, fills the ``power_used`` event for the fold (``referee.evening.effects``)
+and returns one line saying what the power did, for the GM and the log.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from referee.errors import BadInput
+from referee.evening import betting, effects
+from referee.evening.play import act
+from referee.evening.powers import Use, counts_as, pay, toll_payers
+from referee.names import match_name
+from referee.rules.cards import parse_card
+from referee.rules.power_vocab import param
+from referee.streams import Event
+
+Builder = Callable[[Use, Event], str]
+BUILD: dict[str, Builder] = {}
+
+
+def builds(*kinds: str) -> Callable[[Builder], Builder]:
+    def register(fn: Builder) -> Builder:
+        for kind in kinds:
+            BUILD[kind] = fn
+        return fn
+
+    return register
+
+
+def _to_act(use: Use) -> str:
+    current = betting.to_act(use.state, use.hand)
+    assert current is not None  # the timing was checked
+    use.take("target")
+    return current
+
+
+@builds("fold")
+def _fold(use: Use, e: Event) -> str:
+    who = use.target()
+    use.chained(who)
+    e["target"] = who
+    return f"{who} folds at once; their chips stay in the pot"
+
+
+@builds("toll")
+def _toll(use: Use, e: Event) -> str:
+    n = int(param(use.effect, "chips"))
+    payers = toll_payers(use.state, use.hand, use.name)
+    folding = [use.person(str(t)) for t in use.take("folds") or ()]
+    for who in folding:
+        if who not in payers:
+            raise use.fail(f"{who} owes no toll (all-in players are passed over)", "S16")
+        use.chained(who)
+    e["paid"] = {p: pay(use.state, p, n) for p in payers if p not in folding}
+    e["folded"] = folding
+    paid = ", ".join(e["paid"]) or "nobody"
+    return (f"toll of {n} chip(s) into the pot, no bet: {paid} pay"
+            + (f"; {', '.join(folding)} fold" if folding else ""))
+
+
+@builds("take_back")
+def _take_back(use: Use, e: Event) -> str:
+    answer = use.hand.answerable
+    assert answer is not None
+    e["target"] = answer["by"]
+    return (f"{answer['by']}'s {answer['action']} is taken back, chips and all; "
+            f"{answer['by']} acts again and may only check, call or fold")
+
+
+@builds("skip_turn")
+def _skip(use: Use, e: Event) -> str:
+    who = _to_act(use)
+    e["target"] = who
+    if betting.owed(use.state, use.hand, who):
+        e["passed"] = True
+        return f"the action passes {who}; {who} must call or fold when it comes back"
+    use.after.append({"kind": "action", "name": who, "action": "check", "chips": {},
+                      "all_in": False, "auto": True,
+                      "why": f"{use.title}: the turn is skipped (S18)"})
+    return f"{who}'s turn is skipped: {who} checks"
+
+
+@builds("force_action")
+def _force(use: Use, e: Event) -> str:
+    who = _to_act(use)
+    what = betting.options(use.state, use.hand)
+    legal = [*what.moves, "fold"] if what else ["fold"]
+    text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
+    action = match_name(text, list(dict.fromkeys(legal)), f"action open to {who}")
+    e["target"], e["action"] = who, action
+    return f"{who} must {action} on this turn"
+
+
+@builds("call_or_fold", "must_raise")
+def _turn(use: Use, e: Event) -> str:
+    who = _to_act(use)
+    e["target"] = who
+    if use.effect["kind"] == "must_raise":
+        return f"{who} must raise if a raise is allowed, otherwise call; no check, no fold"
+    if use.hand.round.bet > use.hand.round.committed.get(who, 0):
+        return f"{who} must call or fold, and may not raise"
+    return f"{who} must bet one chip or fold"
+
+
+@builds("no_raises")
+def _no_raises(use: Use, e: Event) -> str:
+    text = str(use.need("action", "the bet or raise it comes with (bet or raise)"))
+    action = match_name(text, ["bet", "raise"], "action with this power")
+    use.before.extend(act(use.state, use.name, action))
+    e["street"] = use.hand.round.street
+    return f"{use.name} {action}s: no more raises this round; the others call or fold"
+
+
+@builds("no_fold", "no_bets", "all_in")
+def _binds(use: Use, e: Event) -> str:
+    who = use.target()
+    e["target"], e["street"] = who, use.hand.round.street
+    return {"no_fold": f"{who} may not fold this round",
+            "no_bets": f"{who} may not bet or raise this round",
+            "all_in": f"{who} takes no further action this hand and plays as if all-in, "
+                      "for the pot as it stands"}[use.effect["kind"]]
+
+
+@builds("opener")
+def _opener(use: Use, e: Event) -> str:
+    e["street"], e["who"] = use.hand.round.street, param(use.effect, "who")
+    if e["who"] == "self":
+        if not use.state.stack(use.name):
+            raise use.fail(f"{use.name} holds no chips and cannot open a round", "S20")
+        return f"{use.name} opens round {e['street']}"
+    return f"the lowest hand showing opens round {e['street']}"
+
+
+@builds("swap_up")
+def _swap(use: Use, e: Event) -> str:
+    mine = use.up_card(use.name, use.one_card("cards", f"one of {use.name}'s up cards"))
+    who = use.target()
+    theirs = use.up_card(who, parse_card(str(use.need("new", f"one of {who}'s up cards"))).short)
+    e.update(target=who, card=mine, new=theirs)
+    return f"{use.name}'s {mine} and {who}'s {theirs} change places, face up"
+
+
+@builds("replace_up")
+def _replace(use: Use, e: Event) -> str:
+    if param(use.effect, "who") == "self":
+        owner = use.name
+        card = use.up_card(owner, use.one_card("cards", f"the up card {owner} discards"))
+    else:
+        owner = use.target()
+        up = effects.live_up(use.hand, owner)
+        if not up:
+            raise use.fail(f"{owner} shows no up card", "S21")
+        top = max(parse_card(c).strength for c in up)
+        highest = [c for c in up if parse_card(c).strength == top]
+        given = use.take("cards")
+        if given:
+            card = parse_card(str(given[0])).short
+            if card not in highest:
+                raise use.fail(f"{owner}'s highest up card is {' or '.join(highest)}, not {card}",
+                               "S21")
+        elif len(highest) > 1:
+            raise BadInput(f"{use.title}: {owner}'s highest up cards tie ({' '.join(highest)}); "
+                           "name the one discarded with --card")
+        else:
+            card = highest[0]
+        use.up_card(owner, card)
+        e["target"] = owner
+    new = use.unseen(parse_card(str(use.need("new", "the card taken from the deck"))).short,
+                     "the top card of the deck")
+    e.update(owner=owner, card=card, new=new)
+    return f"{owner} discards {card} face up and takes {new} face up in its place"
+
+
+@builds("hide_up")
+def _hide(use: Use, e: Event) -> str:
+    e["card"] = use.up_card(use.name, use.one_card("cards", f"the up card {use.name} turns down"))
+    return f"{use.name} turns {e['card']} face down: a down card for the rest of the hand"
+
+
+@builds("kill_up")
+def _kill(use: Use, e: Event) -> str:
+    who = use.target()
+    e["target"] = who
+    e["card"] = use.up_card(who, use.one_card("cards", f"the up card of {who} cut down"))
+    return f"{who}'s {e['card']} is turned sideways: dead, it counts for nothing"
+
+
+@builds("reveal")
+def _reveal(use: Use, e: Event) -> str:
+    how = param(use.effect, "who")
+    pairs: list[tuple[str, str]] = []
+    if how in ("target", "both"):
+        who = use.target()
+        e["target"] = who
+        pairs.append((who, use.one_card("cards", f"the down card {who} turns face up")))
+        if how == "both":
+            pairs.append((use.name, parse_card(str(use.need(
+                "new", f"the down card {use.name} turns face up"))).short))
+    else:
+        given = use.need("cards", "NAME:CARD for every stakeholder still in the hand")
+        for item in given:
+            who, sep, card = str(item).partition(":")
+            if not sep:
+                raise BadInput(f"{use.title}: write --card NAME:CARD for each stakeholder, "
+                               f"e.g. --card {use.name}:5C")
+            owner = use.name if match_name(who, use.state.stakeholders) == use.name else \
+                use.person(who)
+            pairs.append((owner, parse_card(card).short))
+        wanted = [p for p in use.hand.live if p != use.state.fool and use.down_left(p) > 0]
+        named = [p for p, _ in pairs]
+        if sorted(named) != sorted(wanted):
+            raise BadInput(f"{use.title}: one --card NAME:CARD for each of {', '.join(wanted)}")
+    for owner, card in pairs:
+        if use.down_left(owner) < 1:
+            raise use.fail(f"{owner} holds no down card", "S21")
+        use.unseen(card, f"a down card of {owner}")
+        use.unprotected(owner, card)
+    e["revealed"] = pairs
+    return "; ".join(f"{o} turns {c} face up" for o, c in pairs)
+
+
+@builds("discard")
+def _discard(use: Use, e: Event) -> str:
+    card = use.one_card("cards", f"the card {use.name} discards, up or down")
+    e["up"] = card in use.hand.showing.get(use.name, [])
+    if e["up"]:
+        use.up_card(use.name, card)
+    else:
+        use.unseen(card, f"a down card of {use.name}")
+        use.unprotected(use.name, card)
+    e["card"] = card
+    return (f"{use.name} takes the top card of the deck face down and discards {card}"
+            + (" (an up card)" if e["up"] else "") + "; tell no one the new card")
+
+
+@builds("counts_as")
+def _counts_as(use: Use, e: Event) -> str:
+    rule = param(use.effect, "as")
+    target = use.target(live=False) if rule == "target_up" else None
+    card = parse_card(use.one_card("cards", f"the card of {use.name}'s hand that changes"))
+    for owner, shown in use.hand.showing.items():
+        if card.short in shown and owner != use.name:
+            raise use.fail(f"{card.short} is showing for {owner}, not in {use.name}'s hand",
+                           "S22")
+    use.unprotected(use.name, card.short)
+    e.update(card=card.short, target=target, **{"as": counts_as(use, rule, card, target)})
+    return (f"{use.name}'s {card.short} counts as {e['as']} until the hand ends (magic, R8): "
+            "mark it with a chip")
+
+
+@builds("cancel")
+def _cancel(use: Use, e: Event) -> str:
+    answer = use.hand.answerable
+    assert answer is not None
+    e["target"], e["cancels"] = answer["by"], answer["power"]
+    return (f"{answer['event']['title']} of {answer['by']} is cancelled before it takes effect; "
+            f"it is spent and its {answer['event']['charges']} Charge(s) are lost")
+
+
+@builds("lose_power")
+def _lose(use: Use, e: Event) -> str:
+    who = use.target(live=False)
+    unused = sorted(k for k, p in use.state.powers.items()
+                    if p["holder"] == who and not p["used"])
+    if not unused:
+        raise use.fail(f"{who} holds no unused power", "S24")
+    e["target"] = who
+    e["lost"] = unused[random.Random(e["seed"]).randrange(len(unused))]
+    return f"{who} loses {e['lost']}, drawn at random (seed {e['seed']}), as if spent"
+
+
+@builds("surcharge")
+def _surcharge(use: Use, e: Event) -> str:
+    who = use.target(live=False)
+    e["target"], e["n"] = who, int(param(use.effect, "charges"))
+    return f"the next power {who} uses costs {e['n']} Charge(s) more"
+
+
+@builds("bar_assistant")
+def _bar(use: Use, e: Event) -> str:
+    who = use.target(live=False)
+    helper = use.state.seat(who).assistant
+    if not helper:
+        raise use.fail(f"{who} has no assistant to bar", "S26")
+    e["target"], e["assistant"] = who, helper
+    return (f"{helper} ({who}'s assistant) may not study souls or guess until the end of "
+            f"hand {use.hand.no + 1}")
+
+
+@builds("exile")
+def _exile(use: Use, e: Event) -> str:
+    who = use.target(live=False)
+    e["target"] = who
+    return (f"when hand {use.hand.no} ends, {who} rises from the table and sits out hand "
+            f"{use.hand.no + 1}; away from the table the Law does not protect them")
+
+
+@builds("protect")
+def _protect(use: Use, e: Event) -> str:
+    most = int(param(use.effect, "cards"))
+    given = [parse_card(str(c)).short for c in use.need("cards", f"up to {most} of "
+                                                         f"{use.name}'s cards")]
+    if len(given) > most or len(set(given)) != len(given):
+        raise BadInput(f"{use.title} holds up to {most} different cards fast, not "
+                       f"{' '.join(given)}")
+    for card in given:
+        if card not in use.hand.showing.get(use.name, []):
+            use.unseen(card, f"a down card of {use.name}")
+    e["cards"] = given
+    return f"{' and '.join(given)} of {use.name} are held fast: no power can touch them"
+
+
+@builds("private", "by_hand")
+def _tell(use: Use, e: Event) -> str:
+    if param(use.effect, "target") == "another":
+        e["target"] = use.target()
+    what = use.spec["text"]
+    if use.effect["kind"] == "private":
+        return f"privately, as the power says: {what} The table's books do not change (S28)"
+    return f"apply by hand: {what} (S12)"
+
+
+def describe(f: dict[str, Any]) -> str:
+    """One line for an effect in force (S17), as ``status`` and ``watch`` show it."""
+    who, power = f.get("target"), f["power"]
+    text = {
+        "only": f"{who} must {' or '.join(f.get('moves', []))}",
+        "call_or_fold": f"{who} must call or fold (bet one chip or fold if no bet)",
+        "must_raise": f"{who} must raise if allowed, otherwise call",
+        "no_raises": "no more raises this round",
+        "no_fold": f"{who} may not fold this round",
+        "no_bets": f"{who} may not bet or raise" + (" this round" if f["scope"] == "round"
+                                                    else " on this turn"),
+        "all_in": f"{who} plays as if all-in",
+        "opener": f"{f.get('who')} opens this round" if f.get("who") != "lowest"
+        else "the lowest hand showing opens this round",
+        "dead": f"{who}'s {f.get('card')} is dead",
+        "counts_as": f"{who}'s {f.get('card')} counts as {f.get('counts')}",
+        "protect": f"{who}'s {f.get('card')} is held fast",
+    }.get(f["kind"], f["kind"])
+    return f"{text}: {power}"

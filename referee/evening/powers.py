@@ -1,0 +1,341 @@
+"""Powers of the Major Arcana at the table (R26, S11-S30): GM requests -> events.
+
+Like ``commands``: pure functions of the state and the GM's words. ``use_power`` checks the
+power's timing against the hand (S11), asks for exactly what its effect needs, and returns
+one ``power_used`` event carrying everything the fold needs (``referee.evening.effects``),
+plus the betting actions the power makes (an Iron Rule bet, a Standstill check) and the
+Fool's forced moves that follow, all replayed on a copy before they are returned.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from referee.errors import BadInput, IllegalAction
+from referee.evening import betting, effects
+from referee.evening.folds import replay
+from referee.evening.play import _uncontested, fool_moves, forfeited
+from referee.evening.state import HandState, State, require_evening
+from referee.names import match_name
+from referee.rules.cards import ACE, KING, Card, parse_card, to_roman
+from referee.rules.pots import pick_chips
+from referee.rules.power_vocab import TIMINGS
+from referee.streams import Event
+
+# -- the power set of the evening ---------------------------------------------------------------
+
+
+def powers(state: State) -> list[dict[str, Any]]:
+    return list(state.scenario.get("powers", []))
+
+
+def power_spec(state: State, card: int, orientation: str) -> dict[str, Any]:
+    for p in powers(state):
+        if p["card"] == card and p["orientation"] == orientation:
+            return p
+    raise IllegalAction(f"the evening's power set has no {orientation} power for "
+                        f"{to_roman(card)}")
+
+
+def depleted(state: State, card: int) -> bool:
+    return all(f"{to_roman(card)}-{o}" in state.powers for o in ("upright", "reversed"))
+
+
+def find_power(state: State, text: str) -> dict[str, Any]:
+    by_key = {p["key"].lower(): p for p in powers(state)}
+    if text.lower() in by_key:
+        return by_key[text.lower()]
+    names = {p["name"]: p for p in powers(state)}
+    return names[match_name(text, list(names), "power")]
+
+
+def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
+    """R26, E22: a stakeholder in the hand slides a face-down major to the Fool for a power."""
+    require_evening(state)
+    if state.hand is None:
+        raise IllegalAction("powers are accessed during a hand, with a card dealt face down "
+                            "(R26)", ruling="R26")
+    hand = state.hand
+    name = match_name(who, [*state.stakeholders, state.fool], "player")
+    if name == state.fool:
+        raise IllegalAction("the Fool (R15) cannot access or use powers (R26)", ruling="R26")
+    if name not in hand.live:
+        raise IllegalAction(f"{name} is not in hand {hand.no}; only a stakeholder dealt in (and "
+                            "still in) may access a power (R26)", ruling="R26")
+    card = parse_card(card_text)
+    if not card.is_major:
+        raise IllegalAction(f"{card.name} is a minor card; only the Major Arcana hold powers "
+                            "(R26)", ruling="R26")
+    if card.short in hand.showing.get(name, []):
+        raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
+                            "dealt face down (R26)", ruling="R26")
+    for other, shown in hand.showing.items():
+        if card.short in shown:
+            raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
+                                f"once, so {name} cannot hold it face down (R8, R26)",
+                                ruling="R26")
+    for other, gone in hand.forfeited.items():
+        if card.short in gone:
+            raise IllegalAction(f"{card.name} was already given up by {other} this hand")
+    # Two down, two up, two up, one down: two face-down cards until the last round, then three.
+    down = 3 if hand.round.street >= 3 else 2
+    if len(hand.forfeited.get(name, [])) >= down:
+        raise IllegalAction(f"{name} has given up all {down} of their face-down cards this hand; "
+                            "powers come from cards dealt face down (R26)", ruling="R26")
+    orientation = match_name(orientation, ["upright", "reversed"], "orientation")
+    spec = power_spec(state, card.rank, orientation)
+    granted = spec["key"] not in state.powers
+    event: Event = {"kind": "power_accessed", "name": name, "card": card.short,
+                    "rank": card.rank, "orientation": orientation, "power": spec["key"],
+                    "granted": granted}
+    sim = replay(state, [event])
+    # Whether the card is depleted now; it became so with this access when a power was granted.
+    event["depleted"] = depleted(sim, card.rank)
+    return [event]
+
+
+# -- using a power ------------------------------------------------------------------------------
+
+FLAGS = {"target": "--target NAME", "cards": "--card CARD", "new": "--new CARD",
+         "as": "--as CARD", "action": "--action ACTION", "folds": "--fold NAME"}
+
+
+class Use:
+    """One ``power use``: the state, the user, the power and what the GM gave; each builder
+    takes what its effect needs, and anything left over is refused."""
+
+    def __init__(self, state: State, hand: HandState, name: str, spec: dict[str, Any],
+                 given: dict[str, Any]) -> None:
+        self.state, self.hand, self.name, self.spec = state, hand, name, spec
+        self.title: str = spec["name"]
+        self.effect: dict[str, Any] = dict(spec.get("effect") or {"kind": "by_hand"})
+        self.given = {k: v for k, v in given.items() if v not in (None, (), [])}
+        self.taken: set[str] = set()
+        self.before: list[Event] = []
+        self.after: list[Event] = []
+
+    def take(self, key: str) -> Any:
+        self.taken.add(key)
+        return self.given.get(key)
+
+    def need(self, key: str, what: str) -> Any:
+        value = self.take(key)
+        if value is None:
+            raise BadInput(f"{self.title} needs {FLAGS[key]}: {what}")
+        return value
+
+    def one_card(self, key: str, what: str) -> str:
+        value = self.need(key, what)
+        if isinstance(value, (list, tuple)):
+            if len(value) != 1:
+                raise BadInput(f"{self.title} takes one {FLAGS[key]}: {what}")
+            value = value[0]
+        return parse_card(str(value)).short
+
+    def leftovers(self) -> None:
+        extra = [FLAGS[k] for k in self.given if k not in self.taken]
+        if extra:
+            wanted = ", ".join(FLAGS[k] for k in sorted(self.taken)) or "nothing more"
+            raise BadInput(f"{self.title} takes no {' or '.join(extra)} (it asks for: {wanted})")
+
+    def fail(self, text: str, ruling: str = "S11") -> IllegalAction:
+        return IllegalAction(f"{self.title}: {text} ({ruling})", ruling=ruling)
+
+    # -- people and cards --
+
+    def target(self, *, live: bool = True) -> str:
+        text = self.need("target", "another stakeholder" + (" still in the hand" if live else ""))
+        return self.person(str(text), live=live)
+
+    def person(self, text: str, *, live: bool = True) -> str:
+        state = self.state
+        if match_name(text, [*state.stakeholders, state.fool], "player") == state.fool:
+            raise self.fail("powers never touch the Fool or his hand", "S7")
+        who = match_name(text, state.stakeholders, "stakeholder")
+        if who == self.name:
+            raise self.fail(f"the power is used on another stakeholder, not on {who} "
+                            "themselves", "S7")
+        if live and who not in self.hand.live:
+            raise self.fail(f"{who} is not in hand {self.hand.no}; choose a stakeholder still "
+                            "in the hand", "S7")
+        return who
+
+    def up_card(self, owner: str, card: str) -> str:
+        if card not in self.hand.showing.get(owner, []):
+            shown = " ".join(self.hand.showing.get(owner, [])) or "none"
+            raise self.fail(f"{card} is not one of {owner}'s up cards ({shown})", "S21")
+        if card in effects.dead_cards(self.hand, owner):
+            raise self.fail(f"{owner}'s {card} is dead and counts for nothing", "S21")
+        self.unprotected(owner, card)
+        return card
+
+    def unseen(self, card: str, whose: str) -> str:
+        """A card that may lie face down (or on the deck): nowhere the table can see it."""
+        for owner, shown in self.hand.showing.items():
+            if card in shown:
+                raise self.fail(f"{card} is showing for {owner}; it cannot be {whose}", "R8")
+        gone = {**forfeited(self.hand), **effects.discarded(self.hand)}
+        if card in gone:
+            raise self.fail(f"{card} is out of this hand (given up or discarded by "
+                            f"{gone[card]}); it cannot be {whose}", "R8")
+        return card
+
+    def unprotected(self, owner: str, card: str) -> None:
+        held = effects.protected(self.hand, owner, card)
+        if held:
+            raise self.fail(f"{owner}'s {card} is held fast by {held}: no power can change, "
+                            "swap, turn or remove it", "S23")
+
+    def down_left(self, owner: str) -> int:
+        """Face-down cards ``owner`` still holds: two, three after the last card (R26)."""
+        hand = self.hand
+        base = 3 if hand.round.street >= 3 or hand.betting_over else 2
+        return base - len(hand.forfeited.get(owner, [])) + hand.shift.get(owner, 0)
+
+    def chained(self, who: str) -> None:
+        for f in effects.binding(self.hand, who, ("no_fold",)):
+            raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")
+
+
+def use_power(state: State, who: str, power_text: str, *, target: str | None = None,
+              cards: list[str] | tuple[str, ...] = (), new: str | None = None,
+              as_card: str | None = None, action: str | None = None,
+              folds: list[str] | tuple[str, ...] = (), seed: int | None = None) -> list[Event]:
+    """R26, S11: a power used once by its holder, at its moment, paying its Charges."""
+    require_evening(state)
+    name = match_name(who, [*state.stakeholders, state.fool], "player")
+    if name == state.fool:
+        raise IllegalAction("the Fool never uses powers (R15, S7)", ruling="S7")
+    seat = state.seat(name)
+    if seat.dead or seat.resigned:
+        raise IllegalAction(f"{name} is out of the game ({'dead' if seat.dead else 'resigned'}); "
+                            "only a stakeholder still in the game uses a power (R26)", ruling="R26")
+    spec = find_power(state, power_text)
+    held = state.powers.get(spec["key"])
+    if held is None or held["holder"] != name:
+        owner = held["holder"] if held else "nobody"
+        raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
+                            f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
+    if held.get("used"):
+        lost = f" (lost to {held['lost']})" if held.get("lost") else ""
+        raise IllegalAction(f"{spec['name']} was already used{lost}; powers are one-use (R26)",
+                            ruling="R26")
+    extra = effects.surcharge(state, name)
+    cost = spec["charges"] + extra
+    have = state.charges.get(name, 0)
+    if have < cost:
+        star = f", one more for {state.surcharges[name][0]['power']} (S25)" if extra else ""
+        raise IllegalAction(f"{spec['name']} needs {cost} Charge(s){star}; {name}'s side has "
+                            f"{have} (R26)", ruling="R26")
+    hand = state.hand
+    if hand is None:
+        raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "
+                            "`referee hand start`", ruling="S29")
+    if name not in hand.live:
+        raise IllegalAction(f"{name} is not in hand {hand.no}; a power is used by a stakeholder "
+                            "still in the hand (S29)", ruling="S29")
+    use = Use(state, hand, name, spec, {"target": target, "cards": tuple(cards), "new": new,
+                                        "as": as_card, "action": action, "folds": tuple(folds)})
+    timing = str(spec.get("timing", "any_time"))
+    check_timing(use, timing)
+    kind = use.effect["kind"]
+    event: Event = {"kind": "power_used", "name": name, "power": spec["key"],
+                    "title": spec["name"], "charges": cost, "hand": hand.no, "timing": timing,
+                    "effect": kind}
+    if extra:
+        event["surcharge"] = extra
+    if kind == "lose_power":
+        event["seed"] = random.SystemRandom().randrange(10**6) if seed is None else seed
+    from referee.evening.power_builders import BUILD
+
+    event["summary"] = BUILD[kind](use, event)
+    use.leftovers()
+    events = [*use.before, event, *use.after]
+    sim = replay(state, events)
+    fool_events, sim = fool_moves(sim)
+    return events + fool_events + _uncontested(sim)
+
+
+def check_timing(use: Use, timing: str) -> None:
+    """S11: the moment the power's timing names, or a refusal saying which moment it is."""
+    state, hand, name = use.state, use.hand, use.name
+    moment = TIMINGS.get(timing, timing)
+    if timing in ("own_turn", "before_turn", "round_end") and hand.betting_over:
+        raise use.fail(f"played {moment}; the betting of hand {hand.no} is over")
+    current = betting.to_act(state, hand)
+    if timing in ("own_turn", "before_turn") and current is None:
+        raise use.fail(f"played {moment}; nobody is to act yet: "
+                       f"{betting.waiting_line(state, hand)}")
+    if timing == "own_turn":
+        if current != name:
+            raise use.fail(f"played {moment}; {current} is to act, not {name}")
+    elif timing == "before_turn":
+        if current == name:
+            raise use.fail(f"played {moment} (S13); it is {name}'s own turn")
+        if current == state.fool:
+            raise use.fail(f"played {moment} (S13); the Fool is to act, and powers never "
+                           "touch him", "S7")
+        given = use.given.get("target")
+        if given is not None and use.person(str(given)) != current:
+            raise use.fail(f"played {moment}: on the stakeholder to act, {current} (S13)",
+                           "S13")
+    elif timing == "round_end":
+        if hand.round.street < 2 or hand.round.actions > 0:
+            raise use.fail(f"played {moment}: after a round's last action and before the "
+                           "next round's first (S14)", "S14")
+    elif timing in ("answer_bet", "answer_power"):
+        want = "bet" if timing == "answer_bet" else "power"
+        answer = hand.answerable
+        if answer is None or answer["kind"] != want or answer["by"] == name:
+            raise use.fail(f"played {moment}, at once: nothing else may have happened since "
+                           "(S15)", "S15")
+
+
+def toll_payers(state: State, hand: HandState, name: str) -> list[str]:
+    """S16: the others still in the hand who can pay: all-in or suspended players are passed."""
+    return [p for p in hand.live if p not in (name, state.fool) and betting.can_act(state, hand, p)]
+
+
+def pay(state: State, who: str, n: int) -> dict[str, int]:
+    return pick_chips(state.holding(who), min(n, state.stack(who)), own=state.colour_of(who),
+                      own_first=state.settings.get("r11_own_colour_first", True))
+
+
+def counts_as(use: Use, rule: str, card: Card, target: str | None) -> str:
+    """The card ``card`` counts as under ``rule`` (S22), from ``--as`` or the rule itself."""
+    given = use.take("as")
+    wanted = parse_card(str(given)) if given else None
+    if rule in ("king", "mirror"):
+        if card.is_major:
+            raise use.fail(f"{card.short} is a major; the power works on a minor card", "S22")
+        rank = KING if rule == "king" else ACE + KING - card.rank
+        made = Card(card.suit, rank)
+        if wanted is not None and wanted != made:
+            raise use.fail(f"{card.short} counts as {made.short}, not {wanted.short}", "S22")
+        return made.short
+    if wanted is None:
+        raise BadInput(f"{use.title} needs --as CARD: the card {card.short} counts as")
+    ok = {
+        "any": True,
+        "same_suit": wanted.suit == card.suit and wanted != card,
+        "own_card": wanted != card,
+        "any_minor": card.is_major and not wanted.is_major,
+        "same_rank": not card.is_major and not wanted.is_major and wanted.rank == card.rank
+        and wanted != card,
+        "target_up": target is not None and wanted.short in use.hand.showing.get(target, []),
+        "adjacent": not card.is_major and wanted.suit == card.suit
+        and (wanted.rank - card.rank) % 14 in (1, 13),
+    }[rule]
+    if not ok:
+        why = {
+            "same_suit": "a card of the same suit (a major: another major)",
+            "own_card": "another card of the user's hand",
+            "any_minor": "a minor card, and the card changed must be a major",
+            "same_rank": "a minor of the same rank in another suit",
+            "target_up": f"one of {target}'s up cards",
+            "adjacent": "the next rank up or down in the same suit, around the Rota",
+        }[rule]
+        raise use.fail(f"{card.short} may count only as {why}, not {wanted.short}", "S22")
+    return wanted.short
+
