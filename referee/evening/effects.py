@@ -96,6 +96,8 @@ def apply_power(state: State, e: Event) -> State:
         else:
             hand.effects.append(_effect(e, "no_bets", TURN, answer["by"]))
     spend(state, e)
+    if e.get("opener") and hand.round.actions == 0:  # S11: a turn begun fixes the opener (E3)
+        hand.round.opener = e["opener"]
     APPLY.get(kind, _nothing)(state, hand, e)
     if state.hand is not None:
         state.hand.answerable = {"kind": "power", "by": e["name"], "power": e["power"],

@@ -140,7 +140,7 @@ class Use:
             raise BadInput(f"{self.title} takes no {' or '.join(extra)} (it asks for: {wanted})")
 
     def fail(self, text: str, ruling: str = "S11") -> IllegalAction:
-        return IllegalAction(f"{self.title}: {text} ({ruling})", ruling=ruling)
+        return IllegalAction(f"{self.title}: {text}", ruling=ruling)  # the id once (line())
 
     # -- people and cards --
 
@@ -232,7 +232,10 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     if hand is None:
         raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "
                             "`referee hand start`", ruling="S29")
-    if name not in hand.live:
+    answer = hand.answerable
+    folded_by_it = (spec.get("timing") == "answer_power" and answer is not None
+                    and name not in answer["before"]["hand"]["folded"])
+    if name not in hand.live and not folded_by_it:
         raise IllegalAction(f"{name} is not in hand {hand.no}; a power is used by a stakeholder "
                             "still in the hand (S29)", ruling="S29")
     use = Use(state, hand, name, spec, {"target": target, "cards": tuple(cards), "new": new,
@@ -245,6 +248,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
                     "effect": kind}
     if extra:
         event["surcharge"] = extra
+    if timing in ("own_turn", "before_turn") and hand.round.actions == 0:
+        event["opener"] = betting.to_act(state, hand)  # the turn has begun (S11, E3)
     if kind == "lose_power":
         event["seed"] = random.SystemRandom().randrange(10**6) if seed is None else seed
     from referee.evening.power_builders import BUILD
