@@ -680,3 +680,15 @@ def test_s17_log_and_status_show_the_power_its_target_and_effect(gm: GM) -> None
     out = gm("log").output
     assert "Chained" in out and "Ada may not fold this round" in out
     assert "Ada may not fold this round: Chained" in gm("status").output
+
+
+def test_s17_watch_shows_what_binds_the_next_actions(gm: GM) -> None:
+    table(gm)
+    grant(gm, "Ed", "Iron Rule")
+    use(gm, "Ed", "Iron Rule", "--action", "bet")
+    grant(gm, "Cy", "Cowed")
+    use(gm, "Cy", "Cowed")
+    out = gm("watch", "--once").output
+    assert "In force: no more raises this round: Iron Rule" in out
+    assert "Ada must call or fold" in out and "Cowed" in out
+    assert gm.status()["hand"]["moves"] == ["call", "fold"]
