@@ -16,8 +16,9 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from typer.testing import CliRunner
 
 from referee.errors import RefereeError
-from referee.evening import betting, commands, powers, souls
-from referee.evening.state import CHIPS_PER_COLOUR, POT, State, apply, dump
+from referee.evening import betting, commands, play, powers, souls
+from referee.evening.folds import apply
+from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
 from referee.rules.cards import to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check
 from referee.scenario import data_file, load_powers, validate_powers
@@ -81,7 +82,7 @@ def test_s12_a_custom_power_applied_by_hand_is_recorded(tmp_path: Path) -> None:
     scenario.write_text(f'powers = "{path.name}"\n' + text, encoding="utf-8")
     state = evening(scenario=str(scenario))
     state = fold(state, souls.guess(state, "Dan", COBALT, "Houdini", "I"))   # Cara: 3
-    state = fold(state, commands.start_hand(state, now=0.0))
+    state = fold(state, play.start_hand(state, now=0.0))
     state = fold(state, powers.access(state, "Cara", "III", "reversed"))
     events = powers.use_power(state, "Cara", "Neglect", target="Eve")
     after = fold(state, events)
@@ -157,7 +158,7 @@ class PowersMachine(RuleBasedStateMachine):
         if state.hand is None:
             for name in STAKEHOLDERS:   # an exile sits again when the console allows it
                 self.attempt(commands.sit, name)
-            self.attempt(commands.start_hand, now=0.0)
+            self.attempt(play.start_hand, now=0.0)
             return
         hand = state.hand
         if hand.betting_over:
@@ -166,12 +167,11 @@ class PowersMachine(RuleBasedStateMachine):
         missing = betting.missing_up_cards(state, hand)
         if missing:
             name = missing[0]
-            want = betting.UP_CARDS[hand.round.street][1 if name == FOOL else 0]
-            need = want - effects_dealt(state, name)
+            need = betting.up_cards_dealt(state, hand, name) - len(hand.showing.get(name, []))
             free = [c for c in DECK if c not in self.seen()]
             cards = hand.showing.get(name, []) + data.draw(
                 st.lists(st.sampled_from(free), min_size=need, max_size=need, unique=True))
-            self.attempt(commands.show, name, " ".join(cards))
+            self.attempt(play.show_cards, name, " ".join(cards))
             return
         what = betting.options(state, hand)
         if what is None:
@@ -179,7 +179,7 @@ class PowersMachine(RuleBasedStateMachine):
         moves = [m for m in what.moves if m != "fold"] or list(what.moves)
         if data.draw(st.floats(0, 1)) < 0.1:
             moves = ["fold"]
-        self.attempt(commands.act, what.name, data.draw(st.sampled_from(moves)))
+        self.attempt(play.act, what.name, data.draw(st.sampled_from(moves)))
 
     @rule(data=st.data(), card=st.sampled_from(MAJORS), way=st.sampled_from(["upright",
                                                                              "reversed"]))
@@ -272,7 +272,7 @@ class PowersMachine(RuleBasedStateMachine):
                       if f["kind"] == "counts_as" and f["target"] == name]
             cards += [c for c in DECK if c not in cards][:max(0, 5 - len(cards))]
             hands.append((name, " ".join(cards[:7])))
-        events = self.attempt(commands.showdown, hands, magic=True, now=0.0)
+        events = self.attempt(play.showdown, hands, magic=True, now=0.0)
         assert events is not None, hands
 
     @invariant()
@@ -291,13 +291,6 @@ class PowersMachine(RuleBasedStateMachine):
     @invariant()
     def charges_never_negative(self) -> None:
         assert all(n >= 0 for n in self.state.charges.values())
-
-
-def effects_dealt(state: State, name: str) -> int:
-    from referee.evening.effects import up_dealt
-
-    assert state.hand is not None
-    return up_dealt(state.hand, name)
 
 
 PowersMachine.TestCase.settings = settings(

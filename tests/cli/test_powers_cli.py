@@ -221,7 +221,7 @@ def test_s21_onward_replaces_an_up_card_from_the_deck(gm: GM) -> None:
     grant(gm, "Ed", "Onward")
     use(gm, "Ed", "Onward", "--card", "3S", "--new", "KnC")
     assert hand(gm)["showing"]["Ed"] == ["KnC", "9P"]
-    line = gm.fails("hand", "show", "Cy", "2C 5W 3S")
+    line = gm.fails("hand", "fix", "Cy", "5W", "3S")
     assert "discarded" in line and "S21" in line
     result = showdown(gm, Ed="KnC 9P 10C 4W 5S 7S")
     assert result["best"]["Ed"]["cards"][0] == "KnC"
@@ -360,8 +360,8 @@ def test_s19_suspended_plays_as_if_all_in_with_side_pots(gm: GM) -> None:
     gm("call", "Ada")  # Cy takes no action: the round is over
     h = hand(gm)
     assert h["street"] == 3 and h["all_in"] == ["Cy"]
-    assert h["pots"] == [{"size": 3, "eligible": ["Cy", "Ed", "Ada", "Fool"]},
-                         {"size": 2, "eligible": ["Ed", "Ada", "Fool"]}]
+    assert h["pots"] == [{"name": "main pot", "size": 3, "eligible": ["Cy", "Ed", "Ada", "Fool"]},
+                         {"name": "side pot 1", "size": 2, "eligible": ["Ed", "Ada", "Fool"]}]
     assert gm.chips("Cy") == {"blue": 9} and gm.chips("Ed") == {"green": 8}
 
 
@@ -382,9 +382,16 @@ def test_s16_the_reapers_toll_is_no_bet(gm: GM) -> None:
     h = hand(gm)
     assert h["folded"] == ["Cy"] and h["pot"] == 1 and h["bet"] == 0
     assert gm.chips("Ada") == {"red": 9} and h["to_act"] == "Ed"
+    # Dead money, like an ante (R15): every player still in may win it, and it never goes
+    # back as an uncalled bet.
+    assert h["pots"] == [{"name": "main pot", "size": 1, "eligible": ["Ed", "Ada", "Fool"]}]
+    assert h["uncalled"] == {}
     gm("check", "Ed")
     gm("check", "Ada")  # the toll counts towards no call: Ada owes nothing
     assert hand(gm)["street"] == 2
+    result = showdown(gm)
+    assert result["returned"] == {} and result["pots"][0]["winners"] == ["Fool"]
+    assert gm.chips("Fool") == {"red": 1}
 
 
 def test_s17_excess_must_raise(gm: GM) -> None:
@@ -419,7 +426,7 @@ def test_s21_lightning_strike_replaces_the_highest_up_card(gm: GM) -> None:
     grant(gm, "Ed", "Lightning Strike")
     use(gm, "Ed", "Lightning Strike", "--target", "Ada", "--new", "KnS")
     assert hand(gm)["showing"]["Ada"] == ["4C", "KnS"]  # the eight was her highest
-    assert "discarded" in gm.fails("hand", "show", "Cy", "2C 5W 8W")
+    assert "discarded" in gm.fails("hand", "fix", "Cy", "5W", "8W")
 
 
 def test_s24_downfall_loses_a_random_unused_power_reproducibly(gm: GM) -> None:
@@ -505,7 +512,7 @@ def test_s21_the_dance_discards_an_up_card(gm: GM) -> None:
     grant(gm, "Ed", "The Dance")
     use(gm, "Ed", "The Dance", "--card", "3S")
     assert hand(gm)["showing"]["Ed"] == ["9P"]
-    assert "discarded" in gm.fails("hand", "show", "Cy", "2C 5W 3S")
+    assert "discarded" in gm.fails("hand", "fix", "Cy", "5W", "3S")
 
 
 def test_s18_standstill_with_nothing_owed_checks(gm: GM) -> None:
