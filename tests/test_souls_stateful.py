@@ -291,7 +291,7 @@ class SoulsMachine(RuleBasedStateMachine):
         if events is None and expect_ok:
             # Holder and Charges fit: only the moment or what the effect asks for may refuse it
             # (S7, S11-S30), or an Ill Star's extra Charge (S25).
-            assert any(mark in self.refusal for mark in ("(S", "takes no", "needs")), \
+            assert any(mark in self.refusal for mark in ("(S", "played", "takes no", "needs")), \
                 self.refusal
         assert events is None or expect_ok, (who, key, self.granted, self.charges)
         if events is None:
