@@ -216,10 +216,11 @@ def test_r26_power_show_refuses_what_is_no_power(seated: GM, args: list[str], wo
 
 def test_r26_power_use_reads_the_power_used(seated: GM) -> None:
     listed = seated.json("power", "list")["powers"]
-    free = next(p for p in listed if p["charges"] == 0)
+    free = next(p for p in listed if p["name"] == "Ill Star")  # free, at any time (S11)
     seated("power", "access", "Cy", free["card"], free["orientation"])
-    out = seated("power", "use", "Cy", free["key"]).stdout
-    assert f"Cy uses {free['key']}" in out
+    other = next(n for n in seated.status()["hand"]["in"] if n not in ("Cy", "Max"))
+    out = seated("power", "use", "Cy", free["key"], "--target", other).stdout
+    assert f"Cy uses {free['name']} on {other}" in out
     assert f"{free['orientation']}: {free['name']} (0 Charges" in out
     assert " ".join(free["text"].split()) in " ".join(out.split())
 
