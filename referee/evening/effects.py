@@ -411,8 +411,6 @@ def surcharge(state: State, name: str) -> int:
 def in_force(state: State) -> list[dict[str, Any]]:
     """What binds the table now, for ``status``, ``watch`` and the table page (S17): each
     ``{"power", "target", "kind", "text"}``. A card that is not face up is not named."""
-    from referee.evening.power_builders import describe
-
     out: list[dict[str, Any]] = []
     hand = state.hand
     if hand is not None:
@@ -446,3 +444,24 @@ def in_force(state: State) -> list[dict[str, Any]]:
                         "text": f"{name}'s next power costs {s['n']} Charge(s) more: "
                                 f"{s['power']}"})
     return out
+
+
+def describe(f: dict[str, Any]) -> str:
+    """One line for an effect in force (S17), as ``status`` and ``watch`` show it."""
+    who, power = f.get("target"), f["power"]
+    text = {
+        "only": f"{who} must {' or '.join(f.get('moves', []))}",
+        "call_or_fold": f"{who} must call or fold (bet one chip or fold if no bet)",
+        "must_raise": f"{who} must raise if allowed, otherwise call",
+        "no_raises": "no more raises this round",
+        "no_fold": f"{who} may not fold this round",
+        "no_bets": f"{who} may not bet or raise" + (" this round" if f["scope"] == "round"
+                                                    else " on this turn"),
+        "all_in": f"{who} plays as if all-in",
+        "opener": f"{f.get('who')} opens this round" if f.get("who") != "lowest"
+        else "the lowest hand showing opens this round",
+        "dead": f"{who}'s {f.get('card')} is dead",
+        "counts_as": f"{who}'s {f.get('card')} counts as {f.get('counts')}",
+        "protect": f"{who}'s {f.get('card')} is held fast",
+    }.get(f["kind"], f["kind"])
+    return f"{text}: {power}"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any
 
 from referee.errors import BadInput
 from referee.evening import betting, effects
@@ -324,24 +323,3 @@ def _tell(use: Use, e: Event) -> str:
     if use.effect["kind"] == "private":
         return f"privately, as the power says: {what} The table's books do not change (S28)"
     return f"apply by hand: {what} (S12)"
-
-
-def describe(f: dict[str, Any]) -> str:
-    """One line for an effect in force (S17), as ``status`` and ``watch`` show it."""
-    who, power = f.get("target"), f["power"]
-    text = {
-        "only": f"{who} must {' or '.join(f.get('moves', []))}",
-        "call_or_fold": f"{who} must call or fold (bet one chip or fold if no bet)",
-        "must_raise": f"{who} must raise if allowed, otherwise call",
-        "no_raises": "no more raises this round",
-        "no_fold": f"{who} may not fold this round",
-        "no_bets": f"{who} may not bet or raise" + (" this round" if f["scope"] == "round"
-                                                    else " on this turn"),
-        "all_in": f"{who} plays as if all-in",
-        "opener": f"{f.get('who')} opens this round" if f.get("who") != "lowest"
-        else "the lowest hand showing opens this round",
-        "dead": f"{who}'s {f.get('card')} is dead",
-        "counts_as": f"{who}'s {f.get('card')} counts as {f.get('counts')}",
-        "protect": f"{who}'s {f.get('card')} is held fast",
-    }.get(f["kind"], f["kind"])
-    return f"{text}: {power}"
