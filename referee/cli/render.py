@@ -154,8 +154,8 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
     line = head + f". [bold]{hand['to_act']}[/] to act: {'/'.join(hand['moves'])}"
     if hand["owes"]:
         line += f" (owes {hand['owes']})"
-    for text in hand.get("effects", []):  # S17: powers in force, names printed literally
-        line += ". In force: " + text.replace("[", "\\[")
+    if hand.get("effects"):  # S17: powers in force, names printed literally
+        line += ". In force: " + "; ".join(t.replace("[", "\\[") for t in hand["effects"])
     return line + "."
 
 
