@@ -9,6 +9,8 @@ charges but the GM applies by hand (S12, S13). Pure data and checks: no I/O.
 []
 >>> check("any_time", {"kind": "opener", "who": "me"})[0]
 ('effect.who', "'me' is not one of self, lowest")
+>>> check("own_turn", {"kind": "reveal"})
+[('effect.who', 'missing; reveal needs who')]
 """
 
 from __future__ import annotations
@@ -74,8 +76,12 @@ TIMING_OF: dict[str, tuple[str, ...]] = {
     "no_bets": ("round_end", "own_turn"),
 }
 
-#: Parameters that may be left out, and their defaults.
-DEFAULTS: dict[str, Any] = {"chips": 1, "cards": 1, "target": "none", "who": "self"}
+#: Parameters that may be left out, and their defaults, by effect kind.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "toll": {"chips": 1}, "surcharge": {"charges": 1}, "protect": {"cards": 1},
+    "opener": {"who": "self"}, "replace_up": {"who": "self"},
+    "private": {"target": "none"}, "by_hand": {"target": "none"},
+}
 
 
 def check(timing: Any, effect: Any) -> list[tuple[str, str]]:
@@ -111,7 +117,7 @@ def check(timing: Any, effect: Any) -> list[tuple[str, str]]:
             assert isinstance(allowed, tuple)
             if value not in allowed:
                 out.append((f"effect.{key}", f"{value!r} is not one of {', '.join(allowed)}"))
-    missing = [k for k in params if k not in effect and k not in DEFAULTS]
+    missing = [k for k in params if k not in effect and k not in DEFAULTS.get(kind, {})]
     for key in missing:
         out.append((f"effect.{key}", f"missing; {kind} needs {key}"))
     moments = TIMING_OF.get(kind)
@@ -123,4 +129,4 @@ def check(timing: Any, effect: Any) -> list[tuple[str, str]]:
 
 def param(effect: dict[str, Any], key: str) -> Any:
     """A parameter of an effect, or its default."""
-    return effect.get(key, DEFAULTS.get(key))
+    return effect.get(key, DEFAULTS.get(effect["kind"], {}).get(key))
