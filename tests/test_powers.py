@@ -61,6 +61,8 @@ BAD = {
                      "powers[24].timing: cancel is played in answer"),
     "missing": ('timing = "own_turn"\neffect = { kind = "fold" }\n', "",
                 "powers[2].timing: missing"),
+    "missing parameter": ('{ kind = "reveal", who = "target" }', '{ kind = "reveal" }',
+                          "powers[39].effect.who: missing; reveal needs who"),
     "out of range": ('{ kind = "toll", chips = 1 }', '{ kind = "toll", chips = 9 }',
                      "powers[28].effect.chips: 9 is out of range"),
 }
