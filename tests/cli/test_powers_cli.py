@@ -699,3 +699,27 @@ def test_s17_watch_shows_what_binds_the_next_actions(gm: GM) -> None:
     assert "In force: no more raises this round: Iron Rule" in out
     assert "Ada must call or fold" in out and "Cowed" in out
     assert gm.status()["hand"]["moves"] == ["call", "fold"]
+
+
+def test_s15_mistrial_of_iron_rule_leaves_the_bet_and_lifts_the_cap(gm: GM) -> None:
+    table(gm)
+    grant(gm, "Ed", "Iron Rule")
+    grant(gm, "Ada", "Mistrial")
+    use(gm, "Ed", "Iron Rule", "--action", "bet")
+    use(gm, "Ada", "Mistrial")
+    h = hand(gm)
+    assert h["pot"] == 1 and h["to_act"] == "Ada"  # the bet was Ed's own action: it stands
+    assert h["moves"] == ["call", "raise", "fold"] and h["effects"] == []
+    assert charges(gm) == {"Cy": 3, "Ed": 1, "Ada": 2}
+
+
+def test_s15_mistrial_of_standstill_gives_the_turn_back(gm: GM) -> None:
+    table(gm)
+    grant(gm, "Cy", "Standstill")
+    grant(gm, "Ada", "Mistrial")
+    use(gm, "Cy", "Standstill")  # Ed's check is played for him
+    assert hand(gm)["to_act"] == "Ada"
+    use(gm, "Ada", "Mistrial")
+    h = hand(gm)
+    assert h["to_act"] == "Ed" and h["moves"] == ["check", "bet"]
+    assert used(gm, "Standstill") and used(gm, "Mistrial")
