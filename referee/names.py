@@ -9,6 +9,8 @@ suggests the nearest names (R2, R24).
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Iterable
 
 from referee.errors import UnknownName
@@ -77,3 +79,33 @@ def quoted(name: str) -> str:
     ('"Lord Ashby"', 'Bea')
     """
     return f'"{name}"' if any(ch.isspace() for ch in name) else name
+
+
+def name_key(text: str) -> str:
+    """A name folded for matching: no case, accents or punctuation (R24, S4).
+
+    >>> name_key("  Louis-Dieudonné ")
+    'louis dieudonne'
+    >>> name_key("H. D. Thoreau")
+    'h d thoreau'
+    """
+    plain = "".join(
+        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+    )
+    return " ".join(re.sub(r"[\W_]+", " ", plain.casefold()).split())
+
+
+def mentioned_name(text: str, names: Iterable[str]) -> str | None:
+    """The first of ``names`` that ``text`` contains as whole words (folded), else None.
+
+    >>> mentioned_name("My friend Galileo", ["Galileo Galilei", "Galileo"])
+    'Galileo'
+    >>> mentioned_name("a galilean moon", ["Galileo"]) is None
+    True
+    """
+    haystack = f" {name_key(text)} "
+    for name in names:
+        key = name_key(name)
+        if key and f" {key} " in haystack:
+            return name
+    return None

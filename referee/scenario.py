@@ -19,17 +19,19 @@ from __future__ import annotations
 import difflib
 import re
 import tomllib
-import unicodedata
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.errors import ScenarioError, UnknownCard, UnknownName
+from referee.names import mentioned_name, name_key
 from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
 from referee.rules.power_vocab import check as check_effect
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.
+__all__ = ["mentioned_name", "name_key"]  # the name folding lives in referee.names
+
 SEATS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 MIN_CLUES = 3  # per seat per soul (S3)
 MAX_SOULS = 6  # one bottled soul per stakeholder seat (S1)
@@ -54,36 +56,6 @@ def data_file(name: str) -> Path:
     if installed.exists():
         return installed
     return package.parent / "data" / name
-
-
-def name_key(text: str) -> str:
-    """A name folded for matching: no case, accents or punctuation (R24, S4).
-
-    >>> name_key("  Louis-Dieudonné ")
-    'louis dieudonne'
-    >>> name_key("H. D. Thoreau")
-    'h d thoreau'
-    """
-    plain = "".join(
-        c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
-    )
-    return " ".join(re.sub(r"[\W_]+", " ", plain.casefold()).split())
-
-
-def mentioned_name(text: str, names: Iterable[str]) -> str | None:
-    """The first of ``names`` that ``text`` contains as whole words (folded), else None.
-
-    >>> mentioned_name("My friend Galileo", ["Galileo Galilei", "Galileo"])
-    'Galileo'
-    >>> mentioned_name("a galilean moon", ["Galileo"]) is None
-    True
-    """
-    haystack = f" {name_key(text)} "
-    for name in names:
-        key = name_key(name)
-        if key and f" {key} " in haystack:
-            return name
-    return None
 
 
 # --- records ---------------------------------------------------------------------------------

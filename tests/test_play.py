@@ -14,6 +14,7 @@ from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.evening import betting, commands, play, souls
 from referee.evening.folds import apply
 from referee.evening.state import State
+from referee.scenario import load_scenario
 from referee.streams import Event
 
 
@@ -38,7 +39,7 @@ def refused(state: State, fn: Any, *args: Any, match: str, **kw: Any) -> str:
 @pytest.fixture
 def state() -> State:
     seats = [commands.parse_seat(s) for s in ("Ada:I:red:Ben:II", "Cy:III:blue")]
-    setup = souls.setup_from_scenario(None, seats)
+    setup = souls.setup_from_scenario(load_scenario(None), seats)
     return _do(State(), commands.new_evening(State(), "Max", seats, now=0.0, force=False,
                                              **setup))
 

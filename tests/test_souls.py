@@ -42,7 +42,7 @@ def fold(state: State, events: list[Event]) -> State:
 
 def evening(seats: list[str] | None = None, scenario: str | None = None) -> State:
     specs = [commands.parse_seat(s) for s in (seats or SEATS)]
-    setup = souls.setup_from_scenario(scenario, specs)
+    setup = souls.setup_from_scenario(load_scenario(scenario), specs)
     return fold(State(), commands.new_evening(State(), FOOL, specs, now=0.0, force=False,
                                               **setup))
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from referee.errors import BadInput
 from referee.evening import betting, effects
 from referee.evening.play import act
-from referee.evening.powers import Use, counts_as, pay, toll_payers
+from referee.evening.power_use import Use, counts_as, pay, toll_payers
 from referee.names import match_name
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param

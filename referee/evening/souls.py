@@ -10,7 +10,7 @@ before it is returned.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import BadInput, IllegalAction, LawViolation
 from referee.evening.folds import replay
@@ -27,10 +27,13 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
-from referee.names import match_name
+from referee.names import match_name, name_key
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
+
+if TYPE_CHECKING:
+    from referee.scenario import Scenario
 
 GUESSES_PER_SOUL = 3  # R24
 NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
@@ -39,13 +42,11 @@ NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
 # -- setup --------------------------------------------------------------------------------------
 
 
-def setup_from_scenario(path: str | None, seats: list[SeatSpec]) -> dict[str, Any]:
+def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, Any]:
     """The scenario's content for ``evening_created`` (E14): bottled souls given out one to each
     side in seat order (held by the assistant where there is one), plus every stakeholder's
-    own soul (R19). The content is copied into the evening, so the file stands alone."""
-    from referee.scenario import load_scenario
-
-    scenario = load_scenario(path)
+    own soul (R19). The content is copied into the evening, so the file stands alone. The
+    caller loads the scenario (``referee.scenario.load_scenario``); the core never reads it."""
     if len(scenario.souls) < len(seats):
         raise BadInput(f"the scenario {scenario.source} has {len(scenario.souls)} souls for "
                        f"{len(seats)} seats; it needs one bottled soul per stakeholder (R19)")
@@ -169,8 +170,6 @@ def _norm(text: str) -> str:
     >>> _norm("H.D. Thoreau") == _norm("h. d. thoreau") == _norm("HD Thoreau")
     True
     """
-    from referee.scenario import name_key
-
     return name_key(text).replace(" ", "")
 
 
@@ -202,8 +201,6 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
                 earned += 2
         else:
             from rapidfuzz import fuzz
-
-            from referee.scenario import name_key
 
             best = max(fuzz.WRatio(name_key(name), name_key(w)) for w in wanted)
             result["name"] = "near" if best >= NEAR_MISS else "wrong"

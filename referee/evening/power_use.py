@@ -1,0 +1,165 @@
+"""One ``power use`` being built: the state, the user, the power and what the GM gave, and the
+helpers the effect builders share (``referee.evening.power_builders``). Below both
+``powers`` and the builders, so that neither imports the other back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.errors import BadInput, IllegalAction
+from referee.evening import betting, effects
+from referee.evening.play import forfeited
+from referee.evening.state import HandState, State
+from referee.names import match_name
+from referee.rules.cards import ACE, KING, Card, parse_card
+from referee.rules.pots import pick_chips
+from referee.streams import Event
+
+FLAGS = {"target": "--target NAME", "cards": "--card CARD", "new": "--new CARD",
+         "as": "--as CARD", "action": "--action ACTION", "folds": "--fold NAME"}
+
+
+class Use:
+    """One ``power use``: the state, the user, the power and what the GM gave; each builder
+    takes what its effect needs, and anything left over is refused."""
+
+    def __init__(self, state: State, hand: HandState, name: str, spec: dict[str, Any],
+                 given: dict[str, Any]) -> None:
+        self.state, self.hand, self.name, self.spec = state, hand, name, spec
+        self.title: str = spec["name"]
+        self.effect: dict[str, Any] = dict(spec.get("effect") or {"kind": "by_hand"})
+        self.given = {k: v for k, v in given.items() if v not in (None, (), [])}
+        self.taken: set[str] = set()
+        self.before: list[Event] = []
+        self.after: list[Event] = []
+
+    def take(self, key: str) -> Any:
+        self.taken.add(key)
+        return self.given.get(key)
+
+    def need(self, key: str, what: str) -> Any:
+        value = self.take(key)
+        if value is None:
+            raise BadInput(f"{self.title} needs {FLAGS[key]}: {what}")
+        return value
+
+    def one_card(self, key: str, what: str) -> str:
+        value = self.need(key, what)
+        if isinstance(value, (list, tuple)):
+            if len(value) != 1:
+                raise BadInput(f"{self.title} takes one {FLAGS[key]}: {what}")
+            value = value[0]
+        return parse_card(str(value)).short
+
+    def leftovers(self) -> None:
+        extra = [FLAGS[k] for k in self.given if k not in self.taken]
+        if extra:
+            wanted = ", ".join(FLAGS[k] for k in sorted(self.taken)) or "nothing more"
+            raise BadInput(f"{self.title} takes no {' or '.join(extra)} (it asks for: {wanted})")
+
+    def fail(self, text: str, ruling: str = "S11") -> IllegalAction:
+        return IllegalAction(f"{self.title}: {text}", ruling=ruling)  # the id once (line())
+
+    # -- people and cards --
+
+    def target(self, *, live: bool = True) -> str:
+        text = self.need("target", "another stakeholder" + (" still in the hand" if live else ""))
+        return self.person(str(text), live=live)
+
+    def person(self, text: str, *, live: bool = True) -> str:
+        state = self.state
+        if match_name(text, [*state.stakeholders, state.fool], "player") == state.fool:
+            raise self.fail("powers never touch the Fool or his hand", "S7")
+        who = match_name(text, state.stakeholders, "stakeholder")
+        if who == self.name:
+            raise self.fail(f"the power is used on another stakeholder, not on {who} "
+                            "themselves", "S7")
+        if live and who not in self.hand.live:
+            raise self.fail(f"{who} is not in hand {self.hand.no}; choose a stakeholder still "
+                            "in the hand", "S7")
+        return who
+
+    def up_card(self, owner: str, card: str) -> str:
+        if card not in self.hand.showing.get(owner, []):
+            shown = " ".join(self.hand.showing.get(owner, [])) or "none"
+            raise self.fail(f"{card} is not one of {owner}'s up cards ({shown})", "S21")
+        if card in effects.dead_cards(self.hand, owner):
+            raise self.fail(f"{owner}'s {card} is dead and counts for nothing", "S21")
+        self.unprotected(owner, card)
+        return card
+
+    def unseen(self, card: str, whose: str) -> str:
+        """A card that may lie face down (or on the deck): nowhere the table can see it."""
+        for owner, shown in self.hand.showing.items():
+            if card in shown:
+                raise self.fail(f"{card} is showing for {owner}; it cannot be {whose}", "R8")
+        gone = {**forfeited(self.hand), **effects.discarded(self.hand)}
+        if card in gone:
+            raise self.fail(f"{card} is out of this hand (given up or discarded by "
+                            f"{gone[card]}); it cannot be {whose}", "R8")
+        return card
+
+    def unprotected(self, owner: str, card: str) -> None:
+        held = effects.protected(self.hand, owner, card)
+        if held:
+            raise self.fail(f"{owner}'s {card} is held fast by {held}: no power can change, "
+                            "swap, turn or remove it", "S23")
+
+    def down_left(self, owner: str) -> int:
+        """Face-down cards ``owner`` still holds: two, three after the last card (R26)."""
+        hand = self.hand
+        base = 3 if hand.round.street >= 3 or hand.betting_over else 2
+        return base - len(hand.forfeited.get(owner, [])) + hand.shift.get(owner, 0)
+
+    def chained(self, who: str) -> None:
+        for f in effects.binding(self.hand, who, ("no_fold",)):
+            raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")
+
+
+def toll_payers(state: State, hand: HandState, name: str) -> list[str]:
+    """S16: the others still in the hand who can pay: all-in or suspended players are passed."""
+    return [p for p in hand.live if p not in (name, state.fool) and betting.can_act(state, hand, p)]
+
+
+def pay(state: State, who: str, n: int) -> dict[str, int]:
+    return pick_chips(state.holding(who), min(n, state.stack(who)), own=state.colour_of(who),
+                      own_first=state.settings.get("r11_own_colour_first", True))
+
+
+def counts_as(use: Use, rule: str, card: Card, target: str | None) -> str:
+    """The card ``card`` counts as under ``rule`` (S22), from ``--as`` or the rule itself."""
+    given = use.take("as")
+    wanted = parse_card(str(given)) if given else None
+    if rule in ("king", "mirror"):
+        if card.is_major:
+            raise use.fail(f"{card.short} is a major; the power works on a minor card", "S22")
+        rank = KING if rule == "king" else ACE + KING - card.rank
+        made = Card(card.suit, rank)
+        if wanted is not None and wanted != made:
+            raise use.fail(f"{card.short} counts as {made.short}, not {wanted.short}", "S22")
+        return made.short
+    if wanted is None:
+        raise BadInput(f"{use.title} needs --as CARD: the card {card.short} counts as")
+    ok = {
+        "any": True,
+        "same_suit": wanted.suit == card.suit and wanted != card,
+        "own_card": wanted != card,
+        "any_minor": card.is_major and not wanted.is_major,
+        "same_rank": not card.is_major and not wanted.is_major and wanted.rank == card.rank
+        and wanted != card,
+        "target_up": target is not None and wanted.short in use.hand.showing.get(target, []),
+        "adjacent": not card.is_major and wanted.suit == card.suit
+        and (wanted.rank - card.rank) % 14 in (1, 13),
+    }[rule]
+    if not ok:
+        why = {
+            "same_suit": "a card of the same suit (a major: another major)",
+            "own_card": "another card of the user's hand",
+            "any_minor": "a minor card, and the card changed must be a major",
+            "same_rank": "a minor of the same rank in another suit",
+            "target_up": f"one of {target}'s up cards",
+            "adjacent": "the next rank up or down in the same suit, around the Rota",
+        }[rule]
+        raise use.fail(f"{card.short} may count only as {why}, not {wanted.short}", "S22")
+    return wanted.short
+
