@@ -10,11 +10,31 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import StoreError
 
+if TYPE_CHECKING:
+    from hashlib import sha256
+else:
+    try:  # CPython's builtin SHA-256 (3.11): the same digests as hashlib, which would load
+        # OpenSSL first, about 5 ms on every command
+        from _sha256 import sha256
+    except ImportError:  # other Pythons
+        from hashlib import sha256
+
 BACKUPS = 3
+
+
+#: The largest evening (or segment) file read; anything bigger is no evening (``/dev/zero``).
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+#: Notes for the GM about a command that was recorded (printed by the CLI after its answer).
+NOTES: list[str] = []
+
+#: Set by the command line: commands record who wrote them, so that the next command can tell
+#: whether their answer was shown (E41). Library users (tests, scripts) are not asked.
+TRACK_ANSWERS = False
 
 
 def fsync_dir(directory: Path) -> None:
@@ -24,21 +44,62 @@ def fsync_dir(directory: Path) -> None:
         return
     try:
         os.fsync(fd)
+    except OSError:
+        pass  # the rename is done; a directory that cannot be synced is the file system's call
     finally:
         os.close(fd)
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``: temp file, fsync, os.replace, fsync of the directory."""
+def write_failure(path: Path, exc: OSError) -> StoreError:
+    """The one line for a write the disk refused: the user's situation, not a bug."""
+    import errno
+
+    code = exc.errno
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        why = f"no space left on the disk that holds {path}"
+        fix = "free some space and type the command again"
+    elif code in (errno.EACCES, errno.EPERM):
+        why = f"no permission to write {path} or its folder"
+        fix = "make them writable (chmod u+w) or give another --db"
+    elif code == errno.EROFS:
+        why = f"{path} is on a read-only file system"
+        fix = "copy the evening to a writable disk and give that --db"
+    else:
+        why = f"cannot write {path} ({exc.strerror or exc})"
+        fix = "check the disk and type the command again"
+    return StoreError(f"{why}; nothing was written; {fix}")
+
+
+def write_temp(path: Path, data: bytes) -> str:
+    """``data`` in a new temp file beside ``path``, fsynced; returns its name.
+
+    Written with ``os.write`` itself (no buffered file object), so that every byte that
+    reaches the disk goes through one call a test can fail.
+    """
     # A unique name beside the target (same file system, so os.replace is atomic); made by
     # hand because importing tempfile costs more than the write itself.
     tmp = str(path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"))
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return tmp
+
+
+def atomic_write(path: Path, text: str | bytes) -> None:
+    """Write ``text`` to ``path``: temp file, fsync, os.replace, fsync of the directory."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    tmp = write_temp(path, data)
+    try:
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
@@ -47,19 +108,124 @@ def atomic_write(path: Path, text: str) -> None:
     fsync_dir(path.parent)
 
 
-def read_json(path: Path) -> dict[str, Any] | None:
+def commit_file(path: Path, data: bytes) -> None:
+    """Replace ``path`` by ``data`` atomically, then rotate the backups (issue 12, point 1).
+
+    The new file is written and fsynced first, the old one hard-linked aside, and only once
+    the new file is in place do the backups move up: a write the disk refuses (full, read
+    only, no permission) leaves the evening and every backup as they were, and raises a
+    ``StoreError`` saying nothing was written. A failure while rotating, after the commit,
+    is noted (``NOTES``): the command was recorded.
+    """
+    staging = path.with_name(f".{path.name}.bak.tmp")
+    made: list[str] = []
     try:
-        text = path.read_text(encoding="utf-8")
+        made.append(write_temp(path, data))
+        if path.exists():
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(staging)
+            made.append(str(staging))
+            try:
+                os.link(path, staging)
+            except OSError as exc:
+                import errno
+
+                if exc.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT):
+                    raise
+                import shutil  # no hard links on this file system: a copy
+
+                shutil.copy2(path, staging)
+        os.replace(made[0], path)
+    except OSError as exc:
+        for name in made:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+        raise write_failure(path, exc) from None
+    except BaseException:
+        for name in made:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+        raise
+    fsync_dir(path.parent)
+    if len(made) > 1:
+        try:
+            rotate_backups(path, staging)
+        except OSError as exc:
+            NOTES.append(f"the command was recorded, but the backups of {path} could not be "
+                         f"rotated ({exc.strerror or exc}); check the disk")
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    try:
+        fd = os.open(path, os.O_RDONLY)
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise StoreError(f"cannot read the evening file {path}: {exc.strerror}") from None
+        raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
+                         "path of an evening file with --db") from None
     try:
-        data = json.loads(text)
-        if not isinstance(data, dict):
-            raise ValueError("not a JSON object")
+        with os.fdopen(fd, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
+                         "path of an evening file with --db") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise StoreError(damaged_message(path, f"larger than {MAX_FILE_BYTES >> 20} MB: no "
+                                               "evening file"))
+    return data
+
+
+_CHECK = b'{"check":"'
+
+
+def encode_checked(data: dict[str, Any]) -> bytes:
+    """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``).
+
+    Reading the file back compares one hash over its bytes, so a byte changed anywhere
+    (an event, the snapshot, the header) is noticed by every command, for the price of
+    hashing the file once (E40).
+    """
+    body = json.dumps(data, separators=(",", ":")).encode("utf-8")
+    digest = sha256(body).hexdigest().encode("ascii")
+    rest = body[1:] if body == b"{}" else b"," + body[1:]
+    return _CHECK + digest + b'"' + rest
+
+
+def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None]:
+    """The JSON object at ``path``: (data, whether its checksum matched, what is damaged).
+
+    The checksum is None for a file written without one (older versions, or an edit that
+    rewrote the JSON); ``what`` is None unless the file is no JSON object at all.
+    """
+    raw = _read_bytes(path)
+    if raw is None:
+        return None, None, None
+    checked: bool | None = None
+    body = raw
+    if raw.startswith(_CHECK) and raw[74:75] == b'"' and raw[75:76] in (b",", b"}"):
+        checked = sha256(b"{" + raw[76:]).hexdigest().encode("ascii") == raw[10:74]
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except UnicodeDecodeError:
+        return None, checked, "not text: binary garbage"
+    except RecursionError:
+        return None, checked, "nested too deeply to be an evening"
     except ValueError as exc:
-        raise StoreError(corrupt_message(path, str(exc))) from None
+        return None, checked, f"not JSON: {exc}"
+    if not isinstance(data, dict):
+        return None, checked, "not a JSON object"
+    data.pop("check", None)
+    return data, checked, None
+
+
+def read_json(path: Path) -> dict[str, Any] | None:
+    """The JSON object at ``path`` (None if there is no file); damage is a ``StoreError``."""
+    data, checked, what = read_checked(path)
+    if what is not None:
+        raise StoreError(damaged_message(path, what))
+    if checked is False:
+        raise StoreError(damaged_message(path, "its checksum does not match: it was changed "
+                                               "outside the referee"))
     return data
 
 
@@ -68,44 +234,38 @@ def backup_path(path: Path, n: int) -> Path:
 
 
 def newest_good_backup(path: Path) -> Path | None:
-    """The newest backup of ``path`` that parses, if any."""
+    """The newest backup of ``path`` that reads as sound, if any."""
     for n in range(1, BACKUPS + 1):
         candidate = backup_path(path, n)
         try:
-            data = json.loads(candidate.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            data, checked, what = read_checked(candidate)
+        except StoreError:
             continue
-        if isinstance(data, dict):
+        if data is not None and checked is not False and isinstance(data.get("meta"), dict):
             return candidate
     return None
 
 
-def corrupt_message(path: Path, why: str) -> str:
+def damaged_message(path: Path, why: str) -> str:
+    """``PATH is damaged (what); the newest good backup is PATH.bak.N`` (issue 12, point 7)."""
     backup = newest_good_backup(path)
     where = (
         f"the newest good backup is {backup} (copy it over {path.name} to go on)"
         if backup
         else "no good backup was found"
     )
-    return f"evening file {path} is corrupt ({why}); it was not touched; {where}"
+    return f"{path} is damaged ({why}); {where}; the file was not touched"
 
 
-def rotate_backups(path: Path) -> None:
-    if not path.exists():
-        return
+corrupt_message = damaged_message
+
+
+def rotate_backups(path: Path, staging: Path) -> None:
+    """Move the backups up one (``bak.3`` is dropped) and ``staging`` in as ``bak.1``."""
     for n in range(BACKUPS - 1, 0, -1):
         older = backup_path(path, n)
         if older.exists():
             os.replace(older, backup_path(path, n + 1))
-    staging = path.with_name(f".{path.name}.bak.tmp")
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(staging)
-    try:
-        os.link(path, staging)
-    except OSError:
-        import shutil
-
-        shutil.copy2(path, staging)
     os.replace(staging, backup_path(path, 1))
 
 
@@ -208,14 +368,40 @@ class EveningLock:
             except Timeout:
                 return False
             return True
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            if not _wait_for_flock(fd, timeout):
-                return False  # the waiting thread closes ``fd`` when it gets the lock
+        while True:
+            try:
+                # Never through a symlink (issue 12, point 5): a planted link is refused.
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
+                             0o644)
+            except OSError as exc:
+                import errno
+
+                if exc.errno == errno.ELOOP:
+                    raise StoreError(f"the lock {self.path} is a symbolic link; remove it "
+                                     "(the referee makes its own lock)") from None
+                raise write_failure(self.path, exc) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                if not _wait_for_flock(fd, timeout):
+                    return False  # the waiting thread closes ``fd`` when it gets the lock
+            # A refused first command removes the lock it made (issue 12, point 14); one
+            # that waited on that file meanwhile holds a lock nobody else sees: retry.
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
+            except OSError:
+                same = False
+            if same:
+                break
+            os.close(fd)
         self._fd = fd
         return True
+
+    def remove(self) -> None:
+        """Remove the lock file (while holding it): the evening it guarded does not exist."""
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
 
     def release(self) -> None:
         if self._fallback is not None:

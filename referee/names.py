@@ -109,3 +109,36 @@ def mentioned_name(text: str, names: Iterable[str]) -> str | None:
         if key and f" {key} " in haystack:
             return name
     return None
+
+
+#: The longest name a person, player or character may have (E42): a status column, not a page.
+MAX_NAME = 40
+
+
+def check_name(text: str, what: str = "name", taken: Iterable[str] = ()) -> str:
+    """A new name as it will be stored: spaces trimmed and collapsed (E42).
+
+    Raises:
+        BadInput: empty, with a control character (a newline, an ANSI escape), longer than
+            ``MAX_NAME``, or already in ``taken`` (any case).
+
+    >>> check_name("  Ada   Lovelace ")
+    'Ada Lovelace'
+    """
+    from referee.errors import BadInput
+
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
+        raise BadInput(f"the {what} {text!r} holds a control character (a newline or an "
+                       "escape); type it as plain text", ruling="E42")
+    name = " ".join(text.split())
+    if not name:
+        raise BadInput(f"the {what} is empty; give a name with at least one letter",
+                       ruling="E42")
+    if len(name) > MAX_NAME:
+        raise BadInput(f"the {what} {name[:20]!r}... is {len(name)} characters long; at most "
+                       f"{MAX_NAME} fit the table", ruling="E42")
+    for other in taken:
+        if _key(other) == _key(name):
+            raise BadInput(f"the {what} {name!r} is taken by {other!r} (names differ by more "
+                           "than case); choose another", ruling="E42")
+    return name

@@ -31,10 +31,7 @@ def build(state: State, *, reveal: bool = False, now: float | None = None) -> di
         "clock": st["clock"],
         "money": _money(state, st),
         "souls": _souls(state, reveal),
-        "arcana": {
-            "points": pts.points_json(state),
-            "promotions": pts.promotions(state),
-        },
+        "arcana": _arcana(state, reveal),
         "highlights": _highlights(state),
     }
 
@@ -60,6 +57,50 @@ def _money(state: State, st: dict[str, Any]) -> dict[str, Any]:
         "winner": state.winner,
         "fool_keeps": state.stack(state.fool) * CHIP_VALUE,
     }
+
+
+#: The key of points whose Arcanum is still a secret (E43).
+SECRET = "?"
+
+
+def _secret_souls(state: State) -> set[str]:
+    """The souls whose Arcanum nobody has found yet (an own soul's is its owner's, public)."""
+    return {s.key for s in state.souls
+            if s.kind != "own" and _identified(state, s.key)["arcanum_by"] is None}
+
+
+def _arcana(state: State, reveal: bool) -> dict[str, Any]:
+    """Points and promotion claims; without ``reveal`` no secret Arcanum shows through (E43).
+
+    Holding a soul is worth 2 points in the soul's Arcanum (R27): while nobody has found
+    that Arcanum, the points are listed under ``"?"``, and a claim they take part in (the
+    claimant's or the occupant's) is left out, since its Arcanum would give the secret away.
+    """
+    if reveal:
+        return {"points": pts.points_json(state), "promotions": pts.promotions(state)}
+    secret = {f"holds {key}" for key in _secret_souls(state)}
+    hidden: set[tuple[str, str]] = set()
+    points: dict[str, dict[str, int]] = {p: {} for p in state.people}
+    for p in sorted(pts.sources(state), key=lambda p: p.arcanum):
+        key = to_roman(p.arcanum)
+        if p.source in secret:
+            hidden.add((p.person, key))
+            key = SECRET
+        bucket = points.setdefault(p.person, {})
+        bucket[key] = bucket.get(key, 0) + p.points
+    for bucket in points.values():
+        if SECRET in bucket:
+            bucket[SECRET] = bucket.pop(SECRET)  # last
+    claims = [c for c in pts.promotions(state)
+              if (c["person"], c["arcanum"]) not in hidden
+              and (c["occupant"], c["arcanum"]) not in hidden]
+    return {"points": points, "promotions": claims}
+
+
+def _arcanum_label(numeral: str) -> str:
+    if numeral == SECRET:
+        return "? (a soul's secret Arcanum)"
+    return f"{numeral} {MAJOR_NAMES[parse_arcanum(numeral)]}"
 
 
 def _identified(state: State, key: str) -> dict[str, str | None]:
@@ -119,12 +160,12 @@ def _highlights(state: State) -> dict[str, Any]:
 
 
 def render_terminal(report: dict[str, Any]) -> None:
-    """The report on the terminal, with rich."""
+    """The report on the terminal, with rich; every name printed literally (``lit``)."""
     from rich.console import Group
     from rich.panel import Panel
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.common import console, lit
 
     money = report["money"]
     t_money = Table(title="Money", title_justify="left", expand=False)
@@ -132,40 +173,40 @@ def render_terminal(report: dict[str, Any]) -> None:
         t_money.add_column(col, justify="right" if col in ("Chips", "Dollars") else "left")
     for h in money["holders"]:
         colours = ", ".join(f"{c} {n}" for c, n in sorted(h["chips"].items())) or "-"
-        t_money.add_row(h["name"], h["side"] or "", colours, str(h["count"]),
+        t_money.add_row(lit(h["name"]), lit(h["side"] or ""), lit(colours), str(h["count"]),
                         f"${h['dollars']:,}")
-    verdict = (f"The game is over: {money['winner']} is the last stakeholder (R18)."
+    verdict = (f"The game is over: {lit(money['winner'])} is the last stakeholder (R18)."
                if money["over"] else
-               f"Still stakeholders: {', '.join(money['stakeholders'])}.")
+               f"Still stakeholders: {lit(', '.join(money['stakeholders']))}.")
     t_souls = Table(title="Souls", title_justify="left")
     for col in ("Soul", "Kind", "Holder", "Identity", "Arcanum"):
         t_souls.add_column(col)
     for s in report["souls"]:
         holder = s["holder"] or (s["destroyed"] or "-")
-        t_souls.add_row(s["soul"], s["kind"], holder, s["identity"] or "unidentified",
-                        s["arcanum"] or "?")
+        t_souls.add_row(lit(s["soul"]), s["kind"], lit(holder),
+                        lit(s["identity"] or "unidentified"), s["arcanum"] or "?")
     t_points = Table(title="Arcana status points (R27)", title_justify="left")
     t_points.add_column("Person")
     t_points.add_column("Points")
     for person, arcana in report["arcana"]["points"].items():
-        t_points.add_row(person, ", ".join(f"{a} {MAJOR_NAMES[parse_arcanum(a)]}: {n}"
-                                           for a, n in arcana.items()) or "-")
+        t_points.add_row(lit(person), ", ".join(f"{lit(_arcanum_label(a))}: {n}"
+                                                for a, n in arcana.items()) or "-")
     t_claims = Table(title="Promotions that would succeed (R28)", title_justify="left")
     for col in ("Person", "Arcanum", "Points", "Against"):
         t_claims.add_column(col)
     for c in report["arcana"]["promotions"]:
-        t_claims.add_row(c["person"], f"{c['arcanum']} {MAJOR_NAMES[parse_arcanum(c['arcanum'])]}",
-                         str(c["points"]), f"{c['occupant']} ({c['occupant_points']})"
+        t_claims.add_row(lit(c["person"]), _arcanum_label(c["arcanum"]), str(c["points"]),
+                         f"{lit(c['occupant'])} ({c['occupant_points']})"
                          if c["occupant"] else "vacant (7 needed)")
     hl = report["highlights"]
     lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
-             f"{' and '.join(p['winners'])}" for p in hl["biggest_pots"]]
-    lines += [f"Hand {d['hand']}: {d['player']} played {d['title']} "
+             f"{lit(' and '.join(p['winners']))}" for p in hl["biggest_pots"]]
+    lines += [f"Hand {d['hand']}: {lit(d['player'])} played {d['title']} "
               f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]
-    lines += [f"{u['holder']} used {u['power']}" for u in hl["powers_used"]]
+    lines += [f"{lit(u['holder'])} used {lit(u['power'])}" for u in hl["powers_used"]]
     console().print(Panel(Group(
-        f"[bold]{report['title']}[/] - {report['hands_played']} hands, {report['phase']} phase"
-        f" - printed {report['printed']}"
+        f"[bold]{lit(report['title'])}[/] - {report['hands_played']} hands, "
+        f"{report['phase']} phase - printed {report['printed']}"
         + (" - the GM's copy, every identity shown" if report["revealed"] else ""),
         t_money, verdict, t_souls, t_points,
         t_claims if report["arcana"]["promotions"] else "No promotion claim would succeed.",
@@ -236,7 +277,7 @@ def render_html(report: dict[str, Any]) -> str:
         for s in report["souls"])
     points = "".join(
         f"<tr><td>{_e(person)}</td><td>" + ", ".join(
-            f"{_e(a)} {_e(MAJOR_NAMES[parse_arcanum(a)])}: <b>{n}</b>" for a, n in arcana.items())
+            f"{_e(_arcanum_label(a))}: <b>{n}</b>" for a, n in arcana.items())
         + "</td></tr>" for person, arcana in report["arcana"]["points"].items())
     claims = "".join(
         f"<tr><td>{_e(c['person'])}</td><td>{_e(c['arcanum'])} "
@@ -294,8 +335,9 @@ def handout(state: State, assistant: str) -> dict[str, Any]:
         souls.append({
             "soul": soul.key,
             "clues": clue_sheet(state, assistant, soul.key)[:n],
-            "guesses": [{"name": g["name"], "arcanum": g["arcanum"], "result": g["result"],
-                         "charges": g["charges"]} for g in guesses],
+            "guesses": [{"name": g["name"], "arcanum": g["arcanum"],
+                         "result": _as_told(g["result"]), "charges": g["charges"]}
+                        for g in guesses],
             "guesses_left": 3 - len(guesses),
             "identity": soul.identity if named else None,
             "arcanum": to_roman(soul.arcanum) if arcanum else None,
@@ -303,6 +345,15 @@ def handout(state: State, assistant: str) -> dict[str, Any]:
     side = state.side_of(assistant)
     return {"assistant": assistant, "side": side,
             "charges": state.charges.get(side or "", 0), "souls": souls}
+
+
+def _as_told(result: dict[str, Any]) -> dict[str, Any]:
+    """A guess's result as the handout tells it (E44): correct, or not accepted.
+
+    A near miss is reported to the referee (R24); whether the assistant hears "close" is the
+    GM's call at the table, so the sheet says no more than for a wrong guess.
+    """
+    return {k: (v if v in (None, "", "correct") else "not accepted") for k, v in result.items()}
 
 
 def render_handout_html(data: dict[str, Any]) -> str:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import json
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,15 +45,19 @@ else:
     except ImportError:  # other Pythons
         from hashlib import sha256
 
+from referee import files
 from referee.errors import StoreError
 from referee.files import (
     EveningLock,
     atomic_write,
-    corrupt_message,
+    commit_file,
+    damaged_message,
+    encode_checked,
     newest_good_backup,
+    read_checked,
     read_json,
     remove_stale_temps,
-    rotate_backups,
+    write_failure,
 )
 from referee.streams import Event, spec
 
@@ -64,6 +69,52 @@ SEGMENT_SIZE = 400
 LOCK_TIMEOUT = 3.0
 GENESIS = "0" * 64
 
+#: What this process wrote (the lock path, the command's text and its token), so that the CLI
+#: can mark each answer as shown (E41); and the commands of killed processes it noticed.
+WRITTEN: list[dict[str, Any]] = []
+UNANSWERED: list[dict[str, Any]] = []
+
+
+def lock_path(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def mark_answered(lock: str | Path, token: str) -> None:
+    """Note in the lock file that the answer of the command ``token`` was shown (E41)."""
+    try:
+        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    except OSError:
+        return  # only a notice is at stake
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, token.encode("ascii", "replace"), 0)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _answered_token(lock: Path) -> str:
+    try:
+        with open(lock, "rb") as handle:
+            return handle.read(200).decode("ascii", "replace")
+    except OSError:
+        return ""
+
+
+def _alive(pid: Any) -> bool:
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process
+    return True
+
 
 class AtomicJSONStorage(Storage):
     """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
@@ -73,14 +124,24 @@ class AtomicJSONStorage(Storage):
     memory and one ``flush`` per command replaces the file whole.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, audit: bool = False) -> None:
         self.path = Path(path)
         self._data: dict[str, Any] | None = None
         self.dirty = False
+        self.audit = audit
+        #: Whether the file's checksum matched (None: written without one).
+        self.checked: bool | None = None
 
     def read(self) -> dict[str, Any] | None:
         if self._data is None:
-            self._data = read_json(self.path)
+            data, self.checked, what = read_checked(self.path)
+            if what is not None:
+                raise StoreError(damaged_message(self.path, what))
+            if self.checked is False and not self.audit:
+                # A byte changed since the referee wrote it (E40): never build on it.
+                raise StoreError(damaged_message(
+                    self.path, "its checksum does not match: it was changed outside the referee"))
+            self._data = data
         return self._data
 
     def write(self, data: dict[str, Any]) -> None:
@@ -89,7 +150,7 @@ class AtomicJSONStorage(Storage):
 
     def flush(self) -> None:
         if self.dirty and self._data is not None:
-            atomic_write(self.path, json.dumps(self._data, separators=(",", ":")))
+            commit_file(self.path, encode_checked(self._data))
             self.dirty = False
 
     def close(self) -> None:
@@ -117,24 +178,41 @@ class Command:
 class Evening:
     """An open evening file. Use ``open_evening``; all writes land at once on exit."""
 
-    def __init__(self, path: Path, *, write: bool) -> None:
+    def __init__(self, path: Path, *, write: bool, audit: bool = False) -> None:
         self.path = path
         self.writable = write
-        self._storage = AtomicJSONStorage(str(path))
+        self._storage = AtomicJSONStorage(str(path), audit=audit)
         self.exists = self._storage.read() is not None
         self._db = TinyDB(str(path), storage=lambda _p: self._storage)
         try:
             self._load_tables()
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
-            # JSON that parses but is no evening: reported like any corrupt file.
-            raise StoreError(corrupt_message(path, f"malformed tables: {exc!r}")) from None
+            # JSON that parses but is no evening: reported like any damaged file.
+            raise StoreError(damaged_message(path, f"malformed tables: {exc!r}")) from None
         self._states: dict[str, Any] = {}
         self._changed = False
+        self._last_text: str | None = None
+        #: The command a killed process recorded without showing its answer (E41), if any.
+        self.unanswered: dict[str, Any] | None = None
+        if self.exists and self._storage.checked is None and not audit:
+            # Written without a checksum (an older version, or rewritten by hand): check the
+            # chain of the live events instead, the slow way, once (E40).
+            broken = _chain_break(self._live, self.meta.get("sealed_head", GENESIS),
+                                  self.meta["head"])
+            if broken:
+                raise StoreError(damaged_message(path, broken))
 
     def _load_tables(self) -> None:
         meta = self._db.table("meta").get(doc_id=1)
         if self.exists and (meta is None or meta.get("format") != FORMAT):
-            raise StoreError(corrupt_message(self.path, "no referee evening header"))
+            raise StoreError(damaged_message(self.path, "no referee evening header"))
+        if meta is not None:
+            for key in ("segments", "next_seq", "next_cmd"):
+                if type(meta.get(key)) is not int or meta[key] < 0:
+                    raise StoreError(damaged_message(self.path, f"header field {key!r} is "
+                                                                "not a count"))
+            if not isinstance(meta.get("head"), str):
+                raise StoreError(damaged_message(self.path, "header has no head hash"))
         self.meta: dict[str, Any] = dict(meta) if meta else {
             "format": FORMAT,
             "created": time.time(),
@@ -155,10 +233,22 @@ class Evening:
         if stream not in self._states:
             sp = spec(stream)
             base = self._snapshot.get(stream)
-            state = sp.load(copy.deepcopy(base)) if base is not None else sp.empty()
-            for record in self._live:
-                if record["stream"] == stream:
-                    state = sp.apply(state, record["event"])
+            try:
+                state = sp.load(copy.deepcopy(base)) if base is not None else sp.empty()
+            except Exception as exc:  # a snapshot that does not load is damage, not a bug
+                raise StoreError(damaged_message(
+                    self.path, f"the stored {stream} state does not load: "
+                               f"{type(exc).__name__} {exc}")) from None
+            record: Any = None
+            try:
+                for record in self._live:
+                    if record["stream"] == stream:
+                        state = sp.apply(state, record["event"])
+            except Exception as exc:  # an event of unknown kind or with a field missing
+                seq = record.get("seq", "?") if isinstance(record, dict) else "?"
+                raise StoreError(damaged_message(
+                    self.path, f"event {seq} does not replay: {type(exc).__name__} "
+                               f"{exc}")) from None
             self._states[stream] = state
         return self._states[stream]
 
@@ -218,7 +308,9 @@ class Evening:
         self._require_write()
         if not events:
             return self.state(stream)
+        self._refuse_retry(text)
         state = self._fold_into(stream, events)
+        self._last_text = text
         cmd = self.meta["next_cmd"]
         self.meta["next_cmd"] = cmd + 1
         now = time.time()
@@ -228,6 +320,30 @@ class Evening:
             entry["redoable"] = False
         self._changed = True
         return state
+
+    def check_unanswered(self) -> None:
+        """Notice a command recorded by a process that died before showing its answer (E41)."""
+        pending = self.meta.get("pending")
+        if not files.TRACK_ANSWERS or not isinstance(pending, dict) or _alive(pending.get("pid")):
+            return
+        lock = lock_path(self.path)
+        if _answered_token(lock) != pending.get("token"):
+            self.unanswered = {"lock": str(lock), **pending}
+            UNANSWERED.append(self.unanswered)
+
+    def _refuse_retry(self, text: str) -> None:
+        """The GM types again the command whose answer a killed console never showed (E41)."""
+        if self.unanswered is None or self.unanswered.get("text") != text:
+            return
+        from referee.errors import IllegalAction
+
+        mark_answered(self.unanswered["lock"], str(self.unanswered.get("token")))
+        UNANSWERED.remove(self.unanswered)
+        self.unanswered = None
+        raise IllegalAction(f"the last command `{text}` was recorded, though its answer may "
+                            "not have been shown (the console stopped); it was not repeated: "
+                            "`referee log` shows it; type it again only if it must happen twice",
+                            ruling="E41")
 
     def _fold_into(self, stream: str, events: list[Event]) -> Any:
         """Fold ``events`` into the cached state of ``stream``.
@@ -298,6 +414,8 @@ class Evening:
             from referee.errors import IllegalAction
 
             raise IllegalAction("nothing to undo" + (f" at the {stream} table" if stream else ""))
+        self._refuse_retry("undo")
+        self._last_text = "undo"
         self._live = [r for r in self._live if r["cmd"] != command.cmd]
         self._rechain()
         self._undone.append({
@@ -320,6 +438,8 @@ class Evening:
             from referee.errors import IllegalAction
 
             raise IllegalAction("nothing to redo: redo works only right after undo")
+        self._refuse_retry("redo")
+        self._last_text = "redo"
         self._fold_into(entry["stream"], entry["events"])
         entry["redoable"] = False
         entry["redone_at"] = time.time()
@@ -348,11 +468,17 @@ class Evening:
             if not self.writable:
                 break
 
-    def _seal(self) -> None:
-        """Move the live events into a new immutable segment and snapshot the states."""
+    def _seal(self) -> Path:
+        """Move the live events into a new immutable segment and snapshot the states.
+
+        Returns the new segment file, which nothing names until the header is written.
+        """
         n = self.meta["segments"] + 1
         folder = self._segment_dir()
-        folder.mkdir(exist_ok=True)
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise write_failure(folder, exc) from None
         names = [self._segment_path(k).name for k in range(1, n)]
         name = f"{n:06d}.json"
         if (folder / name).exists():
@@ -365,20 +491,46 @@ class Evening:
             "base_head": self.meta.get("sealed_head", GENESIS),
             "events": self._live,
         }
-        atomic_write(folder / name, json.dumps(segment, separators=(",", ":")))
+        try:
+            atomic_write(folder / name, json.dumps(segment, separators=(",", ":")))
+        except OSError as exc:
+            raise write_failure(folder / name, exc) from None
         streams = set(self._snapshot) | {r["stream"] for r in self._live}
         self._snapshot = {s: spec(s).dump(self.state(s)) for s in sorted(streams)}
         self.meta["segments"] = n
         self.meta["segment_files"] = [*names, name]
         self.meta["sealed_head"] = self.meta["head"]
         self._live = []
+        return folder / name
 
     def flush(self) -> None:
-        """Write the evening atomically if anything changed (backups rotated first)."""
+        """Write the evening atomically if anything changed (backups rotated after).
+
+        A write the disk refuses raises ``StoreError`` and leaves every file as it was: a
+        segment sealed for this write is removed again (nothing names it yet).
+        """
         if not self._changed:
             return
-        if len(self._live) >= SEGMENT_SIZE:
-            self._seal()
+        sealed = self._seal() if len(self._live) >= SEGMENT_SIZE else None
+        try:
+            self._write()
+        except BaseException:
+            if sealed is not None:
+                with contextlib.suppress(OSError):
+                    sealed.unlink()
+                with contextlib.suppress(OSError):
+                    sealed.parent.rmdir()  # only if this seal made it (it is empty again)
+            raise
+        self._changed = False
+        WRITTEN.append({"lock": str(lock_path(self.path)), **self.meta.get("pending", {})})
+
+    def _write(self) -> None:
+        if not files.TRACK_ANSWERS:
+            self.meta.pop("pending", None)
+        elif self._last_text is not None:
+            # Who wrote this, so that the next command can tell whether its answer was shown.
+            self.meta["pending"] = {"text": self._last_text, "pid": os.getpid(),
+                                    "token": f"{os.getpid()}.{time.time_ns()}"}
         self._db.drop_tables()
         self._db.table("meta").insert(self.meta)
         self._db.table("snapshot").insert({"states": self._snapshot})
@@ -386,15 +538,16 @@ class Evening:
             self._db.table("events").insert_multiple(self._live)
         if self._undone:
             self._db.table("undone").insert_multiple(self._undone)
-        rotate_backups(self.path)
         self._storage.flush()
-        self._changed = False
 
     # -- audit ---------------------------------------------------------------------------------
 
     def verify(self) -> list[str]:
         """Every problem with the hash chain and the snapshots; empty when the file is sound."""
         problems: list[str] = []
+        if self._storage.checked is False:
+            problems.append("the file's checksum does not match: it was changed outside the "
+                            "referee")
         prev = GENESIS
         seq = 0
         states: dict[str, Any] = {}
@@ -419,10 +572,28 @@ class Evening:
         return problems
 
 
+def _chain_break(records: list[dict[str, Any]], prev: str, head: str) -> str | None:
+    """What breaks the hash chain of ``records`` from ``prev`` to ``head``, if anything."""
+    for record in records:
+        try:
+            if record["prev"] != prev or event_hash(prev, record) != record["hash"]:
+                return f"event {record['seq']} was altered: its hash does not match"
+            prev = record["hash"]
+        except (KeyError, TypeError, AttributeError):
+            return "an event record is malformed"
+    if prev != head:
+        return "the last event does not match the header (an event is missing)"
+    return None
+
+
 def _check_base(problems: list[str], where: str, base: dict[str, Any],
                 states: dict[str, Any]) -> None:
-    for stream, state in states.items():
-        if _canonical(spec(stream).dump(state)) != _canonical(base.get(stream)):
+    for stream in sorted(set(states) | set(base)):
+        if stream not in states:
+            # Nothing replayed for it, so nothing may be stored for it (issue 12, point 8).
+            problems.append(f"{where}: a stored state of {stream!r} that no event made")
+            continue
+        if _canonical(spec(stream).dump(states[stream])) != _canonical(base.get(stream)):
             problems.append(f"{where}: stored state of {stream} differs from the replayed events")
 
 
@@ -459,29 +630,74 @@ def _check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, 
 
 
 @contextlib.contextmanager
-def open_evening(path: Path | str, *, write: bool = True) -> Iterator[Evening]:
+def open_evening(path: Path | str, *, write: bool = True,
+                 audit: bool = False) -> Iterator[Evening]:
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
 
+    A symlinked ``path`` is followed: the target is read and written, its lock and backups
+    beside it (issue 12, point 5). A refused command leaves nothing behind: a folder or a
+    lock made for an evening that still does not exist is removed again (point 14).
+    ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why.
+
     Raises:
-        StoreError: the evening is busy in another terminal, or its file is corrupt.
+        StoreError: the evening is busy in another terminal, read-only, or damaged.
     """
     path = Path(path)
+    if path.is_symlink():
+        path = Path(os.path.realpath(path))
     if not write:
-        yield Evening(path, write=False)
+        evening = Evening(path, write=False, audit=audit)
+        evening.check_unanswered()
+        yield evening
         return
+    if path.is_file() and not os.stat(path).st_mode & 0o222:
+        # An archived evening: refused even for root, who could write it anyway.
+        raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
+                         f"nothing was written; `chmod u+w {path}` to go on with it")
+    made = _make_parents(path.parent)
+    lock = EveningLock(lock_path(path))
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise StoreError(f"cannot create the folder for {path}: {exc.strerror}") from None
-    lock = EveningLock(path.with_name(path.name + ".lock"))
-    if not lock.acquire(LOCK_TIMEOUT):
+        acquired = lock.acquire(LOCK_TIMEOUT)
+    except BaseException:
+        _remove_dirs(made)
+        raise
+    if not acquired:
         raise StoreError(
             f"the evening {path} is busy in another terminal; try again in a moment"
         )
     try:
         remove_stale_temps(path)
         evening = Evening(path, write=True)
+        evening.check_unanswered()
         yield evening
         evening.flush()
     finally:
+        if not path.exists():
+            lock.remove()
         lock.release()
+        if not path.exists():
+            _remove_dirs(made)
+
+
+def _make_parents(folder: Path) -> list[Path]:
+    """Make ``folder`` and its missing parents; returns those made, deepest first."""
+    missing: list[Path] = []
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        _remove_dirs(missing)
+        raise StoreError(f"cannot create the folder {folder}: {exc.strerror}; nothing was "
+                         "written; give a --db in a folder you can write") from None
+    return missing
+
+
+def _remove_dirs(folders: list[Path]) -> None:
+    for folder in folders:  # deepest first; only while empty
+        try:
+            folder.rmdir()
+        except OSError:
+            return

@@ -255,7 +255,7 @@ def test_a_rejected_command_writes_nothing(tmp_path: Path) -> None:
 
 
 def verify_file(path: Path) -> list[str]:
-    with open_evening(path, write=False) as ev:
+    with open_evening(path, write=False, audit=True) as ev:
         return ev.verify()
 
 

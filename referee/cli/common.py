@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import traceback
 from collections.abc import Callable, Sequence
@@ -66,7 +67,7 @@ def console() -> Console:
     if _console is None:
         from rich.console import Console
 
-        _console = Console(highlight=False)
+        _console = Console(highlight=False, emoji=False)  # `:smile:` in a name stays text
     return _console
 
 
@@ -75,18 +76,51 @@ def emit_json(obj: Any) -> None:
     typer.echo(json.dumps(obj, ensure_ascii=False))
 
 
-_MARKUP = None
+#: A rich markup tag, with the backslashes before it (as rich reads them).
+_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def lit(text: object) -> str:
+    """``text`` to print literally inside markup: names and free text are data (issue 12).
+
+    Rich markup in it is escaped (as ``rich.markup.escape`` does, without importing rich),
+    and control characters (ANSI escapes, newlines) are shown as ``\\x1b``, never obeyed.
+
+    >>> lit("[/]")
+    '\\\\[/]'
+    >>> lit("a\\x1b[31mb")
+    'a\\\\x1b[31mb'
+    """
+    out = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    out = _TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", out)
+    if out.endswith("\\") and not out.endswith("\\\\"):
+        out += "\\"
+    return out
+
+
+def plain(text: str) -> str:
+    """Markup as plain text: the style tags dropped, escaped brackets kept, as rich reads it.
+
+    >>> plain("[bold]Ada[/] bets \\\\[red 1]")
+    'Ada bets [red 1]'
+    """
+
+    def tag(m: re.Match[str]) -> str:
+        slashes = m.group(1)
+        kept = slashes[: len(slashes) // 2]
+        return kept + m.group(2) if len(slashes) % 2 else kept
+
+    return _TAG.sub(tag, text)
 
 
 def say(text: str) -> None:
-    """One line of human output with rich markup; plain text (no rich) off a terminal."""
-    if _console is None and not sys.stdout.isatty():
-        global _MARKUP
-        if _MARKUP is None:
-            import re
+    """One line of human output with rich markup; plain text (no rich) off a terminal.
 
-            _MARKUP = re.compile(r"(?<!\\)\[/?[a-z ]*\]")
-        typer.echo(_MARKUP.sub("", text).replace("\\[", "["))
+    Names and free text go in through ``lit`` at the formatting site.
+    """
+    if _console is None and not sys.stdout.isatty():
+        typer.echo(plain(text))
         return
     console().print(text)
 
@@ -171,32 +205,106 @@ class RefereeGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
+        _begin_command()
         try:
-            return super().invoke(ctx)
+            rv = super().invoke(ctx)
         except RefereeError as exc:
+            if _recorded():
+                _answer_failed(exc)  # after the commit: the command stands (issue 12, point 2)
+                raise typer.Exit(0) from None
             refuse(exc.line, exc.ruling)
             raise typer.Exit(2) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
+            _end_command()
             raise
         except BrokenPipeError:
             # `referee log | head`: the reader left; say nothing more.
-            import os
-
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
+            _end_command()
             raise typer.Exit(0) from None
         except Exception as exc:
             if type(exc).__module__.split(".")[0] in ("click", "typer"):
                 raise  # usage errors: the parser prints them and exits 2
             if SETTINGS.debug:
                 traceback.print_exc()
-            else:
+            if _recorded():
+                _answer_failed(exc)
+                raise typer.Exit(0) from None
+            if not SETTINGS.debug:
                 typer.echo(
                     f"internal error: {type(exc).__name__}: {exc} "
                     "(a bug, not your mistake; nothing was written; rerun with --debug)",
                     err=True,
                 )
             raise typer.Exit(1) from None
+        _end_command()
+        return rv
+
+
+def _store() -> Any:
+    return sys.modules.get("referee.store")
+
+
+def _begin_command() -> None:
+    from referee import files
+
+    files.NOTES.clear()
+    files.TRACK_ANSWERS = True
+    store = _store()
+    if store is not None:
+        store.WRITTEN.clear()
+        store.UNANSWERED.clear()
+
+
+def _recorded() -> bool:
+    store = _store()
+    return bool(store is not None and store.WRITTEN)
+
+
+def _answer_failed(exc: BaseException) -> None:
+    """The command was recorded, but printing its answer failed: say so, truthfully."""
+    store = _store()
+    texts = "; ".join(f"`{w.get('text') or '?'}`" for w in store.WRITTEN) if store else "?"
+    with _quiet():
+        typer.echo(f"recorded: {texts}; but its answer could not be shown ({type(exc).__name__}: "
+                   f"{exc}; a bug); `referee status` shows the evening", err=True)
+    _end_command()
+
+
+def _end_command() -> None:
+    """After the answer: mark it shown (E41), and pass on the store's notes."""
+    from referee import files
+
+    store = _store()
+    with _quiet():
+        if store is not None:
+            written = {w["lock"] for w in store.WRITTEN}
+            for entry in store.WRITTEN:
+                if entry.get("token"):
+                    store.mark_answered(entry["lock"], entry["token"])
+            for entry in store.UNANSWERED:
+                if entry["lock"] not in written:
+                    store.mark_answered(entry["lock"], str(entry.get("token")))
+                typer.echo(f"note: the command `{entry.get('text')}` before this one was "
+                           "recorded, though its answer may not have been shown (the console "
+                           "stopped); `referee log` shows it: do not type it again (E41)",
+                           err=True)
+            store.WRITTEN.clear()
+            store.UNANSWERED.clear()
+        for note in files.NOTES:
+            typer.echo(f"note: {note}", err=True)
+        files.NOTES.clear()
+
+
+class _quiet:
+    """Swallow output errors (a closed pipe) while telling what was recorded."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> bool:
+        return exc[0] is not None and issubclass(exc[0], OSError)  # type: ignore[arg-type]
 
 
 def command_text(extra: dict[str, Any] | None = None) -> str:

@@ -395,7 +395,7 @@ def verify(as_json: Json = False) -> None:
     path = db_path()
     if not path.exists():
         raise StoreError(f"no evening file at {path}")
-    with open_evening(path, write=False) as ev:
+    with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
         problems = ev.verify()
         count = 0
         try:

@@ -22,6 +22,7 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import POT, State, require_evening
+from referee.names import check_name
 from referee.rules.cards import to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
@@ -54,6 +55,7 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
         raise IllegalAction("this file already holds an evening; use --force to replace it "
                             "(the old one is backed up first), or --db for another file")
     check_seat_count(len(seats))
+    fool = check_name(fool, "Fool's name")  # E42
     names = [fool] + [s.name for s in seats] + [s.assistant for s in seats if s.assistant]
     seen: dict[str, str] = {}
     for name in names:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening.state import CHIPS_PER_COLOUR, POT, Soul, State
-from referee.names import match_name
+from referee.names import check_name, match_name
 from referee.rules.cards import parse_arcanum
 
 
@@ -36,7 +36,10 @@ def parse_seat(text: str) -> SeatSpec:
     if assistant and a_arc is None:
         raise BadInput(f"seat {text!r}: the assistant {assistant} needs an Arcanum for their "
                        f"starting status point (R27); {usage}")
-    return SeatSpec(parts[0], arcanum, parts[2].lower(), assistant, a_arc)
+    name = check_name(parts[0], "stakeholder's name")  # E42
+    if assistant:
+        assistant = check_name(assistant, "assistant's name")
+    return SeatSpec(name, arcanum, parts[2].lower(), assistant, a_arc)
 
 
 def person(state: State, text: str) -> str:

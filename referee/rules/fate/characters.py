@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
-from referee.names import match_name, match_person, quoted
+from referee.names import check_name, match_name, match_person, quoted
 from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
 
@@ -187,9 +187,9 @@ def blank(name: str, data: FateData) -> Char:
 
 
 def _check_new_name(state: State, name: str) -> str:
-    name = " ".join(name.split())
-    if not name:
+    if not name.strip():
         raise BadInput("a character needs a name")
+    name = check_name(name, "character's name")  # E42
     for other in state["chars"]:
         if other.lower() == name.lower():
             raise IllegalAction(f"a character named {other!r} already exists (fate char show)")
@@ -213,7 +213,7 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
     data = tables(state)
     name = _check_new_name(state, name)
     char = blank(name, data)
-    char["player"] = " ".join(player.split()) if player else None
+    char["player"] = check_name(player, "player's name") if player else None  # E42
     char["npc"] = npc
     shift = {first: 0 for first, _ in data.pairs}
     for text in exps:

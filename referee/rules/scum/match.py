@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
-from referee.names import match_person
+from referee.names import check_name, match_person
 from referee.rules.cards import Card
 from referee.rules.scum.roles import (
     HANDS_PER_MATCH,
@@ -133,6 +133,8 @@ def new_match(state: ScumState, names: Sequence[str], *, seed: int, rotate: bool
         IllegalAction: a match is unfinished and ``abandon`` is not set (T9).
     """
     players = [" ".join(n.split()) for n in names]
+    players = [check_name(n, "player's name") if p else p  # E42
+               for n, p in zip(names, players, strict=True)]
     if len(players) != PLAYERS:
         raise BadInput(f"Tarot Scum is for four players; got {len(players)} name"
                        f"{'s' if len(players) != 1 else ''}: {', '.join(players) or '(none)'}",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
-from referee.names import match_person, nearest
+from referee.names import check_name, match_person, nearest
 from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
 from referee.rules.wager.hands import PointsTable, rank
 from referee.streams import Event, StreamSpec
@@ -98,6 +98,9 @@ def new_game(state: WagerState, fool: str, mistress: str, *, seed: int,
         IllegalAction: a game is unfinished and ``abandon`` is not set (W10).
     """
     names = [" ".join(fool.split()), " ".join(mistress.split())]
+    names = [check_name(raw, what) if name else name  # E42
+             for raw, name, what in ((fool, names[0], "Fool's player's name"),
+                                     (mistress, names[1], "Mistress's player's name"))]
     if not all(names):
         raise BadInput("give two names: the Fool's player, then the Mistress's")
     if names[0].lower() == names[1].lower():
