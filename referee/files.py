@@ -155,6 +155,32 @@ def commit_file(path: Path, data: bytes) -> None:
                          f"rotated ({exc.strerror or exc}); check the disk")
 
 
+#: The largest input file read (a scenario, a points table, a stack of rulings): E45.
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+
+
+def read_input(source: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
+    """The text of an input file (``-`` for stdin), at most ``limit`` bytes of UTF-8 (E45).
+
+    Raises:
+        OSError: it cannot be read (missing, a folder, no permission).
+        ValueError: larger than ``limit`` (``/dev/zero``), or not UTF-8 text: the reason.
+    """
+    import sys
+
+    if str(source) == "-":
+        data = sys.stdin.buffer.read(limit + 1)
+    else:
+        with open(source, "rb") as handle:
+            data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"larger than {limit >> 20} MB, which no input file is")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text (a binary file?)") from None
+
+
 def _read_bytes(path: Path) -> bytes | None:
     try:
         fd = os.open(path, os.O_RDONLY)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import ScenarioError, UnknownCard, UnknownName
+from referee.files import read_input
 from referee.names import mentioned_name, name_key
 from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
 from referee.rules.power_vocab import check as check_effect
@@ -221,19 +222,18 @@ def _join(where: str, key: str) -> str:
 
 def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
     try:
-        with path.open("rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        rep.add("", "no such file; give the path of a scenario .toml file")
-    except IsADirectoryError:
-        rep.add("", "is a directory; give the path of a .toml file")
+        return tomllib.loads(read_input(path))
+    except (FileNotFoundError, IsADirectoryError) as exc:
+        rep.add("", ("no such file" if isinstance(exc, FileNotFoundError) else "is a directory")
+                + "; give the path of a scenario .toml file")
     except OSError as exc:
         rep.add("", f"cannot read: {exc.strerror}")
-    except UnicodeDecodeError:
-        rep.add("", "not UTF-8 text; save the file as UTF-8")
     except tomllib.TOMLDecodeError as exc:
         rep.add("", f"invalid TOML: {exc}; fix the syntax there (strings need quotes, "
                 "tables are [name] or [[name]])")
+    except (ValueError, RecursionError) as exc:  # huge, not UTF-8, or nested too deeply (E45)
+        rep.add("", f"{exc}; give a scenario .toml file saved as UTF-8" if isinstance(
+            exc, ValueError) else "nested too deeply to be a scenario (E45)")
     return None
 
 

@@ -81,6 +81,16 @@ _TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
+def printable(text: object) -> str:
+    """``text`` with its control characters (ANSI escapes, newlines) shown as ``\\x1b``:
+    for rich ``Text`` and the shell's toolbar, which read no markup but would pass escapes on.
+
+    >>> printable("Ada\\x1b[2J")
+    'Ada\\\\x1b[2J'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+
+
 def lit(text: object) -> str:
     """``text`` to print literally inside markup: names and free text are data (issue 12).
 
@@ -92,10 +102,23 @@ def lit(text: object) -> str:
     >>> lit("a\\x1b[31mb")
     'a\\\\x1b[31mb'
     """
-    out = _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    out = printable(text)
     out = _TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", out)
     if out.endswith("\\") and not out.endswith("\\\\"):
         out += "\\"
+    return out
+
+
+def lit_values(record: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``record`` whose text values (and lists of text) are ``lit``: for events
+    and views formatted straight into markup."""
+    out: dict[str, Any] = {}
+    for key, value in record.items():
+        if isinstance(value, str):
+            value = lit(value)
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+            value = [lit(v) for v in value]
+        out[key] = value
     return out
 
 
@@ -150,6 +173,11 @@ def clock(seconds: int | None, *, exact: bool = False) -> str:
     return f"{text}:{seconds % 60:02d}" if exact else text
 
 
+def say_lit(text: str) -> None:
+    """One line of human output printed literally: no markup in it at all."""
+    say(lit(text))
+
+
 def fail(message: str) -> None:
     """Print one user-mistake line and exit 2."""
     typer.echo(f"error: {message}", err=True)
@@ -168,6 +196,43 @@ def refuse(line: str, ruling: str | None = None) -> None:
             typer.echo(aloud.explanation(memory["rulings"]))
         except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
             typer.echo(f"(the rulebook cannot be read: {exc})")
+
+
+#: The largest number any option or argument takes (E45): chips, turns, hands and seeds all
+#: stay far below it, and an absurd one is a typo.
+MAX_NUMBER = 10**12
+
+
+def _bound_numbers() -> None:
+    """Every int and float typed on the command line is finite and below ``MAX_NUMBER`` (E45).
+
+    Click's own ranges let ``nan`` through (every comparison with it is false), and an int
+    option takes ``99999999999999999999`` as it comes; a command would then run with it.
+    """
+    import math
+
+    from typer._click import types  # typer ships its own click
+
+    def bounded(convert: Any) -> Any:
+        def check(self: Any, value: Any, param: Any, ctx: Any) -> Any:
+            out = convert(self, value, param, ctx)
+            if isinstance(out, float) and not math.isfinite(out):
+                self.fail(f"{value!r} is not a number of seconds or chips; give a finite "
+                          "number (E45)", param, ctx)
+            if isinstance(out, int | float) and abs(out) > MAX_NUMBER:
+                self.fail(f"{value} is out of all proportion; numbers here stay below "
+                          f"{MAX_NUMBER:,} (E45)", param, ctx)
+            return out
+
+        return check
+
+    for kind in (types.IntParamType, types.FloatParamType):
+        if not getattr(kind.convert, "_bounded", False):
+            kind.convert = bounded(kind.convert)  # type: ignore[method-assign]
+            kind.convert._bounded = True  # type: ignore[attr-defined]
+
+
+_bound_numbers()
 
 
 def _is_click(exc: BaseException, name: str) -> bool:
@@ -359,13 +424,17 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
     from referee.errors import BadInput
+    from referee.files import read_input
 
     try:
-        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+        text = read_input(source)
     except OSError as exc:
         raise BadInput(
             f"cannot read {source!r}: {exc.strerror}; give a readable file or '-'"
         ) from None
+    except ValueError as exc:  # E45
+        raise BadInput(f"cannot read {source!r}: {exc}; give a text file of rulings or '-'",
+                       ruling="E45") from None
     return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json, say
+from referee.cli.common import db_path, emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -106,7 +106,7 @@ def new(
     from referee.cli import render
 
     if backup:
-        say(f"The old evening was backed up to {backup}.")
+        say(f"The old evening was backed up to {lit(backup)}.")
     render.evening_opened(after, path)
 
 
@@ -163,6 +163,11 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
         who, amount = None, who  # `bet 3`: the amount, for the player to act
     n = _amount(amount)
     words = " ".join(str(p) for p in (action, who, amount) if p is not None)
+    if chips is not None and not chips.strip():  # E46: an empty --chips is no default
+        from referee.errors import BadInput
+
+        raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
+                       "--chips red:1, or leave --chips out", ruling="E46")
     if chips:
         words += f" --chips {chips}"
     before, after, events = run(words, lambda s: play.act(s, who, action, n, chips))
@@ -292,7 +297,7 @@ def undo(
                                 "if the hand must be replayed; confirm with `referee undo --yes`")
         command = ev.undo(stream)
 
-    say(f"Undone: [bold]{command.text}[/] ({len(command.events)} event(s)); "
+    say(f"Undone: [bold]{lit(command.text)}[/] ({len(command.events)} event(s)); "
                "`referee redo` brings it back.")
 
 
@@ -307,7 +312,7 @@ def redo(
     with open_evening(db_path()) as ev:
         command = ev.redo(_table(table))
 
-    say(f"Redone: [bold]{command.text}[/].")
+    say(f"Redone: [bold]{lit(command.text)}[/].")
 
 
 def _table(text: str | None) -> str | None:
@@ -340,18 +345,25 @@ def log(
         commands = ev.commands(_table(table))
         undone = ev.undone()
         state = ev.state(STREAM)
-    if person:
+    # E46: a filter that matches nothing known is a mistake, not an empty log.
+    if person is not None:
         from referee.names import match_name
 
-        pool = state.people if state.started else []
-        who = match_name(person, pool, "person") if pool else person
+        who = match_name(person, state.people if state.started else [], "person")
         commands = [c for c in commands if _mentions(c.text, c.events, who)]
-    if soul:
+    if soul is not None:
         from referee.evening.souls import soul_key
 
         key = soul_key(state, soul)
         commands = [c for c in commands if any(e.get("soul") == key for e in c.events)]
     if hand is not None:
+        if not 1 <= hand <= state.hands_played + (state.hand is not None):
+            from referee.errors import BadInput
+
+            played = state.hands_played + (state.hand is not None)
+            raise BadInput(f"--hand {hand}: no such hand; "
+                           + (f"hands 1 to {played} were dealt" if played else
+                              "no hand has been dealt yet"), ruling="E46")
         commands = _of_hand(commands, hand)
     if as_json:
         emit_json({

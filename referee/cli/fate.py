@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import add_undo_redo
+from referee.cli.common import add_undo_redo, lit
 from referee.cli.fate_duel import duel_app
 from referee.cli.fate_shared import (
     STREAM,
@@ -239,7 +239,8 @@ def char_list(as_json: Json = False) -> None:
     for char in chars:
         hurt = ", ".join(f"{r} {s.title()}" for r, s in char["areas"].items()
                          if r != "health" and s != "healthy")
-        table.add_row(char["name"], char["areas"]["health"].title(), char["player"] or "", hurt)
+        table.add_row(lit(char["name"]), char["areas"]["health"].title(),
+                      lit(char["player"] or ""), lit(hurt))
     console().print(table)
 
 

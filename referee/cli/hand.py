@@ -288,7 +288,7 @@ def compare(
         return
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.common import console, lit
 
     table = Table()
     table.add_column("Place", justify="right")
@@ -298,11 +298,11 @@ def compare(
     for place, group in enumerate(ranking, start=1):
         mark = f"={place}" if len(group) > 1 else str(place)
         for name in group:
-            table.add_row(mark, name, ranked[name].title, _cards_long(ranked[name].cards))
+            table.add_row(mark, lit(name), ranked[name].title, _cards_long(ranked[name].cards))
     out = console()
     out.print(table)
     for line in _why_lines(ranking, ranked):
-        out.print(line)
+        out.print(line, markup=False)
 
 
 @app.command("first")
@@ -372,7 +372,7 @@ def first(
 def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke: bool) -> None:
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.common import console, lit
     from referee.rules.hands import explain
 
     table = Table()
@@ -387,7 +387,7 @@ def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke:
         else:
             seat += 1
             label = str(seat)
-        who = f"[bold]{name}[/bold]" if name == opener else name
+        who = f"[bold]{lit(name)}[/bold]" if name == opener else lit(name)
         table.add_row(label, who, hand.title, _cards_long(hand.cards))
     out = console()
     out.print(table)
@@ -396,11 +396,11 @@ def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke:
     if top_fool:
         out.print(
             f"The Fool shows the high hand but holds no chips, so {opener}, the "
-            f"highest-showing stakeholder, opens (R15)."
+            f"highest-showing stakeholder, opens (R15).", markup=False
         )
     rivals = [n for n in ranked if n != opener and not (top_fool and n == fool)]
     if not rivals:
-        out.print(f"{opener} bets first.")
+        out.print(f"{opener} bets first.", markup=False)
         return
     runner = max(rivals, key=lambda n: ranked[n])
     if ranked[runner] == best:
@@ -415,7 +415,7 @@ def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke:
     else:
         reason = f"over {runner}: {explain(best, ranked[runner])}"
     must = " and must bet: he holds chips (R15)" if opener == fool and not broke else ""
-    out.print(f"{opener} bets first{must}; {reason}.")
+    out.print(f"{opener} bets first{must}; {reason}.", markup=False)
 
 
 @app.command("categories")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import clock, db_path, emit_json, money
+from referee.cli.common import clock, db_path, emit_json, money, printable
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -107,7 +107,8 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
         pass
     elif by_column:
         for colour in colours:
-            table.add_column(Text(colour, style=chip_style(colour)), no_wrap=True, min_width=13)
+            table.add_column(Text(printable(colour), style=chip_style(colour)), no_wrap=True,
+                             min_width=13)
     else:
         table.add_column("Stacks", no_wrap=True)
     table.add_column("Chips", justify="right", no_wrap=True)
@@ -130,18 +131,19 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
                                 "all-in" if seat["in_hand"] == "all-in" else "")
         style = turn if acting else "dim" if seat["away"] or note == "folded" else "bold"
         table.add_row(Text("▶", style=turn) if acting else str(seat["seat"]),
-                      Text.assemble((seat["name"], style), f" {seat['arcanum']}"),
+                      Text.assemble((printable(seat["name"]), style), f" {seat['arcanum']}"),
                       *stacks(seat["chips"]), str(seat["stack"]), str(seat["charges"]),
                       " ".join(seat["showing"]),
                       Text(f"owes {hand['owes']}", style=turn) if acting else note)
         if seat["assistant"] and not compact:
             helper = seat["assistant"]
-            table.add_row("", Text(f"  {helper['name']} (assistant)", style="dim"),
+            table.add_row("", Text(f"  {printable(helper['name'])} (assistant)", style="dim"),
                           *stacks(helper["chips"]), str(helper["stack"]), "", "", "")
     fool = view["fool"]
     acting = fool["name"] == to_act
     table.add_row(Text("▶", style=turn) if acting else "",
-                  Text(f"{fool['name']} (the Fool)", style=turn if acting else "italic"),
+                  Text(f"{printable(fool['name'])} (the Fool)",
+                       style=turn if acting else "italic"),
                   *stacks(fool["chips"]), str(fool["stack"]), "", " ".join(fool["showing"]),
                   Text(f"owes {hand['owes']}", style=turn) if acting
                   else "folded" if fool["in_hand"] == "folded" else "",
@@ -155,17 +157,18 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
         chips = f"{hand['pot']} chip" + ("" if hand["pot"] == 1 else "s")
         pot = Text.assemble(("Pot ", "bold"), (chips, "bold"), f" ({money(hand['pot'])})")
         if hand["all_in"] and len(hand["pots"]) > 1:  # side pots: someone is all-in (R14)
-            pot.append(" — " + " · ".join(
-                f"{p['name']}: {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"]))
+            pot.append(printable(" — " + " · ".join(
+                f"{p['name']}: {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"])))
         parts.append(pot)
         if hand["betting_over"]:
             parts.append(Text("Betting is over: the showdown, "
-                              f"{', '.join(hand['in'])} show their hands.", style="bold"))
+                              f"{printable(', '.join(hand['in']))} show their hands.",
+                              style="bold"))
         elif to_act:
             bet = f"bet {hand['bet']}" + (f", raises {hand['raises']}/3"
                                           if hand["phase"] == "limit" else "")
             parts.append(Text.assemble(
-                (f" ▶ {to_act} to act ", "bold reverse"),
+                (f" ▶ {printable(to_act)} to act ", "bold reverse"),
                 f"  owes {hand['owes']} · {' / '.join(hand['moves'])} · {bet}"))
         elif hand.get("missing_up"):
             parts.append(Text.assemble(("Dealing: ", "bold"), "up cards to come for "
@@ -175,14 +178,16 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
         parts.append(Text("Between hands.", style="bold"))
     parts.append(table)
     if view["over"]:
-        parts.append(Text(f"The game is over (R18): {view['winner'] or 'nobody'} is the last "
+        parts.append(Text(f"The game is over (R18): {printable(view['winner'] or 'nobody')} "
+                          "is the last "
                           "stakeholder holding chips.", style="bold"))
     for text in view.get("in_force", []):  # S17: "Cy must call or fold: Cowed"
-        parts.append(Text.assemble(("In force: ", "bold"), text))
-    depleted = ", ".join(view["depleted"]) or "none"
+        parts.append(Text.assemble(("In force: ", "bold"), printable(text)))
+    depleted = printable(", ".join(view["depleted"]) or "none")
     parts.append(Text.assemble(("Depleted Arcana: ", "bold"), depleted))
     if view.get("problem"):
-        parts.append(Text(f"(showing the last good view) {view['problem']}", style="bold red"))
+        parts.append(Text(f"(showing the last good view) {printable(view['problem'])}",
+                          style="bold red"))
     return Group(*parts)
 
 
@@ -626,8 +631,8 @@ class Shell:
             history=history,
             completer=make_completer(self.root, self.vocabulary),
             complete_while_typing=False,
-            bottom_toolbar=lambda: f" {self.vocab.path} · {self.vocab.line} · Tab completes, "
-                                   "`help`, Ctrl-D leaves",
+            bottom_toolbar=lambda: printable(f" {self.vocab.path} · {self.vocab.line} · Tab "
+                                             "completes, `help`, Ctrl-D leaves"),
         )
         typer.echo("The referee shell: type commands without `referee` (`help` lists them, "
                    "Tab completes, `exit` or Ctrl-D leaves).")

@@ -8,11 +8,14 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import emit_json, say
+from referee.cli.common import emit_json, lit, say
 from referee.cli.evening import Json, read_state
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
+]
+Force = Annotated[
+    bool, typer.Option("--force", help="Let --html replace an existing file (never the evening).")
 ]
 
 
@@ -21,35 +24,41 @@ def report(
     reveal: Annotated[
         bool, typer.Option("--reveal", help="Show every soul's identity (the GM's copy).")
     ] = False,
+    force: Force = False,
     as_json: Json = False,
 ) -> None:
     """The evening's status: money, souls, Arcana status and the highlights."""
     from referee import report as rep
 
+    if html is not None:
+        _check_target(html, force)
     data = rep.build(read_state(), reveal=reveal)
     if html is not None:
-        _write(html, rep.render_html(data))
+        _write(html, rep.render_html(data), secret=reveal, force=force)
     if as_json:
         emit_json(data)
         return
     rep.render_terminal(data)
     if html is not None:
-        say(f"Printable report written to {html}.")
+        say(f"Printable report written to {lit(html)}.")
 
 
 def handout(
     assistant: str,
     html: HtmlOut = None,
+    force: Force = False,
     as_json: Json = False,
 ) -> None:
     """ASSISTANT's clue sheet: the clues they studied and their guesses, nothing else."""
     from referee import report as rep
     from referee.evening.souls import assistant as find_assistant
 
+    if html is not None:
+        _check_target(html, force)
     state = read_state()
     data = rep.handout(state, find_assistant(state, assistant))
     if html is not None:
-        _write(html, rep.render_handout_html(data))
+        _write(html, rep.render_handout_html(data), secret=True, force=force)
     if as_json:
         emit_json(data)
         return
@@ -57,16 +66,63 @@ def handout(
 
     render_souls.handout(data)
     if html is not None:
-        say(f"Handout written to {html}.")
+        say(f"Handout written to {lit(html)}.")
 
 
-def _write(path: Path, text: str) -> None:
+def _evening_files(db: Path) -> tuple[Path, Path, Path]:
+    """The evening file, its lock and its segment folder, links followed."""
+    import os
+
+    real = Path(os.path.realpath(db))
+    return real, real.with_name(real.name + ".lock"), real.with_name(real.name + ".segments")
+
+
+def _check_target(path: Path, force: bool) -> None:
+    """``--html PATH`` never lands on the evening's own files, nor on another file without
+    ``--force`` (E45); checked before anything is read or written."""
+    import os
+    import re
+
+    from referee.cli.common import db_path
     from referee.errors import BadInput
 
+    real = Path(os.path.realpath(path))
+    evening, lock, segments = _evening_files(db_path())
+    backup = re.fullmatch(re.escape(evening.name) + r"\.bak\.\d+|\." + re.escape(evening.name)
+                          + r"\..*\.tmp", real.name)
+    if (real in (evening, lock) or segments in (real, *real.parents)
+            or (real.parent == evening.parent and backup)):
+        raise BadInput(f"--html {path} is the evening's own file ({evening}, its backups, "
+                       "segments or lock); give another path such as report.html", ruling="E45")
+    if real.is_dir():
+        raise BadInput(f"--html {path} is a folder; give a file name such as "
+                       f"{path / 'report.html'}", ruling="E45")
+    if real.exists() and not force:
+        raise BadInput(f"--html {path} already exists; give another path, or add --force to "
+                       "replace it", ruling="E45")
+
+
+def _write(path: Path, text: str, *, secret: bool, force: bool) -> None:
+    """Write the page atomically; a page with secrets is readable by its owner only (0600)."""
+    import os
+
+    from referee import files
+    from referee.errors import BadInput
+
+    _check_target(path, force)
+    real = Path(os.path.realpath(path))
     try:
-        path.write_text(text, encoding="utf-8")
+        tmp = files.write_temp(real, text.encode("utf-8"))  # made 0600
+        try:
+            if not secret:
+                os.chmod(tmp, 0o644)
+            os.replace(tmp, real)
+        except BaseException:
+            os.unlink(tmp)
+            raise
     except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}; give a writable path") from None
+        raise BadInput(f"cannot write {path}: {exc.strerror}; give a writable path",
+                       ruling="E45") from None
 
 
 def demo(
@@ -96,12 +152,13 @@ def demo(
     script = data_file("demo.txt").read_text(encoding="utf-8")
     lines = [ln.strip() for ln in script.splitlines()
              if ln.strip() and not ln.lstrip().startswith("#")]
-    say(f"[bold]Demo evening[/] into {target}: {len(lines)} commands, as a GM would type them.")
+    say(f"[bold]Demo evening[/] into {lit(target)}: {len(lines)} commands, as a GM would "
+        "type them.")
     run_lines(lines, target, echo=not quiet)
     common.SETTINGS.db = target
     report(html=html, reveal=True, as_json=False)
-    say(f"The demo evening stays in {target}: try `referee --db {target} log` or "
-        f"`referee --db {target} shell`.")
+    say(f"The demo evening stays in {lit(target)}: try `referee --db {lit(target)} log` or "
+        f"`referee --db {lit(target)} shell`.")
 
 
 def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
@@ -118,7 +175,7 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
     command = tm.get_command(full_app())
     for n, line in enumerate(lines, 1):
         if echo:
-            say(f"[dim]$ referee {line}[/]")
+            say(f"[dim]$ referee {lit(line)}[/]")
         args = ["--db", str(db), *shlex.split(line)]
         sink = contextlib.nullcontext() if echo else contextlib.redirect_stdout(io.StringIO())
         with sink:

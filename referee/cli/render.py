@@ -6,7 +6,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.common import clock, console, money, say, short_money
+from referee.cli.common import clock, console, lit, money, printable, say, short_money
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -15,12 +15,12 @@ if TYPE_CHECKING:
 
 
 def holding_text(holding: dict[str, int]) -> str:
-    parts = [f"{c} {n}" for c, n in sorted(holding.items()) if n]
+    parts = [f"{lit(c)} {n}" for c, n in sorted(holding.items()) if n]
     return ", ".join(parts) if parts else "-"
 
 
 def evening_opened(state: State, path: Path) -> None:
-    say(f"[bold]The evening is open[/] ({path}). The Fool: [bold]{state.fool}[/]. "
+    say(f"[bold]The evening is open[/] ({lit(path)}). The Fool: [bold]{lit(state.fool)}[/]. "
         "Seats from the Fool's left (R9):")
     status(state)
     if state.souls:
@@ -43,7 +43,7 @@ def status(state: State) -> None:
     table.add_column("Arc", no_wrap=True, min_width=3)
     narrow = len(colours) > 4 and console().width < 110
     for colour in colours:  # six colours at 80 columns: three letters each
-        table.add_column(colour[:3] if narrow else colour, justify="right", min_width=3,
+        table.add_column(lit(colour[:3] if narrow else colour), justify="right", min_width=3,
                          no_wrap=True)
     table.add_column("Chips", justify="right", min_width=5, no_wrap=True)
     if not narrow:  # the side's dollars: dropped on a narrow screen with many colours
@@ -73,18 +73,18 @@ def status(state: State) -> None:
             note.append("[bold reverse]< to act[/]")
         from referee.rules.cards import to_roman
 
-        table.add_row(*cells(f"{i} {seat.name}", to_roman(seat.arcanum), row,
+        table.add_row(*cells(f"{i} {lit(seat.name)}", to_roman(seat.arcanum), row,
                              str(state.stack(seat.name)),
                              short_money(state.side_chips(seat.name)),
                              str(state.charges.get(seat.name, 0)), " ".join(note)))
         if seat.assistant:
             row = _chip_row(state, seat.assistant, colours)
-            table.add_row(*cells(f"  +{seat.assistant}", "", row,
+            table.add_row(*cells(f"  +{lit(seat.assistant)}", "", row,
                                  str(state.stack(seat.assistant)), "", "", ""), style="dim")
     fool_note = ""
     if hand and hand["to_act"] == state.fool:
         fool_note = "to act (forced)"
-    table.add_row(*cells(f"  {state.fool} (Fool)", "0", _chip_row(state, state.fool, colours),
+    table.add_row(*cells(f"  {lit(state.fool)} (Fool)", "0", _chip_row(state, state.fool, colours),
                          str(state.stack(state.fool)), short_money(state.stack(state.fool)),
                          "", fool_note), style="italic")
     if hand:
@@ -96,7 +96,7 @@ def status(state: State) -> None:
         _hand_table(hand)
         say(_hand_line(state, hand))
     if data["over"]:
-        say(f"[bold]The game is over (R18):[/] {data['winner'] or 'nobody'} is the last "
+        say(f"[bold]The game is over (R18):[/] {lit(data['winner'] or 'nobody')} is the last "
             "stakeholder holding chips.")
     elif data["open_phase_due"]:
         say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
@@ -114,13 +114,14 @@ def _hand_table(hand: dict[str, Any]) -> None:
     for p in hand["players"]:
         note = ("folded" if p["folded"] else "all-in" if p["all_in"] else
                 f"to act, owes {hand['owes']}" if p["to_act"] else "")
-        table.add_row(p["name"], " ".join(p["up"]) or "-", str(p["round"]), str(p["hand"]), note,
+        table.add_row(lit(p["name"]), " ".join(p["up"]) or "-", str(p["round"]), str(p["hand"]),
+                      note,
                       style="dim" if p["folded"] else None)
     console().print(table)
     if len(hand["pots"]) > 1 or hand["uncalled"]:
         parts = [f"{p['name']} {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"]]
         parts += [f"uncalled so far: {n} of {who}'s" for who, n in hand["uncalled"].items()]
-        say("Pots: " + "; ".join(parts) + ".")
+        say(lit("Pots: " + "; ".join(parts) + "."))
 
 
 def _title(data: dict[str, Any]) -> str:
@@ -144,14 +145,14 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
     if hand["betting_over"]:
         return head + (". [bold]Betting is over:[/] record the showdown with "
                        "`referee hand showdown \"NAME: DOWN CARDS\" ...` (every stakeholder "
-                       f"still in: {', '.join(p for p in hand['in'] if p != state.fool)}).")
+                       f"still in: {lit(', '.join(p for p in hand['in'] if p != state.fool))}).")
     if hand["to_act"] is None and hand["missing_up"]:
         missing = ", ".join(
-            f"{p} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"
+            f"{lit(p)} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"
             for p in hand["missing_up"])
         return head + (f". [bold]Up cards first[/] (R9): {missing} "
                        "(`hand show NAME CARDS`, or `+CARDS` for the new ones).")
-    line = head + f". [bold]{hand['to_act']}[/] to act: {'/'.join(hand['moves'])}"
+    line = head + f". [bold]{lit(hand['to_act'])}[/] to act: {'/'.join(hand['moves'])}"
     if hand["owes"]:
         line += f" (owes {hand['owes']})"
     if hand.get("effects"):  # S17: powers in force, names printed literally
@@ -167,7 +168,7 @@ def announce(before: State, after: State, events: list[Event]) -> None:
             _say_action(after, event)
         elif kind == "hand_started":
             antes = sum(sum(c.values()) for c in event["antes"].values())
-            dealt = ", ".join(event["order"])
+            dealt = lit(", ".join(event["order"]))
             say(f"[bold]Hand {event['no']}[/] ({event['phase']} phase) dealt to {dealt}."
                 + (f" Antes: {antes} chip(s) in the pot (R13)." if antes else " No ante (R12)."))
         elif kind == "cards_shown":
@@ -180,22 +181,23 @@ def announce(before: State, after: State, events: list[Event]) -> None:
                     fresh.remove(card)
             cards = parse_cards(" ".join(fresh))
             up = f" (up: {' '.join(event['cards'])})" if had else ""
-            say(f"{event['name']} shows {', '.join(c.long for c in cards)}{up}.")
+            say(f"{lit(event['name'])} shows {', '.join(c.long for c in cards)}{up}.")
         elif kind == "cards_fixed":
             _say_fix(event)
         elif kind == "showdown":
             _say_showdown(event)
         elif kind == "chips_given" and event.get("ruling"):
-            say(f"By the referee's ruling, {event['from']} hands {event['to']} "
-                f"{holding_text(event['chips'])}: {event['ruling']}.")
+            say(f"By the referee's ruling, {lit(event['from'])} hands {lit(event['to'])} "
+                f"{holding_text(event['chips'])}: {lit(event['ruling'])}.")
         elif kind == "chips_given":
-            say(f"{event['from']} gives {event['to']} {holding_text(event['chips'])} "
+            say(f"{lit(event['from'])} gives {lit(event['to'])} {holding_text(event['chips'])} "
                 "(away from the table, R16).")
         elif kind == "seat_changed":
             if event.get("resigned"):
-                say(f"{event['name']} resigns and leaves the game for good (R17).")
+                say(f"{lit(event['name'])} resigns and leaves the game for good (R17).")
             else:
-                say(f"{event['name']} {'sits at' if event['seated'] else 'rises from'} the table.")
+                where = "sits at" if event["seated"] else "rises from"
+                say(f"{lit(event['name'])} {where} the table.")
         elif kind == "phase_opened":
             say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
                 "raises at will" + (", from the next hand." if after.hand else "."))
@@ -211,16 +213,17 @@ def announce(before: State, after: State, events: list[Event]) -> None:
     if before.over and not after.over:
         say("[bold]Two sides hold chips again: the game goes on (R18).[/]")
     if after.over and not before.over:
-        say(f"[bold]The game is over (R18):[/] {after.winner or 'nobody'} and the Fool are the "
-            f"only ones holding chips. The Fool keeps his; {after.winner} takes the rest.")
+        say(f"[bold]The game is over (R18):[/] {lit(after.winner or 'nobody')} and the Fool are "
+            f"the only ones holding chips. The Fool keeps his; {lit(after.winner)} takes the "
+            "rest.")
 
 
 def _say_fix(event: Event) -> None:
-    say(f"Correction: {event['name']}'s up card {event['old']} is {event['new']}; showing now "
+    say(f"Correction: {lit(event['name'])}'s up card {event['old']} is {event['new']}; showing now "
         f"{' '.join(event['cards'])} (E25).")
     for change in event.get("openers", []):
-        say(f"Had it shown in round {change['street']}, {change['would']} would have opened, "
-            f"not {change['opened']}; the betting stands (E25).")
+        say(f"Had it shown in round {change['street']}, {lit(change['would'])} would have "
+            f"opened, not {lit(change['opened'])}; the betting stands (E25).")
 
 
 def _say_other(event: Event) -> None:
@@ -237,8 +240,8 @@ def _say_action(state: State, event: Event) -> None:
     if event.get("all_in"):
         words += " and is all-in (R14)"
     paid = f" \\[{holding_text(event['chips'])}]" if n else ""
-    auto = f" - forced: {event['why']}" if event.get("auto") else ""
-    say(f"{name} {words}{paid}{auto}.")
+    auto = f" - forced: {lit(event['why'])}" if event.get("auto") else ""
+    say(f"{lit(name)} {words}{paid}{auto}.")
 
 
 def _say_round_change(before: State, after: State) -> None:
@@ -266,27 +269,27 @@ def _say_showdown(event: Event) -> None:
         table.add_column("Cards")
         for name, best in event["best"].items():
             cards = parse_cards(" ".join(best["cards"]))
-            table.add_row(name, CATEGORY_TITLES[best["category"]],
+            table.add_row(lit(name), CATEGORY_TITLES[best["category"]],
                           ", ".join(c.name for c in cards))
         console().print(table)
     for name, chips in event["returned"].items():
-        say(f"Uncalled chips go back to {name}: {holding_text(chips)} (R15).")
+        say(f"Uncalled chips go back to {lit(name)}: {holding_text(chips)} (R15).")
     if not event["pots"] and not event["returned"]:
         leaders = event.get("leaders") or []
         if leaders:
             best = CATEGORY_TITLES[event["best"][leaders[0]]["category"]].lower()
             verb = "share" if len(leaders) > 1 else "has"
-            say(f"{' and '.join(leaders)} {verb} the best hand ({best}); no chips were in the "
+            say(f"{lit(' and '.join(leaders))} {verb} the best hand ({best}); no chips were in the "
                 "pot, so the hand is over with nothing to award.")
         else:
             say("No chips were in the pot: the hand is over with nothing to award.")
     for pot in event["pots"]:
         size = sum(pot["chips"].values())
-        shares = "; ".join(f"{w} takes {holding_text(c)}" for w, c in pot["shares"].items())
-        who = " and ".join(pot["winners"])
+        shares = "; ".join(f"{lit(w)} takes {holding_text(c)}" for w, c in pot["shares"].items())
+        who = lit(" and ".join(pot["winners"]))
         verb = "split" if len(pot["winners"]) > 1 else "won by"
         say(f"[bold]{pot['name'].capitalize()}[/] ({size} chips, {money(size)}) {verb} "
-            f"[bold]{who}[/]: {pot['why']}. {shares}.")
+            f"[bold]{who}[/]: {lit(pot['why'])}. {shares}.")
 
 
 def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
@@ -306,18 +309,19 @@ def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
             + f": {e['summary']}" for e in c.events if e["kind"] == "power_used"
             and e.get("summary"))
         table.add_row(str(c.cmd), datetime.fromtimestamp(c.time).strftime("%H:%M:%S"), c.stream,
-                      Text(text), str(len(c.events)))
+                      Text("\n".join(printable(ln) for ln in text.split("\n"))),
+                      str(len(c.events)))
     console().print(table)
     if undone:
         say(f"{len(undone)} command(s) undone and kept: "
-            + "; ".join(u["text"] for u in undone[-5:]))
+            + lit("; ".join(u["text"] for u in undone[-5:])))
 
 
 def verify(path: Path, count: int, problems: list[str]) -> None:
     if problems:
-        say(f"[bold red]{path}: {len(problems)} problem(s)[/] in {count} events:")
+        say(f"[bold red]{lit(path)}: {len(problems)} problem(s)[/] in {count} events:")
         for p in problems[:20]:
-            say(f"  - {p}")
+            say(f"  - {lit(p)}")
     else:
-        say(f"{path}: sound. {count} events, hash chain and snapshots check out.")
+        say(f"{lit(path)}: sound. {count} events, hash chain and snapshots check out.")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.common import console, say
+from referee.cli.common import console, lit, lit_values, printable, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -14,20 +14,21 @@ if TYPE_CHECKING:
 def announce(event: Event) -> None:
     """One line for a soul, Charge or power event in an action's report."""
     kind = event["kind"]
+    raw, event = event, lit_values(event)  # every name printed literally (E42)
     if kind == "auction_opened":
         via = (f" (held for them by {event['holder']})" if event["holder"] != event["seller"]
                else "")
         say(f"{event['seller']} puts {event['soul']}{via} up for auction: bids with "
             "`soul bid BUYER COLOUR:N \\[--promise TEXT]` (R20).")
     elif kind == "auction_bid":
-        bid = ", ".join(f"{c} {n}" for c, n in event["chips"].items())
-        parts = [p for p in (bid, repr(event["promise"]) if event["promise"] else "") if p]
+        bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
+        parts = [p for p in (bid, lit(repr(raw["promise"])) if event["promise"] else "") if p]
         say(f"{event['buyer']} bids {' and '.join(parts)} for {event['soul']}.")
     elif kind == "auction_closed":
         say(f"{event['seller']} withdraws {event['soul']}: the auction ends unsold.")
     elif kind == "soul_sold":
-        bid = ", ".join(f"{c} {n}" for c, n in event["chips"].items())
-        promise = f" and the promise {event['promise']!r}" if event["promise"] else ""
+        bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
+        promise = f" and the promise {lit(repr(raw['promise']))}" if event["promise"] else ""
         say(f"{event['seller']} sells {event['soul']} to {event['buyer']} for "
             f"{bid or 'no chips'}{promise} (R20).")
     elif kind == "soul_traded":
@@ -53,7 +54,7 @@ def announce(event: Event) -> None:
     elif kind == "power_used":
         power_used(event)
     else:
-        say(f"{kind}: {event}")
+        say(lit(f"{kind}: {raw}"))
 
 
 def power_used(event: Event) -> None:
@@ -85,15 +86,16 @@ def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
         soul = state.soul(str(row["soul"]))
         if soul.destroyed:
             holder = soul.destroyed
-        cells = [str(row["soul"]), str(row["kind"]), str(holder),
+        cells = [lit(row["soul"]), lit(row["kind"]), lit(holder),
                  "yes" if row["identified"] else "no"]
         if reveal:
-            cells += [str(row["identity"]), str(row["arcanum"])]
+            cells += [lit(row["identity"]), lit(row["arcanum"])]
         table.add_row(*cells)
     console().print(table)
 
 
 def clue(event: Event) -> None:
+    event = lit_values(event)
     say(f"[bold]{event['assistant']}[/] studies {event['soul']} "
         f"(clue {event['n']} of {event['of']}):")
     say(f"  [italic]{event['clue']}[/]")
@@ -103,19 +105,20 @@ def clue(event: Event) -> None:
 
 def guess(event: Event, state: State) -> None:
     r = event["result"]
+    raw, event = event, lit_values(event)
     parts = []
     if r["name"]:
         word = {"correct": "[bold green]correct[/]", "wrong": "wrong",
                 "near": "[yellow]a near miss[/] (not accepted; tell the assistant it is close, "
                         "or not, as you see fit)"}[r["name"]]
-        parts.append(f"name {event['name']!r}: {word}")
+        parts.append(f"name {lit(repr(raw['name']))}: {word}")
     if r["arcanum"]:
         parts.append(f"Arcanum {event['arcanum']}: "
                      + ("[bold green]correct[/]" if r["arcanum"] == "correct" else "wrong"))
     say(f"{event['assistant']} guesses {event['soul']}: " + "; ".join(parts) + ".")
     if event["charges"]:
         say(f"First to get it right: +{event['charges']} Charge(s) for {event['side']}'s side, "
-            f"now {state.charges.get(event['side'], 0)} (R24).")
+            f"now {state.charges.get(raw['side'], 0)} (R24).")
     elif "correct" in (r["name"], r["arcanum"]):
         say("Correct, but someone was first: no Charges (R24).")
     say(f"{event['left']} guess(es) left for {event['assistant']} on this soul.")
@@ -143,21 +146,20 @@ def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> lis
 def power_text(spec: dict[str, Any], status: str = "", indent: str = "") -> None:
     import typer
 
-    typer.echo("\n".join(power_lines(spec, status, indent)))
+    typer.echo("\n".join(printable(line) for line in power_lines(spec, status, indent)))
 
 
 def access(event: Event, spec: dict[str, Any]) -> None:
-    from rich.markup import escape
-
     from referee.rules.cards import parse_card
 
     card = parse_card(event["card"])
+    name = lit(event["name"])
     if event["granted"]:
-        say(f"{escape(event['name'])} receives {escape(spec['name'])} (R26), to read aloud:")
+        say(f"{name} receives {lit(spec['name'])} (R26), to read aloud:")
         power_text(spec, indent="  ")
     else:
         say(f"The {event['orientation']} power of {card.long} is already out: nothing granted.")
-    say(f"{card.long} is out of {event['name']}'s hand for this hand (R26).")
+    say(f"{card.long} is out of {name}'s hand for this hand (R26).")
     if event["depleted"] and event["granted"]:
         say(f"[bold]The Fool announces: {card.name} is depleted.[/]")
     elif event["depleted"]:
@@ -175,9 +177,9 @@ def power_table(rows: list[dict[str, Any]], depleted: list[str] | None) -> None:
         else:
             status = f"{'used by' if row['used'] else 'held by'} {row['holder']}"
         out += power_lines(row, status)
-    typer.echo("\n".join(out))
+    typer.echo("\n".join(printable(line) for line in out))  # names and texts are data
     if depleted is not None:
-        typer.echo("Depleted: " + (", ".join(depleted) if depleted else "none") + ".")
+        typer.echo(printable("Depleted: " + (", ".join(depleted) if depleted else "none") + "."))
 
 
 def points(state: State) -> None:
@@ -199,8 +201,8 @@ def points(state: State) -> None:
     for (person, arcanum), items in sorted(by.items(), key=lambda kv: (
             order.get(kv[0][0], len(order)), kv[0][1])):
         total = sum(p.points for p in items)
-        table.add_row(person, arcanum_label(arcanum), str(total),
-                      "; ".join(f"{p.points:+d} {p.source}" for p in items))
+        table.add_row(lit(person), arcanum_label(arcanum), str(total),
+                      "; ".join(f"{p.points:+d} {lit(p.source)}" for p in items))
     console().print(table)
 
 
@@ -215,25 +217,27 @@ def promotions(claims: list[dict[str, Any]]) -> None:
     for col in ("Person", "Arcanum", "Points", "Against"):
         table.add_column(col)
     for c in claims:
-        against = (f"{c['occupant']} ({c['occupant_points']})" if c["occupant"]
+        against = (f"{lit(c['occupant'])} ({c['occupant_points']})" if c["occupant"]
                    else "vacant (needs 7)")
-        table.add_row(c["person"], c["arcanum"], str(c["points"]), against)
+        table.add_row(lit(c["person"]), c["arcanum"], str(c["points"]), against)
     console().print(table)
 
 
 def handout(data: dict[str, Any]) -> None:
+    data = lit_values(data)
     say(f"[bold]Clue sheet of {data['assistant']}[/] (assistant to {data['side']}; the side has "
         f"{data['charges']} Charge(s)).")
     if not data["souls"]:
         say("No studies or guesses yet.")
     for s in data["souls"]:
+        s = lit_values(s)
         known = ""
         if s["identity"] or s["arcanum"]:
             known = f" - identified: {s['identity'] or '?'}, Arcanum {s['arcanum'] or '?'}"
         say(f"\n[bold]{s['soul']}[/]{known}")
         for i, c in enumerate(s["clues"], 1):
             say(f"  {i}. [italic]{c}[/]")
-        for g in s["guesses"]:
+        for g in map(lit_values, s["guesses"]):
             said = " / ".join(x for x in (g["name"], g["arcanum"]) if x)
             res = ", ".join(f"{k} {v}" for k, v in g["result"].items() if v)
             say(f"  guess: {said} - {res}")

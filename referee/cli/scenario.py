@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import console, emit_json
+from referee.cli.common import console, emit_json, lit
 
 if TYPE_CHECKING:
     from referee.scenario import Scenario
@@ -18,6 +18,9 @@ app = typer.Typer(
 )
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
+
+#: `scenario check` lists this many problems, then how many more (S40).
+MAX_PROBLEMS = 50
 
 
 @app.command()
@@ -48,8 +51,11 @@ def check(
     elif not problems:
         typer.echo(f"ok: {n_powers} powers" if powers else f"ok: {souls} souls, {n_powers} powers")
     else:
-        for problem in problems:
+        for problem in problems[:MAX_PROBLEMS]:
             typer.echo(f"error: {problem}", err=True)
+        if len(problems) > MAX_PROBLEMS:  # a file of junk is not a page of errors (S40)
+            typer.echo(f"error: and {len(problems) - MAX_PROBLEMS} more problem(s) in {file}; "
+                       "fix these first", err=True)
     if problems:
         raise typer.Exit(2)
 
@@ -101,9 +107,9 @@ def show(
     from rich.table import Table
 
     out = console()
-    out.print(f"[bold]{scenario.name}[/bold]  ({scenario.source})", soft_wrap=True)
+    out.print(f"[bold]{lit(scenario.name)}[/bold]  ({lit(scenario.source)})", soft_wrap=True)
     if scenario.description:
-        out.print(scenario.description)
+        out.print(scenario.description, markup=False)
     souls = Table(title="Bottled souls" + (" (SECRET)" if reveal else ""), title_justify="left")
     souls.add_column("#", justify="right")
     souls.add_column("bottle")
@@ -112,17 +118,18 @@ def show(
         souls.add_column("arcanum")
         souls.add_column("clues by seat 1-6")
     for n, row in enumerate(data["souls"], 1):
-        cells = [str(n), row["soul"]]
+        cells = [str(n), lit(row["soul"])]
         if reveal:
             counts = " ".join(str(n) for n in row["clue_counts"].values())
-            cells += [row["identity"], row["arcanum"], counts]
+            cells += [lit(row["identity"]), lit(row["arcanum"]), counts]
         souls.add_row(*cells)
     out.print(souls)
     table = Table(title="Powers", title_justify="left")
     for column in ("card", "orientation", "name", "charges", "when"):
         table.add_column(column, justify="right" if column == "charges" else "left")
     for p in data["powers"]:
-        table.add_row(p["card"], p["orientation"], p["name"] + (" *" if p["magic"] else ""),
-                      str(p["charges"]), p["when"])
+        table.add_row(lit(p["card"]), lit(p["orientation"]),
+                      lit(p["name"]) + (" *" if p["magic"] else ""), str(p["charges"]),
+                      lit(p["when"]))
     out.print(table)
     out.print("* magic: the hand is ruled with --magic at the showdown (R8)")
