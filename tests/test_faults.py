@@ -1,0 +1,428 @@
+"""Nothing lost at the edges (issue 12): writes the disk refuses, damaged files, a console
+stopped before its answer, odd --html and --db paths, bounded input, filters, leftovers."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from referee import store
+from referee.store import GENESIS, event_hash
+from tests.cli.conftest import GM
+
+SEATS = ["--seat", "Ada:XVI:red:Ann:IX", "--seat", "Cy:III:blue:Di:II"]
+GIVE = ("chips", "give", "Ada", "Ann", "red:1")
+
+
+@pytest.fixture
+def gm(runner: CliRunner, db: Path) -> GM:
+    return GM(runner, db)
+
+
+@pytest.fixture
+def evening(gm: GM) -> GM:
+    """Max and two seats; Ada has risen, so she and Ann may trade chips (R16); three backups."""
+    gm("new", "--fool", "Max", *SEATS)
+    gm("rise", "Ada")
+    gm(*GIVE)
+    gm("chips", "give", "Ann", "Ada", "red:1")
+    return gm
+
+
+def folder_bytes(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` and its bytes: the evening, backups, segments, the lock."""
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def one_line(text: str) -> str:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    assert len(lines) == 1, text
+    return lines[0]
+
+
+# -- E40: writes the disk refuses ------------------------------------------------------------
+
+
+class Faults:
+    """Counts the write steps (os.write, fsync, os.replace, os.link) and fails the n-th."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fail_at: int | None, code: int) -> None:
+        self.calls = 0
+        self.fail_at = fail_at
+        self.code = code
+        self.failed: str | None = None
+        for name in ("write", "fsync", "replace", "link"):
+            monkeypatch.setattr(os, name, self._wrap(name, getattr(os, name)))
+
+    def _wrap(self, name: str, real: Callable[..., Any]) -> Callable[..., Any]:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            self.calls += 1
+            if self.calls == self.fail_at and self.failed is None:
+                self.failed = name
+                raise OSError(self.code, os.strerror(self.code))
+            return real(*args, **kwargs)
+
+        return step
+
+
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES, errno.EROFS])
+@pytest.mark.parametrize("seal", [False, True], ids=["plain", "sealing"])
+def test_e40_a_refused_write_at_any_step_changes_nothing(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch, code: int, seal: bool) -> None:
+    if seal:
+        monkeypatch.setattr(store, "SEGMENT_SIZE", 2)  # this command also seals a segment
+    folder = db.parent
+    with monkeypatch.context() as m:  # a dry run counts the steps of one command
+        counter = Faults(m, None, code)
+        before = folder_bytes(folder)
+        evening(*GIVE)
+        steps = counter.calls
+    assert steps >= 4
+    committed = 0
+    for k in range(1, steps + 1):
+        for name in list(folder_bytes(folder)):  # back to the evening before the command
+            (folder / name).unlink()
+        for name, data in before.items():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(data)
+        with monkeypatch.context() as m:
+            faults = Faults(m, k, code)
+            result = evening.invoke(*GIVE)
+        assert "Traceback" not in result.output and "internal error" not in result.output
+        if result.exit_code == 2:
+            line = one_line(result.output)
+            assert "nothing was written" in line, (k, faults.failed, line)
+            assert folder_bytes(folder) == before, f"step {k} ({faults.failed}) changed files"
+        else:
+            # Past the commit (the folder's fsync, the backups moving up): recorded, said so.
+            assert result.exit_code == 0, result.output
+            committed += 1
+            assert faults.failed in ("fsync", "replace", "link"), faults.failed  # link: a copy
+            if faults.failed == "replace":
+                assert "could not be rotated" in result.stderr, (k, faults.failed)
+            assert evening.chips("Ann")["red"] == 1, "the command is recorded"
+    assert committed <= 6  # only folders' fsyncs (ignored) and the backups' renames
+
+
+def test_e40_a_full_disk_keeps_every_backup(evening: GM, db: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's report: two failed gives on a full disk left three equal backups."""
+    backups = {n: (db.parent / n).read_bytes() for n in ("evening.json.bak.1",
+                                                         "evening.json.bak.2",
+                                                         "evening.json.bak.3")}
+    assert len(set(backups.values())) == 3
+    real = os.write
+
+    def full(fd: int, data: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    for _ in range(2):
+        line = evening.fails(*GIVE)
+        assert line == (f"error: no space left on the disk that holds {db}; nothing was "
+                        "written; free some space and type the command again")
+    monkeypatch.setattr(os, "write", real)
+    assert {n: (db.parent / n).read_bytes() for n in backups} == backups
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions")
+def test_e40_an_archived_read_only_evening_is_refused_even_for_root(evening: GM,
+                                                                    db: Path) -> None:
+    db.chmod(0o444)
+    try:
+        line = evening.fails(*GIVE)
+        assert "is read-only" in line and "nothing was written" in line
+        assert evening.chips("Ann").get("red", 0) == 0  # reading still works
+    finally:
+        db.chmod(0o644)
+
+
+# -- E40: damaged and tampered files ---------------------------------------------------------
+
+
+def _rechained(data: dict[str, Any], change: Callable[[dict[str, Any]], None]) -> str:
+    """The evening JSON with ``change`` made to its last event, the chain recomputed (a forger
+    who knows the hash), written without the checksum."""
+    events = data["events"]
+    change(events[max(events, key=int)])
+    prev = data["meta"]["1"].get("sealed_head", GENESIS)
+    for key in sorted(events, key=int):
+        record = events[key]
+        record["prev"] = prev
+        record["hash"] = prev = event_hash(prev, record)
+    data["meta"]["1"]["head"] = prev
+    return json.dumps(data)
+
+
+def _flip(text: str) -> str:
+    at = text.rindex('"text":"chips give Ann Ada') + len('"text":"chips give A')
+    return text[:at] + "x" + text[at + 1:]
+
+
+def _unknown(data: dict[str, Any]) -> str:
+    return _rechained(data, lambda r: r["event"].update(kind="chips_conjured"))
+
+
+def _missing(data: dict[str, Any]) -> str:
+    return _rechained(data, lambda r: r["event"].pop("to"))
+
+
+def _snapshot(data: dict[str, Any]) -> str:
+    data["snapshot"]["1"]["states"] = {"evening": "garbage"}
+    return json.dumps(data)
+
+
+DAMAGE: dict[str, tuple[Callable[[str], str], str]] = {
+    "binary garbage": (lambda text: "\x00\xff\xfe" * 100, "not JSON"),
+    "invalid UTF-8": (lambda text: "", "not text"),  # bytes written below
+    "flipped byte in an event": (_flip, "checksum does not match"),
+    "event edited by hand": (lambda t: json.dumps(_edit(t)), "hash does not match"),
+    "unknown event kind": (lambda t: _unknown(json.loads(_strip(t))), "does not replay"),
+    "missing field": (lambda t: _missing(json.loads(_strip(t))), "does not replay"),
+    "garbage snapshot": (lambda t: _snapshot(json.loads(_strip(t))), "does not load"),
+}
+
+
+def _strip(text: str) -> str:
+    data = json.loads(text)
+    data.pop("check")
+    return json.dumps(data)
+
+
+def _edit(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(_strip(text))
+    last = data["events"][max(data["events"], key=int)]
+    last["event"]["chips"] = {"red": 5}
+    return data
+
+
+@pytest.mark.parametrize("how", sorted(DAMAGE))
+def test_e40_every_damage_is_one_line_naming_the_newest_good_backup(
+        evening: GM, db: Path, how: str) -> None:
+    damage, what = DAMAGE[how]
+    if how == "invalid UTF-8":
+        db.write_bytes(b'{"meta": "\xff\xfe"}')
+    else:
+        db.write_text(damage(db.read_text()))
+    backup = re.escape(f"{db}.bak.1")
+    for command in (("status",), GIVE, ("log",), ("report",)):
+        line = evening.fails(*command)
+        assert re.fullmatch(rf"error: {re.escape(str(db))} is damaged \(.*{what}.*\); the newest "
+                            rf"good backup is {backup} .*", line), (how, command, line)
+    result = evening.invoke("verify")
+    assert result.exit_code in (1, 2) and "Traceback" not in result.output
+
+
+def test_e40_verify_checks_the_snapshot_against_the_fold(evening: GM, db: Path) -> None:
+    data = json.loads(_strip(db.read_text()))
+    data["snapshot"]["1"]["states"] = {"scum": {"match": None}}  # loads, but no event made it
+    db.write_text(json.dumps(data))
+    result = evening.invoke("verify")
+    assert result.exit_code == 1 and "no event made" in result.output, result.output
+
+
+def test_e40_a_copied_backup_opens_again(evening: GM, db: Path) -> None:
+    db.write_text("junk")
+    line = evening.fails("status")
+    backup = Path(line.split("the newest good backup is ")[1].split(" ")[0])
+    db.write_bytes(backup.read_bytes())
+    assert evening("verify").exit_code == 0
+
+
+# -- E41: a console stopped between its write and its answer ---------------------------------
+
+KILLED = """
+import os, signal, sys
+import referee.cli.render as render
+render.announce = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
+sys.argv = ["referee", "--db", sys.argv[1], *sys.argv[2:]]
+from referee.cli.main import run
+run()
+"""
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_e41_a_command_killed_before_its_answer_is_told_once(evening: GM, db: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    child = subprocess.run([sys.executable, "-c", KILLED, str(db), *GIVE], env=env,
+                           capture_output=True, text=True, timeout=60)
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    line = evening.fails(*GIVE)  # the GM types it again: refused once, with why
+    assert "was recorded, though its answer may not have been shown" in line and "E41" in line
+    assert evening.chips("Ann")["red"] == 1  # recorded once, though never answered
+    evening(*GIVE)  # typed once more, on purpose: it runs
+    assert evening.chips("Ann")["red"] == 2
+    assert "note:" not in evening("status").stderr
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_e41_the_next_other_command_mentions_it_once(evening: GM, db: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    subprocess.run([sys.executable, "-c", KILLED, str(db), *GIVE], env=env,
+                   capture_output=True, timeout=60)
+    first = evening("status")
+    assert "`chips give Ada Ann red:1` before this one was recorded" in first.stderr
+    assert "note:" not in evening("status").stderr
+
+
+def test_a_failure_after_the_commit_does_not_deny_the_write(
+        evening: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.cli import render
+
+    def broken(*args: Any) -> None:
+        raise ValueError("a renderer bug")
+
+    monkeypatch.setattr(render, "announce", broken)
+    result = evening.invoke(*GIVE)
+    assert result.exit_code == 0, result.output
+    assert "recorded: `chips give Ada Ann red:1`" in result.stderr
+    assert "nothing was written" not in result.output
+    assert evening.chips("Ann")["red"] == 1
+
+
+# -- E45: --html, symlinks, bounded input ----------------------------------------------------
+
+
+def test_e45_html_never_lands_on_the_evenings_own_files(evening: GM, db: Path) -> None:
+    before = folder_bytes(db.parent)
+    for target in (db, Path(f"{db}.bak.1"), Path(f"{db}.lock"), Path(f"{db}.bak.7")):
+        for command in (("report",), ("handout", "Ann")):
+            line = evening.fails(*command, "--html", str(target), "--force")
+            assert "evening's own file" in line, line
+    assert folder_bytes(db.parent) == before
+
+
+def test_e45_html_needs_force_over_another_file_and_secrets_are_0600(
+        evening: GM, tmp_path: Path) -> None:
+    other = tmp_path / "notes.html"
+    other.write_text("mine")
+    assert "already exists" in evening.fails("report", "--html", str(other))
+    assert other.read_text() == "mine"
+    evening("report", "--html", str(other), "--force")
+    assert other.read_text().startswith("<!DOCTYPE html>")
+    assert other.stat().st_mode & 0o777 == 0o644
+    for name, command in (("gm.html", ("report", "--reveal")), ("ann.html", ("handout", "Ann"))):
+        evening(*command, "--html", str(tmp_path / name))
+        assert (tmp_path / name).stat().st_mode & 0o777 == 0o600, name
+
+
+def test_e45_a_symlinked_db_writes_its_target(runner: CliRunner, tmp_path: Path) -> None:
+    real = tmp_path / "real.json"
+    link = tmp_path / "link.json"
+    gm = GM(runner, real)
+    gm("new", "--fool", "Max", *SEATS)
+    gm("rise", "Ada")
+    link.symlink_to(real)
+    via = GM(runner, link)
+    via(*GIVE)
+    assert link.is_symlink()
+    assert gm.chips("Ann")["red"] == 1
+    assert not (tmp_path / "link.json.lock").exists()
+    assert not list(tmp_path.glob("link.json.bak.*"))
+
+
+def test_e45_a_planted_symlink_lock_is_refused(evening: GM, db: Path, tmp_path: Path) -> None:
+    lock = Path(f"{db}.lock")
+    lock.unlink()
+    lock.symlink_to(tmp_path / "elsewhere")
+    assert "symbolic link" in evening.fails(*GIVE)
+    assert not (tmp_path / "elsewhere").exists()
+
+
+@pytest.mark.parametrize("args", [
+    ("scenario", "check", "{zero}"), ("scenario", "show", "{zero}"),
+    ("hand", "rank", "--from-file", "{zero}"), ("wager", "new", "A", "B", "--points", "{zero}"),
+    ("scenario", "check", "{deep}"), ("wager", "new", "A", "B", "--points", "{deep}"),
+    ("scenario", "check", "{binary}"), ("hand", "rank", "--from-file", "{binary}"),
+    ("new", "--fool", "Max", *SEATS, "--scenario", "{zero}"),
+    ("watch", "--interval", "nan"), ("watch", "--interval", "inf"),
+    ("wager", "new", "A", "B", "--elixir-turns", "99999999999999999999"),
+    ("log", "--hand", "-1"), ("log", "--hand", "99"),
+])
+def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
+                                      args: tuple[str, ...]) -> None:
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(bytes(range(256)) * 8)
+    paths = {"zero": "/dev/zero", "deep": str(deep), "binary": str(binary)}
+    line = evening.fails(*(a.format(**paths) for a in args))
+    assert "MemoryError" not in line and "Recursion" not in line and "internal" not in line
+
+
+@pytest.mark.parametrize("args, hint", [
+    (("log", "--table", "Zzyzx"), "known: evening, scum, wager, fate"),
+    (("log", "--person", ""), "expected one of"),
+    (("log", "--person", "Zed"), "unknown person"),
+    (("log", "--soul", ""), "name a soul"),
+    (("undo", "--table", ""), "expected one of"),
+    (("redo", "--table", "nope"), "unknown table"),
+    (("call", "Cy", "--chips", ""), "--chips is empty"),
+])
+def test_e46_filters_that_match_nothing_are_refused(evening: GM, args: tuple[str, ...],
+                                                    hint: str) -> None:
+    assert hint in evening.fails(*args)
+
+
+def test_s20_scenario_check_lists_fifty_problems_then_how_many_more(
+        gm: GM, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.toml"
+    junk.write_text("".join(f"key{i} = {i}\n" for i in range(80)))
+    result = gm.invoke("scenario", "check", str(junk))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 51, result.stderr
+    assert re.fullmatch(r"error: and \d+ more problem\(s\) in .*junk\.toml; fix these first",
+                        lines[-1])
+
+
+# -- E42 names; a refused command leaves nothing behind --------------------------------------
+
+
+@pytest.mark.parametrize("args, why", [
+    (("new", "--fool", "", *SEATS), "empty"),
+    (("new", "--fool", "   ", *SEATS), "empty"),
+    (("new", "--fool", "Max\nMin", *SEATS), "control character"),
+    (("new", "--fool", "Max\x1b[31m", *SEATS), "control character"),
+    (("new", "--fool", "M" * 41, *SEATS), "at most 40"),
+    (("new", "--fool", "Max", "--seat", ":XVI:red", "--seat", "Cy:III:blue"), "bad seat"),
+    (("new", "--fool", "Max", "--seat", "Ada:XVI:red:B\x1bn:IX", "--seat", "Cy:III:blue"),
+     "control character"),
+    (("new", "--fool", "ada", *SEATS), "used twice"),
+    (("scum", "new", "A", "B", "C", "D\x07"), "control character"),
+    (("wager", "new", "Ann", "x" * 50), "at most 40"),
+    (("fate", "char", "new", "Gus\x1b"), "control character"),
+])
+def test_e42_names_are_checked_where_they_enter(gm: GM, db: Path, args: tuple[str, ...],
+                                                why: str) -> None:
+    assert why in gm.fails(*args)
+    assert not db.exists()
+
+
+def test_e42_names_are_trimmed(gm: GM) -> None:
+    gm("new", "--fool", "  Max  ", "--seat", " Ada :XVI:red", "--seat", "Cy:III:blue")
+    assert gm.status()["fool"] == "Max"
+
+
+def test_a_refused_command_leaves_no_folder_and_no_lock(gm: GM, tmp_path: Path,
+                                                        runner: CliRunner) -> None:
+    fresh = GM(runner, tmp_path / "new" / "deeper" / "e.json")
+    fresh.fails("new", "--fool", "", *SEATS)
+    fresh.fails(*GIVE)
+    fresh.fails("undo")
+    assert not (tmp_path / "new").exists()
+    gm.fails("undo")
+    gm.fails("chips", "give", "Ada", "Ann", "red:1")
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
