@@ -277,7 +277,7 @@ class RefereeGroup(TyperGroup):
             if _recorded():
                 _answer_failed(exc)  # after the commit: the command stands (issue 12, point 2)
                 raise typer.Exit(0) from None
-            refuse(exc.line, exc.ruling)
+            refuse(printable(exc.line), exc.ruling)  # names as data (E42)
             raise typer.Exit(2) from None
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             _end_command()

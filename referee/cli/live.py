@@ -564,7 +564,7 @@ class Shell:
             typer.echo("aborted", err=True)
             return 1
         except RefereeError as exc:
-            common.refuse(exc.line, exc.ruling)
+            common.refuse(printable(exc.line), exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
             return self._usage_error(exc)
