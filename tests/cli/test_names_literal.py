@@ -34,6 +34,7 @@ def odd(gm: GM, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest)
     from referee.evening import commands
 
     if request.param == "terminal":
+        monkeypatch.setenv("TERM", "xterm")  # rich gives a dumb terminal 80 columns
         monkeypatch.setattr(common, "_console", Console(
             force_terminal=True, color_system=None, width=200, highlight=False, emoji=False))
         invoke = gm.invoke
