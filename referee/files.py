@@ -130,7 +130,7 @@ def commit_file(path: Path, data: bytes) -> None:
             except OSError as exc:
                 import errno
 
-                if exc.errno in (errno.ENOSPC, errno.EROFS, errno.EDQUOT):
+                if exc.errno in (errno.ENOSPC, errno.EROFS, getattr(errno, "EDQUOT", 0)):
                     raise
                 import shutil  # no hard links on this file system: a copy
 

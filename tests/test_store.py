@@ -196,7 +196,7 @@ def test_corrupt_file_is_reported_with_newest_good_backup_and_never_overwritten(
             with open_evening(db, write=write) as ev:
                 ev.commit(EVENING, [], "never reached")
         message = str(info.value)
-        assert "corrupt" in message and str(tmp_path / "e.json.bak.1") in message, message
+        assert " is damaged (" in message and str(tmp_path / "e.json.bak.1") in message, message
     result = CliRunner().invoke(app, ["--db", str(db), "chips", "give", "Ann", "Ada", "red:1"])
     assert result.exit_code == 2, result.output
     assert "e.json.bak.1" in result.stderr
