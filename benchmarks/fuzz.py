@@ -29,6 +29,13 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=None)
     options = parser.parse_args()
 
+    import functools
+
+    import typer.testing
+
+    # As tests/conftest.py does: typer would rebuild all ~90 commands on every invoke.
+    typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
+
     from hypothesis import HealthCheck, given, seed, settings
     from hypothesis import strategies as st
 
@@ -50,6 +57,8 @@ def main() -> int:
     @given(lines=st.lists(fz.command_lines(commands, files), min_size=1, max_size=3))
     def run(lines: list[list[str]]) -> None:
         ran["inputs"] += 1
+        if ran["inputs"] % 500 == 0:
+            print(f"  {ran['inputs']} inputs, {len(bad)} misbehaved so far", flush=True)
         work = Path(tempfile.mkdtemp(dir=scratch))
         shutil.copytree(base, work, dirs_exist_ok=True)
         for args in lines:

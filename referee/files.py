@@ -189,7 +189,13 @@ def _read_bytes(path: Path) -> bytes | None:
     except OSError as exc:
         raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
                          "path of an evening file with --db") from None
+    import stat
+
     try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # `--db /dev/zero`, a folder, a pipe
+            os.close(fd)
+            raise StoreError(f"{path} is not an evening file (a device, a folder or a pipe); "
+                             "give the path of an evening file with --db")
         with os.fdopen(fd, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:

@@ -350,6 +350,7 @@ def test_e45_a_planted_symlink_lock_is_refused(evening: GM, db: Path, tmp_path: 
     ("watch", "--interval", "nan"), ("watch", "--interval", "inf"),
     ("wager", "new", "A", "B", "--elixir-turns", "99999999999999999999"),
     ("log", "--hand", "-1"), ("log", "--hand", "99"),
+    ("wager", "new", "A", "B", "--points", "\x00"),  # found by benchmarks/fuzz.py
 ])
 def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
                                       args: tuple[str, ...]) -> None:
@@ -426,3 +427,9 @@ def test_a_refused_command_leaves_no_folder_and_no_lock(gm: GM, tmp_path: Path,
     gm.fails("undo")
     gm.fails("chips", "give", "Ada", "Ann", "red:1")
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+    (tmp_path / "a-folder").mkdir()
+    folder = GM(runner, tmp_path / "a-folder")  # `--db` naming a folder (or /dev/zero)
+    for command in (("status",), GIVE):
+        result = folder.invoke(*command)
+        assert result.exit_code == 2 and "is not an evening file" in one_line(result.output)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder"]

@@ -247,6 +247,13 @@ class RefereeGroup(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
         more = {"windows_expand_args": windows_expand_args, **extra}
+        if args is not None and any("\x00" in str(a) for a in args):
+            # No path, name or card holds a NUL byte; the OS would refuse it deep inside (E45).
+            typer.echo("error: an argument holds a NUL byte (\\x00); type it without (E45)",
+                       err=True)
+            if not standalone_mode:
+                return 2
+            sys.exit(2)
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **more)
         try:
