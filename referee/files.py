@@ -441,3 +441,27 @@ class EveningLock:
         elif self._fd is not None:
             os.close(self._fd)  # closing the descriptor releases the flock
             self._fd = None
+
+
+def make_parents(folder: Path) -> list[Path]:
+    """Make ``folder`` and its missing parents; returns those made, deepest first."""
+    missing: list[Path] = []
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        remove_dirs(missing)
+        raise StoreError(f"cannot create the folder {folder}: {exc.strerror}; nothing was "
+                         "written; give a --db in a folder you can write") from None
+    return missing
+
+
+def remove_dirs(folders: list[Path]) -> None:
+    for folder in folders:  # deepest first; only while empty
+        try:
+            folder.rmdir()
+        except OSError:
+            return

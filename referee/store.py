@@ -18,7 +18,8 @@ Layout of an evening at ``PATH``:
 Every write goes to a temp file, is fsynced, ``os.replace``d over ``PATH`` and
 the directory fsynced, so a kill at any moment leaves either the old or the new
 file. Events carry a hash chain (``prev``, ``hash``) that ``verify`` checks.
-The file mechanics (atomic writes, backups, the lock) are in ``referee.files``.
+The file mechanics (atomic writes, backups, the lock) are in ``referee.files``, the chain and
+its audit in ``referee.chain``, and whether a command's answer was shown in ``referee.answers``.
 """
 
 from __future__ import annotations
@@ -31,21 +32,21 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
-if TYPE_CHECKING:
-    from hashlib import sha256
-else:
-    try:  # CPython's builtin SHA-256 (3.11): the same digests as hashlib, which would load
-        # OpenSSL first, about 5 ms on every command that writes
-        from _sha256 import sha256
-    except ImportError:  # other Pythons
-        from hashlib import sha256
-
 from referee import files
+from referee.answers import (
+    UNANSWERED,
+    WRITTEN,
+    answered_token,
+    is_alive,
+    lock_path,
+    mark_answered,
+)
+from referee.chain import GENESIS, chain_break, check_base, check_chain, event_hash
 from referee.errors import StoreError
 from referee.files import (
     EveningLock,
@@ -53,68 +54,23 @@ from referee.files import (
     commit_file,
     damaged_message,
     encode_checked,
+    make_parents,
     newest_good_backup,
     read_checked,
     read_json,
+    remove_dirs,
     remove_stale_temps,
     write_failure,
 )
 from referee.streams import Event, spec
 
-__all__ = ["Command", "Evening", "EveningLock", "atomic_write", "newest_good_backup",
+__all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLock",
+           "atomic_write", "event_hash", "lock_path", "mark_answered", "newest_good_backup",
            "open_evening"]
 
 FORMAT = 1
 SEGMENT_SIZE = 400
 LOCK_TIMEOUT = 3.0
-GENESIS = "0" * 64
-
-#: What this process wrote (the lock path, the command's text and its token), so that the CLI
-#: can mark each answer as shown (E41); and the commands of killed processes it noticed.
-WRITTEN: list[dict[str, Any]] = []
-UNANSWERED: list[dict[str, Any]] = []
-
-
-def lock_path(path: Path) -> Path:
-    return path.with_name(path.name + ".lock")
-
-
-def mark_answered(lock: str | Path, token: str) -> None:
-    """Note in the lock file that the answer of the command ``token`` was shown (E41)."""
-    try:
-        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    except OSError:
-        return  # only a notice is at stake
-    try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, token.encode("ascii", "replace"), 0)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _answered_token(lock: Path) -> str:
-    try:
-        with open(lock, "rb") as handle:
-            return handle.read(200).decode("ascii", "replace")
-    except OSError:
-        return ""
-
-
-def _alive(pid: Any) -> bool:
-    if not isinstance(pid, int) or pid <= 0:
-        return False
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # another user's process
-    return True
-
 
 class AtomicJSONStorage(Storage):
     """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
@@ -157,13 +113,6 @@ class AtomicJSONStorage(Storage):
         pass
 
 
-def event_hash(prev: str, record: dict[str, Any]) -> str:
-    """The chain hash of one stored event: sha256 over the previous hash and its content."""
-    body = {k: record[k] for k in ("seq", "cmd", "stream", "time", "text", "event")}
-    blob = prev + json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return sha256(blob.encode("utf-8")).hexdigest()
-
-
 @dataclass(frozen=True)
 class Command:
     """One GM command as stored: its id, stream, text and the events it wrote."""
@@ -197,7 +146,7 @@ class Evening:
         if self.exists and self._storage.checked is None and not audit:
             # Written without a checksum (an older version, or rewritten by hand): check the
             # chain of the live events instead, the slow way, once (E40).
-            broken = _chain_break(self._live, self.meta.get("sealed_head", GENESIS),
+            broken = chain_break(self._live, self.meta.get("sealed_head", GENESIS),
                                   self.meta["head"])
             if broken:
                 raise StoreError(damaged_message(path, broken))
@@ -324,10 +273,10 @@ class Evening:
     def check_unanswered(self) -> None:
         """Notice a command recorded by a process that died before showing its answer (E41)."""
         pending = self.meta.get("pending")
-        if not files.TRACK_ANSWERS or not isinstance(pending, dict) or _alive(pending.get("pid")):
+        if not files.TRACK_ANSWERS or not isinstance(pending, dict) or is_alive(pending.get("pid")):
             return
         lock = lock_path(self.path)
-        if _answered_token(lock) != pending.get("token"):
+        if answered_token(lock) != pending.get("token"):
             self.unanswered = {"lock": str(lock), **pending}
             UNANSWERED.append(self.unanswered)
 
@@ -561,72 +510,15 @@ class Evening:
                 return [*problems, f"segment {n} ({self._segment_path(n)}) is malformed"]
             if segment.get("base_head", GENESIS) != prev:
                 problems.append(f"segment {n}: does not continue the chain")
-            _check_base(problems, f"segment {n}", base, states)
-            prev, seq = _check_chain(problems, events, prev, seq, states)
+            check_base(problems, f"segment {n}", base, states)
+            prev, seq = check_chain(problems, events, prev, seq, states)
         if self.meta.get("sealed_head", GENESIS) != prev:
             problems.append("the live events do not continue the sealed chain")
-        _check_base(problems, "snapshot", self._snapshot, states)
-        prev, seq = _check_chain(problems, self._live, prev, seq, states)
+        check_base(problems, "snapshot", self._snapshot, states)
+        prev, seq = check_chain(problems, self._live, prev, seq, states)
         if prev != self.meta["head"]:
             problems.append("the header's head hash does not match the last event")
         return problems
-
-
-def _chain_break(records: list[dict[str, Any]], prev: str, head: str) -> str | None:
-    """What breaks the hash chain of ``records`` from ``prev`` to ``head``, if anything."""
-    for record in records:
-        try:
-            if record["prev"] != prev or event_hash(prev, record) != record["hash"]:
-                return f"event {record['seq']} was altered: its hash does not match"
-            prev = record["hash"]
-        except (KeyError, TypeError, AttributeError):
-            return "an event record is malformed"
-    if prev != head:
-        return "the last event does not match the header (an event is missing)"
-    return None
-
-
-def _check_base(problems: list[str], where: str, base: dict[str, Any],
-                states: dict[str, Any]) -> None:
-    for stream in sorted(set(states) | set(base)):
-        if stream not in states:
-            # Nothing replayed for it, so nothing may be stored for it (issue 12, point 8).
-            problems.append(f"{where}: a stored state of {stream!r} that no event made")
-            continue
-        if _canonical(spec(stream).dump(states[stream])) != _canonical(base.get(stream)):
-            problems.append(f"{where}: stored state of {stream} differs from the replayed events")
-
-
-def _canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"))
-
-
-def _check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, seq: int,
-                 states: dict[str, Any]) -> tuple[str, int]:
-    for record in records:
-        # A record edited by hand may lack fields: that is a finding, not a crash.
-        try:
-            if record["prev"] != prev:
-                problems.append(f"event {record['seq']}: chain broken (prev hash does not match)")
-            if event_hash(record["prev"], record) != record["hash"]:
-                problems.append(f"event {record['seq']}: content altered (hash does not match)")
-            if record["seq"] <= seq:
-                problems.append(f"event {record['seq']}: out of order")
-            stream = record["stream"]
-            sp = spec(stream)
-        except (KeyError, TypeError, AttributeError) as exc:
-            where = record.get("seq", "?") if isinstance(record, dict) else "?"
-            problems.append(f"event {where} after event {seq}: malformed record "
-                            f"({type(exc).__name__}: {exc})")
-            continue
-        if stream not in states:
-            states[stream] = sp.empty()
-        try:
-            states[stream] = sp.apply(states[stream], copy.deepcopy(record["event"]))
-        except Exception as exc:  # an event that no longer folds is exactly what verify reports
-            problems.append(f"event {record['seq']}: does not replay ({exc})")
-        prev, seq = record["hash"], record["seq"]
-    return prev, seq
 
 
 @contextlib.contextmanager
@@ -657,12 +549,12 @@ def open_evening(path: Path | str, *, write: bool = True,
         # An archived evening: refused even for root, who could write it anyway.
         raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
                          f"nothing was written; `chmod u+w {path}` to go on with it")
-    made = _make_parents(path.parent)
+    made = make_parents(path.parent)
     lock = EveningLock(lock_path(path))
     try:
         acquired = lock.acquire(LOCK_TIMEOUT)
     except BaseException:
-        _remove_dirs(made)
+        remove_dirs(made)
         raise
     if not acquired:
         raise StoreError(
@@ -679,28 +571,4 @@ def open_evening(path: Path | str, *, write: bool = True,
             lock.remove()
         lock.release()
         if not path.exists():
-            _remove_dirs(made)
-
-
-def _make_parents(folder: Path) -> list[Path]:
-    """Make ``folder`` and its missing parents; returns those made, deepest first."""
-    missing: list[Path] = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        _remove_dirs(missing)
-        raise StoreError(f"cannot create the folder {folder}: {exc.strerror}; nothing was "
-                         "written; give a --db in a folder you can write") from None
-    return missing
-
-
-def _remove_dirs(folders: list[Path]) -> None:
-    for folder in folders:  # deepest first; only while empty
-        try:
-            folder.rmdir()
-        except OSError:
-            return
+            remove_dirs(made)

@@ -172,7 +172,7 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
                 f"  owes {hand['owes']} · {' / '.join(hand['moves'])} · {bet}"))
         elif hand.get("missing_up"):
             parts.append(Text.assemble(("Dealing: ", "bold"), "up cards to come for "
-                                       + ", ".join(hand["missing_up"])))
+                                       + printable(", ".join(hand["missing_up"]))))
         parts.insert(1, parts.pop())  # the turn line first, then the pot
     elif not view["over"]:
         parts.append(Text("Between hands.", style="bold"))
