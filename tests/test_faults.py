@@ -297,7 +297,8 @@ def test_a_failure_after_the_commit_does_not_deny_the_write(
 
 def test_e45_html_never_lands_on_the_evenings_own_files(evening: GM, db: Path) -> None:
     before = folder_bytes(db.parent)
-    for target in (db, Path(f"{db}.bak.1"), Path(f"{db}.lock"), Path(f"{db}.bak.7")):
+    for target in (db, Path(f"{db}.bak.1"), Path(f"{db}.lock"), Path(f"{db}.bak.7"),
+                   Path(f"{db}.replaced-20260101-120000"), Path(f"{db}.segments") / "x.html"):
         for command in (("report",), ("handout", "Ann")):
             line = evening.fails(*command, "--html", str(target), "--force")
             assert "evening's own file" in line, line

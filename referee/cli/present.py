@@ -88,8 +88,8 @@ def _check_target(path: Path, force: bool) -> None:
 
     real = Path(os.path.realpath(path))
     evening, lock, segments = _evening_files(db_path())
-    backup = re.fullmatch(re.escape(evening.name) + r"\.bak\.\d+|\." + re.escape(evening.name)
-                          + r"\..*\.tmp", real.name)
+    name = re.escape(evening.name)  # its backups, `new --force` copies, temp files
+    backup = re.fullmatch(rf"{name}\.bak\.\d+|{name}\.replaced-.*|\.{name}\..*\.tmp", real.name)
     if (real in (evening, lock) or segments in (real, *real.parents)
             or (real.parent == evening.parent and backup)):
         raise BadInput(f"--html {path} is the evening's own file ({evening}, its backups, "
