@@ -7,6 +7,7 @@ with the traceback under ``--debug``.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -338,7 +339,7 @@ def _answer_failed(exc: BaseException) -> None:
     """The command was recorded, but printing its answer failed: say so, truthfully."""
     store = _store()
     texts = "; ".join(f"`{w.get('text') or '?'}`" for w in store.WRITTEN) if store else "?"
-    with _quiet():
+    with contextlib.suppress(OSError):  # a closed pipe: still mark it
         typer.echo(f"recorded: {texts}; but its answer could not be shown ({type(exc).__name__}: "
                    f"{exc}; a bug); `referee status` shows the evening", err=True)
     _end_command()
@@ -349,7 +350,7 @@ def _end_command() -> None:
     from referee import files
 
     store = _store()
-    with _quiet():
+    with contextlib.suppress(OSError):  # a closed pipe: still mark it
         if store is not None:
             written = {w["lock"] for w in store.WRITTEN}
             for entry in store.WRITTEN:
@@ -367,16 +368,6 @@ def _end_command() -> None:
         for note in files.NOTES:
             typer.echo(f"note: {note}", err=True)
         files.NOTES.clear()
-
-
-class _quiet:
-    """Swallow output errors (a closed pipe) while telling what was recorded."""
-
-    def __enter__(self) -> None:
-        return None
-
-    def __exit__(self, *exc: object) -> bool:
-        return exc[0] is not None and issubclass(exc[0], OSError)  # type: ignore[arg-type]
 
 
 def command_text(extra: dict[str, Any] | None = None) -> str:
