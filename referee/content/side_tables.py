@@ -34,19 +34,26 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
     Raises:
         ScenarioError: the file cannot be read, is not TOML, or does not validate.
     """
+    from referee.files import read_input
     from referee.rules.wager import PointsTable
 
     target = Path(path) if path is not None else data_file(POINTS_FILE)
     try:
-        text = target.read_text(encoding="utf-8")
+        text = read_input(target)
     except OSError as exc:
         raise ScenarioError(f"cannot read points table {target}: {exc.strerror}; give a TOML "
                             "file like data/wager_points.toml", ruling="R34") from None
+    except ValueError as exc:  # huge or binary (E45)
+        raise ScenarioError(f"cannot read points table {target}: {exc}; give a TOML file like "
+                            "data/wager_points.toml", ruling="E45") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"points table {target} is not valid TOML: {exc}",
                             ruling="R34") from None
+    except RecursionError:
+        raise ScenarioError(f"points table {target} is nested too deeply to be a points table",
+                            ruling="E45") from None
     return PointsTable.from_dict(data, "default" if path is None else target.name)
 
 
