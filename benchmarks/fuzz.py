@@ -74,6 +74,11 @@ def main() -> int:
     run()
     took = time.monotonic() - start
     shutil.rmtree(scratch, ignore_errors=True)
+    import stat
+
+    for device in ("/dev/zero", "/dev/null"):  # never replaced by a page again
+        if not stat.S_ISCHR(os.stat(device).st_mode):
+            bad.append(f"{device} is no longer a device")
     print(f"{ran['inputs']} inputs ({ran['commands']} commands over {len(commands)} commands "
           f"of every group) in {took:.0f} s: {len(bad)} misbehaved")
     for line in bad[:50]:

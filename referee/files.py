@@ -169,16 +169,29 @@ def read_input(source: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
     import sys
 
     if str(source) == "-":
-        data = sys.stdin.buffer.read(limit + 1)
+        data = _read_upto(sys.stdin.buffer, limit + 1)
     else:
         with open(source, "rb") as handle:
-            data = handle.read(limit + 1)
+            data = _read_upto(handle, limit + 1)
     if len(data) > limit:
         raise ValueError(f"larger than {limit >> 20} MB, which no input file is")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text (a binary file?)") from None
+
+
+def _read_upto(handle: Any, size: int) -> bytes:
+    """Up to ``size`` bytes: a device (``/dev/zero``) or a pipe may give fewer per read."""
+    chunks: list[bytes] = []
+    got = 0
+    while got < size:
+        chunk = handle.read(size - got)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
 
 
 def _read_bytes(path: Path) -> bytes | None:

@@ -305,6 +305,14 @@ def test_e45_html_never_lands_on_the_evenings_own_files(evening: GM, db: Path) -
     assert folder_bytes(db.parent) == before
 
 
+def test_e45_html_never_replaces_a_device_or_a_pipe(evening: GM, tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    for command in (("report",), ("handout", "Ann")):
+        assert "not a regular file" in evening.fails(*command, "--html", str(pipe), "--force")
+    assert pipe.is_fifo()
+
+
 def test_e45_html_needs_force_over_another_file_and_secrets_are_0600(
         evening: GM, tmp_path: Path) -> None:
     other = tmp_path / "notes.html"

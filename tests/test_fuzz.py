@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -174,3 +175,6 @@ def test_fuzz_every_command_exits_0_or_2_and_a_refusal_changes_nothing(
             assert problem is None, f"referee {args}: {problem}"
 
     run()
+    # `--html /dev/zero --force` once replaced the device with a page: never again.
+    for device in ("/dev/zero", "/dev/null"):
+        assert stat.S_ISCHR(os.stat(device).st_mode), f"{device} is no longer a device"

@@ -97,6 +97,9 @@ def _check_target(path: Path, force: bool) -> None:
     if real.is_dir():
         raise BadInput(f"--html {path} is a folder; give a file name such as "
                        f"{path / 'report.html'}", ruling="E45")
+    if real.exists() and not real.is_file():  # a device (/dev/zero) or a pipe: never replaced
+        raise BadInput(f"--html {path} is not a regular file (a device or a pipe); give a file "
+                       "name such as report.html", ruling="E45")
     if real.exists() and not force:
         raise BadInput(f"--html {path} already exists; give another path, or add --force to "
                        "replace it", ruling="E45")
