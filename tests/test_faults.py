@@ -386,7 +386,7 @@ def test_e46_filters_that_match_nothing_are_refused(evening: GM, args: tuple[str
     assert hint in evening.fails(*args)
 
 
-def test_s20_scenario_check_lists_fifty_problems_then_how_many_more(
+def test_s40_scenario_check_lists_fifty_problems_then_how_many_more(
         gm: GM, tmp_path: Path) -> None:
     junk = tmp_path / "junk.toml"
     junk.write_text("".join(f"key{i} = {i}\n" for i in range(80)))
