@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -109,21 +108,16 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
     import contextlib
     import io
 
-    import typer.main as tm
-
-    from referee.cli import common
-    from referee.cli.main import full_app
+    from referee.cli import common, runner
     from referee.errors import RefereeError
 
-    command = tm.get_command(full_app())
     for n, line in enumerate(lines, 1):
         if echo:
             say(f"[dim]$ referee {line}[/]")
-        args = ["--db", str(db), *shlex.split(line)]
         sink = contextlib.nullcontext() if echo else contextlib.redirect_stdout(io.StringIO())
         with sink:
-            rc = command.main(args=args, prog_name="referee", standalone_mode=False)
-        if rc not in (None, 0):
+            rc = runner.execute(runner.split(line), db=db)
+        if rc != 0:
             raise RefereeError(f"line {n} of the script failed: {line}")
         common.SETTINGS.db = db
 
