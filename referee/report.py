@@ -242,12 +242,18 @@ _CHIP_COLOURS = {"red": "#c0392b", "blue": "#2e59a8", "green": "#2e8b57", "yello
                  "gold": "#d4af37", "silver": "#c0c0c0"}
 
 
+def chip_colour(colour: str) -> str:
+    """The CSS colour a chip colour is drawn in (grey for a colour the console does not know)."""
+    return _CHIP_COLOURS.get(colour.lower(), "#999")
+
+
 def _e(text: object) -> str:
     return html.escape(str(text))
 
 
 def _page(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
@@ -299,7 +305,7 @@ def chart_svg(chart: dict[str, Any], width: int = 640, height: int = 250) -> str
                "after hand</text></g>")
     ends: list[tuple[float, str, str]] = []
     for k, line in enumerate(series):
-        colour = _CHIP_COLOURS.get(str(line["colour"]).lower(), "#777")
+        colour = chip_colour(str(line["colour"]))
         points = " ".join(f"{x(i)},{y(n)}" for i, n in enumerate(line["chips"]))
         dash = f' stroke-dasharray="{_DASHES[k % len(_DASHES)]}"' if k % len(_DASHES) else ""
         out.append(f'<polyline points="{points}" fill="none" stroke="#333" stroke-width="4" '

@@ -128,21 +128,26 @@ def _usage_error(exc: Any) -> int:
 
 
 def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = False,
-             stdin: str = "") -> tuple[int, str, str]:
+             stdin: str = "", columns: int | None = None) -> tuple[int, str, str]:
     """Run one command line in this process and capture its answer.
 
     ``line`` is the text as typed (split as a shell would) or its words already split.
     Returns ``(exit status, stdout, stderr)``, exactly what ``referee LINE`` would print
-    off a terminal (no colour; rich tables at $COLUMNS or 80 columns).
+    off a terminal (no colour; rich tables ``columns`` wide, else $COLUMNS or 80).
     """
+    import os
+
     from referee.cli import common
     from referee.errors import RefereeError
 
     out, err = io.StringIO(), io.StringIO()
     with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         saved_in, saved_console = sys.stdin, common._console
+        saved_columns = os.environ.get("COLUMNS")
         sys.stdin = io.StringIO(stdin)
         common._console = None  # a console made for the server's terminal would add colour
+        if columns:
+            os.environ["COLUMNS"] = str(columns)  # the caller's terminal (one run at a time)
         try:
             try:
                 words = split(line) if isinstance(line, str) else list(line)
@@ -152,4 +157,8 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
             code = execute(words, db=db, debug=debug)
         finally:
             sys.stdin, common._console = saved_in, saved_console
+            if saved_columns is None:
+                os.environ.pop("COLUMNS", None)
+            else:
+                os.environ["COLUMNS"] = saved_columns
     return code, out.getvalue(), err.getvalue()
