@@ -532,7 +532,8 @@ class Shell:
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
             return 2
         try:
-            return runner.execute(words, db=self.db, debug=self.debug, root=self.root)
+            return runner.execute(words, db=self.db, debug=self.debug, root=self.root,
+                                  shell=True)
         finally:
             self.vocab.refresh()
 

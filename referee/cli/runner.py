@@ -68,11 +68,12 @@ def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
 
 
 def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
-            root: Any = None) -> int:
+            root: Any = None, shell: bool = False) -> int:
     """Run ``referee WORDS`` in this process, printing to the current streams.
 
     A mistake prints one line and returns 2, a bug one ``internal error`` line and 1
-    (its traceback with ``debug``). Returns the exit status.
+    (its traceback with ``debug``). With ``shell`` a usage line omits the ``referee``
+    a shell's prompt leaves out. Returns the exit status.
     """
     from referee.cli import common
     from referee.errors import RefereeError
@@ -93,7 +94,7 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             typer.echo(f"error: {exc.line}", err=True)
             return 2
         except typer.TyperException as exc:  # click's usage errors
-            return _usage_error(exc)
+            return _usage_error(exc, shell)
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 1
         except KeyboardInterrupt:
@@ -112,13 +113,16 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             common.SETTINGS = saved
 
 
-def _usage_error(exc: Any) -> int:
+def _usage_error(exc: Any, shell: bool) -> int:
     ctx = getattr(exc, "ctx", None)
     if type(exc).__name__ == "NoArgsIsHelpError":
         exc.show()  # a group on its own: its help
-        return 0
+        return 0 if shell else 2
     line = f"error: {exc.format_message().rstrip('.')}."
-    if ctx is not None:  # as the plain CLI says it, without the `referee` a shell omits
+    if ctx is not None and not shell:  # as RefereeGroup.main says it
+        if any(c.__name__ == "UsageError" for c in type(exc).__mro__):
+            line += f" {' '.join(ctx.get_usage().split())} (see `{ctx.command_path} --help`)"
+    elif ctx is not None:  # as the plain CLI says it, without the `referee` a shell omits
         usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
         path = ctx.command_path.removeprefix("referee").strip()
         line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"

@@ -50,22 +50,22 @@ def serve(
     address = lan_address() if lan else None
     base = local_url(bound, address) if address else local_url(bound)
     access = ensure_access(path, state.assistants, renew=new_tokens, url=base)
-    say(f"Serving {path} (Ctrl-C stops):")
-    say(f"  table page   {base}/")
-    if lan and address:
-        say(f"  on this machine also {local_url(bound)}/")
-    elif lan:
-        say("  (no LAN address found: only this machine can reach it)")
-    for name in state.assistants:
-        say(f"  {name:<12} {access.link(name, base)}")
-        if qr:
-            typer.echo(qr_text(access.link(name, base)))
-    if station:
-        from referee.cli import runner
-
-        runner.root_command()  # built once now, not on the station's first command
-        say(f"  station      referee --station {base} --token {access.station} COMMAND ...")
     try:
+        say(f"Serving {path} (Ctrl-C stops):")
+        say(f"  table page   {base}/")
+        if lan and address:
+            say(f"  on this machine also {local_url(bound)}/")
+        elif lan:
+            say("  (no LAN address found: only this machine can reach it)")
+        for name in state.assistants:
+            say(f"  {name:<12} {access.link(name, base)}")
+            if qr:
+                typer.echo(qr_text(access.link(name, base)))
+        if station:
+            from referee.cli import runner
+
+            runner.root_command()  # built once now, not on the station's first command
+            say(f"  station      referee --station {base} --token {access.station} COMMAND ...")
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         say("Stopped.")
