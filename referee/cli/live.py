@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.common import clock, db_path, emit_json, money
+from referee.cli.runner import LEAVE
+from referee.cli.runner import Leave as _Leave
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -236,7 +238,6 @@ PEOPLE = {"name", "source", "target", "assistant", "seller", "buyer", "holder", 
 CARDS = {"cards", "card", "previous", "play", "top", "bottom"}
 BETTING = ("bet", "raise", "call", "check", "fold")
 FIXED = {"table": ["evening", "scum", "wager", "fate"], "orientation": ["upright", "reversed"]}
-LEAVE = ("exit", "quit")
 
 
 class Vocabulary:
@@ -493,9 +494,6 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
                 yield card.name, typed, card.short
 
 
-class _Leave(Exception):
-    """``exit`` or ``quit``."""
-
 
 class Shell:
     """Runs command lines through one click command tree, built once for the night."""
@@ -594,17 +592,9 @@ def history_file() -> Path:
 
 def full_command() -> Any:
     """The click command of the whole app, even when ``run()`` pruned it to `shell`."""
-    import typer.main
+    from referee.cli import runner
 
-    from referee.cli import main
-
-    restore = getattr(main, "full_app", None)
-    if callable(restore):
-        app = restore()
-    else:
-        app = main.app
-        app.registered_commands, app.registered_groups = _FULL
-    return typer.main.get_command(app)
+    return runner.root_command()
 
 
 def shell() -> None:
@@ -620,14 +610,7 @@ def shell() -> None:
     raise typer.Exit(code)
 
 
-#: The root app's lists of commands and groups as registered (``only`` replaces, never
-#: empties, them), so the shell can rebuild the whole tree.
-_FULL: tuple[list[Any], list[Any]] = ([], [])
-
-
 def register(app: typer.Typer) -> None:
     """Add `watch` (Status) and `shell` (Setup) to the root app."""
-    global _FULL
-    _FULL = (app.registered_commands, app.registered_groups)
     app.command("watch", rich_help_panel="Status")(watch)
     app.command("shell", rich_help_panel="Setup")(shell)

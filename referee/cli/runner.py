@@ -25,14 +25,23 @@ _RUNNING = threading.RLock()
 
 _ROOT: Any = None
 
+#: Words that leave a shell.
+LEAVE = ("exit", "quit")
+
+
+class Leave(Exception):
+    """``exit`` or ``quit`` in a shell."""
+
 
 def root_command() -> Any:
-    """The click command of the whole app, built once per process."""
+    """The click command of the whole app (even when ``run()`` pruned it), built once."""
     global _ROOT
     if _ROOT is None:
-        from referee.cli.live import full_command
+        import typer.main
 
-        _ROOT = full_command()
+        from referee.cli import main
+
+        _ROOT = typer.main.get_command(main.full_app())
     return _ROOT
 
 
