@@ -172,6 +172,9 @@ def build_frame(path: Path, now: float | None = None) -> dict[str, Any]:
         require_evening(state)
         tables = side_tables(ev.state("scum"), ev.state("wager"))
     view = live.frame(state, now)
+    # The frame is kept until the file changes, so its `clock` is as of that change; the
+    # page runs the clock itself from `clock_origin` (the first hand's start, epoch seconds)
+    # and the server's time, sent with every answer as X-Server-Time.
     view["clock_origin"] = state.first_hand_at
     view["chart"] = chips_by_hand(state)
     view["side_tables"] = tables

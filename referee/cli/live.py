@@ -14,8 +14,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.common import clock, db_path, emit_json, money
-from referee.cli.runner import LEAVE
-from referee.cli.runner import Leave as _Leave
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -238,6 +236,7 @@ PEOPLE = {"name", "source", "target", "assistant", "seller", "buyer", "holder", 
 CARDS = {"cards", "card", "previous", "play", "top", "bottom"}
 BETTING = ("bet", "raise", "call", "check", "fold")
 FIXED = {"table": ["evening", "scum", "wager", "fate"], "orientation": ["upright", "reversed"]}
+LEAVE = ("exit", "quit")
 
 
 class Vocabulary:
@@ -495,6 +494,10 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
 
 
 
+class _Leave(Exception):
+    """``exit`` or ``quit``."""
+
+
 class Shell:
     """Runs command lines through one click command tree, built once for the night."""
 
@@ -597,13 +600,23 @@ def full_command() -> Any:
     return runner.root_command()
 
 
-def shell() -> None:
+def shell(
+    station: Annotated[str | None, typer.Option(
+        "--station", help="Run every line at `referee serve --station` URL instead.")] = None,
+    token: Annotated[str | None, typer.Option(
+        "--token", help="The station token that `serve` printed.")] = None,
+) -> None:
     """A prompt for the whole night: every command without `referee`, with history and Tab.
 
     Piped (stdin not a terminal), runs each line of stdin and exits with the status of
-    the last line that failed.
+    the last line that failed. With --station every line runs on the serving machine.
     """
     from referee.cli import common
+
+    if station is not None:
+        from referee.cli import station as remote
+
+        raise typer.Exit(remote.remote(station, token, ["shell"]))
 
     sh = Shell(full_command(), common.SETTINGS.db, common.SETTINGS.debug)
     code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)

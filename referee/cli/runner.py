@@ -25,14 +25,6 @@ _RUNNING = threading.RLock()
 
 _ROOT: Any = None
 
-#: Words that leave a shell.
-LEAVE = ("exit", "quit")
-
-
-class Leave(Exception):
-    """``exit`` or ``quit`` in a shell."""
-
-
 def root_command() -> Any:
     """The click command of the whole app (even when ``run()`` pruned it), built once."""
     global _ROOT

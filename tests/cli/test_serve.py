@@ -196,6 +196,20 @@ def test_e52_each_assistant_reads_only_their_sheet(server: Served) -> None:
         assert headers["referrer-policy"] == "no-referrer"
 
 
+def test_e52_another_assistants_token_opens_their_sheet_never_yours(server: Served,
+                                                                  evening: Path) -> None:
+    secrets = _secrets(evening)
+    state = secrets["state"]
+    ben_seat = [s.name for s in state.seats].index("Ada") + 1  # Ben assists Ada
+    ben_clues = [c for seat, c in secrets["clues"] if seat == str(ben_seat)]
+    for name in ("Di", "Flo", "Hal"):
+        text = server.get(f"/a/{server.access.assistants[name]}")[2].decode()
+        assert "Clue sheet: Ben" not in text and f"Clue sheet: {name}" in text
+        assert not any(clue[:40] in text for clue in ben_clues), name
+    ben = server.get(f"/a/{server.access.assistants['Ben']}")[2].decode()
+    assert any(clue[:40] in ben for clue in ben_clues)  # the check above can fail
+
+
 @pytest.mark.parametrize("token", ["x" * 32, "A" * 16, "wrongtokenwrongtoken"])
 def test_e52_unknown_token_is_404(server: Served, token: str) -> None:
     assert server.get(f"/a/{token}")[0] == 404
@@ -368,3 +382,33 @@ def test_load_short_pollers_and_two_stations_lose_nothing(server: Served,
     log = json.loads(CliRunner().invoke(app, ["--db", str(evening), "log", "--json"]).stdout)
     assert sum(c["text"].startswith("charge give") for c in log["commands"]) == 20
     assert seen and seen[-1]["charges"] == final
+
+
+def test_e53_any_address_is_a_page_or_not_found(demo_db: Path, tmp_path: Path) -> None:
+    from urllib.parse import quote, urlsplit
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    evening = copy_evening(demo_db, tmp_path / "fuzz")
+    with served(evening) as s:
+        stored = evening.read_bytes()
+        sheets = {f"/a/{t}" for t in s.access.assistants.values()}
+
+        @settings(max_examples=150)
+        @given(st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=60),
+               st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE"]))
+        def check(path: str, method: str) -> None:
+            target = "/" + quote(path, safe="/%?&=.")
+            status, _, body = s.request(method, target, b"" if method != "GET" else None)
+            route = urlsplit(target).path
+            if route in ("/", "/frame.json") or route in sheets:
+                assert status in (200, 405)
+            elif route == "/station":
+                assert status in (400, 401, 405)
+            else:
+                assert status == 404, (target, status)
+            assert stored[:200] not in body  # never the evening file itself
+            assert evening.read_bytes() == stored
+
+        check()

@@ -87,9 +87,12 @@ def test_station_with_an_assistants_token_writes_nothing(serving: Serving,
     assert db.read_bytes() == before
 
 
-def test_shell_at_a_station_runs_each_line_there(serving: Serving, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["root", "shell"])
+def test_shell_at_a_station_runs_each_line_there(serving: Serving, where: str) -> None:
     lines = "charge give Ben Flo 1\nbet Zed\nstatus --json\nexit\ncharge give Ben Flo 1\n"
-    result = referee("--station", serving.url, "--token", serving.token, "shell", stdin=lines)
+    station = ["--station", serving.url, "--token", serving.token]
+    args = [*station, "shell"] if where == "root" else ["shell", *station]
+    result = referee(*args, stdin=lines)
     assert result.returncode == 2  # the status of the line that failed, as the shell gives
     assert result.stderr.count("error:") == 1
     status = json.loads(result.stdout.strip().splitlines()[-1])
