@@ -17,29 +17,53 @@ from typing import Any
 
 import typer
 
-#: Words a station line may not hold (E54): they name files or folders on the serving
-#: machine (or another evening), or would run forever there.
+#: What a station may not run (E54): commands that run until stopped (or write another
+#: evening), and options typed as text that still name a file on the serving machine. Every
+#: option or argument typed as a path is refused too, found in the command tree itself.
 REFUSED_COMMANDS = {"serve", "shell", "watch", "demo"}
-REFUSED_OPTIONS = ("--db", "--html", "--scenario", "--from-file", "--points",
-                   "--install-completion", "--show-completion")
+FILE_OPTIONS = ("--scenario", "--from-file", "--install-completion", "--show-completion")
 TOKEN_ENV = "REFEREE_STATION_TOKEN"
 TIMEOUT = 30.0
 
 
+def _names_a_file(word: str, options: tuple[str, ...]) -> bool:
+    return any(word == o or word.startswith(o + "=") for o in options)
+
+
 def refusal(args: list[str]) -> str | None:
     """Why a station may not run ``args``, or None when it may (E54)."""
-    words = [a for a in args if a != "--debug"]
-    command = next((w for w in words if not w.startswith("-")), None)
-    if command in REFUSED_COMMANDS:
-        return (f"`{command}` cannot run through a station; run it on the serving machine "
-                "(E54)")
+    from referee.cli import runner
+
+    there = "; run that command on the serving machine (E54)"
+    cmd = runner.root_command()
+    words: list[str] = []  # the command's path, e.g. ["scenario", "show"]
+    positional = 0
+    ended = False
     for word in args:
+        if ended or not word.startswith("-") or word == "-":
+            sub = getattr(cmd, "commands", {}).get(word) if not ended else None
+            if sub is not None and positional == 0:
+                cmd, words = sub, [*words, word]
+                if len(words) == 1 and word in REFUSED_COMMANDS:
+                    return f"`{word}` cannot run through a station" + there
+            else:
+                positional += 1
+            continue
         if word == "--":
-            break
-        name = word.split("=", 1)[0]
-        if name in REFUSED_OPTIONS:
-            return (f"{name} names a file on the serving machine and cannot be sent from a "
-                    "station; run that command there (E54)")
+            ended = True
+            continue
+        if _names_a_file(word, FILE_OPTIONS):
+            return f"{word.split('=')[0]} names a file on the serving machine" + there
+        for param in getattr(cmd, "params", []):
+            if type(param.type).__name__ not in ("Path", "TyperPath"):
+                continue
+            if param.param_type_name == "option" and _names_a_file(
+                    word, (*param.opts, *param.secondary_opts)):
+                return f"{word.split('=')[0]} names a file on the serving machine" + there
+    for param in getattr(cmd, "params", []):
+        if param.param_type_name == "argument" and positional and \
+                type(param.type).__name__ in ("Path", "TyperPath"):
+            return (f"`{' '.join(words)}` would read a file on the serving machine" + there)
     return None
 
 

@@ -312,6 +312,9 @@ def test_station_answers_exactly_as_the_command_there(server: Served, evening: P
     ["--db", "/tmp/other.json", "status"], ["report", "--html", "/tmp/x.html"],
     ["report", "--html=/tmp/x.html"], ["serve"], ["shell"], ["demo"], ["watch"],
     ["new", "--fool", "F", "--seat", "A:I:red", "--seat", "B:II:blue", "--scenario", "/etc/x"],
+    ["scenario", "show", "/etc/passwd"], ["scenario", "check", "/etc/passwd", "--powers"],
+    ["wager", "new", "Ada", "Cy", "--points", "/etc/x.toml"], ["--debug", "--db=/x", "status"],
+    ["hand", "rank", "--from-file", "/etc/passwd"], ["handout", "Ben", "--html=/tmp/x.html"],
 ])
 def test_e54_station_refuses_paths_and_endless_commands(server: Served, evening: Path,
                                                         args: list[str]) -> None:
@@ -321,6 +324,16 @@ def test_e54_station_refuses_paths_and_endless_commands(server: Served, evening:
     assert there["stderr"].count("\n") == 1 and "E54" in there["stderr"]
     assert evening.read_bytes() == before
     assert not Path("/tmp/x.html").exists() or "x.html" not in args[-1]
+
+
+@pytest.mark.parametrize("args", [
+    ["scenario", "show"], ["status", "--json"], ["soul", "list"], ["hand", "rank", "KC", "KW"],
+    ["soul", "sell", "Ben", "green", "Gus", "--promise", "--html"],
+])
+def test_e54_station_runs_what_names_no_file(args: list[str]) -> None:
+    from referee.cli.station import refusal
+
+    assert refusal(args) is None
 
 
 def test_station_bad_request_bodies(server: Served) -> None:
