@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -51,6 +52,18 @@ class Server(ThreadingHTTPServer):
         self._access: tuple[object, Access | None] = (False, None)
         super().__init__(address, Handler)
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A client that hung up is no news; a bug goes to the server's own stderr (never
+        into the answer of a station command being captured at that moment)."""
+        import traceback
+
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError | TimeoutError):
+            return
+        print(f"internal error serving {client_address[0]}: a bug, not your mistake",
+              file=sys.__stderr__)
+        traceback.print_exc(file=sys.__stderr__)
+
     def access(self) -> Access | None:
         """The tokens, re-read when the access file changes (``serve --new-tokens`` elsewhere)."""
         from referee import live, serve
@@ -67,6 +80,7 @@ class Handler(BaseHTTPRequestHandler):
     sys_version = ""
     protocol_version = "HTTP/1.1"
     timeout = 15  # a client that stops talking frees its thread
+    _answered = False
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -75,6 +89,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _send(self, status: int, body: bytes = b"", *, kind: str = "text/plain; charset=utf-8",
               headers: dict[str, str] | None = None, cache: str = "no-store") -> None:
+        self._answered = True
         self.send_response(status)
         for name, value in SECURITY_HEADERS.items():
             self.send_header(name, value)
@@ -116,6 +131,20 @@ class Handler(BaseHTTPRequestHandler):
         return urlsplit(self.path).path
 
     # -- methods ---------------------------------------------------------------------------
+
+    def handle_one_request(self) -> None:
+        """One request; a bug in a route answers 500 (and is reported) instead of hanging up."""
+        self._answered = False
+        try:
+            super().handle_one_request()
+        except (ConnectionError, TimeoutError):
+            raise
+        except Exception:
+            if not self._answered:
+                self._text(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error: a bug, not "
+                           "your mistake; the serving terminal shows it")
+            self.close_connection = True
+            raise
 
     def do_GET(self) -> None:
         if self._body() is None:

@@ -425,3 +425,32 @@ def test_e53_any_address_is_a_page_or_not_found(demo_db: Path, tmp_path: Path) -
             assert evening.read_bytes() == stored
 
         check()
+
+
+def test_corrupt_evening_keeps_the_last_good_frame_and_says_why(server: Served,
+                                                                evening: Path) -> None:
+    good = json.loads(server.get("/frame.json")[2])
+    evening.write_text("{ not json")
+    status, _, body = server.get("/frame.json")
+    frame = json.loads(body)
+    assert status == 200 and frame["seats"] == good["seats"]
+    assert "corrupt" in frame["problem"]
+
+
+def test_a_bug_in_a_route_is_a_500_line_not_a_hang_up(server: Served,
+                                                      capfd: pytest.CaptureFixture[str],
+                                                      evening: Path) -> None:
+    def broken(path: Path) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+    server.server.source.build = broken
+    evening.write_text(evening.read_text() + " ")  # a change: the frame is rebuilt
+    status, _, body = server.get("/frame.json")
+    assert status == 500 and body.decode().startswith("internal error")
+    err = ""
+    for _ in range(100):  # the traceback is printed just after the answer is sent
+        err += capfd.readouterr().err
+        if "RuntimeError: boom" in err:
+            break
+        time.sleep(0.05)
+    assert "RuntimeError: boom" in err
