@@ -172,3 +172,29 @@ def test_handout_html_carries_the_link_as_a_qr_code(demo_db: Path, tmp_path: Pat
     again = referee("--db", str(db), "handout", "Ben", "--html", str(page))
     assert again.returncode == 0
     assert access.assistants["Ben"] in page.read_text()  # the same link: tokens are kept
+
+
+def test_serve_keeps_links_across_restarts_until_new_tokens(demo_db: Path,
+                                                            tmp_path: Path) -> None:
+    db = copy_evening(demo_db, tmp_path / "night")
+
+    def links(*extra: str) -> set[str]:
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
+                                 "--port", "0", *extra], env=ENV, stdout=subprocess.PIPE,
+                                text=True)
+        assert proc.stdout is not None
+        found: set[str] = set()
+        try:
+            while len(found) < 4:
+                line = proc.stdout.readline()
+                assert line, found
+                found |= set(re.findall(r"/a/(\S+)", line))
+        finally:
+            proc.send_signal(signal.SIGINT)
+            proc.communicate(timeout=30)
+        return found
+
+    first = links()
+    assert links() == first  # printed handouts keep working (E52)
+    renewed = links("--new-tokens")
+    assert len(renewed) == 4 and not renewed & first
