@@ -493,7 +493,6 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
                 yield card.name, typed, card.short
 
 
-
 class _Leave(Exception):
     """``exit`` or ``quit``."""
 

@@ -147,6 +147,8 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
         sink = contextlib.nullcontext() if echo else contextlib.redirect_stdout(io.StringIO())
         with sink:
             rc = runner.execute(runner.split(line), db=db)
+        if rc == 1:  # the line hit a bug: so does the demo
+            raise RuntimeError(f"line {n} of the demo script hit a bug: {line}")
         if rc != 0:
             raise RefereeError(f"line {n} of the script failed: {line}")
         common.SETTINGS.db = db

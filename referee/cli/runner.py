@@ -107,8 +107,9 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
 
                 traceback.print_exc()
             else:
+                again = "start the shell with --debug" if shell else "rerun with --debug"
                 typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
-                           "mistake; nothing was written; rerun with --debug)", err=True)
+                           f"mistake; nothing was written; {again})", err=True)
             return 1
         finally:
             common.SETTINGS = saved
