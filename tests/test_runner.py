@@ -24,6 +24,14 @@ def _cli(db: Path, line: str) -> tuple[int, str, str]:
     return done.returncode, done.stdout, done.stderr
 
 
+@pytest.fixture(scope="module")
+def opened(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An evening just opened (by the command line), copied for each test."""
+    db = tmp_path_factory.mktemp("runner") / "opened.json"
+    assert _cli(db, NEW)[0] == 0
+    return db
+
+
 @pytest.mark.parametrize("line", [
     "status --json",
     "status",
@@ -35,10 +43,12 @@ def _cli(db: Path, line: str) -> tuple[int, str, str]:
     "log --json",
     "hand rank KnC KnW 3S 3P 0 XXI 9C",
 ])
-def test_run_line_answers_as_the_command_line(db: Path, line: str) -> None:
-    assert runner.run_line(NEW, db=db)[0] == 0
+def test_run_line_answers_as_the_command_line(opened: Path, db: Path, line: str) -> None:
+    import shutil
+
+    shutil.copyfile(opened, db)
     twin = db.with_name("twin.json")
-    assert _cli(twin, NEW)[0] == 0
+    shutil.copyfile(opened, twin)
     code, out, err = runner.run_line(line, db=db, columns=120)
     want = _cli(twin, line)
     if line.startswith("log"):  # the times differ; the commands are the same

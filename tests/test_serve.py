@@ -14,6 +14,9 @@ from typer.testing import CliRunner
 
 from referee import serve
 from tests.cli.conftest import GM
+from tests.cli.serving import demo_db
+
+assert demo_db  # the shared demo evening, a fixture
 
 MARKUP = "<b>[bold]Zoë & \"Kit\"</b>"
 
@@ -21,13 +24,6 @@ MARKUP = "<b>[bold]Zoë & \"Kit\"</b>"
 @pytest.fixture
 def gm(db: Path) -> GM:
     return GM(CliRunner(), db)
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from tests.cli.serving import make_demo
-
-    return make_demo(tmp_path_factory.mktemp("chart-demo"))
 
 
 def test_e50_chart_of_a_new_evening_is_ten_chips_each(gm: GM, db: Path) -> None:

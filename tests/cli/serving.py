@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from referee.cli.main import app
@@ -21,6 +22,12 @@ def make_demo(folder: Path) -> Path:
     result = CliRunner().invoke(app, ["demo", "--db", str(db), "--quiet"])
     assert result.exit_code == 0, result.output
     return db
+
+
+@pytest.fixture(scope="session")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo evening, played once for every test that serves it (copy it to write)."""
+    return make_demo(tmp_path_factory.mktemp("served-demo"))
 
 
 def copy_evening(source: Path, folder: Path) -> Path:

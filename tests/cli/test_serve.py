@@ -14,14 +14,11 @@ from typing import Any
 
 import pytest
 
-from tests.cli.serving import Served, copy_evening, make_demo, served
+from tests.cli.serving import Served, copy_evening, demo_db, served
+
+assert demo_db  # the shared demo evening, a fixture
 
 READ_ROUTES = ["/", "/frame.json"]
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_demo(tmp_path_factory.mktemp("serve-demo"))
 
 
 @pytest.fixture

@@ -16,7 +16,9 @@ from typer.testing import CliRunner
 
 from tests.browser import Browser, chromium
 from tests.cli.conftest import GM
-from tests.cli.serving import Served, copy_evening, make_demo, served
+from tests.cli.serving import Served, copy_evening, demo_db, served
+
+assert demo_db  # the shared demo evening, a fixture
 
 BINARY = chromium()
 pytestmark = pytest.mark.skipif(
@@ -29,9 +31,9 @@ TURN = "document.getElementById('turn').textContent"
 
 
 @pytest.fixture(scope="module")
-def mid_hand(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def mid_hand(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo evening, then a fourth hand under way: Ed to act, owing 2."""
-    db = make_demo(tmp_path_factory.mktemp("browser-demo"))
+    db = copy_evening(demo_db, tmp_path_factory.mktemp("browser-demo"))
     gm = GM(CliRunner(), db)
     for line in HAND:
         gm(*line)

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.serving import copy_evening, make_demo
+from tests.cli.serving import copy_evening, demo_db
+
+assert demo_db  # the shared demo evening, a fixture
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
@@ -23,11 +25,6 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
 def referee(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "referee", *args], env=ENV, input=stdin,
                           capture_output=True, text=True, timeout=120)
-
-
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return make_demo(tmp_path_factory.mktemp("station-demo"))
 
 
 class Serving:
