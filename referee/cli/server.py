@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 #: The largest request body read (a station command line is far smaller) (E53).
 MAX_BODY = 16 * 1024
+DRAIN = 1024 * 1024  # an oversized body up to this is read and dropped before the answer
 TOKEN_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})")
 SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
@@ -121,7 +122,13 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             n = -1
         if n < 0 or n > MAX_BODY:
-            self.close_connection = True  # the rest of the body is never read
+            self.close_connection = True
+            left = min(max(n, 0), DRAIN)  # read and dropped (never kept), so the client
+            while left > 0:               # reads the answer instead of a reset connection
+                chunk = self.rfile.read(min(left, 65536))
+                if not chunk:
+                    break
+                left -= len(chunk)
             self._text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                        f"a request body is at most {MAX_BODY} bytes (E53)")
             return None
