@@ -110,8 +110,11 @@ class Browser:
         """
         start = time.monotonic()
         while time.monotonic() - start < timeout:
-            if self.evaluate(expression):
-                return time.monotonic() - start
+            try:
+                if self.evaluate(expression):
+                    return time.monotonic() - start
+            except RuntimeError:  # the page is reloading: its old context is gone
+                pass
             time.sleep(0.05)
         raise TimeoutError(expression)
 

@@ -87,3 +87,19 @@ def test_page_follows_a_command_from_another_process_within_two_seconds(
     browser.wait_for(f"{TURN}.indexOf('Ada to act') >= 0", timeout=2.0)
     assert browser.evaluate("window.notReloaded") is True  # updated in place, by the poll
     assert "Ed" not in browser.evaluate(TURN)
+
+
+def test_assistants_phone_follows_their_sheet(server: Served, browser: Browser) -> None:
+    link = f"http://127.0.0.1:{server.port}/a/{server.access.assistants['Hal']}"
+    browser.open(link, 390, 844)
+    body = "document.body.textContent"
+    assert "Clue sheet: Hal" in browser.evaluate(body)
+    assert "white pigeon" not in browser.evaluate(body)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run([sys.executable, "-m", "referee", "--db", str(server.evening),
+                           "soul", "study", "Hal", "black"], env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "white pigeon" in done.stdout
+    browser.wait_for(f"{body}.indexOf('white pigeon') >= 0", timeout=10.0)
+    assert browser.evaluate("document.documentElement.scrollWidth") <= 390
