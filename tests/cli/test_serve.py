@@ -411,7 +411,8 @@ def test_e53_any_address_is_a_page_or_not_found(demo_db: Path, tmp_path: Path) -
         def check(path: str, method: str) -> None:
             target = "/" + quote(path, safe="/%?&=.")
             status, _, body = s.request(method, target, b"" if method != "GET" else None)
-            route = urlsplit(target).path
+            # http.server reads a leading "//" as "/" (no host can be smuggled in)
+            route = urlsplit("/" + target.lstrip("/")).path
             if route in ("/", "/frame.json") or route in sheets:
                 assert status in (200, 405)
             elif route == "/station":
