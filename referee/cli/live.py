@@ -596,7 +596,7 @@ def full_command() -> Any:
     """The click command of the whole app, even when ``run()`` pruned it to `shell`."""
     from referee.cli import runner
 
-    return runner.root_command()
+    return runner.build_root()
 
 
 def shell(

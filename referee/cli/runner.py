@@ -25,15 +25,24 @@ _RUNNING = threading.RLock()
 
 _ROOT: Any = None
 
+def build_root() -> Any:
+    """The click command of the whole app, even when ``run()`` pruned it, built anew.
+
+    (A click command keeps what it learnt in the first context that used it, such as its
+    help option's names: a fresh one for each user that needs its own contexts.)
+    """
+    import typer.main
+
+    from referee.cli import main
+
+    return typer.main.get_command(main.full_app())
+
+
 def root_command() -> Any:
-    """The click command of the whole app (even when ``run()`` pruned it), built once."""
+    """The whole app's click command, built once per process for the runner's lines."""
     global _ROOT
     if _ROOT is None:
-        import typer.main
-
-        from referee.cli import main
-
-        _ROOT = typer.main.get_command(main.full_app())
+        _ROOT = build_root()
     return _ROOT
 
 
@@ -92,7 +101,7 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             typer.echo("aborted", err=True)
             return 1
         except RefereeError as exc:
-            typer.echo(f"error: {exc.line}", err=True)
+            common.refuse(exc.line, exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
             return _usage_error(exc, shell)
@@ -116,19 +125,21 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
 
 
 def _usage_error(exc: Any, shell: bool) -> int:
+    from referee.cli import common
+
     ctx = getattr(exc, "ctx", None)
     if type(exc).__name__ == "NoArgsIsHelpError":
         exc.show()  # a group on its own: its help
         return 0 if shell else 2
-    line = f"error: {exc.format_message().rstrip('.')}."
-    if ctx is not None and not shell:  # as RefereeGroup.main says it
-        if any(c.__name__ == "UsageError" for c in type(exc).__mro__):
-            line += f" {' '.join(ctx.get_usage().split())} (see `{ctx.command_path} --help`)"
-    elif ctx is not None:  # as the plain CLI says it, without the `referee` a shell omits
+    if not shell or ctx is None:
+        line = common.usage_line(exc)  # as the plain command line says it
+    else:  # as the plain CLI says it, without the `referee` a shell omits
+        message = exc.format_message().rstrip(".")
+        line = message + ("" if message.endswith(("?", "!")) else ".")
         usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
         path = ctx.command_path.removeprefix("referee").strip()
         line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
-    typer.echo(line, err=True)
+    common.refuse(line)
     code: int = getattr(exc, "exit_code", 2)
     return code
 
@@ -158,7 +169,7 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
             try:
                 words = split(line) if isinstance(line, str) else list(line)
             except RefereeError as exc:
-                typer.echo(f"error: {exc.line}", err=True)
+                common.refuse(exc.line, exc.ruling)
                 return 2, out.getvalue(), err.getvalue()
             code = execute(words, db=db, debug=debug)
         finally:
