@@ -50,6 +50,12 @@ def serve(
     address = lan_address() if lan else None
     base = local_url(bound, address) if address else local_url(bound)
     access = ensure_access(path, state.assistants, renew=new_tokens, url=base)
+    import signal
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # `kill` stops it as Ctrl-C does
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         say(f"Serving {path} (Ctrl-C stops):")
         say(f"  table page   {base}/")

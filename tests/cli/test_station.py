@@ -118,6 +118,18 @@ def test_serve_without_an_evening_is_one_line(tmp_path: Path) -> None:
     assert not (tmp_path / "none.json").exists()
 
 
+def test_serve_stops_on_sigterm_as_on_ctrl_c(demo_db: Path, tmp_path: Path) -> None:
+    db = copy_evening(demo_db, tmp_path / "night")
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
+                             "--port", "0"], env=ENV, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    assert proc.stdout.readline().startswith("Serving")
+    assert "table page" in proc.stdout.readline()
+    proc.send_signal(signal.SIGTERM)
+    out = proc.communicate(timeout=30)[0]
+    assert proc.returncode == 0 and out.rstrip().endswith("Stopped.")
+
+
 def test_serve_on_a_taken_port_is_one_line(demo_db: Path, tmp_path: Path) -> None:
     import socket
 
