@@ -13,7 +13,7 @@ import time
 from typing import Any
 
 from referee.evening import points as pts
-from referee.evening.state import CHIP_VALUE, State
+from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, State
 from referee.evening.views import status
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 
@@ -33,6 +33,7 @@ def build(state: State, *, reveal: bool = False, now: float | None = None) -> di
         "souls": _souls(state, reveal),
         "arcana": _arcana(state, reveal),
         "highlights": _highlights(state),
+        "chart": chips_by_hand(state),
     }
 
 
@@ -131,12 +132,17 @@ def _souls(state: State, reveal: bool) -> list[dict[str, Any]]:
 
 
 def _highlights(state: State) -> dict[str, Any]:
-    pots = []
+    hands = []
     duets = []
     for record in state.history:
-        for pot in record["pots"]:
-            pots.append({"hand": record["no"], "size": pot["size"],
-                         "dollars": pot["size"] * CHIP_VALUE, "winners": pot["winners"]})
+        # What the hand won in all: the main pot and every side pot together (E51).
+        size = sum(pot["size"] for pot in record["pots"])
+        winners = list(dict.fromkeys(w for pot in record["pots"] for w in pot["winners"]))
+        if size:
+            hands.append({"hand": record["no"], "size": size, "dollars": size * CHIP_VALUE,
+                          "winners": winners,
+                          "pots": [{"size": p["size"], "winners": p["winners"]}
+                                   for p in record["pots"]]})
         for name, best in record["best"].items():
             if best["category"] in pts.DUET_POINTS and best.get("duet"):
                 from referee.rules.hands import CATEGORY_TITLES
@@ -146,14 +152,45 @@ def _highlights(state: State) -> dict[str, Any]:
                               "title": CATEGORY_TITLES[best["category"]][0].lower()
                               + CATEGORY_TITLES[best["category"]][1:],
                               "duet": [to_roman(n) for n in best["duet"]]})
-    pots.sort(key=lambda p: (-p["size"], p["hand"]))
+    hands.sort(key=lambda p: (-p["size"], p["hand"]))
     used = []
     for key, power in state.powers.items():
         if power.get("used"):
             spec = next((p for p in state.scenario.get("powers", []) if p["key"] == key), None)
             used.append({"power": spec["name"] if spec else key, "key": key,
                          "holder": power["holder"], "hand": power.get("used_hand")})
-    return {"biggest_pots": pots[:5], "duet_hands": duets, "powers_used": used}
+    return {"biggest_hands": hands[:5], "duet_hands": duets, "powers_used": used}
+
+
+def _pots_note(pots: list[dict[str, Any]]) -> str:
+    """`` (main pot 12 to Gus, side pot 4 to Ed)`` when a hand had side pots, else nothing."""
+    if len(pots) < 2:
+        return ""
+    return " (" + ", ".join(
+        f"{'main pot' if i == 0 else f'side pot {i}'} {p['size']} to {' and '.join(p['winners'])}"
+        for i, p in enumerate(pots)) + ")"
+
+
+def chips_by_hand(state: State) -> dict[str, Any]:
+    """Each stakeholder's chips (their assistant's included) at the start and after every
+    hand: the data of the evening's chart (E50). Public: stacks are on the table."""
+    labels = ["start"]
+    series = {s.name: [CHIPS_PER_COLOUR] for s in state.seats}  # ten chips each (R10)
+    for record in state.history:
+        sides = record.get("sides")
+        if sides is None:  # a hand folded before the chart was kept
+            continue
+        labels.append(str(record["no"]))
+        for seat in state.seats:
+            series[seat.name].append(int(sides.get(seat.name, 0)))
+    if state.hand is None and any(state.side_chips(s.name) != series[s.name][-1]
+                                  for s in state.seats):
+        labels.append("now")  # chips changed hands away from the table since the last hand
+        for seat in state.seats:
+            series[seat.name].append(state.side_chips(seat.name))
+    return {"labels": labels,
+            "series": [{"name": s.name, "colour": s.colour, "chips": series[s.name]}
+                       for s in state.seats]}
 
 
 # -- terminal ---------------------------------------------------------------------------------
@@ -200,7 +237,8 @@ def render_terminal(report: dict[str, Any]) -> None:
                          if c["occupant"] else "vacant (7 needed)")
     hl = report["highlights"]
     lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
-             f"{lit(' and '.join(p['winners']))}" for p in hl["biggest_pots"]]
+             f"{lit(' and '.join(p['winners']))}{lit(_pots_note(p['pots']))}"
+             for p in hl["biggest_hands"]]
     lines += [f"Hand {d['hand']}: {lit(d['player'])} played {d['title']} "
               f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]
     lines += [f"{lit(u['holder'])} used {lit(u['power'])}" for u in hl["powers_used"]]
@@ -235,6 +273,7 @@ tr { page-break-inside: avoid; }
         border: .6pt solid #333; vertical-align: -1pt; margin-right: 2pt; }
 .muted { color: #8a7d6a; }
 .clue { margin: 1.5mm 0 1.5mm 4mm; font-style: italic; }
+svg.chart { width: 100%; height: auto; max-height: 90mm; page-break-inside: avoid; }
 @media print { body { background: none; padding: 0; } h2 { page-break-after: avoid; } }
 """
 
@@ -244,12 +283,18 @@ _CHIP_COLOURS = {"red": "#c0392b", "blue": "#2e59a8", "green": "#2e8b57", "yello
                  "gold": "#d4af37", "silver": "#c0c0c0"}
 
 
+def chip_colour(colour: str) -> str:
+    """The CSS colour a chip colour is drawn in (grey for a colour the console does not know)."""
+    return _CHIP_COLOURS.get(colour.lower(), "#999")
+
+
 def _e(text: object) -> str:
     return html.escape(str(text))
 
 
 def _page(title: str, body: str) -> str:
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>{body}</body></html>\n")
 
 
@@ -258,6 +303,68 @@ def _chips_html(chips: dict[str, int]) -> str:
         return "<span class=\"muted\">-</span>"
     return " ".join(f"<span class=\"chip\" style=\"background:{_CHIP_COLOURS.get(c, '#bbb')}\">"
                     f"</span>{_e(c)} {n}" for c, n in sorted(chips.items()))
+
+
+_DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
+
+
+def chart_svg(chart: dict[str, Any], width: int = 640, height: int = 250) -> str:
+    """Each stakeholder's chips after every hand as an inline SVG line chart (E50).
+
+    No script, no network; a line per side in its chip colour, with its own dash pattern
+    and its name at the line's end, so that it reads in black-and-white print too.
+    """
+    hands: list[str] = chart["labels"]
+    series: list[dict[str, Any]] = chart["series"]
+    left, right, top, bottom = 34, 96, 10, 30
+    plot_w, plot_h = width - left - right, height - top - bottom
+    peak = int(max([1, *(n for s in series for n in s["chips"])]))
+    y_max = -(-peak // 5) * 5
+    step = plot_w / max(1, len(hands) - 1)
+
+    def x(i: int) -> float:
+        return round(left + i * step, 1)
+
+    def y(n: int) -> float:
+        return round(top + plot_h - n * plot_h / y_max, 1)
+
+    out = [f'<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} '
+           f'{height}" role="img" aria-label="Chips of each stakeholder after every hand">'
+           "<title>Chips of each stakeholder after every hand</title>"
+           '<g font-family="sans-serif" font-size="11" fill="#333">']
+    grid = 10 if y_max > 20 else 5
+    for n in range(0, y_max + 1, grid):
+        out.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(n)}" y2="{y(n)}" '
+                   f'stroke="#cdbf9f" stroke-width="{1 if n == 0 else 0.5}"/>'
+                   f'<text x="{left - 5}" y="{y(n) + 4}" text-anchor="end">{n}</text>')
+    every = max(1, -(-len(hands) // 16))
+    for i, no in enumerate(hands):
+        if i % every == 0 or i == len(hands) - 1:
+            out.append(f'<text x="{x(i)}" y="{height - bottom + 15}" text-anchor="middle">'
+                       f'{_e(no)}</text>')
+    out.append(f'<text x="{left + plot_w / 2}" y="{height - 3}" text-anchor="middle">'
+               "after hand</text></g>")
+    ends: list[tuple[float, str, str]] = []
+    for k, line in enumerate(series):
+        colour = chip_colour(str(line["colour"]))
+        points = " ".join(f"{x(i)},{y(n)}" for i, n in enumerate(line["chips"]))
+        dash = f' stroke-dasharray="{_DASHES[k % len(_DASHES)]}"' if k % len(_DASHES) else ""
+        out.append(f'<polyline points="{points}" fill="none" stroke="#333" stroke-width="4" '
+                   f'stroke-linejoin="round" opacity=".55"{dash}/>'
+                   f'<polyline points="{points}" fill="none" stroke="{colour}" '
+                   f'stroke-width="2.5" stroke-linejoin="round"{dash}/>')
+        if line["chips"]:
+            ends.append((y(line["chips"][-1]), _e(line["name"]), colour))
+    ends.sort()
+    last_y = -100.0
+    for end_y, name, colour in ends:  # names at the right edge, never on top of each other
+        end_y = max(end_y, last_y + 12)
+        last_y = end_y
+        out.append(f'<circle cx="{left + plot_w + 8}" cy="{end_y - 4}" r="4" fill="{colour}" '
+                   f'stroke="#333"/><text x="{left + plot_w + 16}" y="{end_y}" '
+                   f'font-family="sans-serif" font-size="11" fill="#222">{name}</text>')
+    out.append("</svg>")
+    return "".join(out)
 
 
 def render_html(report: dict[str, Any]) -> str:
@@ -287,7 +394,8 @@ def render_html(report: dict[str, Any]) -> str:
         for c in report["arcana"]["promotions"])
     hl = report["highlights"]
     items = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
-             f"{_e(' and '.join(p['winners']))}" for p in hl["biggest_pots"]]
+             f"{_e(' and '.join(p['winners']) + _pots_note(p['pots']))}"
+             for p in hl["biggest_hands"]]
     items += [f"Hand {d['hand']}: {_e(d['player'])} played "
               f"{_e(d['title'])} ({_e(' + '.join(d['duet']))})"
               for d in hl["duet_hands"]]
@@ -308,6 +416,7 @@ def render_html(report: dict[str, Any]) -> str:
         + ("<h2>Promotions that would succeed (R28)</h2><table><tr><th>Person</th>"
            f"<th>Arcanum</th><th>Points</th><th>Against</th></tr>{claims}</table>"
            if claims else "<p class=\"verdict\">No promotion claim would succeed.</p>")
+        + "<h2>The evening in a picture</h2>" + chart_svg(report["chart"])
         + "<h2>Highlights</h2><ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
     )
     return _page(report["title"], body)

@@ -236,6 +236,20 @@ def _bound_numbers() -> None:
 _bound_numbers()
 
 
+def usage_line(exc: Any) -> str:
+    """The one line for a usage mistake (click's), with the usage of the command it was for.
+
+    Shared by the root group and the in-process runner (``referee.cli.runner``).
+    """
+    message = exc.format_message().rstrip(".")
+    line = f"{message}" + ("" if message.endswith(("?", "!")) else ".")
+    ctx = getattr(exc, "ctx", None)
+    if _is_click(exc, "UsageError") and ctx is not None:
+        usage = " ".join(ctx.get_usage().split())
+        line += f" {usage} (see `{ctx.command_path} --help`)"
+    return line
+
+
 def _is_click(exc: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
@@ -262,13 +276,7 @@ class RefereeGroup(TyperGroup):
         except Exception as exc:
             if not _is_click(exc, "ClickException"):
                 raise
-            message = exc.format_message().rstrip(".")  # type: ignore[attr-defined]
-            line = f"error: {message}" + ("" if message.endswith(("?", "!")) else ".")
-            ctx = getattr(exc, "ctx", None)
-            if _is_click(exc, "UsageError") and ctx is not None:
-                usage = " ".join(ctx.get_usage().split())
-                line += f" {usage} (see `{ctx.command_path} --help`)"
-            refuse(line.removeprefix("error: "))
+            refuse(usage_line(exc))
             sys.exit(getattr(exc, "exit_code", 2))
         except BaseException as exc:
             if _is_click(exc, "Abort"):

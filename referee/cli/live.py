@@ -517,92 +517,30 @@ class Shell:
     def vocabulary(self) -> Vocabulary:
         return self.vocab.refresh()
 
-    def args(self, words: list[str]) -> list[str]:
-        """The root options of the shell (``--db``, ``--debug``) in front of every line."""
-        from referee.cli.main import _hoist_root_options
-
-        args = _hoist_root_options(words)
-        if self.db is not None and not any(a == "--db" or a.startswith("--db=") for a in args):
-            args = ["--db", str(self.db), *args]
-        if self.debug and "--debug" not in args:
-            args = ["--debug", *args]
-        return args
-
     def run_line(self, text: str) -> int:
         """Run one line as ``referee LINE``; a mistake prints one line. Returns the exit status.
 
         Raises:
             _Leave: the line was ``exit`` or ``quit``.
         """
-        import shlex
-
-        from referee.cli import common
+        from referee.cli import common, runner
         from referee.errors import RefereeError
 
         try:
-            words = shlex.split(text, comments=True)
-        except ValueError as exc:
-            typer.echo(f"error: cannot read the line: {exc}; close the quote", err=True)
-            return 2
-        if not words:
-            return 0
-        if words[0] == "referee":
-            words = words[1:]
-        if words and words[0].lower() in LEAVE:
-            raise _Leave
-        if words and words[0] == "help":
-            words = [*words[1:], "--help"]
-        if words and words[0] == "shell":
-            typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
-            return 2
-        saved = common.SETTINGS
-        try:
-            code = self.root.main(args=self.args(words), prog_name="referee",
-                                  standalone_mode=False)
-            return code if isinstance(code, int) else 0
-        except typer.Abort:
-            typer.echo("aborted", err=True)
-            return 1
+            words = runner.split(text)
         except RefereeError as exc:
             common.refuse(printable(exc.line), exc.ruling)
             return 2
-        except typer.TyperException as exc:  # click's usage errors
-            return self._usage_error(exc)
-        except SystemExit as exc:
-            return exc.code if isinstance(exc.code, int) else 1
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            return 130
-        except Exception as exc:
-            if self.debug:
-                import traceback
-
-                traceback.print_exc()
-            else:
-                typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
-                           "mistake; nothing was written; start the shell with --debug)",
-                           err=True)
-            return 1
+        if words and words[0].lower() in LEAVE:
+            raise _Leave
+        if words and words[0] == "shell":
+            typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
+            return 2
+        try:
+            return runner.execute(words, db=self.db, debug=self.debug, root=self.root,
+                                  shell=True)
         finally:
-            common.SETTINGS = saved
             self.vocab.refresh()
-
-    @staticmethod
-    def _usage_error(exc: Any) -> int:
-        ctx = getattr(exc, "ctx", None)
-        if type(exc).__name__ == "NoArgsIsHelpError":
-            exc.show()  # a group on its own: its help
-            return 0
-        line = f"error: {exc.format_message().rstrip('.')}."
-        if ctx is not None:  # as the plain CLI says it, without the `referee` a shell omits
-            usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
-            path = ctx.command_path.removeprefix("referee").strip()
-            line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
-        from referee.cli import common
-
-        common.refuse(line.removeprefix("error: "))
-        code: int = getattr(exc, "exit_code", 2)
-        return code
 
     def piped(self, lines: Iterable[str]) -> int:
         """Run every line; the status is that of the last line that failed, else 0."""
@@ -661,40 +599,35 @@ def history_file() -> Path:
 
 def full_command() -> Any:
     """The click command of the whole app, even when ``run()`` pruned it to `shell`."""
-    import typer.main
+    from referee.cli import runner
 
-    from referee.cli import main
-
-    restore = getattr(main, "full_app", None)
-    if callable(restore):
-        app = restore()
-    else:
-        app = main.app
-        app.registered_commands, app.registered_groups = _FULL
-    return typer.main.get_command(app)
+    return runner.build_root()
 
 
-def shell() -> None:
+def shell(
+    station: Annotated[str | None, typer.Option(
+        "--station", help="Run every line at `referee serve --station` URL instead.")] = None,
+    token: Annotated[str | None, typer.Option(
+        "--token", help="The station token that `serve` printed.")] = None,
+) -> None:
     """A prompt for the whole night: every command without `referee`, with history and Tab.
 
     Piped (stdin not a terminal), runs each line of stdin and exits with the status of
-    the last line that failed.
+    the last line that failed. With --station every line runs on the serving machine.
     """
     from referee.cli import common
+
+    if station is not None:
+        from referee.cli import station as remote
+
+        raise typer.Exit(remote.remote(station, token, ["shell"]))
 
     sh = Shell(full_command(), common.SETTINGS.db, common.SETTINGS.debug)
     code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
     raise typer.Exit(code)
 
 
-#: The root app's lists of commands and groups as registered (``only`` replaces, never
-#: empties, them), so the shell can rebuild the whole tree.
-_FULL: tuple[list[Any], list[Any]] = ([], [])
-
-
 def register(app: typer.Typer) -> None:
     """Add `watch` (Status) and `shell` (Setup) to the root app."""
-    global _FULL
-    _FULL = (app.registered_commands, app.registered_groups)
     app.command("watch", rich_help_panel="Status")(watch)
     app.command("shell", rich_help_panel="Setup")(shell)

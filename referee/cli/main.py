@@ -20,6 +20,7 @@ from referee.cli import (
     rules,
     scenario,
     scum,
+    serve,
     souls,
     table,
     wager,
@@ -59,9 +60,20 @@ def main(
         bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                            help="Print the version and exit.")
     ] = False,
+    station: Annotated[
+        str | None,
+        typer.Option("--station", help="Run the command at `referee serve --station` URL."),
+    ] = None,
+    token: Annotated[
+        str | None, typer.Option("--token", help="The station token that `serve` printed."),
+    ] = None,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""
     common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
+    if station is not None:  # `run()` sends station lines before parsing; only a caller of
+        # the app itself gets here
+        raise typer.BadParameter("give --station URL --token T before the command, "
+                                 "on the command line", param_hint="--station")
 
 
 evening.register(app)
@@ -69,6 +81,7 @@ app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
 present.register(app)
 live.register(app)
+serve.register(app)
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
@@ -166,6 +179,8 @@ def table_of_contents() -> str:
     options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),
                ("--debug", "Show tracebacks of internal errors."),
                ("--explain", "After a refusal, read its ruling in full (also `rules last`)."),
+               ("--station URL", "Run the command at a `referee serve --station` (with --token "
+                "T)."),
                ("--version, -V", "Print the version and exit."),
                ("--install-completion", "Install tab completion for your shell."),
                ("--show-completion", "Print the completion script, to install it by hand."),
@@ -192,9 +207,31 @@ def table_of_contents() -> str:
     return "\n".join(out)
 
 
+def _station_options(argv: list[str]) -> tuple[str | None, str | None, list[str]]:
+    """``--station URL`` and ``--token T`` taken from the root options, before the command
+    word (after it, ``--station`` is the `serve` flag)."""
+    found: dict[str, str | None] = {"--station": None, "--token": None}
+    rest: list[str] = []
+    i = 0
+    while i < len(argv) and argv[i].startswith("-") and argv[i] != "--":
+        name, eq, value = argv[i].partition("=")
+        if name in found and (eq or i + 1 < len(argv)):
+            found[name] = value if eq else argv[i + 1]
+            i += 1 if eq else 2
+            continue
+        rest += argv[i : i + 2] if name == "--db" and not eq else [argv[i]]
+        i += 2 if name == "--db" and not eq else 1
+    return found["--station"], found["--token"], rest + argv[i:]
+
+
 def run() -> None:
     """Console-script entry point."""
-    args = _hoist_root_options(sys.argv[1:])
+    url, token, argv = _station_options(sys.argv[1:])
+    if url is not None and argv not in ([], ["--help"], ["-h"]):
+        from referee.cli import station
+
+        sys.exit(station.remote(url, token, argv))
+    args = _hoist_root_options(argv)
     if args in ([], ["--help"], ["-h"]):
         typer.echo(table_of_contents())
         return

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -47,18 +46,27 @@ def handout(
     assistant: str,
     html: HtmlOut = None,
     force: Force = False,
+    url: Annotated[str | None, typer.Option(
+        "--url", help="Where `referee serve` runs, for the link on the printed page "
+                      "(default: where it last said).")] = None,
     as_json: Json = False,
 ) -> None:
-    """ASSISTANT's clue sheet: the clues they studied and their guesses, nothing else."""
+    """ASSISTANT's clue sheet: the clues they studied and their guesses, nothing else.
+
+    With --html the page carries the assistant's own link to `referee serve` as a QR code,
+    so their phone follows the sheet during the evening.
+    """
     from referee import report as rep
     from referee.evening.souls import assistant as find_assistant
 
     if html is not None:
         _check_target(html, force)
     state = read_state()
-    data = rep.handout(state, find_assistant(state, assistant))
+    name = find_assistant(state, assistant)
+    data = rep.handout(state, name)
     if html is not None:
-        _write(html, rep.render_handout_html(data), secret=True, force=force)
+        _write(html, _with_link(rep.render_handout_html(data), state.assistants, name, url),
+               secret=True, force=force)
     if as_json:
         emit_json(data)
         return
@@ -67,6 +75,28 @@ def handout(
     render_souls.handout(data)
     if html is not None:
         say(f"Handout written to {lit(html)}.")
+
+
+def _with_link(page: str, assistants: list[str], name: str, url: str | None) -> str:
+    """The handout page with the assistant's link to the served evening, and its QR code."""
+    import html
+
+    import segno
+
+    from referee.cli.common import db_path
+    from referee.serve import ensure_access
+
+    if url is not None and not url.startswith(("http://", "https://")):
+        from referee.errors import BadInput
+
+        raise BadInput(f"--url takes the address `referee serve` printed, like "
+                       f"http://192.168.1.20:8765, not {url!r}")
+    link = ensure_access(db_path(), assistants).link(name, url)
+    code = segno.make(link, error="m").svg_inline(scale=4, title=f"Link for {name}")
+    block = (f'<div class="link"><p>On your phone during the evening: scan this, or open '
+             f'<code>{html.escape(link)}</code> (it is yours alone: keep it to yourself).</p>'
+             f"{code}</div>")
+    return page.replace("</body>", block + "</body>", 1)
 
 
 def _evening_files(db: Path) -> tuple[Path, Path, Path]:
@@ -169,21 +199,18 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
     import contextlib
     import io
 
-    import typer.main as tm
-
-    from referee.cli import common
-    from referee.cli.main import full_app
+    from referee.cli import common, runner
     from referee.errors import RefereeError
 
-    command = tm.get_command(full_app())
     for n, line in enumerate(lines, 1):
         if echo:
             say(f"[dim]$ referee {lit(line)}[/]")
-        args = ["--db", str(db), *shlex.split(line)]
         sink = contextlib.nullcontext() if echo else contextlib.redirect_stdout(io.StringIO())
         with sink:
-            rc = command.main(args=args, prog_name="referee", standalone_mode=False)
-        if rc not in (None, 0):
+            rc = runner.execute(runner.split(line), db=db)
+        if rc == 1:  # the line hit a bug: so does the demo
+            raise RuntimeError(f"line {n} of the demo script hit a bug: {line}")
+        if rc != 0:
             raise RefereeError(f"line {n} of the script failed: {line}")
         common.SETTINGS.db = db
 

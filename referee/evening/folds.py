@@ -173,6 +173,8 @@ def _showdown(state: State, e: Event) -> State:
         "keep": dict(e.get("keep", {})),
         "contested": bool(e["hands"]),
         "time": e.get("time", 0.0),
+        # Each side's chips once the pots are paid: the evening in a picture (E50).
+        "sides": {s.name: state.side_chips(s.name) for s in state.seats},
     })
     effects.hand_ended(state, hand)  # S27: Exile
     state.hand = None

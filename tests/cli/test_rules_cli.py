@@ -52,7 +52,8 @@ def test_rules_unknown_id_names_the_nearest_and_exits_2(gm: GM) -> None:
     line = gm.fails("rules", "R99")
     assert line == ("error: no ruling R99 in the rulebook; the nearest are R37, R36, R35 "
                     "(`referee rules` lists every id)")
-    assert re.search(r"the nearest are E\d\d", gm.fails("rules", "R16", "E99"))
+    last_e = max((i for i in BOOK.ids if i.startswith("E")), key=lambda i: int(i[1:]))
+    assert last_e in gm.fails("rules", "R16", "E99")  # the highest E ruling is the nearest
 
 
 def test_rules_words_are_ranked_with_ids(gm: GM) -> None:

@@ -1,0 +1,181 @@
+"""The one in-process runner: a console command line run exactly as ``referee LINE`` would.
+
+The shell, the demo and the second station run command lines inside one process. Each goes
+through ``execute`` (printing as it goes, as the shell needs) or ``run_line`` (the answer
+captured, as the station needs): the same exit status, the same one line for a mistake, the
+same ``internal error`` line for a bug as the plain command gives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import shlex
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import typer
+
+#: In-process commands share the root options (``common.SETTINGS``) and, when captured, the
+#: process's stdout and stderr: one runs at a time. The evening file's lock is taken inside,
+#: by the command itself, exactly as for a command typed in another terminal.
+_RUNNING = threading.RLock()
+
+_ROOT: Any = None
+
+def build_root() -> Any:
+    """The click command of the whole app, even when ``run()`` pruned it, built anew.
+
+    (A click command keeps what it learnt in the first context that used it, such as its
+    help option's names: a fresh one for each user that needs its own contexts.)
+    """
+    import typer.main
+
+    from referee.cli import main
+
+    return typer.main.get_command(main.full_app())
+
+
+def root_command() -> Any:
+    """The whole app's click command, built once per process for the runner's lines."""
+    global _ROOT
+    if _ROOT is None:
+        _ROOT = build_root()
+    return _ROOT
+
+
+def split(text: str) -> list[str]:
+    """The words of a command line as a shell splits them (``#`` starts a comment).
+
+    Raises:
+        BadInput: an unclosed quote.
+    """
+    from referee.errors import BadInput
+
+    try:
+        words = shlex.split(text, comments=True)
+    except ValueError as exc:
+        raise BadInput(f"cannot read the line: {exc}; close the quote") from None
+    if words and words[0] == "referee":
+        words = words[1:]
+    if words and words[0] == "help":
+        words = [*words[1:], "--help"]
+    return words
+
+
+def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
+    """``words`` with the runner's root options (``--db``, ``--debug``) in front."""
+    from referee.cli.main import _hoist_root_options
+
+    args = _hoist_root_options(words)
+    if db is not None and not any(a == "--db" or a.startswith("--db=") for a in args):
+        args = ["--db", str(db), *args]
+    if debug and "--debug" not in args:
+        args = ["--debug", *args]
+    return args
+
+
+def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
+            root: Any = None, shell: bool = False) -> int:
+    """Run ``referee WORDS`` in this process, printing to the current streams.
+
+    A mistake prints one line and returns 2, a bug one ``internal error`` line and 1
+    (its traceback with ``debug``). With ``shell`` a usage line omits the ``referee``
+    a shell's prompt leaves out. Returns the exit status.
+    """
+    from referee.cli import common
+    from referee.errors import RefereeError
+
+    if not words:
+        return 0
+    command = root if root is not None else root_command()
+    with _RUNNING:
+        saved = common.SETTINGS
+        try:
+            code = command.main(args=root_args(words, db, debug), prog_name="referee",
+                                standalone_mode=False)
+            return code if isinstance(code, int) else 0
+        except typer.Abort:
+            typer.echo("aborted", err=True)
+            return 1
+        except RefereeError as exc:
+            common.refuse(exc.line, exc.ruling)
+            return 2
+        except typer.TyperException as exc:  # click's usage errors
+            return _usage_error(exc, shell)
+        except SystemExit as exc:
+            return exc.code if isinstance(exc.code, int) else 1
+        except KeyboardInterrupt:
+            typer.echo("interrupted", err=True)
+            return 130
+        except Exception as exc:
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+            else:
+                again = "start the shell with --debug" if shell else "rerun with --debug"
+                typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
+                           f"mistake; nothing was written; {again})", err=True)
+            return 1
+        finally:
+            common.SETTINGS = saved
+
+
+def _usage_error(exc: Any, shell: bool) -> int:
+    from referee.cli import common
+
+    ctx = getattr(exc, "ctx", None)
+    if type(exc).__name__ == "NoArgsIsHelpError":
+        exc.show()  # a group on its own: its help
+        return 0 if shell else 2
+    if not shell or ctx is None:
+        line = common.usage_line(exc)  # as the plain command line says it
+    else:  # as the plain CLI says it, without the `referee` a shell omits
+        message = exc.format_message().rstrip(".")
+        line = message + ("" if message.endswith(("?", "!")) else ".")
+        usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
+        path = ctx.command_path.removeprefix("referee").strip()
+        line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
+    common.refuse(line)
+    code: int = getattr(exc, "exit_code", 2)
+    return code
+
+
+def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = False,
+             stdin: str = "", columns: int | None = None) -> tuple[int, str, str]:
+    """Run one command line in this process and capture its answer.
+
+    ``line`` is the text as typed (split as a shell would) or its words already split.
+    Returns ``(exit status, stdout, stderr)``, exactly what ``referee LINE`` would print
+    off a terminal (no colour; rich tables ``columns`` wide, else $COLUMNS or 80).
+    """
+    import os
+
+    from referee.cli import common
+    from referee.errors import RefereeError
+
+    out, err = io.StringIO(), io.StringIO()
+    with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        saved_in, saved_console = sys.stdin, common._console
+        saved_columns = os.environ.get("COLUMNS")
+        sys.stdin = io.StringIO(stdin)
+        common._console = None  # a console made for the server's terminal would add colour
+        if columns:
+            os.environ["COLUMNS"] = str(columns)  # the caller's terminal (one run at a time)
+        try:
+            try:
+                words = split(line) if isinstance(line, str) else list(line)
+            except RefereeError as exc:
+                common.refuse(exc.line, exc.ruling)
+                return 2, out.getvalue(), err.getvalue()
+            code = execute(words, db=db, debug=debug)
+        finally:
+            sys.stdin, common._console = saved_in, saved_console
+            if saved_columns is None:
+                os.environ.pop("COLUMNS", None)
+            else:
+                os.environ["COLUMNS"] = saved_columns
+    return code, out.getvalue(), err.getvalue()

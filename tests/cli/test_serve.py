@@ -1,0 +1,455 @@
+"""`referee serve`: routes, headers, tokens, the leak test, the station (issue 14; E52-E54)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli.serving import Served, copy_evening, demo_db, served
+
+assert demo_db  # the shared demo evening, a fixture
+
+READ_ROUTES = ["/", "/frame.json"]
+UP = ".." + "/"  # built from pieces: no file of the repository names a parent folder
+
+
+@pytest.fixture
+def evening(demo_db: Path, tmp_path: Path) -> Path:
+    return copy_evening(demo_db, tmp_path / "night")
+
+
+@pytest.fixture
+def server(evening: Path) -> Iterator[Served]:
+    with served(evening) as s:
+        yield s
+
+
+def _secrets(evening: Path) -> dict[str, Any]:
+    """What no page may show: identities, aliases, clues, the cards played face down."""
+    from referee.rules.cards import parse_card
+    from referee.store import open_evening
+
+    with open_evening(evening, write=False) as ev:
+        state = ev.state("evening")
+        played = {card for c in ev.commands() for e in c.events if e["kind"] == "showdown"
+                  for cards in e["hands"].values() for card in cards}
+    souls = {s.key: [s.identity, *s.aliases] for s in state.souls if s.kind == "bottled"}
+    clues = {(seat, clue) for sheet in state.scenario["clues"].values()
+             for seat, lines in sheet.items() for clue in lines}
+    minors = {parse_card(c).name for c in played if not parse_card(c).is_major}
+    return {"state": state, "souls": souls, "clues": clues, "played": played, "minors": minors}
+
+
+def _assert_public(text: str, secrets: dict[str, Any]) -> None:
+    low = text.lower()
+    for names in secrets["souls"].values():
+        for name in names:
+            assert name.lower() not in low, name
+    for _, clue in secrets["clues"]:
+        assert clue[:40] not in text, clue
+    first = re.search(r'<script id="first" type="application/json">(.*?)</script>', text, re.S)
+    data = first.group(1) if first else text  # the page's inline frame, or frame.json
+    for card in secrets["played"]:  # nothing is showing between hands: no card at all
+        assert f'"{card}"' not in data, card
+    for name in secrets["minors"]:
+        assert name not in text, name
+
+
+# -- the read routes ------------------------------------------------------------------------------
+
+
+def test_table_page_is_standalone_with_security_headers(server: Served) -> None:
+    status, headers, body = server.get("/")
+    assert status == 200 and headers["content-type"].startswith("text/html")
+    page = body.decode()
+    assert not re.search(r"(src|href)=[\"']?(https?:)?//", page)  # no network (E53)
+    assert "<style>" in page and "<script" in page
+    assert headers["x-frame-options"] == "DENY"
+    assert "frame-ancestors 'none'" in headers["content-security-policy"]
+    assert headers["x-content-type-options"] == "nosniff"
+    assert headers["referrer-policy"] == "no-referrer"
+    assert "cache-control" in headers
+
+
+def test_frame_json_has_an_etag_and_answers_304_until_the_file_changes(
+        server: Served, evening: Path) -> None:
+    from tests.cli.conftest import GM
+
+    status, headers, body = server.get("/frame.json")
+    assert status == 200
+    frame = json.loads(body)
+    assert frame["seats"][0]["name"] == "Cy" and frame["hand"] is None
+    etag = headers["etag"]
+    status, again, body = server.get("/frame.json", **{"If-None-Match": etag})
+    assert status == 304 and body == b"" and again["etag"] == etag
+    from typer.testing import CliRunner
+
+    GM(CliRunner(), evening)("charge", "give", "Ben", "Flo", "1")
+    status, headers, body = server.get("/frame.json", **{"If-None-Match": etag})
+    assert status == 200 and headers["etag"] != etag
+    charges = json.loads(body)["charges"]
+    assert charges["Ada"] == frame["charges"]["Ada"] - 1
+    assert charges["Ed"] == frame["charges"]["Ed"] + 1
+
+
+def test_e50_frame_recomputed_once_per_change_not_per_request(server: Served,
+                                                              evening: Path) -> None:
+    for _ in range(20):
+        assert server.get("/frame.json")[0] == 200
+        assert server.get("/")[0] == 200
+    assert server.server.source.computed == 1
+    from typer.testing import CliRunner
+
+    from tests.cli.conftest import GM
+
+    GM(CliRunner(), evening)("charge", "give", "Ben", "Flo", "1")
+    for _ in range(10):
+        server.get("/frame.json")
+    assert server.server.source.computed == 2
+
+
+def test_frame_carries_the_chart_and_side_tables(evening: Path) -> None:
+    from typer.testing import CliRunner
+
+    from tests.cli.conftest import GM
+
+    gm = GM(CliRunner(), evening)
+    gm("wager", "new", "Ada", "Cy", "--seed", "3")
+    with served(evening) as s:
+        frame = json.loads(s.get("/frame.json")[2])
+    chart = frame["chart"]
+    assert chart["labels"][:4] == ["start", "1", "2", "3"]
+    assert {line["name"] for line in chart["series"]} == {"Cy", "Ed", "Ada", "Gus"}
+    assert all(line["chips"][0] == 10 for line in chart["series"])  # ten chips each (R10)
+    assert frame["side_tables"]["wager"]["fool"] == "Ada"
+    assert "scum" not in frame["side_tables"]
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE", "PATCH"])
+@pytest.mark.parametrize("path", READ_ROUTES)
+def test_e53_read_routes_take_only_get_and_head(server: Served, method: str,
+                                                path: str) -> None:
+    status, headers, _ = server.request(method, path, b"{}")
+    assert status == 405
+    assert headers["allow"] == "GET, HEAD"
+
+
+def test_e53_head_answers_without_a_body(server: Served) -> None:
+    status, headers, body = server.request("HEAD", "/frame.json")
+    assert status == 200 and body == b"" and int(headers["content-length"]) > 100
+
+
+@pytest.mark.parametrize("path", [
+    f"/a/{UP}{UP}etc/passwd", "/..%2f..%2fetc%2fpasswd", "/etc/passwd", f"/frame.json/{UP}..",
+    "//etc/passwd", "/a/", "/a/%2e%2e%2fdemo.json", "/demo.json", "/demo.json.access",
+    f"/static/{UP}demo.json", f"/a/x/{UP}{UP}demo.json",
+])
+def test_e53_no_path_reaches_the_file_system(server: Served, path: str) -> None:
+    status, _, body = server.get(path)
+    assert status == 404, path
+    assert b"Fool" not in body and b"station" not in body
+
+
+def test_e53_oversized_body_is_refused_unread(server: Served, evening: Path) -> None:
+    before = evening.read_bytes()
+    status, _, _ = server.request("POST", "/station", b"x" * (64 * 1024),
+                                  {"Authorization": f"Bearer {server.access.station}"})
+    assert status == 413
+    assert evening.read_bytes() == before
+
+
+# -- tokens ----------------------------------------------------------------------------------------
+
+
+def test_e52_tokens_are_long_random_and_kept_in_a_0600_file(evening: Path) -> None:
+    from referee import serve
+
+    access = serve.ensure_access(evening, ["Ben", "Di"])
+    tokens = [access.station, *access.assistants.values()]
+    assert len(set(tokens)) == len(tokens)
+    assert all(len(t) >= 22 for t in tokens)  # >= 128 bits as urlsafe base64
+    mode = stat.S_IMODE(os.stat(serve.access_path(evening)).st_mode)
+    assert mode == 0o600
+    assert serve.ensure_access(evening, ["Ben", "Di"]) == access  # kept across restarts
+    renewed = serve.ensure_access(evening, ["Ben", "Di"], renew=True)
+    assert renewed.station != access.station
+    assert not set(renewed.assistants.values()) & set(access.assistants.values())
+
+
+def test_e52_each_assistant_reads_only_their_sheet(server: Served) -> None:
+    for name, token in server.access.assistants.items():
+        status, headers, body = server.get(f"/a/{token}")
+        assert status == 200, name
+        assert f"Clue sheet: {name}" in body.decode()
+        assert headers["cache-control"] == "no-store"
+        assert headers["referrer-policy"] == "no-referrer"
+
+
+def test_e52_another_assistants_token_opens_their_sheet_never_yours(server: Served,
+                                                                  evening: Path) -> None:
+    secrets = _secrets(evening)
+    state = secrets["state"]
+    ben_seat = [s.name for s in state.seats].index("Ada") + 1  # Ben assists Ada
+    ben_clues = [c for seat, c in secrets["clues"] if seat == str(ben_seat)]
+    for name in ("Di", "Flo", "Hal"):
+        text = server.get(f"/a/{server.access.assistants[name]}")[2].decode()
+        assert "Clue sheet: Ben" not in text and f"Clue sheet: {name}" in text
+        assert not any(clue[:40] in text for clue in ben_clues), name
+    ben = server.get(f"/a/{server.access.assistants['Ben']}")[2].decode()
+    assert any(clue[:40] in ben for clue in ben_clues)  # the check above can fail
+
+
+@pytest.mark.parametrize("token", ["x" * 32, "A" * 16, "wrongtokenwrongtoken"])
+def test_e52_unknown_token_is_404(server: Served, token: str) -> None:
+    assert server.get(f"/a/{token}")[0] == 404
+
+
+def test_e52_station_token_and_near_misses_open_no_sheet(server: Served) -> None:
+    assert server.get(f"/a/{server.access.station}")[0] == 404
+    ben = server.access.assistants["Ben"]
+    assert server.get(f"/a/{ben[:-1]}")[0] == 404
+    assert server.get(f"/a/{ben}x")[0] == 404
+
+
+def test_e52_old_links_die_with_new_tokens(server: Served, evening: Path) -> None:
+    from referee import serve
+
+    old = server.access.assistants["Ben"]
+    assert server.get(f"/a/{old}")[0] == 200
+    new = serve.ensure_access(evening, ["Ben", "Di", "Flo", "Hal"], renew=True)
+    assert server.get(f"/a/{old}")[0] == 404
+    assert server.get(f"/a/{new.assistants['Ben']}")[0] == 200
+
+
+def test_e52_station_refuses_no_token_and_assistant_tokens(server: Served,
+                                                           evening: Path) -> None:
+    before = evening.read_bytes()
+    status, data = server.station(["charge", "give", "Ben", "Flo", "1"], None)
+    assert status == 401
+    for token in [*server.access.assistants.values(), "nonsense-token-nonsense"]:
+        status, data = server.station(["charge", "give", "Ben", "Flo", "1"], token)
+        assert status == 403, data
+    assert "assistant" in server.station(["status"], server.access.assistants["Di"])[1]["text"]
+    assert evening.read_bytes() == before
+
+
+def test_e53_station_route_absent_without_station_flag(evening: Path) -> None:
+    with served(evening, station=False) as s:
+        before = evening.read_bytes()
+        status, _ = s.station(["charge", "give", "Ben", "Flo", "1"], s.access.station)
+        assert status == 404
+        assert evening.read_bytes() == before
+
+
+# -- the leak test ---------------------------------------------------------------------------------
+
+
+def test_leak_every_route_for_every_token_and_none(server: Served, evening: Path) -> None:
+    secrets = _secrets(evening)
+    state = secrets["state"]
+    before = evening.read_bytes()
+    tokens: list[str | None] = [None, *server.access.assistants.values(), server.access.station]
+    for token in tokens:
+        for route in READ_ROUTES:
+            status, _, body = server.get(route + (f"?token={token}" if token else ""))
+            assert status == 200
+            _assert_public(body.decode(), secrets)
+        status, data = server.station(["soul", "study", "Ben", "green"], token)
+        if token != server.access.station:
+            assert status in (401, 403)
+            assert evening.read_bytes() == before
+    for name, token in server.access.assistants.items():
+        _, _, body = server.get(f"/a/{token}")
+        text = body.decode()
+        found = {g["soul"] for g in state.guesses
+                 if g["assistant"] == name and g["result"]["name"] == "correct"}
+        for soul, names in secrets["souls"].items():
+            if soul not in found:
+                for secret in names:
+                    assert secret.lower() not in text.lower(), (name, secret)
+        seat = [s.name for s in state.seats].index(state.side_of(name) or "") + 1
+        for sheet_seat, clue in secrets["clues"]:
+            if sheet_seat != str(seat):
+                assert clue[:40] not in text, (name, "sees another side's clue")
+        for minor in secrets["minors"]:
+            assert minor not in text, (name, minor)
+
+
+# -- the station ----------------------------------------------------------------------------------
+
+
+def test_station_answers_exactly_as_the_command_there(server: Served, evening: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli.main import app
+
+    token = server.access.station
+    status, there = server.station(["status", "--json"], token)
+    assert status == 200 and there["exit"] == 0
+    here = CliRunner().invoke(app, ["--db", str(evening), "status", "--json"])
+    assert json.loads(there["stdout"])["chips"] == json.loads(here.stdout)["chips"]
+    status, there = server.station(["bet", "Zed"], token)
+    assert there["exit"] == 2 and there["stdout"] == ""
+    assert there["stderr"].startswith("error: ") and there["stderr"].count("\n") == 1
+    status, there = server.station(["charge", "give", "Ben", "Flo", "1"], token)
+    assert there["exit"] == 0, there
+    log = json.loads(CliRunner().invoke(app, ["--db", str(evening), "log", "--json"]).stdout)
+    assert log["commands"][-1]["text"] == "charge give Ben Flo 1"
+
+
+@pytest.mark.parametrize("args", [
+    ["--db", "/tmp/other.json", "status"], ["report", "--html", "/tmp/x.html"],
+    ["report", "--html=/tmp/x.html"], ["serve"], ["shell"], ["demo"], ["watch"],
+    ["new", "--fool", "F", "--seat", "A:I:red", "--seat", "B:II:blue", "--scenario", "/etc/x"],
+    ["scenario", "show", "/etc/passwd"], ["scenario", "check", "/etc/passwd", "--powers"],
+    ["wager", "new", "Ada", "Cy", "--points", "/etc/x.toml"], ["--debug", "--db=/x", "status"],
+    ["hand", "rank", "--from-file", "/etc/passwd"], ["handout", "Ben", "--html=/tmp/x.html"],
+])
+def test_e54_station_refuses_paths_and_endless_commands(server: Served, evening: Path,
+                                                        args: list[str]) -> None:
+    before = evening.read_bytes()
+    status, there = server.station(args, server.access.station)
+    assert status == 200 and there["exit"] == 2
+    assert there["stderr"].count("\n") == 1 and "E54" in there["stderr"]
+    assert evening.read_bytes() == before
+    assert not Path("/tmp/x.html").exists() or "x.html" not in args[-1]
+
+
+@pytest.mark.parametrize("args", [
+    ["scenario", "show"], ["status", "--json"], ["soul", "list"], ["hand", "rank", "KC", "KW"],
+    ["soul", "sell", "Ben", "green", "Gus", "--promise", "--html"],
+])
+def test_e54_station_runs_what_names_no_file(args: list[str]) -> None:
+    from referee.cli.station import refusal
+
+    assert refusal(args) is None
+
+
+def test_station_bad_request_bodies(server: Served) -> None:
+    auth = {"Authorization": f"Bearer {server.access.station}"}
+    for body in (b"not json", b"{}", b'{"args": "status"}', b'{"args": [1, 2]}'):
+        assert server.request("POST", "/station", body, auth)[0] == 400
+
+
+def test_load_short_pollers_and_two_stations_lose_nothing(server: Served,
+                                                          evening: Path) -> None:
+    """The short form of benchmarks/serve_load.py: 4 pollers, 2 stations, 20 commands."""
+    import http.client
+
+    before = json.loads(server.get("/frame.json")[2])["charges"]
+    stop = threading.Event()
+    failures: list[str] = []
+    seen: list[dict[str, Any]] = []
+
+    def poll() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        etag = ""
+        while not stop.is_set():
+            conn.request("GET", "/frame.json", headers={"If-None-Match": etag})
+            answer = conn.getresponse()
+            body = answer.read()
+            if answer.status == 200:
+                etag = answer.getheader("ETag") or ""
+                seen.append(json.loads(body))
+            elif answer.status != 304:
+                failures.append(f"poll {answer.status}")
+            time.sleep(0.02)
+        conn.close()
+
+    def station(pairs: list[tuple[str, str]]) -> None:
+        for source, target in pairs * 5:
+            status, there = server.station(["charge", "give", source, target, "1"],
+                                           server.access.station)
+            if status != 200 or there["exit"] != 0:
+                failures.append(f"command {status} {there}")
+
+    pollers = [threading.Thread(target=poll) for _ in range(4)]
+    stations = [threading.Thread(target=station, args=([("Ben", "Flo"), ("Flo", "Ben")],)),
+                threading.Thread(target=station, args=([("Flo", "Ben"), ("Ben", "Flo")],))]
+    for t in pollers + stations:
+        t.start()
+    for t in stations:
+        t.join()
+    time.sleep(1.0)  # within a second every poller sees the last change
+    stop.set()
+    for t in pollers:
+        t.join()
+    assert failures == []
+    final = json.loads(server.get("/frame.json")[2])["charges"]
+    assert final == before  # 20 moves that cancel out: none lost, none doubled
+    from typer.testing import CliRunner
+
+    from referee.cli.main import app
+
+    log = json.loads(CliRunner().invoke(app, ["--db", str(evening), "log", "--json"]).stdout)
+    assert sum(c["text"].startswith("charge give") for c in log["commands"]) == 20
+    assert seen and seen[-1]["charges"] == final
+
+
+def test_e53_any_address_is_a_page_or_not_found(demo_db: Path, tmp_path: Path) -> None:
+    from urllib.parse import quote, urlsplit
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    evening = copy_evening(demo_db, tmp_path / "fuzz")
+    with served(evening) as s:
+        stored = evening.read_bytes()
+        sheets = {f"/a/{t}" for t in s.access.assistants.values()}
+
+        @settings(max_examples=150)
+        @given(st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=60),
+               st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE"]))
+        def check(path: str, method: str) -> None:
+            target = "/" + quote(path, safe="/%?&=.")
+            status, _, body = s.request(method, target, b"" if method != "GET" else None)
+            # http.server reads a leading "//" as "/" (no host can be smuggled in)
+            route = urlsplit("/" + target.lstrip("/")).path
+            if route in ("/", "/frame.json") or route in sheets:
+                assert status in (200, 405)
+            elif route == "/station":
+                assert status in (400, 401, 405)
+            else:
+                assert status == 404, (target, status)
+            assert stored[:200] not in body  # never the evening file itself
+            assert evening.read_bytes() == stored
+
+        check()
+
+
+def test_corrupt_evening_keeps_the_last_good_frame_and_says_why(server: Served,
+                                                                evening: Path) -> None:
+    good = json.loads(server.get("/frame.json")[2])
+    evening.write_text("{ not json")
+    status, _, body = server.get("/frame.json")
+    frame = json.loads(body)
+    assert status == 200 and frame["seats"] == good["seats"]
+    assert "corrupt" in frame["problem"]
+
+
+def test_a_bug_in_a_route_is_a_500_line_not_a_hang_up(server: Served,
+                                                      capfd: pytest.CaptureFixture[str],
+                                                      evening: Path) -> None:
+    def broken(path: Path) -> dict[str, Any]:
+        raise RuntimeError("boom")
+
+    server.server.source.build = broken
+    evening.write_text(evening.read_text() + " ")  # a change: the frame is rebuilt
+    status, _, body = server.get("/frame.json")
+    assert status == 500 and body.decode().startswith("internal error")
+    err = ""
+    for _ in range(100):  # the traceback is printed just after the answer is sent
+        err += capfd.readouterr().err
+        if "RuntimeError: boom" in err:
+            break
+        time.sleep(0.05)
+    assert "RuntimeError: boom" in err
