@@ -1,9 +1,10 @@
 """The end-of-evening status: the seed's three realms of victory, plus the highlights.
 
-``build(state)`` gives the report as plain data (the ``--json`` output); ``render_terminal``
-and ``render_html`` present the same data. Also the assistant's handout: their clues and
-guesses, and nothing else (never another seat's clues, a soul's secrets they did not
-find themselves, or anyone's down cards, which the console never stores).
+``build(state)`` gives the report as plain data (the ``--json`` output); ``render_html`` and
+``referee.cli.render_report`` (the terminal) present the same data. Also the assistant's
+handout: their clues and guesses, and nothing else (never another seat's clues, a soul's
+secrets they did not find themselves, or anyone's down cards, which the console never
+stores).
 """
 
 from __future__ import annotations
@@ -191,65 +192,6 @@ def chips_by_hand(state: State) -> dict[str, Any]:
     return {"labels": labels,
             "series": [{"name": s.name, "colour": s.colour, "chips": series[s.name]}
                        for s in state.seats]}
-
-
-# -- terminal ---------------------------------------------------------------------------------
-
-
-def render_terminal(report: dict[str, Any]) -> None:
-    """The report on the terminal, with rich; every name printed literally (``lit``)."""
-    from rich.console import Group
-    from rich.panel import Panel
-    from rich.table import Table
-
-    from referee.cli.common import console, lit
-
-    money = report["money"]
-    t_money = Table(title="Money", title_justify="left", expand=False)
-    for col in ("Person", "Side", "Chips by colour", "Chips", "Dollars"):
-        t_money.add_column(col, justify="right" if col in ("Chips", "Dollars") else "left")
-    for h in money["holders"]:
-        colours = ", ".join(f"{c} {n}" for c, n in sorted(h["chips"].items())) or "-"
-        t_money.add_row(lit(h["name"]), lit(h["side"] or ""), lit(colours), str(h["count"]),
-                        f"${h['dollars']:,}")
-    verdict = (f"The game is over: {lit(money['winner'])} is the last stakeholder (R18)."
-               if money["over"] else
-               f"Still stakeholders: {lit(', '.join(money['stakeholders']))}.")
-    t_souls = Table(title="Souls", title_justify="left")
-    for col in ("Soul", "Kind", "Holder", "Identity", "Arcanum"):
-        t_souls.add_column(col)
-    for s in report["souls"]:
-        holder = s["holder"] or (s["destroyed"] or "-")
-        t_souls.add_row(lit(s["soul"]), s["kind"], lit(holder),
-                        lit(s["identity"] or "unidentified"), s["arcanum"] or "?")
-    t_points = Table(title="Arcana status points (R27)", title_justify="left")
-    t_points.add_column("Person")
-    t_points.add_column("Points")
-    for person, arcana in report["arcana"]["points"].items():
-        t_points.add_row(lit(person), ", ".join(f"{lit(_arcanum_label(a))}: {n}"
-                                                for a, n in arcana.items()) or "-")
-    t_claims = Table(title="Promotions that would succeed (R28)", title_justify="left")
-    for col in ("Person", "Arcanum", "Points", "Against"):
-        t_claims.add_column(col)
-    for c in report["arcana"]["promotions"]:
-        t_claims.add_row(lit(c["person"]), _arcanum_label(c["arcanum"]), str(c["points"]),
-                         f"{lit(c['occupant'])} ({c['occupant_points']})"
-                         if c["occupant"] else "vacant (7 needed)")
-    hl = report["highlights"]
-    lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
-             f"{lit(' and '.join(p['winners']))}{lit(_pots_note(p['pots']))}"
-             for p in hl["biggest_hands"]]
-    lines += [f"Hand {d['hand']}: {lit(d['player'])} played {d['title']} "
-              f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]
-    lines += [f"{lit(u['holder'])} used {lit(u['power'])}" for u in hl["powers_used"]]
-    console().print(Panel(Group(
-        f"[bold]{lit(report['title'])}[/] - {report['hands_played']} hands, "
-        f"{report['phase']} phase - printed {report['printed']}"
-        + (" - the GM's copy, every identity shown" if report["revealed"] else ""),
-        t_money, verdict, t_souls, t_points,
-        t_claims if report["arcana"]["promotions"] else "No promotion claim would succeed.",
-        "[bold]Highlights[/]", "\n".join(lines) or "none yet",
-    ), title="The evening's status"))
 
 
 # -- HTML ---------------------------------------------------------------------------------------

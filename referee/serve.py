@@ -243,7 +243,7 @@ def table_page(frame: dict[str, Any], etag: str) -> str:
     """The projector's page: inline CSS and JS, the first frame inline, then polling."""
     global _TEMPLATE
     if _TEMPLATE is None:
-        from referee.scenario import data_file
+        from referee.content.scenario import data_file
 
         _TEMPLATE = data_file("table.html").read_text(encoding="utf-8")
     title = html.escape(str(frame.get("title") or "Fool's Errand"))

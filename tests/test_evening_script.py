@@ -16,7 +16,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli.main import app
-from referee.scenario import load_scenario
+from referee.content.scenario import load_scenario
 
 FOOL = "Fiona"
 SEATS = ["Ada:XVI:red:Ben:IX", "Cara:III:blue:Dan:V", "Eve:VII:green:Finn:XI"]

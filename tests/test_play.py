@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from referee.content.scenario import load_scenario
 from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.evening import betting, commands, play, souls
 from referee.evening.folds import apply
 from referee.evening.state import State
-from referee.scenario import load_scenario
 from referee.streams import Event
 
 

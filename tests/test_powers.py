@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from typer.testing import CliRunner
 
+from referee.content.scenario import data_file, load_powers, validate_powers
 from referee.errors import RefereeError
 from referee.evening import betting, commands, play, powers, souls
 from referee.evening.folds import apply
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
 from referee.rules.cards import to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check
-from referee.scenario import data_file, load_powers, validate_powers
 from referee.streams import Event
 from tests.test_souls import AMBER, COBALT, FOOL, GREEN, evening, fold
 

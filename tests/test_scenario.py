@@ -8,9 +8,7 @@ from typing import Any
 
 import pytest
 
-from referee.errors import ScenarioError, UnknownName
-from referee.rules.cards import to_roman
-from referee.scenario import (
+from referee.content.scenario import (
     MAX_SOULS,
     MIN_CLUES,
     SEATS,
@@ -24,6 +22,8 @@ from referee.scenario import (
     validate_powers,
     validate_scenario,
 )
+from referee.errors import ScenarioError, UnknownName
+from referee.rules.cards import to_roman
 
 # --- the shipped default ---------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 from typer.testing import CliRunner
 
-from referee.cli import live, main
+from referee.cli import main
+from referee.cli import shell as prompt
 from referee.cli.main import app
 
 NEW = "new --fool Fool --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --seat Ed:VII:green"
@@ -91,7 +92,7 @@ def test_the_shell_rebuilds_the_full_tree_after_pruning(monkeypatch: pytest.Monk
     monkeypatch.setattr(main.app, "registered_groups", main.app.registered_groups)
     assert main.only("shell")
     assert [c.name for c in main.app.registered_commands] == ["shell"]
-    root = live.full_command()
+    root = prompt.full_command()
     for word in ("bet", "status", "watch", "shell", "hand", "soul", "new"):
         assert word in root.commands, word
 
@@ -100,27 +101,27 @@ def test_the_shell_rebuilds_the_full_tree_after_pruning(monkeypatch: pytest.Monk
 
 
 @pytest.fixture
-def shell(db: Path, capsys: pytest.CaptureFixture[str]) -> live.Shell:
-    sh = live.Shell(live.full_command(), db, debug=False)
+def shell(db: Path, capsys: pytest.CaptureFixture[str]) -> prompt.Shell:
+    sh = prompt.Shell(prompt.full_command(), db, debug=False)
     assert sh.run_line(NEW) == 0
     assert sh.run_line("hand start") == 0
     capsys.readouterr()
     return sh
 
 
-def complete(sh: live.Shell, text: str) -> list[str]:
-    completer = live.make_completer(sh.root, sh.vocabulary)
+def complete(sh: prompt.Shell, text: str) -> list[str]:
+    completer = prompt.make_completer(sh.root, sh.vocabulary)
     found = completer.get_completions(Document(text, len(text)), CompleteEvent())
     return [c.text for c in found]
 
 
-def replaced(sh: live.Shell, text: str) -> dict[str, Any]:
-    completer = live.make_completer(sh.root, sh.vocabulary)
+def replaced(sh: prompt.Shell, text: str) -> dict[str, Any]:
+    completer = prompt.make_completer(sh.root, sh.vocabulary)
     found = completer.get_completions(Document(text, len(text)), CompleteEvent())
     return {c.text: c.start_position for c in found}
 
 
-def test_completes_command_words_and_subcommands(shell: live.Shell) -> None:
+def test_completes_command_words_and_subcommands(shell: prompt.Shell) -> None:
     assert complete(shell, "b") == ["bet"]
     assert set(complete(shell, "")) >= {"bet", "status", "watch", "hand", "soul", "help", "exit"}
     assert complete(shell, "hand s") == ["show", "showdown", "start"]
@@ -129,7 +130,7 @@ def test_completes_command_words_and_subcommands(shell: live.Shell) -> None:
     assert "--db" in complete(shell, "--d")
 
 
-def test_completes_people_souls_colours_and_cards(shell: live.Shell) -> None:
+def test_completes_people_souls_colours_and_cards(shell: prompt.Shell) -> None:
     assert complete(shell, "bet ") == ["Fool", "Cy", "Di", "Ed", "Ada", "Ben"]
     assert complete(shell, "fold a") == ["Ada"]
     assert complete(shell, "soul study d") == ["Di"]
@@ -152,7 +153,7 @@ def test_completes_people_souls_colours_and_cards(shell: live.Shell) -> None:
     assert complete(shell, "status ") == []
 
 
-def test_completion_follows_the_evening(shell: live.Shell, capsys: pytest.CaptureFixture[str]
+def test_completion_follows_the_evening(shell: prompt.Shell, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
     assert "Zoe" not in complete(shell, "bet ")
     assert shell.run_line(f"{NEW.replace('Ed:', 'Zoe:')} --force") == 0
@@ -162,18 +163,18 @@ def test_completion_follows_the_evening(shell: live.Shell, capsys: pytest.Captur
 
 
 def test_a_bad_line_returns_its_status_and_the_shell_goes_on(
-        shell: live.Shell, capsys: pytest.CaptureFixture[str]) -> None:
+        shell: prompt.Shell, capsys: pytest.CaptureFixture[str]) -> None:
     assert shell.run_line("bet Zed") == 2
     assert shell.run_line(SHOW) == 0
     assert shell.run_line("bet Cy") == 0
     err = capsys.readouterr().err
     assert err.strip().splitlines() == ["error: unknown player 'Zed'; did you mean Ed?"]
-    with pytest.raises(live._Leave):
+    with pytest.raises(prompt._Leave):
         shell.run_line("quit")
 
 
 def test_completion_after_a_betting_word_offers_the_player_to_act_first(
-        shell: live.Shell) -> None:
+        shell: prompt.Shell) -> None:
     assert shell.run_line(SHOW) == 0  # Cy's Kings open
     assert shell.run_line("bet") == 0
     assert complete(shell, "call ")[0] == "Ed"  # the player to act

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
+from referee.content.scenario import load_scenario
 from referee.errors import IllegalAction, LawViolation, RefereeError
 from referee.evening import commands, play, powers, souls
 from referee.evening.folds import apply
 from referee.evening.state import State, dump
-from referee.scenario import load_scenario
 from referee.streams import Event
 
 FOOL = "Fiona"

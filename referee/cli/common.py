@@ -427,6 +427,29 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
     return before, after, events
 
 
+def hoist_root_options(argv: list[str]) -> list[str]:
+    """Let ``--db PATH``, ``--debug`` and ``--explain`` stand anywhere on the line, as a GM
+    types them."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg == "--db" and i + 1 < len(argv):
+            front += argv[i : i + 2]
+            i += 2
+            continue
+        if arg.startswith("--db=") or arg in ("--debug", "--explain"):
+            front.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
     from referee.errors import BadInput

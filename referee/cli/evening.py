@@ -82,7 +82,7 @@ def new(
 
     commands.check_seat_count(len(seat))
     specs = [lookup.parse_seat(s) for s in seat]
-    from referee.scenario import load_scenario
+    from referee.content.scenario import load_scenario
 
     setup = souls.setup_from_scenario(load_scenario(scenario), specs)
     settings = {"r11_own_colour_first": own_colour_first}

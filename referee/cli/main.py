@@ -15,15 +15,17 @@ from referee.cli import (
     evening,
     fate,
     hand,
-    live,
     present,
     rules,
+    runner,
     scenario,
     scum,
     serve,
+    shell,
     souls,
     table,
     wager,
+    watch,
 )
 from referee.cli.common import RefereeGroup, Settings
 
@@ -80,7 +82,8 @@ evening.register(app)
 app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
 present.register(app)
-live.register(app)
+watch.register(app)
+shell.register(app)
 serve.register(app)
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
@@ -90,27 +93,7 @@ rules.register(app)
 assert table  # `hand start|show|showdown` are added to the hand group on import
 
 
-def _hoist_root_options(argv: list[str]) -> list[str]:
-    """Let ``--db PATH``, ``--debug`` and ``--explain`` stand anywhere on the line, as a GM
-    types them."""
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            rest += argv[i:]
-            break
-        if arg == "--db" and i + 1 < len(argv):
-            front += argv[i : i + 2]
-            i += 2
-            continue
-        if arg.startswith("--db=") or arg in ("--debug", "--explain"):
-            front.append(arg)
-        else:
-            rest.append(arg)
-        i += 1
-    return front + rest
+_hoist_root_options = common.hoist_root_options  # kept for scripts that named it here
 
 
 def _target(args: list[str]) -> str | None:
@@ -154,6 +137,9 @@ def full_app() -> typer.Typer:
     """The root app with every command (undoing ``only``), for the shell and the demo."""
     app.registered_commands, app.registered_groups = list(_FULL[0]), list(_FULL[1])
     return app
+
+
+runner.use_app(full_app)  # the in-process runner builds the whole tree from here
 
 
 def table_of_contents() -> str:

@@ -37,7 +37,9 @@ def report(
     if as_json:
         emit_json(data)
         return
-    rep.render_terminal(data)
+    from referee.cli.render_report import render_terminal
+
+    render_terminal(data)
     if html is not None:
         say(f"Printable report written to {lit(html)}.")
 
@@ -171,8 +173,8 @@ def demo(
     import tempfile
 
     from referee.cli import common
+    from referee.content.scenario import data_file
     from referee.errors import IllegalAction
-    from referee.scenario import data_file
 
     target = db or common.SETTINGS.db
     if target is None:

@@ -38,12 +38,12 @@ def render() -> str:
     """The whole reference, Markdown, the same wherever and at whatever width it is run."""
     import typer.main
 
-    from referee.cli import live
+    from referee.cli import shell
 
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = str(WIDTH)
     try:
-        root = live.full_command()
+        root = shell.full_command()
         ctx_class = type(root.make_context("referee", ["--help"], resilient_parsing=True))
         ctx = ctx_class(root, info_name="referee", terminal_width=WIDTH,
                         max_content_width=WIDTH)

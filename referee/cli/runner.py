@@ -13,6 +13,7 @@ import io
 import shlex
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,23 @@ import typer
 _RUNNING = threading.RLock()
 
 _ROOT: Any = None
+#: The words that leave the shell (and a station's shell).
+LEAVE = ("exit", "quit")
+
+
+class Leave(Exception):
+    """``exit`` or ``quit``."""
+
+#: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
+#: sits below every command module and imports none of them).
+_APP: Callable[[], typer.Typer] | None = None
+
+
+def use_app(app: Callable[[], typer.Typer]) -> None:
+    """The root app's builder, registered by ``referee.cli.main``."""
+    global _APP, _ROOT
+    _APP, _ROOT = app, None
+
 
 def build_root() -> Any:
     """The click command of the whole app, even when ``run()`` pruned it, built anew.
@@ -33,9 +51,9 @@ def build_root() -> Any:
     """
     import typer.main
 
-    from referee.cli import main
-
-    return typer.main.get_command(main.full_app())
+    if _APP is None:
+        raise RuntimeError("the runner needs referee.cli.main's app (import it first)")
+    return typer.main.get_command(_APP())
 
 
 def root_command() -> Any:
@@ -67,9 +85,9 @@ def split(text: str) -> list[str]:
 
 def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     """``words`` with the runner's root options (``--db``, ``--debug``) in front."""
-    from referee.cli.main import _hoist_root_options
+    from referee.cli.common import hoist_root_options
 
-    args = _hoist_root_options(words)
+    args = hoist_root_options(words)
     if db is not None and not any(a == "--db" or a.startswith("--db=") for a in args):
         args = ["--db", str(db), *args]
     if debug and "--debug" not in args:

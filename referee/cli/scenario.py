@@ -10,7 +10,7 @@ import typer
 from referee.cli.common import console, emit_json, lit
 
 if TYPE_CHECKING:
-    from referee.scenario import Scenario
+    from referee.content.scenario import Scenario
 
 app = typer.Typer(
     help="Scenarios: validate a custom scenario, show the souls and powers.",
@@ -35,7 +35,12 @@ def check(
 
     Prints "ok: 6 souls, 44 powers" when the file is good.
     """
-    from referee.scenario import load_powers, load_scenario, validate_powers, validate_scenario
+    from referee.content.scenario import (
+        load_powers,
+        load_scenario,
+        validate_powers,
+        validate_scenario,
+    )
 
     problems = validate_powers(file) if powers else validate_scenario(file)
     souls = n_powers = 0
@@ -97,7 +102,7 @@ def show(
     json_: JsonOpt = False,
 ) -> None:
     """List the bottles by label and every power. Names and Arcana only with --reveal."""
-    from referee.scenario import load_scenario
+    from referee.content.scenario import load_scenario
 
     scenario = load_scenario(file)
     data = _summary(scenario, reveal)

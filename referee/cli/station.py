@@ -151,7 +151,8 @@ class RemoteShell:
 
     def run_line(self, text: str) -> int:
         from referee.cli import runner
-        from referee.cli.live import LEAVE, _Leave
+        from referee.cli.runner import LEAVE
+        from referee.cli.runner import Leave as _Leave
         from referee.errors import RefereeError
 
         try:
@@ -174,7 +175,7 @@ class RemoteShell:
         return code
 
     def run(self, lines: Iterable[str]) -> int:
-        from referee.cli.live import _Leave
+        from referee.cli.runner import Leave as _Leave
 
         if not sys.stdin.isatty() or lines is not sys.stdin:
             status = 0
@@ -190,7 +191,7 @@ class RemoteShell:
     def interactive(self) -> int:
         from prompt_toolkit import PromptSession
 
-        from referee.cli.live import _Leave
+        from referee.cli.runner import Leave as _Leave
 
         session: PromptSession[str] = PromptSession(
             bottom_toolbar=f" station {self.url} · `help` lists commands, Ctrl-D leaves")

@@ -23,7 +23,7 @@ FATE_FILE = "fate.toml"
 
 def data_file(name: str) -> Path:
     """A shipped data file (installed package data, else the source tree)."""
-    from referee.scenario import data_file as shared
+    from referee.content.scenario import data_file as shared
 
     return shared(name)
 

@@ -33,7 +33,7 @@ from referee.rules.pots import check_named_chips
 from referee.streams import Event
 
 if TYPE_CHECKING:
-    from referee.scenario import Scenario
+    from referee.content.scenario import Scenario
 
 GUESSES_PER_SOUL = 3  # R24
 NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
@@ -46,7 +46,8 @@ def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, 
     """The scenario's content for ``evening_created`` (E14): bottled souls given out one to each
     side in seat order (held by the assistant where there is one), plus every stakeholder's
     own soul (R19). The content is copied into the evening, so the file stands alone. The
-    caller loads the scenario (``referee.scenario.load_scenario``); the core never reads it."""
+    caller loads the scenario (``referee.content.scenario.load_scenario``); the core never
+    reads a file."""
     if len(scenario.souls) < len(seats):
         raise BadInput(f"the scenario {scenario.source} has {len(scenario.souls)} souls for "
                        f"{len(seats)} seats; it needs one bottled soul per stakeholder (R19)")

@@ -15,7 +15,8 @@ from prompt_toolkit.document import Document
 from typer.testing import CliRunner
 
 import referee
-from referee.cli import aloud, live, main, reference
+from referee.cli import aloud, main, reference
+from referee.cli import shell as prompt
 from referee.cli.main import app, table_of_contents
 from referee.rulebook import parse
 from tests.cli.conftest import GM
@@ -161,8 +162,8 @@ def test_the_memory_is_never_written_beside_the_evening(
 
 def test_shell_rules_complete_ids_and_remember_in_memory(
         seated: GM, capsys: pytest.CaptureFixture[str]) -> None:
-    sh = live.Shell(live.full_command(), seated.db, debug=False)
-    completer = live.make_completer(sh.root, sh.vocabulary)
+    sh = prompt.Shell(prompt.full_command(), seated.db, debug=False)
+    completer = prompt.make_completer(sh.root, sh.vocabulary)
 
     def complete(text: str) -> list[str]:
         return [c.text for c in completer.get_completions(Document(text, len(text)),
@@ -262,7 +263,7 @@ def test_every_help_reads_at_80_columns(runner: CliRunner, monkeypatch: pytest.M
     monkeypatch.setenv("COLUMNS", "80")
     result = runner.invoke(app, ["new", "--help"])
     assert "NAME:ARCANUM:COLOUR[:ASSISTANT[:ARCANUM]]" in result.stdout
-    for path in _commands(live.full_command())[1:]:
+    for path in _commands(prompt.full_command())[1:]:
         result = runner.invoke(app, [*path, "--help"])
         assert result.exit_code == 0, (path, result.output)
         assert "…" not in result.stdout, (path, result.stdout)
@@ -273,7 +274,7 @@ def test_docs_cli_md_is_the_reference_the_app_generates() -> None:
     assert written == reference.render(), (
         "docs/cli.md is out of date: regenerate it with "
         "`python -m referee.cli.reference > docs/cli.md`")
-    for path in _commands(live.full_command()):
+    for path in _commands(prompt.full_command()):
         assert f"## `{' '.join(('referee', *path))}`" in written
 
 

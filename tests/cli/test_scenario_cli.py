@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from referee.cli import scenario as scenario_cli
 from referee.cli.common import RefereeGroup
-from referee.scenario import data_file, load_scenario
+from referee.content.scenario import data_file, load_scenario
 
 
 def _root() -> typer.Typer:

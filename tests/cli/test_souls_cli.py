@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from referee.cli.main import app
+from referee.content.scenario import data_file, load_scenario
 from referee.rules.cards import to_roman
-from referee.scenario import data_file, load_scenario
 
 FOOL = "Fiona"
 # Seats from the Fool's left (R9): Cara (III), Eve (VII), Ada (XVI); bottles in that order:

@@ -64,7 +64,7 @@ def test_rank_bad_input(gm: GM, args: tuple[str, ...], message: str) -> None:
 
 
 def test_r34_option_custom_points_table(gm: GM, tmp_path: Path) -> None:
-    from referee.scenario import data_file
+    from referee.content.scenario import data_file
 
     text = data_file("wager_points.toml").read_text(encoding="utf-8")
     custom = tmp_path / "mine.toml"

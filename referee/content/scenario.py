@@ -52,7 +52,7 @@ _ARCANUM_HINT = 'write a Roman numeral "0", "I" ... "XXI"'
 
 def data_file(name: str) -> Path:
     """A shipped data file: ``referee/data/NAME`` when installed, else ``data/NAME`` in the tree."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parent.parent  # referee/, above referee/content/
     installed = package / "data" / name
     if installed.exists():
         return installed

@@ -1,7 +1,7 @@
-"""`referee watch` (the players' screen) and `referee shell` (the GM's prompt for the night).
+"""`referee shell`: the GM's prompt for the night, with history and completion of commands,
+names, souls and cards; every line runs through the one in-process runner.
 
-Module-level imports stay light (typer and the standard library): rich and prompt_toolkit
-are imported by the commands that use them, so every other command starts fast.
+Module-level imports stay light: prompt_toolkit is imported when the prompt opens.
 """
 
 from __future__ import annotations
@@ -13,227 +13,13 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import clock, db_path, emit_json, money, printable
+from referee.cli.common import db_path, printable
+from referee.cli.runner import LEAVE
+from referee.cli.runner import Leave as _Leave
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
     from prompt_toolkit.document import Document
-    from rich.console import RenderableType
-    from rich.text import Text
-
-# -- watch --------------------------------------------------------------------------------------
-
-CHIP = "●"
-STREETS = {1: "after four cards", 2: "after six cards", 3: "after seven cards"}
-#: Chip colours a GM may name that rich does not know by that name.
-COLOUR_ALIASES = {"orange": "dark_orange", "gold": "gold1", "pink": "pink1", "brown": "orange4",
-                  "grey": "grey62", "gray": "grey62", "silver": "grey82", "violet": "violet"}
-
-
-def chip_style(colour: str) -> str:
-    """A rich style for a chip colour; plain bold for a colour rich cannot draw."""
-    from rich.color import Color, ColorParseError
-
-    name = COLOUR_ALIASES.get(colour.lower(), colour.lower().replace(" ", "_"))
-    try:
-        Color.parse(name)
-    except ColorParseError:
-        return "bold"
-    return f"bold {name}"
-
-
-def stack(n: int, colour: str, named: bool = False) -> Text:
-    """``●●●●● 5`` in the chip's colour: one mark per chip (at most ten of a colour, R10)."""
-    from rich.text import Text
-
-    if not n:
-        return Text("")
-    return Text.assemble((CHIP * n, chip_style(colour)), f" {n:>2}",
-                         (f" {colour}", chip_style(colour)) if named else "")
-
-
-def render_frame(view: dict[str, Any], width: int = 120,
-                 height: int | None = None) -> RenderableType:
-    """The players' screen for one frame of ``referee.live.frame``: the turn line and the
-    pots first; compact (no assistants' rows, chip counts without stacks) when ``height``
-    rows cannot hold the whole table."""
-    full = _render_frame(view, width, compact=False)
-    if height is None:
-        return full
-    import io
-
-    from rich.console import Console
-
-    probe = Console(file=io.StringIO(), width=width, color_system=None)
-    probe.print(full)
-    if probe.file.getvalue().count("\n") <= height:  # type: ignore[attr-defined]
-        return full
-    return _render_frame(view, width, compact=True)
-
-
-def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> RenderableType:
-    from rich import box
-    from rich.console import Group
-    from rich.table import Table
-    from rich.text import Text
-
-    if not view.get("seats"):
-        return Text(f"Waiting for the evening: {view.get('problem') or 'nothing to show yet'}",
-                    style="bold")
-    colours: list[str] = view["colours"]
-    hand = view["hand"]
-    # A column per colour when they fit (ten marks and a count each), else one column with
-    # a line per colour held.
-    by_column = width >= 70 + 15 * len(colours)
-
-    narrow = compact or width < 100
-    phase = "limit phase" if view["phase"] == "limit" else "open phase"
-    if not narrow and view["phase"] == "limit":
-        phase += " (1 chip, 3 raises)"
-    if view["open_pending"]:
-        phase += ", open phase from the next hand"
-    head = Text.assemble(("FOOL'S ERRAND", "bold reverse"), "  ")
-    if hand:
-        head.append(f"Hand {hand['no']}, {STREETS[hand['street']]}", style="bold")
-        head.append(" · ")
-    played = "hands" if narrow else "hands played"
-    head.append(f"{phase} · clock {clock(view['clock'], exact=True)} · "
-                f"{played} {view['hands_played']}")
-
-    table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False)
-    table.add_column("#", justify="right", no_wrap=True)
-    table.add_column("Seat", no_wrap=True)
-    if compact:
-        pass
-    elif by_column:
-        for colour in colours:
-            table.add_column(Text(printable(colour), style=chip_style(colour)), no_wrap=True,
-                             min_width=13)
-    else:
-        table.add_column("Stacks", no_wrap=True)
-    table.add_column("Chips", justify="right", no_wrap=True)
-    table.add_column("Charges", justify="right", no_wrap=True)
-    table.add_column("Up cards", min_width=8, ratio=1)
-    table.add_column("", no_wrap=True)
-
-    def stacks(chips: dict[str, int]) -> list[Text]:
-        if compact:
-            return []
-        if by_column:
-            return [stack(chips.get(c, 0), c) for c in colours]
-        return [Text("\n").join(stack(n, c, named=True) for c, n in chips.items())]
-
-    to_act = hand["to_act"] if hand else None
-    turn = "bold reverse"
-    for seat in view["seats"]:
-        acting = seat["name"] == to_act
-        note = seat["away"] or ("folded" if seat["in_hand"] == "folded" else
-                                "all-in" if seat["in_hand"] == "all-in" else "")
-        style = turn if acting else "dim" if seat["away"] or note == "folded" else "bold"
-        table.add_row(Text("▶", style=turn) if acting else str(seat["seat"]),
-                      Text.assemble((printable(seat["name"]), style), f" {seat['arcanum']}"),
-                      *stacks(seat["chips"]), str(seat["stack"]), str(seat["charges"]),
-                      " ".join(seat["showing"]),
-                      Text(f"owes {hand['owes']}", style=turn) if acting else note)
-        if seat["assistant"] and not compact:
-            helper = seat["assistant"]
-            table.add_row("", Text(f"  {printable(helper['name'])} (assistant)", style="dim"),
-                          *stacks(helper["chips"]), str(helper["stack"]), "", "", "")
-    fool = view["fool"]
-    acting = fool["name"] == to_act
-    table.add_row(Text("▶", style=turn) if acting else "",
-                  Text(f"{printable(fool['name'])} (the Fool)",
-                       style=turn if acting else "italic"),
-                  *stacks(fool["chips"]), str(fool["stack"]), "", " ".join(fool["showing"]),
-                  Text(f"owes {hand['owes']}", style=turn) if acting
-                  else "folded" if fool["in_hand"] == "folded" else "",
-                  end_section=bool(hand))
-    if hand:
-        table.add_row("", Text("POT", style="bold"), *stacks(hand["pot_chips"]),
-                      Text(str(hand["pot"]), style="bold"), "", "", "")
-
-    parts: list[RenderableType] = [head]
-    if hand:
-        chips = f"{hand['pot']} chip" + ("" if hand["pot"] == 1 else "s")
-        pot = Text.assemble(("Pot ", "bold"), (chips, "bold"), f" ({money(hand['pot'])})")
-        if hand["all_in"] and len(hand["pots"]) > 1:  # side pots: someone is all-in (R14)
-            pot.append(printable(" — " + " · ".join(
-                f"{p['name']}: {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"])))
-        parts.append(pot)
-        if hand["betting_over"]:
-            parts.append(Text("Betting is over: the showdown, "
-                              f"{printable(', '.join(hand['in']))} show their hands.",
-                              style="bold"))
-        elif to_act:
-            bet = f"bet {hand['bet']}" + (f", raises {hand['raises']}/3"
-                                          if hand["phase"] == "limit" else "")
-            parts.append(Text.assemble(
-                (f" ▶ {printable(to_act)} to act ", "bold reverse"),
-                f"  owes {hand['owes']} · {' / '.join(hand['moves'])} · {bet}"))
-        elif hand.get("missing_up"):
-            parts.append(Text.assemble(("Dealing: ", "bold"), "up cards to come for "
-                                       + printable(", ".join(hand["missing_up"]))))
-        parts.insert(1, parts.pop())  # the turn line first, then the pot
-    elif not view["over"]:
-        parts.append(Text("Between hands.", style="bold"))
-    parts.append(table)
-    if view["over"]:
-        parts.append(Text(f"The game is over (R18): {printable(view['winner'] or 'nobody')} "
-                          "is the last "
-                          "stakeholder holding chips.", style="bold"))
-    for text in view.get("in_force", []):  # S17: "Cy must call or fold: Cowed"
-        parts.append(Text.assemble(("In force: ", "bold"), printable(text)))
-    depleted = printable(", ".join(view["depleted"]) or "none")
-    parts.append(Text.assemble(("Depleted Arcana: ", "bold"), depleted))
-    if view.get("problem"):
-        parts.append(Text(f"(showing the last good view) {printable(view['problem'])}",
-                          style="bold red"))
-    return Group(*parts)
-
-
-def watch(
-    once: Annotated[bool, typer.Option("--once", help="Print one frame and exit.")] = False,
-    interval: Annotated[
-        float, typer.Option("--interval", min=0.05, max=5.0,
-                            help="Seconds between looks at the evening file.")
-    ] = 0.25,
-    as_json: Annotated[
-        bool, typer.Option("--json", help="Print the frame as JSON and exit.")
-    ] = False,
-) -> None:
-    """The table for the players' screen: stacks, pots, whose turn, the clock. No secrets."""
-    from referee import live
-    from referee.cli.common import console
-
-    path = db_path()
-    view = live.frame(live.load_state(path))  # no evening: one line, exit 2
-    if as_json:
-        emit_json(view)
-        return
-    con = console()
-    if once:
-        con.print(render_frame(view, con.width, con.height if con.is_terminal else None))
-        return
-    try:
-        if not con.is_terminal:  # piped: a new frame whenever the evening changes
-            shown = None
-            for view in live.frames(path, interval=interval):
-                key = {k: v for k, v in view.items() if k != "clock"}
-                if key != shown:
-                    shown = key
-                    con.print(render_frame(view, con.width))
-                    con.file.flush()
-            return
-        from rich.live import Live
-
-        with Live(console=con, screen=True, auto_refresh=False) as screen:
-            for view in live.frames(path, interval=interval):
-                screen.update(render_frame(view, con.width, con.height), refresh=True)
-    except KeyboardInterrupt:
-        return
-
-
-# -- shell --------------------------------------------------------------------------------------
 
 #: Argument and option names (click's parameter names) and what completes them.
 PEOPLE = {"name", "source", "target", "assistant", "seller", "buyer", "holder", "stakeholder",
@@ -241,7 +27,6 @@ PEOPLE = {"name", "source", "target", "assistant", "seller", "buyer", "holder", 
 CARDS = {"cards", "card", "previous", "play", "top", "bottom"}
 BETTING = ("bet", "raise", "call", "check", "fold")
 FIXED = {"table": ["evening", "scum", "wager", "fate"], "orientation": ["upright", "reversed"]}
-LEAVE = ("exit", "quit")
 
 
 class Vocabulary:
@@ -498,10 +283,6 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
                 yield card.name, typed, card.short
 
 
-class _Leave(Exception):
-    """``exit`` or ``quit``."""
-
-
 class Shell:
     """Runs command lines through one click command tree, built once for the night."""
 
@@ -628,6 +409,5 @@ def shell(
 
 
 def register(app: typer.Typer) -> None:
-    """Add `watch` (Status) and `shell` (Setup) to the root app."""
-    app.command("watch", rich_help_panel="Status")(watch)
+    """Add `shell` (Setup) to the root app."""
     app.command("shell", rich_help_panel="Setup")(shell)
