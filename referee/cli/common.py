@@ -404,13 +404,12 @@ def command_text(extra: dict[str, Any] | None = None) -> str:
 
 
 def transact(stream: str, build: Callable[[Any], list[Event]], *,
-             text: str | None = None, extra: dict[str, Any] | None = None,
-             ) -> tuple[Any, Any, list[Event]]:
+             extra: dict[str, Any] | None = None) -> tuple[Any, Any, list[Event]]:
     """The one way a command changes the evening file.
 
     Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
     command's events (or raise a RefereeError: nothing is written), and commits them at once
-    under the command's log text (``command_text``, unless ``text`` is given). Returns the
+    under the command's log text (``command_text``: one place for every command). Returns the
     state before (a copy), the state after, and the events. The text is derived after
     ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
     """
@@ -422,7 +421,7 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
         state = ev.state(stream)
         before = copy.deepcopy(state)
         events = build(state)
-        line = text if text is not None else command_text(extra)
+        line = command_text(extra)
         after = ev.commit(stream, events, line) if events else state
     return before, after, events
 

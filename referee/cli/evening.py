@@ -28,11 +28,14 @@ Chips = Annotated[
 ]
 
 
-def run(text: str, build: Callable[[State], list[Event]]) -> tuple[State, State, list[Event]]:
-    """An evening command through the one transaction (``common.transact``)."""
+def run(build: Callable[[State], list[Event]], extra: dict[str, Any] | None = None,
+        ) -> tuple[State, State, list[Event]]:
+    """An evening command through the one transaction (``common.transact``); its log line is
+    derived from the parsed arguments there, in one place (``common.command_text``), with
+    ``extra`` for what the core chose (``build`` may fill it)."""
     from referee.cli.common import transact
 
-    return transact(STREAM, build, text=text)
+    return transact(STREAM, build, extra=extra)
 
 
 def read_state() -> State:
@@ -97,7 +100,7 @@ def new(
             backup = _force_backup(path)
         return events
 
-    _, after, _ = run(f"new --fool {fool} " + " ".join(f"--seat {s}" for s in seat), build)
+    _, after, _ = run(build)
     if as_json:
         from referee.evening.views import status
 
@@ -162,15 +165,12 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
     if amount is None and who is not None and _is_amount(who):
         who, amount = None, who  # `bet 3`: the amount, for the player to act
     n = _amount(amount)
-    words = " ".join(str(p) for p in (action, who, amount) if p is not None)
     if chips is not None and not chips.strip():  # E46: an empty --chips is no default
         from referee.errors import BadInput
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
-    if chips:
-        words += f" --chips {chips}"
-    before, after, events = run(words, lambda s: play.act(s, who, action, n, chips))
+    before, after, events = run(lambda s: play.act(s, who, action, n, chips))
     report_change(before, after, events, as_json)
 
 
@@ -211,8 +211,7 @@ def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
     from referee.evening import commands
 
-    before, after, events = run("open-phase",
-                                lambda s: commands.open_phase(s, now=time.time()))
+    before, after, events = run(lambda s: commands.open_phase(s, now=time.time()))
     report_change(before, after, events, as_json)
 
 
@@ -231,8 +230,7 @@ def chips_give(
     """FROM gives TO chips; both must be away from the table (the Law, R16)."""
     from referee.evening import commands
 
-    before, after, events = run(f"chips give {source} {target} {chips}",
-                                lambda s: commands.give_chips(s, source, target, chips))
+    before, after, events = run(lambda s: commands.give_chips(s, source, target, chips))
     report_change(before, after, events, as_json)
 
 
@@ -248,8 +246,7 @@ def chips_settle(
     player's chips settled (R22)."""
     from referee.evening import commands
 
-    before, after, events = run(f"chips settle {source} {target} {chips} --why {why!r}",
-                                lambda s: commands.settle_chips(s, source, target, chips, why))
+    before, after, events = run(lambda s: commands.settle_chips(s, source, target, chips, why))
     report_change(before, after, events, as_json)
 
 
@@ -257,21 +254,21 @@ def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
     from referee.evening import commands
 
-    report_change(*run(f"rise {name}", lambda s: commands.rise(s, name)), as_json)
+    report_change(*run(lambda s: commands.rise(s, name)), as_json)
 
 
 def sit(name: str, as_json: Json = False) -> None:
     """NAME sits at the table again and is dealt into the next hand (R17)."""
     from referee.evening import commands
 
-    report_change(*run(f"sit {name}", lambda s: commands.sit(s, name)), as_json)
+    report_change(*run(lambda s: commands.sit(s, name)), as_json)
 
 
 def resign(name: str, as_json: Json = False) -> None:
     """NAME, whose side holds no chips, resigns for good (R17)."""
     from referee.evening import commands
 
-    report_change(*run(f"resign {name}", lambda s: commands.resign(s, name)), as_json)
+    report_change(*run(lambda s: commands.resign(s, name)), as_json)
 
 
 # -- the log ------------------------------------------------------------------------------------

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.common import emit_json
 from referee.cli.evening import Json, read_state, report_change, run
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.streams import Event
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
                        no_args_is_help=True)
@@ -52,8 +56,7 @@ def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
     """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
     from referee.evening import souls
 
-    _, after, events = run(f"soul study {assistant} {soul}",
-                           lambda s: souls.study(s, assistant, soul))
+    _, after, events = run(lambda s: souls.study(s, assistant, soul))
     e = events[0]
     if as_json:
         emit_json({"clue": e["clue"], "remaining": e["of"] - e["n"]})
@@ -75,9 +78,7 @@ def soul_guess(
     """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
     from referee.evening import souls
 
-    words = f"soul guess {assistant} {soul}" + (f" --name {name!r}" if name else "") + (
-        f" --arcanum {arcanum}" if arcanum else "")
-    _, after, events = run(words, lambda s: souls.guess(s, assistant, soul, name, arcanum))
+    _, after, events = run(lambda s: souls.guess(s, assistant, soul, name, arcanum))
     e = events[0]
     if as_json:
         emit_json({"name": e["result"]["name"], "arcanum": e["result"]["arcanum"],
@@ -100,9 +101,7 @@ def soul_auction(
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul auction {seller}" + (f" {soul}" if soul else "")
-                       + (" --withdraw" if withdraw else ""),
-                       lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
+    report_change(*run(lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
 
 
 @soul_app.command("bid")
@@ -116,10 +115,7 @@ def soul_bid(
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
     from referee.evening import souls
 
-    text = f"soul bid {buyer}" + (f" {chips}" if chips else "")
-    if promise:
-        text += f" --promise {promise!r}"
-    report_change(*run(text, lambda s: souls.bid(s, buyer, chips, promise)), as_json)
+    report_change(*run(lambda s: souls.bid(s, buyer, chips, promise)), as_json)
 
 
 @soul_app.command("sell")
@@ -136,10 +132,7 @@ def soul_sell(
     bid named, BUYER's last bid at the open auction."""
     from referee.evening import souls
 
-    report_change(*run(f"soul sell {seller} {soul} {buyer}" + (f" --chips {chips}" if chips
-                                                                 else "")
-                       + (f" --promise {promise!r}" if promise else ""),
-                       lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
+    report_change(*run(lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
 
 
 @soul_app.command("force-trade")
@@ -152,8 +145,7 @@ def soul_force_trade(
     their colour, for those chips (R21)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul force-trade {seller}",
-                       lambda s: souls.force_trade(s, seller, with_)), as_json)
+    report_change(*run(lambda s: souls.force_trade(s, seller, with_)), as_json)
 
 
 @soul_app.command("buyout")
@@ -161,8 +153,7 @@ def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul buyout {buyer} {stakeholder}",
-                       lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
+    report_change(*run(lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
 
 
 @soul_app.command("decline")
@@ -170,8 +161,7 @@ def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul decline {buyer} {stakeholder}",
-                       lambda s: souls.decline(s, buyer, stakeholder)), as_json)
+    report_change(*run(lambda s: souls.decline(s, buyer, stakeholder)), as_json)
 
 
 @soul_app.command("smash")
@@ -180,7 +170,7 @@ def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
     (R22)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul smash {holder} {soul}", lambda s: souls.smash(s, holder, soul)),
+    report_change(*run(lambda s: souls.smash(s, holder, soul)),
                   as_json)
 
 
@@ -194,8 +184,7 @@ def soul_consume(
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul consume {holder} {soul} --arcanum {arcanum}",
-                       lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
+    report_change(*run(lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
 
 
 @soul_app.command("give")
@@ -205,8 +194,7 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
     from referee.evening import souls
 
-    report_change(*run(f"soul give {source} {target} {soul}",
-                       lambda s: souls.give_soul(s, source, target, soul)), as_json)
+    report_change(*run(lambda s: souls.give_soul(s, source, target, soul)), as_json)
 
 
 @charge_app.command("give")
@@ -216,8 +204,7 @@ def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
     """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
     from referee.evening import souls
 
-    report_change(*run(f"charge give {source} {target} {n}",
-                       lambda s: souls.give_charges(s, source, target, n)), as_json)
+    report_change(*run(lambda s: souls.give_charges(s, source, target, n)), as_json)
 
 
 @power_app.command("access")
@@ -230,8 +217,7 @@ def power_access(
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
     from referee.evening import powers
 
-    _, after, events = run(f"power access {name} {card} {orientation}",
-                           lambda s: powers.access(s, name, card, orientation))
+    _, after, events = run(lambda s: powers.access(s, name, card, orientation))
     e = events[0]
     spec = powers.power_spec(after, e["rank"], e["orientation"])
     if as_json:
@@ -274,15 +260,17 @@ def power_use(
     (R26, S11)."""
     from referee.evening import powers
 
-    words = [f"power use {name} {power!r}"]
-    for flag, value in (("--target", target), ("--new", new), ("--as", as_card),
-                        ("--action", action), ("--seed", seed)):
-        if value is not None:
-            words.append(f"{flag} {value}")
-    words += [f"--card {c}" for c in card or ()] + [f"--fold {f}" for f in fold or ()]
-    before, after, events = run(" ".join(words), lambda s: powers.use_power(
-        s, name, power, target=target, cards=card or (), new=new, as_card=as_card,
-        action=action, folds=fold or (), seed=seed))
+    extra: dict[str, object] = {}
+
+    def build(s: State) -> list[Event]:
+        events = powers.use_power(s, name, power, target=target, cards=card or (), new=new,
+                                  as_card=as_card, action=action, folds=fold or (), seed=seed)
+        drawn = [e["seed"] for e in events if e.get("kind") == "power_used" and "seed" in e]
+        if drawn:  # Downfall's draw: retyping the logged line draws the same power
+            extra["seed"] = drawn[0]
+        return events
+
+    before, after, events = run(build, extra)
     report_change(before, after, events, as_json)
     if not as_json:  # the power's words, for the GM to read to the player
         from referee.cli import render_souls

@@ -27,8 +27,7 @@ def start(
     from referee.evening import play
 
     now = time.time()
-    before, after, events = run("hand start" + (" --open" if open_phase else ""),
-                                lambda s: play.start_hand(s, now=now, open_phase=open_phase))
+    before, after, events = run(lambda s: play.start_hand(s, now=now, open_phase=open_phase))
     report_change(before, after, events, as_json)
     if not as_json and after.phase == "limit" and play.hour_passed(after, now):
 
@@ -78,9 +77,7 @@ def show(
     def build(s: State) -> list[Event]:
         return play.show(s, items or play.by_names(s, " ".join(cards).split()), magic=magic)
 
-    text = "hand show " + (" ".join(f'"{n}: {c.strip()}"' for n, c in items) if items
-                           else " ".join(cards))
-    before, after, events = run(text, build)
+    before, after, events = run(build)
     report_change(before, after, events, as_json)
 
 
@@ -95,8 +92,7 @@ def fix(
     """Correct one of NAME's up cards; says if it would have changed an opener (E25)."""
     from referee.evening import play
 
-    before, after, events = run(f"hand fix {name} {old} {new}",
-                                lambda s: play.fix(s, name, old, new, magic=magic))
+    before, after, events = run(lambda s: play.fix(s, name, old, new, magic=magic))
     report_change(before, after, events, as_json)
 
 
@@ -121,12 +117,10 @@ def showdown(
     from referee.evening import play
 
     named = _named(hands, "showdown")
-    text = "hand showdown " + (" ".join(f'"{n}: {c}"' for n, c in named) if named
-                               else " ".join(hands))
-    text += "".join(f" --keep {k}" for k in keep or [])
+
     def build(s: State) -> list[Event]:
         given = named or play.by_names(s, " ".join(hands).split())
         return play.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
 
-    before, after, events = run(text, build)
+    before, after, events = run(build)
     report_change(before, after, events, as_json)
