@@ -35,6 +35,7 @@ from referee import store
 from referee.cli.main import app
 from referee.errors import IllegalAction, RefereeError
 from referee.evening import betting, commands, play, views
+from referee.evening.events import fields as event_fields
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State
 from referee.rules.cards import DECK
 from referee.store import open_evening
@@ -120,6 +121,9 @@ class EveningMachine(RuleBasedStateMachine):
                 events = build(state)
                 assert spec("evening").dump(state) == spec("evening").dump(pristine), \
                     f"{what} changed the state it was given"
+                for event in events:  # every field its record names, and no other
+                    required, allowed = event_fields(event["kind"])
+                    assert required <= set(event) <= allowed, (what, event)
                 ev.commit("evening", events, what)
         except RefereeError as exc:
             assert self.files() == before, f"rejected {what} ({exc}) changed the files"
