@@ -306,6 +306,15 @@ def _fast_shape(
     return code, minor_slots, tuple(shift for _, shift in major), may_straight
 
 
+def pattern_key(pattern: int) -> int:
+    """The key, from the minors alone, of a rank pattern's best hand with no flush.
+
+    ``pattern`` holds 3-bit counts: the majors at bits 0-2, minor rank r at 3r to 3r + 2.
+    """
+    entry = _fast_get(pattern)
+    return (entry if entry is not None else _fast_entry(pattern))[0]
+
+
 def _flush_key(ranks: int) -> int:
     """The flush or straight flush key of one suit's ranks (bit rank - 1), five or more."""
     key = _FLUSH_KEY.get(ranks)
