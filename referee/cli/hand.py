@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from referee.rules.hands import Hand
 
 app = typer.Typer(
-    help="The hand: start, show up cards, showdown; rulings: rank, compare, first, categories.",
+    help="The hand: start, show up cards, showdown; rulings: rank, compare, first, categories,"
+    " odds.",
     no_args_is_help=True,
 )
 
