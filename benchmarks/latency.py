@@ -2,7 +2,7 @@
 
 Builds two evenings (through the store, the way commands write them), runs ``verify`` once
 on each (as the GM would have during the night), then times in one interleaved loop, medians
-over ROUNDS runs each (wall time of a fresh process):
+over ROUNDS runs each (CPU time, user + system, of a fresh process):
 
 - floor:    python -c "import typer, rich, tinydb"
 - status:   referee status --json             (a read)
@@ -66,22 +66,20 @@ def build(path: Path, events: int) -> None:
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
-    return time.perf_counter() - start
+    """CPU seconds (user + system) of one run of ``cmd``: on a shared machine far steadier
+    than wall time, which counts the time other processes held the cores."""
+    return measure(cmd, env)[0]
 
 
-def peak_mib(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Wall seconds and peak resident memory (MiB) of one run of ``cmd``."""
-    start = time.perf_counter()
+def measure(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """CPU seconds and peak resident memory (MiB) of one run of ``cmd``."""
     child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
         raise SystemExit(f"{' '.join(cmd)} exited {child.returncode}")
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
 
 
 # (label, arguments, bar as a ratio of the floor or None, bar applies at 100 events too)
@@ -99,6 +97,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="Keep the evenings here (built once, reused by later runs).")
     args = parser.parse_args()
     # An installed package has its bytecode compiled by pip; an editable checkout run with
     # PYTHONDONTWRITEBYTECODE would recompile every module on every command. Compile once.
@@ -109,20 +109,23 @@ def main() -> None:
     script = Path(sys.executable).with_name("referee")
     console = [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
     print(f"timing {' '.join(console)} (package at {Path(referee.__file__).parent})")
-    tmp = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    small, large = tmp / "small.json", tmp / "large.json"
-    print(f"building evenings of 100 and {args.events} events in {tmp} ...", flush=True)
-    started = time.perf_counter()
-    build(small, 100)
-    build(large, args.events)
-    print(f"built in {time.perf_counter() - started:.0f} s", flush=True)
+    tmp = args.dir or Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    small, large = tmp / "small.json", tmp / f"large-{args.events}.json"
+    if not (small.exists() and large.exists()):
+        print(f"building evenings of 100 and {args.events} events in {tmp} ...", flush=True)
+        started = time.perf_counter()
+        for path, events in ((small, 100), (large, args.events)):
+            if not path.exists():
+                build(path, events)
+        print(f"built in {time.perf_counter() - started:.0f} s", flush=True)
     env = {k: v for k, v in os.environ.items() if k != "REFEREE_DB"}
     env["NO_COLOR"] = "1"
     env["COLUMNS"] = "100"
     sizes = (("100", small), ("large", large))
     full = {}
     for label, db in sizes:  # the first verify of the night checks everything
-        full[label] = peak_mib([*console, "--db", str(db), "verify", "--all"], env)
+        full[label] = measure([*console, "--db", str(db), "verify", "--all"], env)
     time.sleep(2.5)  # verify remembers only segment files a few seconds old
     for _label, db in sizes:
         subprocess.run([*console, "--db", str(db), "verify"], env=env, check=True,
@@ -150,15 +153,16 @@ def main() -> None:
             verdict = f"  bar {bar}x: " + ("meets it" if worst / f <= bar else "ABOVE it")
         print(f"{' '.join(argv)[:26]:26} @100: {small_t * 1000:6.1f} ms ({small_t / f:4.2f}x)"
               f"   @{args.events}: {large_t * 1000:6.1f} ms ({large_t / f:4.2f}x){verdict}")
-    seconds, mib = peak_mib([*console, "--db", str(large), "log", "--json"], env)
-    small_mib = peak_mib([*console, "--db", str(small), "log", "--json"], env)[1]
+    seconds, mib = measure([*console, "--db", str(large), "log", "--json"], env)
+    small_mib = measure([*console, "--db", str(small), "log", "--json"], env)[1]
     print(f"log --json @{args.events}: {seconds * 1000:.0f} ms, peak {mib:.0f} MiB "
           f"(@100: {small_mib:.0f} MiB)")
     for label, (seconds, mib) in full.items():
         where = "100" if label == "100" else str(args.events)
         print(f"verify --all @{where}: {seconds * 1000:.0f} ms ({seconds / f:.1f}x the floor), "
               f"peak {mib:.0f} MiB")
-    shutil.rmtree(tmp, ignore_errors=True)
+    if args.dir is None:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -216,3 +216,13 @@ def test_log_last_text_shows_the_newest(gm: GM, small_segments: None) -> None:
 def test_log_last_needs_a_positive_count(gm: GM, n: str) -> None:
     evening(gm, 1)
     assert "--last" in gm.fails("log", "--last", n)
+
+
+def test_log_json_with_a_segment_missing_is_one_line_and_no_half_document(
+    gm: GM, small_segments: None
+) -> None:
+    evening(gm, 12)
+    segments(gm.db)[1].unlink()
+    result = gm.invoke("log", "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "missing" in result.output and result.output.count("\n") == 1
