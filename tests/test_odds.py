@@ -124,3 +124,16 @@ def test_h20_known_cards_are_three_to_six(text: str) -> None:
 def test_h20_r8_a_known_card_twice_is_refused() -> None:
     with pytest.raises(BadInput, match=r"KC \(King of Cups\) appears twice.*R8, H20"):
         known_counts(parse_cards("KC QC KC"))
+
+
+@settings(max_examples=40)
+@given(st.lists(st.integers(0, 77), min_size=5, max_size=6, unique=True))
+def test_h20_known_counts_equal_brute_force_for_any_five_or_six_cards(known: list[int]) -> None:
+    # The count draws majors by how many and weighs them; brute force names every card.
+    unseen = [i for i in range(78) if i not in known]
+    by_hand = Counter(
+        category_of(key)
+        for key in hand_keys([*known, *more] for more in combinations(unseen, 7 - len(known)))
+    )
+    counted = known_counts([DECK[i] for i in known])
+    assert {name: n for name, n in counted.items() if n} == dict(by_hand)
