@@ -465,10 +465,10 @@ def odds(
     ] = None,
     json_out: Json = False,
 ) -> None:
-    """Exact chance of each hand for seven cards, e.g. `referee hand odds KC KW 0` (H20).
+    """The exact chance of each hand of seven cards: counted, never sampled (H20).
 
-    Counted over every hand, never sampled: with no cards, all seven-card hands of the
-    full 78-card deck; with 3-6 known cards, every way the unseen deck can finish them.
+    With no cards, over all seven-card hands of the full 78-card deck; with 3-6 known
+    cards (`referee hand odds KC KW 0`), over every way the unseen deck can finish them.
     """
     from referee.rules import odds as counting
     from referee.rules.cards import parse_cards
