@@ -353,8 +353,9 @@ def log(
     table = _table(table)
     with open_evening(db_path(), write=False) as ev:
         undone = ev.undone()
+        state = ev.state(STREAM)  # folded even unfiltered: a damaged snapshot is refused (E40)
         filtered = person is not None or soul is not None or hand is not None
-        keep = _log_filter(ev.state(STREAM), person, soul, hand) if filtered else None
+        keep = _log_filter(state, person, soul, hand) if filtered else None
         if last is not None and not filtered:
             commands: Iterable[Any] = ev.last_commands(last, table)
         else:
