@@ -1,16 +1,25 @@
-"""Console latency against the import floor, at 100 and at 20,000 logged events.
+"""Console latency against the import floor, at 100 and at 100,000 logged events.
 
-Builds two evenings (through the store, the way commands write them), then times
-in one interleaved shell loop, medians over ROUNDS runs each:
+Builds two evenings (through the store, the way commands write them), runs ``verify`` once
+on each (as the GM would have during the night), then times in one interleaved loop, medians
+over ROUNDS runs each (CPU time, user + system, of a fresh process):
 
-- floor:   python -c "import typer, rich, tinydb"
-- status:  referee status --json           (a read)
-- give:    referee chips give A B red:1      (a write: lock, validate, append, fsync)
+- floor:    python -c "import typer, rich, tinydb"
+- status:   referee status --json             (a read)
+- status-h: referee status                    (the human table)
+- give:     referee chips give A B red:1       (a write: lock, validate, append, fsync)
+- verify:   referee verify                    (only what was not verified before)
+- last:     referee log --last 20
+- log-json: referee log --json                 (every command, streamed)
 
-Prints the ratios. Bars (issue 3): at 20,000 events each command is at most 1.5x the
-floor, and no more than 10% slower than at 100 events.
+Prints each as a ratio of the floor, against the bars of issue 15: status --json and give
+at most 0.9x, human status 1.3x, verify 3x (at the large size), log --last 20 1.5x. Also the
+peak memory of ``log --json`` and of a full ``verify --all`` at the large size.
 
-    python benchmarks/latency.py [--events 20000] [--rounds 15]
+Measure an installed package, not the checkout:
+
+    python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install -q .
+    /tmp/bench-venv/bin/python benchmarks/latency.py [--events 100000] [--rounds 15]
 """
 
 from __future__ import annotations
@@ -57,16 +66,39 @@ def build(path: Path, events: int) -> None:
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
-    return time.perf_counter() - start
+    """CPU seconds (user + system) of one run of ``cmd``: on a shared machine far steadier
+    than wall time, which counts the time other processes held the cores."""
+    return measure(cmd, env)[0]
+
+
+def measure(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """CPU seconds and peak resident memory (MiB) of one run of ``cmd``."""
+    child = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode:
+        raise SystemExit(f"{' '.join(cmd)} exited {child.returncode}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+# (label, arguments, bar as a ratio of the floor or None, bar applies at 100 events too)
+COMMANDS: list[tuple[str, list[str], float | None, bool]] = [
+    ("status", ["status", "--json"], 0.9, True),
+    ("status-h", ["status"], 1.3, True),
+    ("give", ["chips", "give", "Ben", "Di", "red:1"], 0.9, True),
+    ("verify", ["verify"], 3.0, False),
+    ("last", ["log", "--last", "20"], 1.5, False),
+    ("log-json", ["log", "--json"], None, False),
+]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=20_000)
+    parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--dir", type=Path, default=None,
+                        help="Keep the evenings here (built once, reused by later runs).")
     args = parser.parse_args()
     # An installed package has its bytecode compiled by pip; an editable checkout run with
     # PYTHONDONTWRITEBYTECODE would recompile every module on every command. Compile once.
@@ -74,36 +106,63 @@ def main() -> None:
 
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(Path(referee.__file__).parent)],
                    check=True, stdout=subprocess.DEVNULL)
-    exe = shutil.which("referee") or ""
-    referee = [exe] if exe else [sys.executable, "-m", "referee"]
-    tmp = Path(tempfile.mkdtemp(prefix="referee-bench-"))
-    small, large = tmp / "small.json", tmp / "large.json"
-    print(f"building evenings of 100 and {args.events} events in {tmp} ...", flush=True)
-    build(small, 100)
-    build(large, args.events)
+    script = Path(sys.executable).with_name("referee")
+    console = [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
+    print(f"timing {' '.join(console)} (package at {Path(referee.__file__).parent})")
+    tmp = args.dir or Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    tmp.mkdir(parents=True, exist_ok=True)
+    small, large = tmp / "small.json", tmp / f"large-{args.events}.json"
+    if not (small.exists() and large.exists()):
+        print(f"building evenings of 100 and {args.events} events in {tmp} ...", flush=True)
+        started = time.perf_counter()
+        for path, events in ((small, 100), (large, args.events)):
+            if not path.exists():
+                build(path, events)
+        print(f"built in {time.perf_counter() - started:.0f} s", flush=True)
     env = {k: v for k, v in os.environ.items() if k != "REFEREE_DB"}
     env["NO_COLOR"] = "1"
+    env["COLUMNS"] = "100"
+    sizes = (("100", small), ("large", large))
+    full = {}
+    for label, db in sizes:  # the first verify of the night checks everything
+        full[label] = measure([*console, "--db", str(db), "verify", "--all"], env)
+    time.sleep(2.5)  # verify remembers only segment files a few seconds old
+    for _label, db in sizes:
+        subprocess.run([*console, "--db", str(db), "verify"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
     floor = [sys.executable, "-c", "import typer, rich, tinydb"]
     samples: dict[str, list[float]] = {}
     for _ in range(args.rounds):
         # Interleaved so that machine noise hits every measurement alike.
         samples.setdefault("floor", []).append(timed(floor, env))
-        for label, db in (("100", small), ("large", large)):
-            samples.setdefault(f"status@{label}", []).append(
-                timed([*referee, "--db", str(db), "status", "--json"], env))
-            samples.setdefault(f"give@{label}", []).append(
-                timed([*referee, "--db", str(db), "chips", "give", "Ben", "Di", "red:1"], env))
-            subprocess.run([*referee, "--db", str(db), "undo"], env=env, check=True,
-                           stdout=subprocess.DEVNULL)
+        for size, db in sizes:
+            for label, argv, _bar, _small in COMMANDS:
+                samples.setdefault(f"{label}@{size}", []).append(
+                    timed([*console, "--db", str(db), *argv], env))
+                if label == "give":
+                    subprocess.run([*console, "--db", str(db), "undo"], env=env, check=True,
+                                   stdout=subprocess.DEVNULL)
     med = {k: statistics.median(v) for k, v in samples.items()}
     f = med["floor"]
     print(f"floor  python -c 'import typer, rich, tinydb': {f * 1000:6.1f} ms")
-    for cmd in ("status", "give"):
-        small_t, large_t = med[f"{cmd}@100"], med[f"{cmd}@large"]
-        print(f"{cmd:6} @100: {small_t * 1000:6.1f} ms ({small_t / f:4.2f}x floor)   "
-              f"@{args.events}: {large_t * 1000:6.1f} ms ({large_t / f:4.2f}x floor, "
-              f"{(large_t / small_t - 1) * 100:+5.1f}% vs 100)")
-    shutil.rmtree(tmp, ignore_errors=True)
+    for label, argv, bar, at_small in COMMANDS:
+        small_t, large_t = med[f"{label}@100"], med[f"{label}@large"]
+        verdict = ""
+        if bar is not None:
+            worst = max(small_t, large_t) if at_small else large_t
+            verdict = f"  bar {bar}x: " + ("meets it" if worst / f <= bar else "ABOVE it")
+        print(f"{' '.join(argv)[:26]:26} @100: {small_t * 1000:6.1f} ms ({small_t / f:4.2f}x)"
+              f"   @{args.events}: {large_t * 1000:6.1f} ms ({large_t / f:4.2f}x){verdict}")
+    seconds, mib = measure([*console, "--db", str(large), "log", "--json"], env)
+    small_mib = measure([*console, "--db", str(small), "log", "--json"], env)[1]
+    print(f"log --json @{args.events}: {seconds * 1000:.0f} ms, peak {mib:.0f} MiB "
+          f"(@100: {small_mib:.0f} MiB)")
+    for label, (seconds, mib) in full.items():
+        where = "100" if label == "100" else str(args.events)
+        print(f"verify --all @{where}: {seconds * 1000:.0f} ms ({seconds / f:.1f}x the floor), "
+              f"peak {mib:.0f} MiB")
+    if args.dir is None:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ import copy
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,7 +46,7 @@ from referee.answers import (
     lock_path,
     mark_answered,
 )
-from referee.chain import GENESIS, chain_break, check_base, check_chain, event_hash
+from referee.chain import GENESIS, chain_break, event_hash
 from referee.errors import StoreError
 from referee.files import (
     EveningLock,
@@ -213,16 +213,36 @@ class Evening:
 
     def commands(self, stream: str | None = None) -> list[Command]:
         """The evening's commands, oldest first."""
-        out: list[Command] = []
-        for record in self.records(stream):
-            if out and out[-1].cmd == record["cmd"]:
-                last = out[-1]
-                out[-1] = Command(last.cmd, last.stream, last.text, last.time,
-                                  (*last.events, record["event"]))
-            else:
-                out.append(Command(record["cmd"], record["stream"], record["text"],
-                                   record["time"], (record["event"],)))
-        return out
+        return list(self.iter_commands(stream))
+
+    def iter_commands(self, stream: str | None = None) -> Iterator[Command]:
+        """The evening's commands, oldest first, one segment in memory at a time.
+
+        Raises:
+            StoreError: a sealed segment is missing (checked before the first is read, so
+                that a stream of output never stops half-way for that).
+        """
+        for n in range(1, self.meta["segments"] + 1):
+            if not self._segment_path(n).exists():
+                self._segment(n)  # raises: missing
+        return _group(self.records(stream))
+
+    def last_commands(self, count: int, stream: str | None = None) -> list[Command]:
+        """The newest ``count`` commands (of ``stream``), oldest first.
+
+        Reads the sealed segments from the newest back, only as far as needed: once more
+        than ``count`` commands are in hand, the newest ``count`` are whole (a command's
+        events are stored together).
+        """
+        if count <= 0:
+            return []
+        records = [r for r in self._live if stream is None or r["stream"] == stream]
+        n = self.meta["segments"]
+        while n and len({r["cmd"] for r in records}) <= count:
+            older = self._segment(n)["events"]
+            records = [r for r in older if stream is None or r["stream"] == stream] + records
+            n -= 1
+        return list(_group(records))[-count:]
 
     def undone(self) -> list[dict[str, Any]]:
         """Everything ever undone, with whether it can still be redone."""
@@ -492,33 +512,29 @@ class Evening:
     # -- audit ---------------------------------------------------------------------------------
 
     def verify(self) -> list[str]:
-        """Every problem with the hash chain and the snapshots; empty when the file is sound."""
-        problems: list[str] = []
-        if self._storage.checked is False:
-            problems.append("the file's checksum does not match: it was changed outside the "
-                            "referee")
-        prev = GENESIS
-        seq = 0
-        states: dict[str, Any] = {}
-        for n in range(1, self.meta["segments"] + 1):
-            try:
-                segment = self._segment(n)
-            except StoreError as exc:
-                return [str(exc)]
-            base, events = segment.get("base"), segment.get("events")
-            if not isinstance(base, dict) or not isinstance(events, list):
-                return [*problems, f"segment {n} ({self._segment_path(n)}) is malformed"]
-            if segment.get("base_head", GENESIS) != prev:
-                problems.append(f"segment {n}: does not continue the chain")
-            check_base(problems, f"segment {n}", base, states)
-            prev, seq = check_chain(problems, events, prev, seq, states)
-        if self.meta.get("sealed_head", GENESIS) != prev:
-            problems.append("the live events do not continue the sealed chain")
-        check_base(problems, "snapshot", self._snapshot, states)
-        prev, seq = check_chain(problems, self._live, prev, seq, states)
-        if prev != self.meta["head"]:
-            problems.append("the header's head hash does not match the last event")
-        return problems
+        """Every problem with the hash chain and the snapshots; empty when the file is sound.
+
+        Checks everything; ``referee.audit`` also checks only what was not checked before.
+        """
+        from referee.audit import audit
+
+        return audit(self).problems
+
+
+def _group(records: Iterable[dict[str, Any]]) -> Iterator[Command]:
+    """Consecutive records of one command, as Commands."""
+    last: Command | None = None
+    for record in records:
+        if last is not None and last.cmd == record["cmd"]:
+            last = Command(last.cmd, last.stream, last.text, last.time,
+                           (*last.events, record["event"]))
+            continue
+        if last is not None:
+            yield last
+        last = Command(record["cmd"], record["stream"], record["text"], record["time"],
+                       (record["event"],))
+    if last is not None:
+        yield last
 
 
 @contextlib.contextmanager

@@ -8,7 +8,7 @@ stay light so every command starts fast.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -333,60 +333,103 @@ def log(
     table: Annotated[
         str | None, typer.Option("--table", help="Only this table: evening, scum, wager, fate.")
     ] = None,
+    last: Annotated[
+        int | None, typer.Option("--last", metavar="N", help="Only the newest N commands.")
+    ] = None,
     as_json: Json = False,
 ) -> None:
-    """The whole evening, command by command, oldest first; filter by person, soul or hand."""
+    """The whole evening, command by command, oldest first; filter by person, soul or hand.
+
+    --json streams the commands as it reads them, so a long night needs no more memory
+    than a short one; --last N reads only as far back as it must.
+    """
+    from collections import deque
+
+    from referee.errors import BadInput
     from referee.store import open_evening
 
+    if last is not None and last < 1:
+        raise BadInput(f"--last {last}: give how many of the newest commands to show, 1 or more")
+    table = _table(table)
     with open_evening(db_path(), write=False) as ev:
-        commands = ev.commands(_table(table))
         undone = ev.undone()
-        state = ev.state(STREAM)
-    # E46: a filter that matches nothing known is a mistake, not an empty log.
-    if person is not None:
-        from referee.names import match_name
-
-        who = match_name(person, state.people if state.started else [], "person")
-        commands = [c for c in commands if _mentions(c.text, c.events, who)]
-    if soul is not None:
-        from referee.evening.souls import soul_key
-
-        key = soul_key(state, soul)
-        commands = [c for c in commands if any(e.get("soul") == key for e in c.events)]
-    if hand is not None:
-        if not 1 <= hand <= state.hands_played + (state.hand is not None):
-            from referee.errors import BadInput
-
-            played = state.hands_played + (state.hand is not None)
-            raise BadInput(f"--hand {hand}: no such hand; "
-                           + (f"hands 1 to {played} were dealt" if played else
-                              "no hand has been dealt yet"), ruling="E46")
-        commands = _of_hand(commands, hand)
-    if as_json:
-        emit_json({
-            "commands": [{"cmd": c.cmd, "table": c.stream, "text": c.text, "time": c.time,
-                          "events": list(c.events)} for c in commands],
-            "undone": undone,
-        })
-        return
+        state = ev.state(STREAM)  # folded even unfiltered: a damaged snapshot is refused (E40)
+        filtered = person is not None or soul is not None or hand is not None
+        keep = _log_filter(state, person, soul, hand) if filtered else None
+        if last is not None and not filtered:
+            commands: Iterable[Any] = ev.last_commands(last, table)
+        else:
+            commands = ev.iter_commands(table)
+            if keep is not None:
+                commands = filter(keep, commands)
+            if hand is not None:
+                commands = _of_hand(commands, hand)
+            if last is not None:
+                commands = deque(commands, maxlen=last)
+        if as_json:
+            _stream_log_json(commands, undone)
+            return
+        commands = list(commands)
     from referee.cli import render
 
     render.log(commands, undone)
 
 
-def _of_hand(commands: list[Any], no: int) -> list[Any]:
+def _log_filter(state: Any, person: str | None, soul: str | None,
+                hand: int | None) -> Callable[[Any], bool]:
+    """Whether a command names ``person`` and is about ``soul`` (either may be absent)."""
+    who = key = None
+    # E46: a filter that matches nothing known is a mistake, not an empty log.
+    if person is not None:
+        from referee.names import match_name
+
+        who = match_name(person, state.people if state.started else [], "person")
+    if soul is not None:
+        from referee.evening.souls import soul_key
+
+        key = soul_key(state, soul)
+    if hand is not None and not 1 <= hand <= state.hands_played + (state.hand is not None):
+        from referee.errors import BadInput
+
+        played = state.hands_played + (state.hand is not None)
+        raise BadInput(f"--hand {hand}: no such hand; "
+                       + (f"hands 1 to {played} were dealt" if played else
+                          "no hand has been dealt yet"), ruling="E46")
+
+    def keep(c: Any) -> bool:
+        if who is not None and not _mentions(c.text, c.events, who):
+            return False
+        return key is None or any(e.get("soul") == key for e in c.events)
+
+    return keep
+
+
+def _stream_log_json(commands: Iterable[Any], undone: list[dict[str, Any]]) -> None:
+    """``{"commands": [...], "undone": [...]}`` as emit_json prints it, one command at a time."""
+    import json
+    import sys
+
+    out = sys.stdout
+    out.write('{"commands": [')
+    for n, c in enumerate(commands):
+        item = {"cmd": c.cmd, "table": c.stream, "text": c.text, "time": c.time,
+                "events": list(c.events)}
+        out.write((", " if n else "") + json.dumps(item, ensure_ascii=False))
+    out.write('], "undone": ' + json.dumps(undone, ensure_ascii=False) + "}\n")
+
+
+def _of_hand(commands: Iterable[Any], no: int) -> Iterator[Any]:
     """The commands from the start of hand ``no`` to its showdown (evening table only)."""
-    out, inside = [], False
+    inside = False
     for c in commands:
         if c.stream != STREAM:
             continue
         if any(e["kind"] == "hand_started" for e in c.events):
             inside = any(e["kind"] == "hand_started" and e["no"] == no for e in c.events)
         if inside:
-            out.append(c)
+            yield c
             if any(e["kind"] == "showdown" for e in c.events):
                 inside = False
-    return out
 
 
 def _mentions(text: str, events: tuple[Event, ...], who: str) -> bool:
@@ -396,30 +439,53 @@ def _mentions(text: str, events: tuple[Event, ...], who: str) -> bool:
     return needle in text.lower() or needle in json.dumps(list(events)).lower()
 
 
-def verify(as_json: Json = False) -> None:
-    """Check the evening file: the hash chain over every event and the stored snapshots."""
+def verify(
+    as_json: Json = False,
+    check_all: Annotated[
+        bool, typer.Option("--all", help="Check every event again, not only the new ones.")
+    ] = False,
+) -> None:
+    """Check the evening file: the hash chain over every event and the stored snapshots.
+
+    What an earlier verify found sound (sealed segments, unchanged since) is not read
+    again; --all checks everything.
+    """
+    import sys
+
+    from referee.audit import audit, load_trusted, save_trusted
     from referee.errors import StoreError
     from referee.store import open_evening
 
     path = db_path()
     if not path.exists():
         raise StoreError(f"no evening file at {path}")
+    progress = _progress if sys.stderr.isatty() and not as_json else None
     with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
-        problems = ev.verify()
-        count = 0
-        try:
-            for _ in ev.records():
-                count += 1
-        except StoreError:
-            pass  # a missing segment: verify() has listed it among the problems
+        found = audit(ev, None if check_all else load_trusted(ev), progress)
+        if progress is not None:
+            sys.stderr.write("\r\033[K")
+        if not found.problems:
+            save_trusted(ev, found.sound)
+    problems = found.problems
     if as_json:
-        emit_json({"ok": not problems, "events": count, "problems": problems})
+        emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
+                   "problems": problems})
     else:
         from referee.cli import render
 
-        render.verify(path, count, problems)
+        render.verify(path, found.events, problems)
+        if not problems and found.checked < found.events:
+            say(f"{found.events - found.checked} of them were verified before and are "
+                "unchanged; verify --all checks them again.")
     if problems:
         raise typer.Exit(1)
+
+
+def _progress(done: int, total: int) -> None:
+    import sys
+
+    sys.stderr.write(f"\rverifying: segment {done} of {total}")
+    sys.stderr.flush()
 
 
 def register(app: typer.Typer) -> None:

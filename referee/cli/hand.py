@@ -1,4 +1,4 @@
-"""`referee hand`: rulings that need no evening (rank, compare, first, categories).
+"""`referee hand`: rulings that need no evening (rank, compare, first, categories, odds).
 
 Commands parse, call ``referee.rules.hands`` and render; the rules modules are
 imported inside the commands so that ``referee --help`` stays fast.
@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from referee.rules.hands import Hand
 
 app = typer.Typer(
-    help="The hand: start, show up cards, showdown; rulings: rank, compare, first, categories.",
+    help="The hand: start, show up cards, showdown; rulings: rank, compare, first, categories,"
+    " odds.",
     no_args_is_help=True,
 )
 
@@ -450,3 +451,82 @@ def categories(json_out: Json = False) -> None:
         "Ace low, King high; straights wrap (10 P Kn Q K highest, P Kn Q K A lowest, R5); "
         "any two majors make a Duet, which loses to a regular pair (R4, R6)."
     )
+
+
+@app.command("odds")
+def odds(
+    cards: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="3-6 known cards of one hand (H20); none: a whole hand from the full deck.",
+            metavar="[CARDS...]",
+            show_default=False,
+        ),
+    ] = None,
+    json_out: Json = False,
+) -> None:
+    """The exact chance of each hand of seven cards: counted, never sampled (H20).
+
+    With no cards, over all seven-card hands of the full 78-card deck; with 3-6 known
+    cards (`referee hand odds KC KW 0`), over every way the unseen deck can finish them.
+    """
+    from referee.rules import odds as counting
+    from referee.rules.cards import parse_cards
+
+    known = parse_cards(cards or [])
+    counts = counting.known_counts(known) if known else counting.deck_counts()
+    total = counting.total_hands(len(known))
+    if json_out:
+        from referee.cli.common import emit_json
+
+        emit_json(_odds_json(known, counts, total))
+        return
+    _render_odds(known, counts, total)
+
+
+def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> dict[str, Any]:
+    from fractions import Fraction
+
+    rows = []
+    for category, count in counts.items():
+        exact = Fraction(count, total)
+        rows.append({
+            "category": category, "count": count,
+            "probability": str(exact),  # exact: "19/81030", "0"
+            "percent": round(100 * count / total, 6),
+        })
+    return {"known": [card.short for card in known], "draw": 7 - len(known),
+            "hands": total, "categories": rows}
+
+
+def _render_odds(known: Sequence[Card], counts: dict[str, int], total: int) -> None:
+    from rich.table import Table
+
+    from referee.cli.common import console
+    from referee.rules.hands import CATEGORY_TITLES
+
+    if known:
+        shown = " ".join(card.short for card in known)
+        title = (f"{shown} and {7 - len(known)} of the {78 - len(known)} unseen cards: "
+                 f"{total:,} ways (H20)")
+    else:
+        title = f"Seven cards from the full deck, no magic: {total:,} hands (R4)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("Hand")
+    table.add_column("Hands", justify="right")
+    table.add_column("Chance", justify="right")
+    table.add_column("One in", justify="right")
+    for category, count in counts.items():
+        if not count:
+            continue
+        table.add_row(CATEGORY_TITLES[category], f"{count:,}", _percent(count, total),
+                      f"{total / count:,.1f}")
+    console().print(table)
+    never = [CATEGORY_TITLES[c] for c, n in counts.items() if not n]
+    if never:
+        console().print("Impossible here: " + ", ".join(never) + ".", markup=False)
+
+
+def _percent(count: int, total: int) -> str:
+    share = 100 * count / total
+    return f"{share:.4f}%" if share >= 0.01 else f"{share:.6f}%"

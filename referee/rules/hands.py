@@ -9,34 +9,36 @@ them, so comparing, sorting and splitting are integer operations.
 >>> best_hand(parse_cards("KC AW 2S 3P 4C")) > best_hand(parse_cards("PC KnW QS KP AC"))
 True
 
-How the key is built (house rulings H1-H6 in ``docs/rules.md``): bits 30 and up
-hold the category (15 = seven of a kind ... 0 = high card); below them five
-6-bit slots, most significant first, hold what decides inside the category,
-each as ``Card.strength + 1`` (so 0 means "no card", which loses to any card).
-The defining part comes first (the rank of trips, then of the pair, the two
-Duet cards lowest-numbered first, the last card of a straight), then kickers.
-
-Speed: every card is mapped to its deck index, the indices are sorted by
-strength once, and the rank pattern of the sorted hand looks up a table entry
-(built on first sight of that pattern, never at import) that says the
-category, which positions make the hand, and which slots majors fill.
+The key and the evaluation live in ``referee.rules.hand_keys`` (with the
+bulk API, ``hand_keys``, for many hands as deck indices); a ``Hand`` made by
+``best_hand`` works out which cards make it only when ``.cards`` is asked for.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import itemgetter
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from referee.errors import BadInput
-from referee.rules.cards import DECK, Card
-
-#: The R4 categories, high to low, by their JSON names.
-CATEGORIES: tuple[str, ...] = (
-    "seven_of_a_kind", "six_of_a_kind", "five_of_a_kind", "straight_flush",
-    "four_of_a_kind", "full_house", "full_house_duet", "three_pair", "flush", "straight",
-    "three_of_a_kind", "two_pair", "two_pair_duet", "pair", "duet", "high_card",
+from referee.rules.cards import Card
+from referee.rules.hand_keys import (
+    BITS_OF_ID,
+    CARDS_MASK,
+    CAT_SHIFT,
+    CATEGORIES,
+    NCAT,
+    SHIFTS,
+    duplicate_card,
+    evaluate,
+    hand_key,
+    key_of_sum,
 )
+
+__all__ = [
+    "CATEGORIES", "CATEGORY_EXAMPLES", "CATEGORY_TITLES", "FOOL_UP", "STAKEHOLDER_UP", "Hand",
+    "best_hand", "check_distinct", "describe", "duplicate_card", "explain", "first_to_bet",
+    "rank_hands", "verify_showing",
+]
 
 #: Words for each category, as the GM says them.
 CATEGORY_TITLES: dict[str, str] = {
@@ -78,48 +80,9 @@ CATEGORY_EXAMPLES: dict[str, str] = {
     "high_card": "KC QS 9W 5P 2C",
 }
 
-_NCAT = len(CATEGORIES)
-_CODE = {name: _NCAT - 1 - i for i, name in enumerate(CATEGORIES)}
-_CAT_SHIFT = 30
-_SHIFTS = (24, 18, 12, 6, 0)
-MAX_CARDS = 7
-
-# ---------------------------------------------------------------- per-card tables
-# Every card has a code, 0-143, that sorts it: strength * 4, plus 3 - suit for minors, so
-# sorting codes high to low sorts a hand strongest first, same ranks in suit order C W S P,
-# majors lowest-numbered first. Tables indexed by code are small and built at import.
-
-
-def _code(card: Card) -> int:
-    return card.strength * 4 + (0 if card.suit is None else 3 - card.index // 14)
-
-
-_NCODES = 36 * 4
-_CODE_OF_ID: dict[int, int] = {id(card): _code(card) for card in DECK}
-_CARD_AT: list[Card] = [DECK[0]] * _NCODES
-_SIG = [0] * _NCODES  # minor rank 1-14; 0 for majors
-_SUIT = [-1] * _NCODES
-# _BITS[code] is added up over a hand, so one sum says three things. Bits 0-143: one bit per
-# code (n bits set only if no card repeats, R8). Then 3 bits per suit (cards of each suit,
-# for flushes). Then 3 bits per minor rank and 3 for the majors: the rank pattern of the hand,
-# the key of its table entry. (Counts stay below 8 in a hand of at most seven cards.)
-_SUIT_SHIFT = _NCODES + 6
-_PATTERN_SHIFT = _SUIT_SHIFT + 12
-_BITS = [1 << code | 1 << _PATTERN_SHIFT for code in range(_NCODES)]  # majors: rank 0
-for _card in DECK:
-    _c = _code(_card)
-    _CARD_AT[_c] = _card
-    if _card.suit is not None:
-        _SIG[_c] = _card.rank
-        _SUIT[_c] = _card.index // 14
-        _BITS[_c] = (
-            1 << _c | 1 << (_SUIT_SHIFT + 3 * _SUIT[_c]) | 1 << (_PATTERN_SHIFT + 3 * _card.rank)
-        )
-del _card, _c
-_VAL = [code // 4 + 1 for code in range(_NCODES)]  # Card.strength + 1
-_CODE_MASK = (1 << _SUIT_SHIFT) - 1
-_SUIT_MASK = (1 << 12) - 1
-_FIVE_OF_A_SUIT = 0o4444  # with 3-bit counts: some suit has 5 or more (see best_hand)
+_NCAT = NCAT
+_CAT_SHIFT = CAT_SHIFT
+_SHIFTS = SHIFTS
 
 
 class Hand:
@@ -129,9 +92,10 @@ class Hand:
     Made by :func:`best_hand`; immutable and hashable.
     """
 
-    __slots__ = ("_key", "cards")
+    __slots__ = ("_cards", "_key", "_src")
     _key: int
-    cards: tuple[Card, ...]
+    _cards: tuple[Card, ...]  # set when first asked for
+    _src: tuple[Card, ...]
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Hand is immutable")
@@ -141,6 +105,16 @@ class Hand:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_make, (self._key, self.cards))
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards that make the hand: defining cards first, then kickers (R7, H4)."""
+        try:
+            return self._cards
+        except AttributeError:  # the key path already checked the cards: magic skips R8
+            cards = evaluate(self._src, magic=True)[1]
+            _set_cards(self, cards)
+            return cards
 
     @property
     def key(self) -> int:
@@ -203,30 +177,25 @@ class Hand:
 
 _new_hand = object.__new__
 _set_key: Any = Hand.__dict__["_key"].__set__
-_set_cards: Any = Hand.__dict__["cards"].__set__
+_set_cards: Any = Hand.__dict__["_cards"].__set__
+_set_src: Any = Hand.__dict__["_src"].__set__
 
 
 def _make(key: int, cards: tuple[Card, ...]) -> Hand:
     hand = _new_hand(Hand)
     _set_key(hand, key)
     _set_cards(hand, cards)
+    _set_src(hand, cards)
     return hand
 
 
 # ---------------------------------------------------------------- evaluation
 
-_Pick = Callable[[list[int]], tuple[int, ...]]
-# Rank pattern of a hand -> (key from its minors, ((position, shift), ...) for majors, picker
-# of the positions in the sorted hand that make it, whether a flush is possible). On demand.
-_PLAIN: dict[int, tuple[int, tuple[tuple[int, int], ...], _Pick, bool]] = {}
-# Run lengths of equal ranks -> (category code, positions used, slot positions, straight?).
-_SHAPES: dict[tuple[int, ...], tuple[int, tuple[int, ...], tuple[int, ...], bool]] = {}
-_PICKERS: dict[tuple[int, ...], _Pick] = {}
-_STRAIGHT_TOP: dict[int, int] = {}  # rank bitmask -> last rank of its best straight, or 0
-
 
 def best_hand(cards: Sequence[Card], *, magic: bool = False) -> Hand:
     """The best hand formable from 1-7 cards (R4-R8); also a showing hand's rank (R9).
+
+    Only the key is worked out here; ``Hand.cards`` is found when first asked for.
 
     Args:
         cards: the hand's cards, any order.
@@ -236,211 +205,22 @@ def best_hand(cards: Sequence[Card], *, magic: bool = False) -> Hand:
         BadInput: no cards, more than seven, or (without ``magic``) a card twice.
     """
     n = len(cards)
-    if not 0 < n <= 7:  # MAX_CARDS
-        raise _count_error(cards)
     try:
-        codes = sorted(map(_code_of_id, map(id, cards)), reverse=True)
-    except KeyError:  # a Card made outside the deck: equal to a deck card all the same
-        codes = sorted((_code(_card_or_error(card)) for card in cards), reverse=True)
-    bits = sum(map(_bits_of, codes))
-    if not magic and (bits & _CODE_MASK).bit_count() != n:
-        raise _duplicate_error(codes)
-    pattern = bits >> _PATTERN_SHIFT
-    entry = _plain_get(pattern)
-    if entry is None:
-        entry = _PLAIN[pattern] = _plain_entry(tuple(map(_SIG.__getitem__, codes)))
-    key, major_slots, pick, may_flush = entry
-    for pos, shift in major_slots:
-        key |= _VAL[codes[pos]] << shift
-    picked = pick(codes)
-    if may_flush:
-        suits = bits >> _SUIT_SHIFT & _SUIT_MASK
-        if suits & ((suits << 1) | (suits << 2)) & _FIVE_OF_A_SUIT:  # a count of 5, 6 or 7
-            key, picked = _flush(codes, suits, key, picked)
+        bits = sum(map(_bits_of_id, map(id, cards)))
+    except KeyError:  # a Card made outside the deck, or no card: the checking path
+        bits = 0
+    if 0 < n <= 7 and (bits & CARDS_MASK).bit_count() == n:  # seven distinct deck cards
+        key = _key_of_sum(bits)
+    else:  # refused, or (under magic) the full path
+        key = hand_key(cards, magic=magic)
     hand = _new_hand(Hand)
     _set_key(hand, key)
-    _set_cards(hand, tuple(map(_card_at, picked)))
+    _set_src(hand, tuple(cards))
     return hand
 
 
-# Bound once: the hot path above runs a few hundred thousand times a second.
-_code_of_id = _CODE_OF_ID.__getitem__
-_bits_of = _BITS.__getitem__
-_plain_get = _PLAIN.get
-_card_at = _CARD_AT.__getitem__
-
-
-def _card_or_error(card: object) -> Card:
-    if not isinstance(card, Card):
-        raise BadInput(f"not a card: {card!r}")
-    return card
-
-
-def _count_error(cards: Sequence[Card]) -> BadInput:
-    if not cards:
-        return BadInput("empty hand: give 1 to 7 cards (R7)", ruling="R7")
-    shown = " ".join(str(card) for card in cards)
-    return BadInput(
-        f"{len(cards)} cards ({shown}): a hand has at most seven cards (R7)", ruling="R7"
-    )
-
-
-def _duplicate_error(codes: Iterable[int]) -> BadInput:
-    seen: set[int] = set()
-    for code in codes:
-        if code in seen:
-            return duplicate_card(_CARD_AT[code])
-        seen.add(code)
-    raise AssertionError("no duplicate")  # pragma: no cover
-
-
-def duplicate_card(card: Card, where: str = "") -> BadInput:
-    """The R8 error for a card given twice (``where`` says where, e.g. ``in hands a and b``)."""
-    place = f" {where}" if where else ""
-    return BadInput(
-        f"{card.short} ({card.name}) appears twice{place}: a deck holds each card once; "
-        "add --magic if a power changed the cards (R8)",
-        ruling="R8",
-    )
-
-
-def _picker(positions: tuple[int, ...]) -> _Pick:
-    pick = _PICKERS.get(positions)
-    if pick is None:
-        if len(positions) == 1:
-            only = positions[0]
-            pick = _PICKERS[positions] = lambda codes: (codes[only],)
-        else:
-            pick = _PICKERS[positions] = itemgetter(*positions)
-    return pick
-
-
-#: R5 straights by their last card: the five ranks around the circle A 2 ... 10 P Kn Q K A,
-#: 14 (10 P Kn Q K, the highest) down to 1 (P Kn Q K A, the lowest); K A 2 3 4 is 4.
-_WINDOWS = {last: tuple((last - 5 + t) % 14 + 1 for t in range(5)) for last in range(1, 15)}
-_WINDOW_MASKS = [(last, sum(1 << r for r in _WINDOWS[last])) for last in range(14, 0, -1)]
-
-
-def _straight_top(mask: int) -> int:
-    top = _STRAIGHT_TOP.get(mask)
-    if top is None:
-        top = _STRAIGHT_TOP[mask] = next(
-            (last for last, window in _WINDOW_MASKS if mask & window == window), 0
-        )
-    return top
-
-
-def _best_straight(ranks: Sequence[int]) -> tuple[int, ...] | None:
-    """Positions in ``ranks`` of its best straight (R5), in circle order ending with its top."""
-    mask = 0
-    for rank in ranks:
-        mask |= 1 << rank
-    top = _straight_top(mask & ~1)  # bit 0 is the majors' 0
-    if not top:
-        return None
-    return tuple(ranks.index(rank) for rank in _WINDOWS[top])
-
-
-def _plain_entry(sig: tuple[int, ...]) -> tuple[int, tuple[tuple[int, int], ...], _Pick, bool]:
-    """The table entry for a sorted rank pattern: the best hand that is no flush."""
-    n = len(sig)
-    k = n - sig.count(0)
-    runs: list[int] = []
-    prev = -1
-    for rank in sig[:k]:
-        if rank == prev:
-            runs[-1] += 1
-        else:
-            runs.append(1)
-            prev = rank
-    shape = (n, k, *runs)
-    found = _SHAPES.get(shape)
-    if found is None:
-        found = _SHAPES[shape] = _shape_entry(n, k, runs)
-    code, used, slots, may_straight = found
-    if may_straight:
-        straight = _best_straight(sig[:k])
-        if straight is not None:
-            code, used, slots = _CODE["straight"], straight, straight[-1:]
-    key = code << _CAT_SHIFT
-    major_slots = []
-    for pos, shift in zip(slots, _SHIFTS, strict=False):
-        if pos < k:
-            key |= (22 + sig[pos]) << shift  # == Card.strength + 1 of a minor of that rank
-        else:
-            major_slots.append((pos, shift))
-    return key, tuple(major_slots), _picker(used), k >= 5
-
-
-def _shape_entry(
-    n: int, k: int, runs: list[int]
-) -> tuple[int, tuple[int, ...], tuple[int, ...], bool]:
-    """Category, positions used and key slots for n sorted cards, k of them minors in runs.
-
-    Positions 0..k-1 are the minors high to low, k..n-1 the majors lowest-numbered first.
-    """
-    groups: list[list[int]] = []  # positions of each minor rank, high to low
-    start = 0
-    for size in runs:
-        groups.append(list(range(start, start + size)))
-        start += size
-    groups.sort(key=len, reverse=True)  # stable: equal sizes stay high to low
-    c1 = len(groups[0]) if groups else 0
-    c2 = len(groups[1]) if len(groups) > 1 else 0
-    duet = [k, k + 1] if n - k >= 2 else []  # R6: the two lowest-numbered majors
-    g0 = groups[0] if groups else []
-    kickers = 0
-    if c1 >= 5:  # only with magic (R8)
-        cat = {5: "five_of_a_kind", 6: "six_of_a_kind"}.get(c1, "seven_of_a_kind")
-        used, slots = g0, g0[:1]
-    elif c1 == 4:
-        cat, used, slots, kickers = "four_of_a_kind", g0, g0[:1], 1
-    elif c1 == 3 and c2 >= 2:
-        cat, used, slots = "full_house", g0 + groups[1][:2], [g0[0], groups[1][0]]
-    elif c1 == 3 and duet:
-        cat, used, slots = "full_house_duet", g0 + duet, [g0[0], *duet]
-    elif c1 == 2 and c2 == 2 and duet:
-        cat, used = "three_pair", g0 + groups[1] + duet
-        slots = [g0[0], groups[1][0], *duet]
-    elif c1 == 3:
-        cat, used, slots, kickers = "three_of_a_kind", g0, g0[:1], 2
-    elif c1 == 2 and c2 == 2:
-        cat, used, slots, kickers = "two_pair", g0 + groups[1], [g0[0], groups[1][0]], 1
-    elif c1 == 2 and duet:
-        cat, used, slots, kickers = "two_pair_duet", g0 + duet, [g0[0], *duet], 1
-    elif c1 == 2:
-        cat, used, slots, kickers = "pair", g0, g0[:1], 3
-    elif duet:
-        cat, used, slots, kickers = "duet", duet, list(duet), 3
-    else:
-        cat, used, slots, kickers = "high_card", [], [], 5
-    if kickers:  # R7: the highest remaining cards, majors below minors (R3)
-        rest = [pos for pos in range(n) if pos not in used][:kickers]
-        used = used + rest
-        slots = slots + rest
-    may_straight = len(runs) >= 5 and _CODE[cat] < _CODE["straight"]
-    return _CODE[cat], tuple(used), tuple(slots), may_straight
-
-
-def _flush(
-    codes: list[int], suits: int, key: int, picked: tuple[int, ...]
-) -> tuple[int, tuple[int, ...]]:
-    """The better of the plain hand and the flush or straight flush in the five-card suit."""
-    suit = next(s for s in range(4) if (suits >> (3 * s)) & 7 >= 5)
-    suited = [code for code in codes if _SUIT[code] == suit]
-    ranks = [_SIG[code] for code in suited]
-    straight = _best_straight(ranks)
-    if straight is not None:
-        flush_key = _CODE["straight_flush"] << _CAT_SHIFT | (22 + ranks[straight[-1]]) << 24
-        chosen = [suited[pos] for pos in straight]
-    else:
-        flush_key = _CODE["flush"] << _CAT_SHIFT
-        for code, shift in zip(suited, _SHIFTS, strict=False):
-            flush_key |= _VAL[code] << shift
-        chosen = suited[:5]
-    if flush_key > key:
-        return flush_key, tuple(chosen)
-    return key, picked  # only with magic can a flush lose to a plain hand of the same cards
+_bits_of_id = BITS_OF_ID.__getitem__
+_key_of_sum = key_of_sum
 
 
 # ---------------------------------------------------------------- comparing, words

@@ -1,4 +1,4 @@
-"""`referee hand rank|compare|first|categories`: JSON contracts, words, files, bad input."""
+"""`referee hand rank|compare|first|categories|odds`: JSON contracts, words, files, bad input."""
 
 from __future__ import annotations
 
@@ -236,7 +236,54 @@ def test_bad_input_is_one_line_exit_2(runner: CliRunner, args: tuple[str, ...], 
 
 
 def test_every_hand_command_has_help(runner: CliRunner) -> None:
-    for command in ("rank", "compare", "first", "categories"):
+    for command in ("rank", "compare", "first", "categories", "odds"):
         code, out = run(runner, command, "--help")
         assert code == 0, out
         assert "Usage" in out
+
+
+# ---------------------------------------------------------------- odds (H20)
+
+
+def test_r4_odds_of_the_full_deck_json(runner: CliRunner) -> None:
+    data = ok_json(runner, "odds", "--json")
+    assert isinstance(data, dict)
+    assert data["known"] == [] and data["draw"] == 7 and data["hands"] == 2_641_902_120
+    rows = {row["category"]: row for row in data["categories"]}
+    assert list(rows)[0] == "seven_of_a_kind" and len(rows) == 16
+    assert rows["straight_flush"]["count"] == 143_136
+    assert rows["seven_of_a_kind"]["probability"] == "0"
+    assert sum(row["count"] for row in rows.values()) == data["hands"]
+
+
+def test_h20_odds_of_six_known_cards_text(runner: CliRunner) -> None:
+    code, out = run(runner, "odds", "KC", "QC", "KnC", "PC", "0", "XXI")
+    assert code == 0, out
+    assert "72 ways (H20)" in " ".join(out.split())
+    assert "Straight flush" in out and "2.7778%" in out and "36.0" in out
+    assert "Impossible here:" in out and "Three pair" in out.split("Impossible here:")[1]
+
+
+def test_h20_odds_known_cards_json_fraction(runner: CliRunner) -> None:
+    data = ok_json(runner, "odds", "--json", "KC QC KnC PC 0 XXI")
+    assert isinstance(data, dict)
+    rows = {row["category"]: row for row in data["categories"]}
+    assert data["known"] == ["KC", "QC", "KnC", "PC", "0", "XXI"] and data["hands"] == 72
+    assert rows["flush"]["probability"] == "1/9" and rows["flush"]["count"] == 8
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("KC", "QC"), "2 known cards: give 3 to 6"),
+        (("KC", "QC", "KnC", "PC", "10C", "0", "XXI"), "7 known cards"),
+        (("KC", "QC", "KC"), "appears twice"),
+        (("KC", "QC", "KX"), "unknown card 'KX'"),
+    ],
+)
+def test_h20_odds_bad_input_is_one_line_exit_2(
+    runner: CliRunner, args: tuple[str, ...], words: str
+) -> None:
+    code, out = run(runner, "odds", *args)
+    assert code == 2, out
+    assert out.startswith("error: ") and out.count("\n") == 1 and words in out, out
