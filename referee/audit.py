@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.chain import GENESIS, check_chain
+from referee.chain import GENESIS, check_chain, stored
 from referee.errors import StoreError
 from referee.files import atomic_write, read_json
 from referee.streams import spec
@@ -193,7 +193,7 @@ def _check_base(problems: list[str], where: str, base: dict[str, Any],
     for stream in sorted(set(dumps) | set(base)):
         if stream not in dumps:  # nothing replayed for it, so nothing may be stored for it
             problems.append(f"{where}: a stored state of {stream!r} that no event made")
-        elif dumps[stream] != _canonical(base.get(stream)):
+        elif dumps[stream] != stored(stream, base.get(stream)):
             problems.append(f"{where}: stored state of {stream} differs from the replayed events")
 
 

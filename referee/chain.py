@@ -52,8 +52,18 @@ def check_base(problems: list[str], where: str, base: dict[str, Any],
             # Nothing replayed for it, so nothing may be stored for it (issue 12, point 8).
             problems.append(f"{where}: a stored state of {stream!r} that no event made")
             continue
-        if _canonical(spec(stream).dump(states[stream])) != _canonical(base.get(stream)):
+        if _canonical(spec(stream).dump(states[stream])) != stored(stream, base.get(stream)):
             problems.append(f"{where}: stored state of {stream} differs from the replayed events")
+
+
+def stored(stream: str, value: Any) -> str:
+    """A stored state as the current code reads it back, canonical: a snapshot written before a
+    field was added reads with that field's default, as the fold would give it (an older
+    evening stays sound). Unreadable, it is compared as it stands (and differs)."""
+    try:
+        return _canonical(spec(stream).dump(spec(stream).load(copy.deepcopy(value))))
+    except Exception:  # a garbage snapshot: what verify reports, not a crash
+        return _canonical(value)
 
 
 def _canonical(obj: Any) -> str:

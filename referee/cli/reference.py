@@ -38,8 +38,9 @@ def render() -> str:
     """The whole reference, Markdown, the same wherever and at whatever width it is run."""
     import typer.main
 
-    from referee.cli import shell
+    from referee.cli import main, shell
 
+    assert main.app  # the runner builds the whole tree from the app main made
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = str(WIDTH)
     try:
