@@ -293,6 +293,13 @@ def _say_showdown(event: Event) -> None:
 
 
 def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
+    import sys
+
+    from referee.cli import common
+
+    if common._console is None and not sys.stdout.isatty():
+        _plain_log(commands, undone)  # piped: plain lines, without loading rich
+        return
     from rich.table import Table
 
     table = Table(title="The evening's log", title_justify="left")
@@ -304,17 +311,35 @@ def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
     from rich.text import Text
 
     for c in commands:
-        text = c.text + "".join(  # S17: a power's user, target and effect
-            f"\n  {e.get('title', e['power'])}" + (f" on {e['target']}" if e.get("target") else "")
-            + f": {e['summary']}" for e in c.events if e["kind"] == "power_used"
-            and e.get("summary"))
         table.add_row(str(c.cmd), datetime.fromtimestamp(c.time).strftime("%H:%M:%S"), c.stream,
-                      Text("\n".join(printable(ln) for ln in text.split("\n"))),
-                      str(len(c.events)))
+                      Text("\n".join(printable(ln) for ln in _lines(c))), str(len(c.events)))
     console().print(table)
     if undone:
         say(f"{len(undone)} command(s) undone and kept: "
             + lit("; ".join(u["text"] for u in undone[-5:])))
+
+
+def _lines(c: Command) -> list[str]:
+    """A command's log line, and a line for each power it used (S17)."""
+    return [c.text] + [
+        f"  {e.get('title', e['power'])}" + (f" on {e['target']}" if e.get("target") else "")
+        + f": {e['summary']}" for e in c.events if e["kind"] == "power_used" and e.get("summary")]
+
+
+def _plain_log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
+    """The log off a terminal: one line a command (number, time, table, events, text)."""
+    import typer
+
+    out = ["The evening's log: #, time, table, events, command"]
+    for c in commands:
+        lines = [printable(ln) for ln in _lines(c)]
+        out.append(f"{c.cmd:>5} {datetime.fromtimestamp(c.time).strftime('%H:%M:%S')} "
+                   f"{c.stream:<7} {len(c.events):>3}  {lines[0]}")
+        out += [f"{'':>24}{ln}" for ln in lines[1:]]
+    if undone:
+        out.append(f"{len(undone)} command(s) undone and kept: "
+                   + printable("; ".join(u["text"] for u in undone[-5:])))
+    typer.echo("\n".join(out))
 
 
 def verify(path: Path, count: int, problems: list[str]) -> None:
