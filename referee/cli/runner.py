@@ -13,7 +13,7 @@ import io
 import shlex
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,36 @@ class Leave(Exception):
 #: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
 #: sits below every command module and imports none of them).
 _APP: Callable[[], typer.Typer] | None = None
+
+
+def run_piped(lines: Iterable[str], run_line: Callable[[str], int]) -> int:
+    """Run every line until ``exit``; the status is that of the last line that failed, else 0
+    (the shell's and the station's shell when their input is piped)."""
+    status = 0
+    for text in lines:
+        try:
+            code = run_line(text)
+        except Leave:
+            break
+        if code:
+            status = code
+        sys.stdout.flush()
+    return status
+
+
+def prompt_loop(session: Any, prompt: str, run_line: Callable[[str], int]) -> int:
+    """Read and run lines at ``prompt`` until ``exit`` or Ctrl-D; Ctrl-C drops the line."""
+    while True:
+        try:
+            text = session.prompt(prompt)
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            return 0
+        try:
+            run_line(text)
+        except Leave:
+            return 0
 
 
 def use_app(app: Callable[[], typer.Typer]) -> None:

@@ -325,16 +325,9 @@ class Shell:
 
     def piped(self, lines: Iterable[str]) -> int:
         """Run every line; the status is that of the last line that failed, else 0."""
-        status = 0
-        for text in lines:
-            try:
-                code = self.run_line(text)
-            except _Leave:
-                break
-            if code:
-                status = code
-            sys.stdout.flush()
-        return status
+        from referee.cli import runner
+
+        return runner.run_piped(lines, self.run_line)
 
     def interactive(self) -> int:
         from prompt_toolkit import PromptSession
@@ -356,17 +349,9 @@ class Shell:
         typer.echo("The referee shell: type commands without `referee` (`help` lists them, "
                    "Tab completes, `exit` or Ctrl-D leaves).")
         self.vocab.refresh()
-        while True:
-            try:
-                text = session.prompt("referee> ")
-            except KeyboardInterrupt:
-                continue
-            except EOFError:
-                return 0
-            try:
-                self.run_line(text)
-            except _Leave:
-                return 0
+        from referee.cli import runner
+
+        return runner.prompt_loop(session, "referee> ", self.run_line)
 
 
 def history_file() -> Path:

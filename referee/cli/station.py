@@ -175,36 +175,19 @@ class RemoteShell:
         return code
 
     def run(self, lines: Iterable[str]) -> int:
-        from referee.cli.runner import Leave as _Leave
+        from referee.cli import runner
 
         if not sys.stdin.isatty() or lines is not sys.stdin:
-            status = 0
-            for text in lines:
-                try:
-                    code = self.run_line(text)
-                except _Leave:
-                    break
-                status = code or status
-            return status
+            return runner.run_piped(lines, self.run_line)
         return self.interactive()
 
     def interactive(self) -> int:
         from prompt_toolkit import PromptSession
 
-        from referee.cli.runner import Leave as _Leave
+        from referee.cli import runner
 
         session: PromptSession[str] = PromptSession(
             bottom_toolbar=f" station {self.url} · `help` lists commands, Ctrl-D leaves")
         typer.echo(f"The referee shell at the station {self.url}: every line runs there "
                    "(`exit` or Ctrl-D leaves).")
-        while True:
-            try:
-                text = session.prompt("station> ")
-            except KeyboardInterrupt:
-                continue
-            except EOFError:
-                return 0
-            try:
-                self.run_line(text)
-            except _Leave:
-                return 0
+        return runner.prompt_loop(session, "station> ", self.run_line)
