@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import referee.cli.main  # noqa: F401  (gives the runner its app)
 from referee.cli import runner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,3 +76,61 @@ def test_run_line_leaves_the_process_as_it_was(db: Path) -> None:
     runner.run_line("bet Zed", db=db)
     assert (sys.stdout, sys.stderr, common.SETTINGS) == (saved_out, saved_err, settings)
     assert os.environ.get("COLUMNS") == "120"  # the tests' pinned width is back
+
+
+# -- what reaches the parser from a line (issue 21; E65) ----------------------------------------
+
+
+@pytest.mark.parametrize("words, front", [
+    (["status", "--db", "X"], ["--db", "X"]),
+    (["status", "--db=X", "--json"], ["--db=X"]),
+    (["charge", "give", "--debug", "Ben", "Di", "1"], ["--debug"]),
+    (["rise", "Cy", "--explain"], ["--explain"]),
+    (["status", "--", "--db", "X"], []),  # after `--` a word is an argument, never lifted
+])
+def test_e65_the_runner_lifts_root_options_from_anywhere_on_a_line(
+        words: list[str], front: list[str], tmp_path: Path) -> None:
+    served = str(tmp_path / "served.json")
+    args = runner.root_args(words, tmp_path / "served.json", False)
+    names_one = any(w.startswith("--db") for w in front)
+    # the served evening is put in front only when the line names none itself: why a
+    # station's line must be refused before it reaches the runner
+    assert (args[:2] == ["--db", served]) == (not names_one)
+    lifted = args if names_one else args[2:]
+    assert lifted[:len(front)] == front
+    assert sorted(lifted) == sorted(words)  # moved, never dropped
+
+
+@pytest.mark.parametrize("line", ["--d {x} status", "status --d {x}", "--db_ {x} status",
+                                  "status -- --db {x}", "--DB {x} status"])
+def test_e65_the_parser_takes_no_prefix_or_other_spelling_of_a_root_option(
+        opened: Path, db: Path, tmp_path: Path, line: str) -> None:
+    import shutil
+
+    shutil.copyfile(opened, db)
+    x = tmp_path / "folder" / "x.json"
+    code, out, err = runner.run_line(line.format(x=x), db=db)
+    assert code == 2 and out == ""
+    assert "No such option" in err or "unexpected extra argument" in err, err
+    assert not x.parent.exists()
+
+
+def test_e65_a_sealed_line_reaches_only_its_evening(opened: Path, db: Path,
+                                                   tmp_path: Path) -> None:
+    """Behind the station's refusal: the root callback itself refuses a sealed line that the
+    parser read another --db or --debug from."""
+    import shutil
+
+    shutil.copyfile(opened, db)
+    other = tmp_path / "other.json"
+    shutil.copyfile(opened, other)
+    before = other.read_bytes(), db.read_bytes()
+    for line in (f"status --db {other}", f"charge give Ben Di 1 --db={other}",
+                 "--debug status", f"--db {tmp_path / 'new' / 'x.json'} status"):
+        code, out, err = runner.run_line(line, db=db, sealed=True)
+        assert code == 2 and out == "" and "E65" in err, (line, err)
+        assert err.count("\n") == 1
+    assert (other.read_bytes(), db.read_bytes()) == before
+    assert not (tmp_path / "new").exists()
+    assert runner.run_line("status --json", db=db, sealed=True)[0] == 0  # its own
+    assert runner.run_line(f"status --db {other}", db=db)[0] == 0  # the shell may

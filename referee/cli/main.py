@@ -71,6 +71,14 @@ def main(
     ] = None,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""
+    if isinstance(ctx.obj, runner.Sealed) and (db != ctx.obj.evening or debug or station
+                                               or token):
+        # A station's line (E65): refused before this by `station.refusal`; here once more,
+        # from what the parser itself read, so a miss there still reaches nothing else.
+        from referee.errors import BadInput
+
+        raise BadInput("a station's commands run on the evening served there only, without "
+                       "--db, --debug, --station or --token (E65)", ruling="E65")
     common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here

@@ -14,6 +14,7 @@ import shlex
 import sys
 import threading
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,15 @@ LEAVE = ("exit", "quit")
 
 class Leave(Exception):
     """``exit`` or ``quit``."""
+
+
+@dataclass(frozen=True)
+class Sealed:
+    """The one evening a line may reach, handed to the root callback as the click context's
+    ``obj`` (a station's line, E65): any other ``--db``, or ``--debug``, is refused there too,
+    behind the station's own refusal."""
+
+    evening: Path
 
 #: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
 #: sits below every command module and imports none of them).
@@ -118,20 +128,22 @@ def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     from referee.cli.common import hoist_root_options
 
     args = hoist_root_options(words)
-    if db is not None and not any(a == "--db" or a.startswith("--db=") for a in args):
+    given = args[:args.index("--")] if "--" in args else args  # after `--`: arguments (E65)
+    if db is not None and not any(a == "--db" or a.startswith("--db=") for a in given):
         args = ["--db", str(db), *args]
-    if debug and "--debug" not in args:
+    if debug and "--debug" not in given:
         args = ["--debug", *args]
     return args
 
 
 def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
-            root: Any = None, shell: bool = False) -> int:
+            root: Any = None, shell: bool = False, sealed: bool = False) -> int:
     """Run ``referee WORDS`` in this process, printing to the current streams.
 
     A mistake prints one line and returns 2, a bug one ``internal error`` line and 1
     (its traceback with ``debug``). With ``shell`` a usage line omits the ``referee``
-    a shell's prompt leaves out. Returns the exit status.
+    a shell's prompt leaves out. With ``sealed`` the line may reach only the evening ``db``
+    (E65). Returns the exit status.
     """
     from referee.cli import common
     from referee.errors import RefereeError
@@ -142,8 +154,9 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
     with _RUNNING:
         saved = common.SETTINGS
         try:
+            seal = Sealed(db) if sealed and db is not None else None
             code = command.main(args=root_args(words, db, debug), prog_name="referee",
-                                standalone_mode=False)
+                                standalone_mode=False, obj=seal)
             return code if isinstance(code, int) else 0
         except typer.Abort:
             typer.echo("aborted", err=True)
@@ -193,10 +206,12 @@ def _usage_error(exc: Any, shell: bool) -> int:
 
 
 def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = False,
-             stdin: str = "", columns: int | None = None) -> tuple[int, str, str]:
+             stdin: str = "", columns: int | None = None, sealed: bool = False
+             ) -> tuple[int, str, str]:
     """Run one command line in this process and capture its answer.
 
-    ``line`` is the text as typed (split as a shell would) or its words already split.
+    ``line`` is the text as typed (split as a shell would) or its words already split;
+    ``sealed``: it may reach only the evening ``db`` (E65).
     Returns ``(exit status, stdout, stderr)``, exactly what ``referee LINE`` would print
     off a terminal (no colour; rich tables ``columns`` wide, else $COLUMNS or 80).
     """
@@ -219,7 +234,7 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
             except RefereeError as exc:
                 common.refuse(exc.line, exc.ruling)
                 return 2, out.getvalue(), err.getvalue()
-            code = execute(words, db=db, debug=debug)
+            code = execute(words, db=db, debug=debug, sealed=sealed)
         finally:
             sys.stdin, common._console = saved_in, saved_console
             if saved_columns is None:

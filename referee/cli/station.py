@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,81 @@ import typer
 #: evening), and options typed as text that still name a file on the serving machine. Every
 #: option or argument typed as a path is refused too, found in the command tree itself.
 REFUSED_COMMANDS = {"serve", "shell", "watch", "demo"}
-FILE_OPTIONS = ("--scenario", "--from-file", "--install-completion", "--show-completion")
+FILE_OPTIONS = ("--scenario", "--from-file")
 TOKEN_ENV = "REFEREE_STATION_TOKEN"
 TIMEOUT = 30.0
+
+#: The root group's options a station may give (E65), by their names in the command tree:
+#: `--explain` reads the rulebook shipped in the package, `--version` prints the version, help
+#: is help; none names or reaches anything on the serving machine. Every other root option,
+#: today's and any added later, is refused wherever it stands on a station's line.
+HARMLESS_ROOT = frozenset({"explain", "version", "help"})
+#: Why each refused root option is the serving machine's own (E65); any other: the default.
+_WHY_ROOT = {
+    "db": "a station's commands run on the evening served there, never on another file",
+    "debug": "a traceback would show the serving machine's files and code; rerun the command "
+             "there with --debug",
+    "station": "a station sends its own line; give --station URL --token T before the "
+               "command, on your own command line",
+    "token": "a station sends its own line; give --station URL --token T before the "
+             "command, on your own command line",
+    "install_completion": "tab completion is set up on each machine for itself",
+    "show_completion": "tab completion is set up on each machine for itself",
+}
+
+
+def _split_opt(opt: str) -> tuple[str, str]:
+    """An option's prefix and name, as click splits them (``--db`` -> ``--``, ``db``)."""
+    first = opt[:1]
+    if first.isalnum():
+        return "", opt
+    if opt[1:2] == first:
+        return opt[:2], opt[2:]
+    return first, opt[1:]
+
+
+def root_spellings() -> dict[str, str]:
+    """Every spelling of a root option a station may not give, with the option's name (E65).
+
+    Read from the one command tree the runner parses (``runner.root_command()``), so an option
+    added to the root group later is refused until it is judged harmless here.
+    """
+    from referee.cli import runner
+
+    out: dict[str, str] = {}
+    for param in runner.root_command().params:
+        if param.param_type_name != "option" or param.name in HARMLESS_ROOT:
+            continue
+        for opt in (*param.opts, *param.secondary_opts):
+            out[opt] = str(param.name)
+    return out
+
+
+def root_option_in(word: str, spellings: dict[str, str],
+                   normalize: Callable[[str], str] | None = None) -> str | None:
+    """The refused root option that ``word`` would be read as, or None (E65).
+
+    Matched as click's parser reads a word: a long option alone or as ``--opt=VALUE``, a short
+    one anywhere in a cluster such as ``-xV`` (more than the parser takes, never less).
+    Unique prefixes are not matched because the parser accepts none (``--d`` is "No such
+    option").
+    """
+    def norm(opt: str) -> str:
+        if normalize is None:
+            return opt
+        prefix, name = _split_opt(opt)
+        return prefix + normalize(name)
+
+    name = norm(word.split("=", 1)[0])
+    for opt, param in spellings.items():
+        prefix, rest = _split_opt(opt)
+        if len(prefix) == 1 and len(rest) == 1:  # a short option: -x, or in a cluster
+            if word[:1] == prefix and word[1:2] != prefix and len(word) > 1 and \
+                    any(norm(prefix + ch) == norm(opt) for ch in word[1:]):
+                return param
+        elif name == norm(opt):
+            return param
+    return None
 
 
 def _names_a_file(word: str, options: tuple[str, ...]) -> bool:
@@ -31,11 +103,20 @@ def _names_a_file(word: str, options: tuple[str, ...]) -> bool:
 
 
 def refusal(args: list[str]) -> str | None:
-    """Why a station may not run ``args``, or None when it may (E54)."""
+    """Why a station may not run ``args``, or None when it may (E54, E65)."""
     from referee.cli import runner
 
     there = "; run that command on the serving machine (E54)"
     cmd = runner.root_command()
+    # E65 first, over every word of the line: the runner lifts root options from anywhere
+    # (`hoist_root_options`), and a word after `--` is refused too: no station needs one.
+    spellings = root_spellings()
+    normalize = (cmd.context_settings or {}).get("token_normalize_func")
+    for word in args:
+        param = root_option_in(word, spellings, normalize)
+        if param is not None:
+            why = _WHY_ROOT.get(param, "it is the serving machine's own choice")
+            return f"{word.split('=')[0]} cannot be sent to a station: {why} (E65)"
     words: list[str] = []  # the command's path, e.g. ["scenario", "show"]
     positional = 0
     ended = False
@@ -75,7 +156,7 @@ def run_remote(args: list[str], evening: Path, columns: int | None = None
     why = refusal(args)
     if why is not None:
         return 2, "", f"error: {why}\n"
-    return runner.run_line(args, db=evening, columns=columns)
+    return runner.run_line(args, db=evening, columns=columns, sealed=True)
 
 
 # -- the station's side -----------------------------------------------------------------------

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -207,3 +208,155 @@ def test_serve_keeps_links_across_restarts_until_new_tokens(demo_db: Path,
     assert links() == first  # printed handouts keep working (E52)
     renewed = links("--new-tokens")
     assert len(renewed) == 4 and not renewed & first
+
+
+# -- the station reaches its own evening, and nothing else (issue 21; E65) --------------------
+
+#: Every root option of `referee` a station may not give, written out here (not read from the
+#: code under test), in every spelling the parser takes: alone, `--opt VALUE`, `--opt=VALUE`.
+REFUSED_ROOT = ["--db", "--debug", "--station", "--token", "--install-completion",
+                "--show-completion"]
+
+
+def _listing(folder: Path) -> dict[str, tuple[str, str]]:
+    """Every file and folder under ``folder``: what it is and a digest of its bytes."""
+    import hashlib
+
+    out: dict[str, tuple[str, str]] = {}
+    for path in sorted(folder.rglob("*")):
+        rel = str(path.relative_to(folder))
+        if path.is_symlink():
+            out[rel] = ("link", os.readlink(path))
+        elif path.is_dir():
+            out[rel] = ("dir", "")
+        else:
+            out[rel] = ("file", hashlib.sha256(path.read_bytes()).hexdigest())
+    return out
+
+
+@pytest.fixture
+def sealed_room(demo_db: Path, tmp_path: Path) -> Iterator[tuple[Any, Path, Path]]:
+    """The demo evening served (in this process), another evening beside it (its Fool: Zeb)
+    and a path whose folders do not exist yet."""
+    from typer.testing import CliRunner
+
+    from tests.cli.conftest import GM
+    from tests.cli.serving import served
+
+    evening = copy_evening(demo_db, tmp_path / "night")
+    other = tmp_path / "other" / "other.json"
+    other.parent.mkdir()
+    GM(CliRunner(), other)("new", "--fool", "Zeb", "--seat", "Ada:XVI:red:Ben:IX",
+                           "--seat", "Cy:III:blue:Di:II")
+    with served(evening) as s:
+        yield s, other, tmp_path / "elsewhere" / "new" / "x.json"
+
+
+def _refused(s: Any, args: list[str], folder: Path) -> str:
+    """``args`` sent by the GM's station: exit 2, one line, nothing changed under ``folder``."""
+    before = _listing(folder)
+    status, there = s.station(args, s.access.station)
+    assert status == 200, there
+    assert there["exit"] == 2, (args, there)
+    assert there["stdout"] == "" and there["stderr"].count("\n") == 1, (args, there)
+    assert "Zeb" not in there["stderr"]  # the other evening was never read
+    assert _listing(folder) == before, args
+    return str(there["stderr"])
+
+
+@pytest.mark.parametrize("line", [
+    "status --db {other}", "status --json --db={other}", "rise Cy --db {other}",
+    "--db {other} rise Cy", "charge give Ben Flo 1 --db {other}",
+    "new --fool F --seat A:I:red --seat B:II:blue --db {new}",
+    "new --fool F --seat A:I:red --seat B:II:blue --force --db={new}",
+    "log --last 2 --debug", "status --token T", "soul list --station http://x:1",
+    "--token=T status", "status --install-completion", "status -- --db {other}",
+])
+def test_e65_the_issues_lines_reach_nothing_but_the_served_evening(
+        sealed_room: tuple[Any, Path, Path], tmp_path: Path, line: str) -> None:
+    s, other, new = sealed_room
+    args = line.format(other=other, new=new).split()
+    err = _refused(s, args, tmp_path)
+    assert "E65" in err and err.startswith("error: --"), err
+    assert not new.parent.parent.exists()
+
+
+def test_e65_every_root_option_anywhere_in_every_spelling(
+        sealed_room: tuple[Any, Path, Path], tmp_path: Path) -> None:
+    """A property: any station line holding a root option, at any position (also after `--`)
+    in any spelling, is refused and leaves every file under the folder as it was."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from referee.cli import station
+
+    s, other, new = sealed_room
+    lines = [["status"], ["status", "--json"], ["rise", "Cy"], ["charge", "give", "Ben", "Flo",
+             "1"], ["log", "--last", "2"], ["soul", "list"], ["rules", "R16"],
+             ["hand", "rank", "KC", "KW"], ["new", "--fool", "F", "--seat", "A:I:red",
+             "--seat", "B:II:blue", "--force"], ["undo", "--yes"], []]
+    # The hard-coded options, and whatever the root group holds (a root option added later
+    # is covered without an edit here).
+    names = sorted({*REFUSED_ROOT, *station.root_spellings()})
+    values = st.sampled_from([str(other), str(new), "http://127.0.0.1:9", "T", "bash", ""])
+
+    @st.composite
+    def spelled(draw: st.DrawFn) -> list[str]:
+        name = draw(st.sampled_from(names))
+        form = draw(st.sampled_from(["alone", "value", "equals"]))
+        value = draw(values)
+        return {"alone": [name], "value": [name, value], "equals": [f"{name}={value}"]}[form]
+
+    @settings(max_examples=120, suppress_health_check=list(HealthCheck))
+    @given(st.sampled_from(lines), spelled(), st.data())
+    def check(line: list[str], option: list[str], data: st.DataObject) -> None:
+        at = data.draw(st.integers(0, len(line)), label="position")
+        args = [*line[:at], *option, *line[at:]]
+        if data.draw(st.booleans(), label="after --"):
+            cut = data.draw(st.integers(0, at), label="-- at")
+            args = [*args[:cut], "--", *args[cut:]]
+        assert "E65" in _refused(s, args, tmp_path)
+
+    check()
+    assert not new.parent.parent.exists()
+
+
+@pytest.mark.parametrize("args", [["--explain", "bet", "Zed"], ["status", "--explain"],
+                                  ["--version"], ["-V"], ["status", "-h"], ["--help"]])
+def test_e65_harmless_root_options_still_run(sealed_room: tuple[Any, Path, Path],
+                                             tmp_path: Path, args: list[str]) -> None:
+    s, _, _ = sealed_room
+    before = _listing(tmp_path)
+    status, there = s.station(args, s.access.station)
+    assert status == 200 and "E65" not in there["stderr"], there
+    assert there["exit"] == (2 if "bet" in args else 0), there
+    assert _listing(tmp_path) == before
+
+
+def test_e65_every_root_option_is_judged(tmp_path: Path) -> None:
+    """The root group's options are the ones this file knows: refused or harmless. A new root
+    option fails here until it is judged (and is refused meanwhile)."""
+    from referee.cli import runner, station
+
+    options = {o for p in runner.root_command().params if p.param_type_name == "option"
+               for o in (*p.opts, *p.secondary_opts)}
+    harmless = {"--explain", "--version", "-V"}
+    assert options == {*REFUSED_ROOT, *harmless}
+    assert set(station.root_spellings()) == set(REFUSED_ROOT)
+
+
+def test_e65_the_real_command_line_at_a_station(serving: Serving, tmp_path: Path) -> None:
+    """`referee --station URL --token T ... --db OTHER` through a real `referee serve`."""
+    other = tmp_path / "night" / "other.json"
+    new = tmp_path / "somewhere" / "new" / "x.json"
+    before = _listing(tmp_path)
+    station = ["--station", serving.url, "--token", serving.token]
+    for line in (["status", "--db", str(other)], ["rise", "Cy", "--db", str(other)],
+                 ["--db", str(other), "status"], ["new", "--fool", "F", "--seat", "A:I:red",
+                                                  "--seat", "B:II:blue", "--db", str(new)]):
+        result = referee(*station, *line)
+        assert result.returncode == 2, result
+        assert "E65" in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+        assert result.stdout == ""
+    assert _listing(tmp_path) == before
+    assert not (tmp_path / "somewhere").exists()
