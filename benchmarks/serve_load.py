@@ -48,7 +48,7 @@ def percentile(values: list[float], q: float) -> float:
 
 def start_server(db: Path) -> tuple[subprocess.Popen[str], str, str]:
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
-                             "--port", "0", "--station"], env=ENV, text=True,
+                             "--port", "0", "--station", "--links"], env=ENV, text=True,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     text = ""

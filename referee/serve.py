@@ -22,6 +22,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -65,8 +66,8 @@ class Access:
                f"{self.assistants[assistant]}"
 
 
-def local_url(port: int, host: str = "127.0.0.1") -> str:
-    return f"http://{host}:{port}"
+def local_url(port: int, host: str = "127.0.0.1", scheme: str = "http") -> str:
+    return f"{scheme}://{host}:{port}"
 
 
 def access_path(evening: Path) -> Path:
@@ -98,37 +99,80 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
     Raises:
         StoreError: the evening is busy, or the access file cannot be written.
     """
-    import os
-
     from referee.errors import StoreError
-    from referee.files import EveningLock, atomic_write
+    from referee.files import EveningLock
 
     lock = EveningLock(evening.with_name(evening.name + ".lock"))
     if not lock.acquire(3.0):
         raise StoreError(f"the evening {evening} is busy in another terminal; try again")
     try:
-        old = None if renew else load_access(evening)
-        access = old or Access(station=new_token())
-        changed = old is None
-        for name in assistants:
-            if name not in access.assistants:
-                access.assistants[name] = new_token()
-                changed = True
-        if url is not None and url != access.url:
-            access.url, changed = url, True
-        if changed:
-            target = access_path(evening)
-            text = json.dumps({"station": access.station, "assistants": access.assistants,
-                               "url": access.url}, indent=1)
-            try:
-                atomic_write(target, text)
-                os.chmod(target, 0o600)
-            except OSError as exc:
-                raise StoreError(f"cannot write the access file {target}: {exc.strerror}; "
-                                 "give an evening in a writable folder") from None
-        return access
+        return _update_access(evening, assistants, renew=renew, url=url)
     finally:
         lock.release()
+
+
+def replace_access(evening: Path, assistants: list[str]) -> Access | None:
+    """A new evening's tokens (E66): every token anew, the station's too, one for each of its
+    ``assistants`` at once, where links were handed out before (an access file exists); the
+    address `serve` last gave is kept. Returns them, or None when there were none to replace.
+
+    The caller holds the evening's lock (``new`` does, inside its transaction), so no phone
+    reads the new evening with an old link.
+
+    Raises:
+        StoreError: the access file cannot be written.
+    """
+    if not access_path(evening).exists() and not access_path(evening).is_symlink():
+        return None
+    old = load_access(evening)
+    return _update_access(evening, assistants, renew=True, url=old.url if old else None)
+
+
+def _update_access(evening: Path, assistants: list[str], *, renew: bool,
+                   url: str | None) -> Access:
+    import os
+
+    from referee.errors import StoreError
+    from referee.files import atomic_write
+
+    old = None if renew else load_access(evening)
+    access = old or Access(station=new_token(), url=url)
+    changed = old is None
+    for name in assistants:
+        if name not in access.assistants:
+            access.assistants[name] = new_token()
+            changed = True
+    if url is not None and url != access.url:
+        access.url, changed = url, True
+    if changed:
+        target = access_path(evening)
+        text = json.dumps({"station": access.station, "assistants": access.assistants,
+                           "url": access.url}, indent=1)
+        try:
+            atomic_write(target, text)
+            os.chmod(target, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot write the access file {target}: {exc.strerror}; "
+                             "give an evening in a writable folder") from None
+    return access
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` names this machine only (127.x, ::1, localhost): no phone can open it.
+
+    >>> is_loopback("http://127.0.0.1:8765"), is_loopback("http://192.168.1.20:8765")
+    (True, False)
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 # -- the frame ----------------------------------------------------------------------------------
@@ -229,6 +273,68 @@ class FrameSource:
 
 # -- pages --------------------------------------------------------------------------------------
 
+#: What every answer may load (E69): nothing from anywhere, but polls of this server.
+_POLICY = ("default-src 'none'; connect-src 'self'; img-src 'self' data:; "
+           "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+
+
+class _InlineReader(HTMLParser):
+    """Collects the text inside each inline ``<script>`` and ``<style>`` (``inline_blocks``)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.found: dict[str, list[str]] = {"script": [], "style": []}
+        self._inside: str | None = None
+        self._text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.found and not (tag == "script" and any(k == "src" for k, _ in attrs)):
+            self._inside, self._text = tag, []
+
+    def handle_data(self, data: str) -> None:
+        if self._inside:
+            self._text.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == self._inside:
+            self.found[tag].append("".join(self._text))
+            self._inside = None
+
+
+def inline_blocks(page: str) -> dict[str, list[str]]:
+    """The text of every inline ``<script>`` and ``<style>`` element of ``page``, as a browser
+    hashes it (line breaks read as ``\n``); a script with ``src`` is not inline.
+
+    >>> inline_blocks("<style>b{}</style><script>go()</script><script src=x></script>")
+    {'script': ['go()'], 'style': ['b{}']}
+    """
+    reader = _InlineReader()
+    reader.feed(page.replace("\r\n", "\n").replace("\r", "\n"))
+    reader.close()
+    return reader.found
+
+
+def content_policy(page: str | None = None) -> str:
+    """The Content-Security-Policy of an answer (E69): for a page, the SHA-256 of each of its
+    inline scripts and styles, and nothing inline else (no ``unsafe-inline``, so no ``on*=``
+    handler and no ``style=""`` attribute runs); for any other answer, nothing at all.
+
+    Computed from the page as it is served, so a change to the page stays covered.
+    """
+    import base64
+
+    if page is None:
+        return _POLICY
+    blocks = inline_blocks(page)
+
+    def sources(kind: str) -> str:
+        hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(
+            text.encode("utf-8")).digest()).decode() + "'" for text in blocks[kind]})
+        return " ".join(hashes) or "'none'"
+
+    return f"{_POLICY}; script-src {sources('script')}; style-src {sources('style')}"
+
+
 
 def _inline_json(data: object) -> str:
     """JSON safe inside a <script> element: no ``</script>``, no ``<!--``."""
@@ -252,11 +358,21 @@ def table_page(frame: dict[str, Any], etag: str) -> str:
             .replace("{{NOW}}", f"{time.time():.3f}"))
 
 
+#: A phone's sheet follows the evening: it reloads when the sheet changes, and when its link
+#: no longer opens a sheet (the tokens were replaced, E66) it says so instead of showing the
+#: old one.
 _POLL = """<script>
-(function(){var tag=%s;setInterval(function(){fetch(location.pathname,{method:"HEAD",
-cache:"no-store"}).then(function(r){var t=r.headers.get("ETag");if(r.status==200&&t&&t!==tag)
-{location.reload();}}).catch(function(){});},2000);})();
+(function(){var tag=%s;function gone(){clearInterval(timer);var b=document.body;
+while(b.firstChild){b.removeChild(b.firstChild);}var h=document.createElement("h1");
+h.textContent="This link opens no sheet any more";var p=document.createElement("p");
+p.textContent=%s;b.appendChild(h);b.appendChild(p);document.title="Link replaced";}
+var timer=setInterval(function(){fetch(location.pathname,{method:"HEAD",cache:"no-store"})
+.then(function(r){var t=r.headers.get("ETag");if(r.status==404){gone();}
+else if(r.status==200&&t&&t!==tag){location.reload();}}).catch(function(){});},2000);})();
 </script>"""
+#: What a phone reads when its link was replaced, and what an unknown link answers (E66).
+REPLACED = ("A new evening or new links replaced it (or it was mistyped): ask the GM for your "
+            "link, and scan it again.")
 
 
 def handout_page(path: Path, assistant: str) -> tuple[str, str]:
@@ -271,7 +387,8 @@ def handout_page(path: Path, assistant: str) -> tuple[str, str]:
     state = live.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
     etag = '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
-    return page.replace("</body>", _POLL % _inline_json(etag) + "</body>", 1), etag
+    poll = _POLL % (_inline_json(etag), _inline_json(REPLACED))
+    return page.replace("</body>", poll + "</body>", 1), etag
 
 
 def lan_address() -> str | None:

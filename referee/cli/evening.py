@@ -91,13 +91,19 @@ def new(
     settings = {"r11_own_colour_first": own_colour_first}
     path = db_path()
     backup = None
+    renewed = False
 
     def build(state: State) -> list[Event]:
-        nonlocal backup
+        nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
         if state.started and force:
             backup = _force_backup(path)
+        # A new evening, new keys (E66): under the evening's lock, before the new evening is
+        # written, so no old link ever opens it; the new assistants' links work at once.
+        from referee.serve import replace_access
+
+        renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events
 
     _, after, _ = run(build)
@@ -110,6 +116,9 @@ def new(
 
     if backup:
         say(f"The old evening was backed up to {lit(backup)}.")
+    if renewed:
+        say("Every link and the station token are new with this evening; the old ones open "
+            "nothing (E66). `referee links` prints the new ones.")
     render.evening_opened(after, path)
 
 

@@ -67,7 +67,7 @@ def main(
         typer.Option("--station", help="Run the command at `referee serve --station` URL."),
     ] = None,
     token: Annotated[
-        str | None, typer.Option("--token", help="The station token that `serve` printed."),
+        str | None, typer.Option("--token", help="The station token (`referee links` prints it)."),
     ] = None,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""

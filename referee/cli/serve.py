@@ -1,27 +1,81 @@
-"""`referee serve`: the table page for the projector, the assistants' phones, a second station.
+"""`referee serve` and `referee links`: the table page for the projector, the assistants'
+phones, a second station, and the links to them.
 
 Module-level imports stay light: the HTTP server (``referee.cli.server``) and the QR codes
-(segno) are imported only when the command runs.
+(segno) are imported only when a command runs.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, say
+from referee.cli.common import db_path, emit_json, lit, say
+
+if TYPE_CHECKING:
+    from referee.serve import Access
+
+#: Explicit colours for a QR code in a terminal (E70): black modules on a white ground on a
+#: light terminal and a dark one alike, never "the text colour on the terminal's ground".
+_FG = {True: "30", False: "97"}  # dark module: black; light: bright white
+_BG = {True: "40", False: "107"}
 
 
-def qr_text(link: str) -> str:
-    """``link`` as a QR code drawn with text blocks for the terminal."""
+def qr_text(link: str, *, colour: bool = True) -> str:
+    """``link`` as a QR code drawn with half blocks for the terminal (E70).
+
+    Each character is two modules, the upper half in the foreground colour and the lower in
+    the background colour, both set explicitly (black and white), with the standard quiet
+    zone of four modules, so the code scans on light and dark terminals alike. Without
+    ``colour`` (NO_COLOR) the blocks are drawn in the terminal's own colours.
+    """
     import io
+    from itertools import zip_longest
 
     import segno
 
-    out = io.StringIO()
-    segno.make(link, error="m").terminal(out=out, compact=True, border=2)
-    return out.getvalue()
+    code = segno.make(link, error="m")
+    if not colour:
+        out = io.StringIO()
+        code.terminal(out=out, compact=True, border=4)
+        return out.getvalue()
+    rows = [[bool(m) for m in row] for row in code.matrix_iter(scale=1, border=4)]
+    lines = []
+    for top, bottom in zip_longest(rows[0::2], rows[1::2], fillvalue=[False] * len(rows[0])):
+        cells, last = [], None
+        for up, down in zip(top, bottom, strict=True):
+            pair = (up, down)
+            if pair != last:
+                cells.append(f"\x1b[{_FG[up]};{_BG[down]}m")
+                last = pair
+            cells.append("\u2580")  # upper half block
+        lines.append("".join(cells) + "\x1b[0m")
+    return "\n".join(lines) + "\n"
+
+
+def _colour() -> bool:
+    import os
+
+    return not os.environ.get("NO_COLOR")
+
+
+def loopback_note(base: str, what: str = "These links point") -> str | None:
+    """What to say when links would point at this machine only (E70), else None: how to get
+    the room's address into them instead."""
+    from urllib.parse import urlsplit
+
+    from referee.serve import DEFAULT_PORT, is_loopback, lan_address
+
+    if not base or not is_loopback(base):
+        return None
+    address = lan_address()
+    port = urlsplit(base).port or DEFAULT_PORT
+    room = f"http://{address}:{port}" if address else "http://ADDRESS:PORT"
+    return (f"{what} at {base}, which only this machine opens, never a phone: run `referee "
+            f"serve --lan` (it keeps the room's address for the links), or give --url {room} "
+            "(E70).")
 
 
 def serve(
@@ -35,20 +89,32 @@ def serve(
     ] = False,
     new_tokens: Annotated[bool, typer.Option(
         "--new-tokens", help="Replace every assistant's link and the station token.")] = False,
+    links: Annotated[bool, typer.Option(
+        "--links", help="Print each assistant's link and the station token (not by default: "
+                        "the serving screen is often the projector's).")] = False,
     qr: Annotated[bool, typer.Option(
-        "--qr", help="Print each assistant's link as a QR code too.")] = False,
+        "--qr", help="Print each assistant's link, also as a QR code.")] = False,
+    tls: Annotated[tuple[Path, Path] | None, typer.Option(
+        "--tls", metavar="CERT KEY",
+        help="Serve HTTPS with this certificate and private key (PEM files).")] = None,
 ) -> None:
-    """The table page for the projector and the assistants' phones, until Ctrl-C."""
+    """The table page for the projector and the assistants' phones, until Ctrl-C.
+
+    Links and the station token are printed only when asked (--links, --qr), or by
+    `referee links` in another terminal (E67).
+    """
     from referee import live
     from referee.cli.server import make_server
     from referee.serve import ensure_access, lan_address, local_url
 
     path = db_path()
     state = live.load_state(path)  # no evening: one line, exit 2
-    server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port, station=station)
+    server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port, station=station,
+                         tls=tls)
     bound = server.server_address[1]
+    scheme = "https" if tls else "http"
     address = lan_address() if lan else None
-    base = local_url(bound, address) if address else local_url(bound)
+    base = local_url(bound, address or "127.0.0.1", scheme=scheme)
     access = ensure_access(path, state.assistants, renew=new_tokens, url=base)
     import signal
 
@@ -57,21 +123,24 @@ def serve(
 
     signal.signal(signal.SIGTERM, stop)
     try:
-        say(f"Serving {path} (Ctrl-C stops):")
+        say(f"Serving {lit(path)} (Ctrl-C stops):")
         say(f"  table page   {base}/")
         if lan and address:
-            say(f"  on this machine also {local_url(bound)}/")
+            say(f"  on this machine also {local_url(bound, scheme=scheme)}/")
         elif lan:
             say("  (no LAN address found: only this machine can reach it)")
-        for name in state.assistants:
-            say(f"  {name:<12} {access.link(name, base)}")
-            if qr:
-                typer.echo(qr_text(access.link(name, base)))
+        if lan and station and not tls:
+            say("  unencrypted  anyone on the room's network can read the tokens; `--tls CERT "
+                "KEY` hides them (E67)")
+        if links or qr:
+            _print_links(access, base, state.assistants, qr=qr, station=station)
+        else:
+            say(f"  links        `referee links` in another terminal prints the "
+                f"{len(state.assistants)} links" + (" and the station token" if station else ""))
         if station:
             from referee.cli import runner
 
             runner.root_command()  # built once now, not on the station's first command
-            say(f"  station      referee --station {base} --token {access.station} COMMAND ...")
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         say("Stopped.")
@@ -79,5 +148,60 @@ def serve(
         server.server_close()
 
 
+def _print_links(access: Access, base: str, names: list[str], *, qr: bool,
+                 station: bool) -> None:
+    for name in names:
+        say(f"  {lit(name):<12} {lit(access.link(name, base))}")
+        if qr:
+            typer.echo(qr_text(access.link(name, base), colour=_colour()))
+    if station:
+        say(f"  station      referee --station {lit(base)} --token {access.station} "
+            "COMMAND ...")
+    note = loopback_note(base)
+    if note:
+        say(lit(note))
+
+
+def links(
+    name: Annotated[str | None, typer.Argument(
+        metavar="[NAME]", help="One assistant (default: every assistant, and the station "
+        "token).", show_default=False)] = None,
+    url: Annotated[str | None, typer.Option(
+        "--url", help="Where `referee serve` runs (default: where it last said).")] = None,
+    qr: Annotated[bool, typer.Option("--qr", help="Also draw each link as a QR code.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead.")] = False,
+) -> None:
+    """Each assistant's link to their sheet on `referee serve`, and the station token (E67).
+
+    Made at once for an assistant who has none; the same links every time until a new evening
+    or `serve --new-tokens` replaces them (E66).
+    """
+    from referee import live
+    from referee.serve import ensure_access, local_url
+
+    path = db_path()
+    state = live.load_state(path)
+    if url is not None and not url.startswith(("http://", "https://")):
+        from referee.errors import BadInput
+
+        raise BadInput(f"--url takes the address `referee serve` printed, like "
+                       f"http://192.168.1.20:8765, not {url!r}")
+    names = state.assistants
+    if name is not None:
+        from referee.evening.souls import assistant as find_assistant
+
+        names = [find_assistant(state, name)]
+    access = ensure_access(path, state.assistants)
+    base = (url or access.url or local_url(8765)).rstrip("/")
+    if as_json:
+        data: dict[str, Any] = {"url": base, "links": {n: access.link(n, base) for n in names}}
+        if name is None:
+            data["station"] = access.station
+        emit_json(data)
+        return
+    _print_links(access, base, names, qr=qr, station=name is None)
+
+
 def register(app: typer.Typer) -> None:
     app.command("serve", rich_help_panel="Status")(serve)
+    app.command("links", rich_help_panel="Status")(links)

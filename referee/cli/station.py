@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +33,10 @@ TIMEOUT = 30.0
 HARMLESS_ROOT = frozenset({"explain", "version", "help"})
 #: Why each refused root option is the serving machine's own (E65); any other: the default.
 _WHY_ROOT = {
-    "db": "a station's commands run on the evening served there, never on another file",
-    "debug": "a traceback would show the serving machine's files and code; rerun the command "
-             "there with --debug",
-    "station": "a station sends its own line; give --station URL --token T before the "
-               "command, on your own command line",
-    "token": "a station sends its own line; give --station URL --token T before the "
-             "command, on your own command line",
+    "db": "it runs on the evening served there, and on no other file",
+    "debug": "a traceback would show the serving machine's files; use --debug there",
+    "station": "give --station URL --token T once, before the command, on your own line",
+    "token": "give --station URL --token T once, before the command, on your own line",
     "install_completion": "tab completion is set up on each machine for itself",
     "show_completion": "tab completion is set up on each machine for itself",
 }
@@ -166,13 +164,24 @@ class StationError(Exception):
     """The station cannot reach the server, or the server refused the token."""
 
 
-def send(url: str, token: str, args: list[str]) -> tuple[int, str, str]:
-    """Send one command line to the server at ``url``: ``(exit, stdout, stderr)``.
+@dataclass(frozen=True)
+class Answer:
+    """What the serving machine answered a station's line."""
+
+    exit: int
+    stdout: str
+    stderr: str
+    token: str | None = None  # the new station token, when the line made a new evening (E66)
+
+
+def exchange(url: str, token: str, args: list[str]) -> Answer:
+    """Send one command line to the server at ``url`` and read its answer.
 
     Raises:
         StationError: no answer, or the server refused the request.
     """
     import shutil
+    import ssl
     import urllib.error
     import urllib.request
 
@@ -191,11 +200,27 @@ def send(url: str, token: str, args: list[str]) -> tuple[int, str, str]:
         raise StationError(f"the station at {url} refused: {text}") from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
+        if isinstance(reason, ssl.SSLCertVerificationError):
+            raise StationError(f"the certificate of {url} is not one this machine trusts "
+                               f"({reason.verify_message}): give the one `serve --tls` uses "
+                               "as SSL_CERT_FILE=CERT (E67)") from None
         raise StationError(f"cannot reach the station at {url}: {reason}; is "
                            "`referee serve --station` running there?") from None
     except ValueError:
         raise StationError(f"{url} answered something that is no station's answer") from None
-    return int(data["exit"]), str(data["stdout"]), str(data["stderr"])
+    new = data.get("token")
+    return Answer(int(data["exit"]), str(data["stdout"]), str(data["stderr"]),
+                  new if isinstance(new, str) and new else None)
+
+
+def send(url: str, token: str, args: list[str]) -> tuple[int, str, str]:
+    """Send one command line to the server at ``url``: ``(exit, stdout, stderr)``.
+
+    Raises:
+        StationError: no answer, or the server refused the request.
+    """
+    answer = exchange(url, token, args)
+    return answer.exit, answer.stdout, answer.stderr
 
 
 def remote(url: str, token: str | None, args: list[str]) -> int:
@@ -214,13 +239,16 @@ def remote(url: str, token: str | None, args: list[str]) -> int:
     if args[:1] == ["shell"]:
         return RemoteShell(url, token).run(sys.stdin)
     try:
-        code, out, err = send(url, token, args)
+        answer = exchange(url, token, args)
     except StationError as exc:
         typer.echo(f"error: {exc}", err=True)
         return 2
-    sys.stdout.write(out)
-    sys.stderr.write(err)
-    return code
+    sys.stdout.write(answer.stdout)
+    sys.stderr.write(answer.stderr)
+    if answer.token:
+        typer.echo(f"This station's token is new with the new evening: give --token "
+                   f"{answer.token} (or ${TOKEN_ENV}) from now on (E66).", err=True)
+    return answer.exit
 
 
 class RemoteShell:
@@ -246,14 +274,18 @@ class RemoteShell:
         if words[0].lower() in LEAVE:
             raise _Leave
         try:
-            code, out, err = send(self.url, self.token, words)
+            answer = exchange(self.url, self.token, words)
         except StationError as exc:
             typer.echo(f"error: {exc}", err=True)
             return 2
-        sys.stdout.write(out)
-        sys.stderr.write(err)
+        sys.stdout.write(answer.stdout)
+        sys.stderr.write(answer.stderr)
+        if answer.token:
+            self.token = answer.token
+            typer.echo(f"The station token is new with the new evening: this shell goes on "
+                       f"with it ({answer.token}) (E66).", err=True)
         sys.stdout.flush()
-        return code
+        return answer.exit
 
     def run(self, lines: Iterable[str]) -> int:
         from referee.cli import runner

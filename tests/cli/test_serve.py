@@ -454,3 +454,203 @@ def test_a_bug_in_a_route_is_a_500_line_not_a_hang_up(server: Served,
             break
         time.sleep(0.05)
     assert "RuntimeError: boom" in err
+
+
+# -- tokens: a new evening, new keys; links only when asked (issue 21; E66, E67) -------------
+
+
+NEW_FORCE = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
+             "Cy:III:blue:Zoe:II", "--force"]
+
+
+@pytest.mark.parametrize("scheme", ["Bearer", "bearer", "BEARER", "bEaReR"])
+def test_e66_the_bearer_scheme_is_read_in_any_case(server: Served, scheme: str) -> None:
+    status, _, body = server.request(
+        "POST", "/station", json.dumps({"args": ["status", "--json"]}).encode(),
+        {"Authorization": f"{scheme}  {server.access.station} "})
+    assert status == 200 and json.loads(body)["exit"] == 0
+    status, _, _ = server.request("POST", "/station", b'{"args": ["status"]}',
+                                  {"Authorization": f"Basic {server.access.station}"})
+    assert status == 401
+
+
+def test_e66_new_force_replaces_every_token_and_new_assistants_have_theirs(
+        server: Served, evening: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee import serve
+    from tests.cli.conftest import GM
+
+    old = server.access
+    out = GM(CliRunner(), evening)(*NEW_FORCE).output
+    assert "Every link and the station token are new" in out and "E66" in out
+    new = serve.load_access(evening)
+    assert new is not None and set(new.assistants) == {"Ben", "Zoe"}  # Zoe's, at once
+    assert new.station != old.station and new.url == old.url
+    assert not {new.station, *new.assistants.values()} & {old.station, *old.assistants.values()}
+    for token in old.assistants.values():  # old links open nothing, and say why
+        status, _, body = server.get(f"/a/{token}")
+        assert status == 404 and b"replaced" in body and b"Clue sheet" not in body
+    for name, token in new.assistants.items():  # the running server knows the new ones
+        status, _, body = server.get(f"/a/{token}")
+        assert status == 200 and f"Clue sheet: {name}" in body.decode()
+    assert server.station(["status"], old.station)[0] == 403
+    assert server.station(["status"], new.station)[0] == 200
+
+
+def test_e66_a_refused_new_keeps_every_token(server: Served, evening: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee import serve
+    from tests.cli.conftest import GM
+
+    text = serve.access_path(evening).read_bytes()
+    GM(CliRunner(), evening).fails(*NEW_FORCE[:-1])  # no --force: refused (the evening stands)
+    GM(CliRunner(), evening).fails("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX",
+                                   "--seat", "Cy:XVI:blue", "--force")  # two share XVI
+    assert serve.access_path(evening).read_bytes() == text
+
+
+def test_e66_new_without_links_handed_out_makes_no_access_file(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee import serve
+    from tests.cli.conftest import GM
+
+    db = tmp_path / "fresh.json"
+    out = GM(CliRunner(), db)(*NEW_FORCE[:-1]).output
+    assert "station token" not in out and not serve.access_path(db).exists()
+
+
+def test_e66_the_station_that_ran_new_force_gets_the_new_token(server: Served,
+                                                               evening: Path) -> None:
+    from referee import serve
+
+    old = server.access.station
+    status, there = server.station(NEW_FORCE, old)
+    assert status == 200 and there["exit"] == 0, there
+    new = serve.load_access(evening)
+    assert new is not None and there["token"] == new.station != old
+    status, there = server.station(["status", "--json"], new.station)
+    assert status == 200 and "token" not in there  # said once, when it changed
+
+
+def test_e67_links_prints_every_link_and_the_station_token(evening: Path) -> None:
+    from typer.testing import CliRunner
+
+    from referee import serve
+    from tests.cli.conftest import GM
+
+    gm = GM(CliRunner(), evening)
+    out = gm("links").output
+    access = serve.load_access(evening)
+    assert access is not None
+    for name, token in access.assistants.items():
+        assert re.search(rf"^  {name} +http://127\.0\.0\.1:8765/a/{token}$", out, re.M), name
+    assert f"--token {access.station}" in out
+    assert "only this machine opens" in out and "E70" in out  # a phone cannot open them
+    one = gm("links", "di").output  # a name as everywhere: any case, a unique prefix
+    assert access.assistants["Di"] in one and access.assistants["Ben"] not in one
+    assert access.station not in one
+    assert gm("links", "--url", "http://192.168.1.20:8765").output.count("192.168.1.20") == 5
+    data = gm.json("links")
+    assert data["station"] == access.station and len(data["links"]) == 4
+    assert "only this machine" not in gm("links", "--url", "http://10.0.0.5:8765").output
+    assert gm("links").output == out  # the same links every time (E52)
+    assert "Zed" in gm.fails("links", "Zed")
+    assert "--url" in gm.fails("links", "--url", "192.168.1.20")
+
+
+# -- QR codes in the terminal scan on light and dark terminals (issue 21; E70) ----------------
+
+LINK = "http://192.168.1.20:8765/a/" + "Q" * 32
+ANSI = re.compile(r"\x1b\[(\d+)(?:;(\d+))?m|(.)", re.S)
+
+
+def _screen(text: str, theme: str) -> list[list[int]]:
+    """The QR code as a terminal of ``theme`` shows it: a grey level (0 black, 255 white) per
+    module, two modules per character (the upper half block in the text colour, the lower half
+    in the ground colour), the terminal's own colours wherever none is set."""
+    default_fg, default_bg = (255, 0) if theme == "dark" else (0, 255)
+    levels = {"30": 0, "97": 255, "37": 200, "40": 0, "107": 255, "47": 200}
+    rows: list[list[int]] = []
+    for line in text.rstrip("\n").split("\n"):
+        fg, bg = default_fg, default_bg
+        top: list[int] = []
+        bottom: list[int] = []
+        for m in ANSI.finditer(line):
+            if m.group(3) is None:
+                for code in filter(None, m.groups()[:2]):
+                    if code == "0":
+                        fg, bg = default_fg, default_bg
+                    elif code.startswith(("3", "9")):
+                        fg = levels[code]
+                    else:
+                        bg = levels[code]
+                continue
+            ch = m.group(3)
+            up = {"▀": fg, "▄": bg, "█": fg, " ": bg}[ch]
+            down = {"▀": bg, "▄": fg, "█": fg, " ": bg}[ch]
+            top.append(up)
+            bottom.append(down)
+        rows += [top, bottom]
+    return rows
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_e70_terminal_qr_is_the_code_black_on_white_on_any_terminal(theme: str) -> None:
+    import segno
+
+    from referee.cli.serve import qr_text
+
+    want = [[0 if dark else 255 for dark in row]
+            for row in segno.make(LINK, error="m").matrix_iter(scale=1, border=4)]
+    shown = _screen(qr_text(LINK), theme)
+    assert shown[:len(want)] == want  # every module, the quiet zone white, on either theme
+    assert all(v == 255 for row in shown[len(want):] for v in row)  # the half row below
+
+
+def test_e70_the_check_sees_a_code_drawn_in_the_terminals_own_colours() -> None:
+    """Without colours (as segno draws it, and as NO_COLOR asks) a light terminal shows the
+    code inverted (segno draws the light modules in the text colour): the check above would
+    fail on it."""
+    import segno
+
+    from referee.cli.serve import qr_text
+
+    want = [[0 if dark else 255 for dark in row]
+            for row in segno.make(LINK, error="m").matrix_iter(scale=1, border=4)]
+    plain = qr_text(LINK, colour=False)
+    assert "\x1b" not in plain
+    assert _screen(plain, "light")[:len(want)] != want
+    assert _screen(plain, "dark")[:len(want)] == want
+
+
+def _scan(rows: list[list[int]], image: Path) -> str:
+    """What zbarimg reads off the picture of ``rows`` (six pixels a module)."""
+    import subprocess
+
+    scale = 6
+    width = len(rows[0]) * scale
+    pixels = bytearray()
+    for row in rows:
+        pixels += bytes(v for v in row for _ in range(scale)) * scale
+    image.write_bytes(f"P5 {width} {len(rows) * scale} 255\n".encode() + bytes(pixels))
+    done = subprocess.run(["zbarimg", "--quiet", "--raw", str(image)], capture_output=True,
+                          text=True, timeout=60)
+    return done.stdout.strip()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_e70_terminal_qr_scans(theme: str, tmp_path: Path) -> None:
+    """The terminal's picture, read by a real QR decoder (zbarimg), gives the link back; the
+    code in the terminal's own colours does not scan on a light terminal."""
+    import shutil
+
+    from referee.cli.serve import qr_text
+
+    if shutil.which("zbarimg") is None:
+        pytest.skip("zbarimg is not installed (apt-get install zbar-tools)")
+    assert _scan(_screen(qr_text(LINK), theme), tmp_path / "code.pgm") == LINK
+    plain = _scan(_screen(qr_text(LINK, colour=False), theme), tmp_path / "plain.pgm")
+    assert (plain == LINK) == (theme == "dark")

@@ -38,8 +38,8 @@ class Serving:
 def serving(demo_db: Path, tmp_path: Path) -> Iterator[Serving]:
     db = copy_evening(demo_db, tmp_path / "night")
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
-                             "--port", "0", "--station"], env=ENV, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+                             "--port", "0", "--station", "--links"], env=ENV,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert proc.stdout is not None
     lines: list[str] = []
     try:
@@ -190,7 +190,7 @@ def test_serve_keeps_links_across_restarts_until_new_tokens(demo_db: Path,
 
     def links(*extra: str) -> set[str]:
         proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
-                                 "--port", "0", *extra], env=ENV, stdout=subprocess.PIPE,
+                                 "--port", "0", "--links", *extra], env=ENV, stdout=subprocess.PIPE,
                                 text=True)
         assert proc.stdout is not None
         found: set[str] = set()
@@ -360,3 +360,158 @@ def test_e65_the_real_command_line_at_a_station(serving: Serving, tmp_path: Path
         assert result.stdout == ""
     assert _listing(tmp_path) == before
     assert not (tmp_path / "somewhere").exists()
+
+
+# -- tokens at the serving terminal and at the station (issue 21; E66, E67) ------------------
+
+
+def _serve_lines(db: Path, *extra: str, until: str = "links") -> tuple[subprocess.Popen[str],
+                                                                        str]:
+    """Start `referee serve` on ``db`` and read its output up to a line starting ``until``."""
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
+                             "--port", "0", *extra], env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    text = ""
+    while not any(ln.strip().startswith(until) for ln in text.splitlines()):
+        line = proc.stdout.readline()
+        assert line, text + (proc.stderr.read() if proc.stderr else "")
+        text += line
+    return proc, text
+
+
+def _stop(proc: subprocess.Popen[str]) -> str:
+    """Stop ``proc`` as Ctrl-C does: the rest of its stdout, then its stderr."""
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    return out + (err or "")
+
+
+def test_e67_serve_prints_no_link_or_token_unless_asked(demo_db: Path, tmp_path: Path) -> None:
+    from referee import serve
+
+    db = copy_evening(demo_db, tmp_path / "night")
+    proc, text = _serve_lines(db, "--station")
+    text += _stop(proc)
+    access = serve.load_access(db)
+    assert access is not None
+    for token in (access.station, *access.assistants.values()):
+        assert token not in text
+    assert "/a/" not in text and "`referee links`" in text and "station token" in text
+    proc, text = _serve_lines(db, "--station", "--links", until="station")
+    text += _stop(proc)
+    assert access.station in text and all(t in text for t in access.assistants.values())
+
+
+def test_e67_lan_station_says_once_that_tokens_travel_unencrypted(demo_db: Path,
+                                                                  tmp_path: Path) -> None:
+    db = copy_evening(demo_db, tmp_path / "night")
+    proc, text = _serve_lines(db, "--lan", "--station")
+    text += _stop(proc)
+    assert text.count("unencrypted") == 1 and "--tls CERT KEY" in text and "E67" in text
+    proc, text = _serve_lines(db, "--lan")  # no station token on the network: no warning
+    text += _stop(proc)
+    assert "unencrypted" not in text
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """A self-signed certificate for 127.0.0.1 and its key, made by openssl."""
+    import shutil
+
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is not installed")
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return cert, key
+
+
+def test_e67_tls_serves_https_and_a_station_that_trusts_it(demo_db: Path, tmp_path: Path,
+                                                           certificate: tuple[Path, Path]
+                                                           ) -> None:
+    import ssl
+    import urllib.request
+
+    cert, key = certificate
+    db = copy_evening(demo_db, tmp_path / "night")
+    proc, text = _serve_lines(db, "--lan", "--station", "--links", "--tls", str(cert),
+                              str(key), until="station")
+    try:
+        assert "unencrypted" not in text
+        local = re.search(r"on this machine also (https://127\.0\.0\.1:\d+)/", text)
+        token = re.search(r"--token (\S+)", text)
+        assert local and token, text
+        url = local.group(1)
+        trusted = ssl.create_default_context(cafile=str(cert))
+        with urllib.request.urlopen(url + "/frame.json", context=trusted, timeout=30) as page:
+            assert page.status == 200
+        station = ["--station", url, "--token", token.group(1)]
+        untrusted = referee(*station, "status", "--json")
+        assert untrusted.returncode == 2 and "SSL_CERT_FILE" in untrusted.stderr
+        assert len(untrusted.stderr.splitlines()) == 1
+        env = {**ENV, "SSL_CERT_FILE": str(cert)}
+        done = subprocess.run([sys.executable, "-m", "referee", *station, "status", "--json"],
+                              env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and json.loads(done.stdout)["fool"] == "Fool", done.stderr
+        plain = url.replace("https://", "http://")  # plain HTTP at a TLS port: no answer,
+        with pytest.raises(OSError):                 # and no traceback at the server
+            urllib.request.urlopen(plain + "/", timeout=30)
+    finally:
+        out = _stop(proc)
+    assert proc.returncode == 0 and "Stopped." in out
+    assert "Traceback" not in out and "internal error" not in out
+
+
+@pytest.mark.parametrize("files", ["missing", "swapped"])
+def test_e67_tls_with_unusable_files_is_one_line(demo_db: Path, tmp_path: Path,
+                                                 certificate: tuple[Path, Path],
+                                                 files: str) -> None:
+    cert, key = certificate
+    args = [str(tmp_path / "none.pem"), str(key)] if files == "missing" else [str(key),
+                                                                              str(cert)]
+    db = copy_evening(demo_db, tmp_path / "night")
+    result = referee("--db", str(db), "serve", "--port", "0", "--tls", *args)
+    assert result.returncode == 2 and "--tls" in result.stderr and "E67" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_e66_token_rotation_after_new_force_through_the_station(serving: Serving,
+                                                                tmp_path: Path) -> None:
+    from referee import serve
+
+    db = tmp_path / "night" / "demo.json"
+    new = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
+           "Cy:III:blue:Zoe:II", "--force"]
+    station = ["--station", serving.url, "--token", serving.token]
+    done = referee(*station, *new)
+    assert done.returncode == 0, done.stderr
+    access = serve.load_access(db)
+    assert access is not None and access.station != serving.token
+    assert f"--token {access.station}" in done.stderr and "E66" in done.stderr
+    assert set(access.assistants) == {"Ben", "Zoe"}
+    import urllib.error
+    import urllib.request
+
+    for name, link in serving.links.items():  # every old link opens nothing now
+        with pytest.raises(urllib.error.HTTPError) as gone:
+            urllib.request.urlopen(link, timeout=30)
+        assert gone.value.code == 404, name
+    zoe = f"{serving.url}/a/{access.assistants['Zoe']}"
+    with urllib.request.urlopen(zoe, timeout=30) as page:  # a new assistant's, at once
+        assert "Clue sheet: Zoe" in page.read().decode()
+    stale = referee(*station, "status")
+    assert stale.returncode == 2 and "new evening replaces it" in stale.stderr
+    fresh = referee("--station", serving.url, "--token", access.station, "status", "--json")
+    assert fresh.returncode == 0 and json.loads(fresh.stdout)["fool"] == "Max"
+
+
+def test_e66_a_station_shell_goes_on_after_new_force(serving: Serving, tmp_path: Path) -> None:
+    lines = ("new --fool Max --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --force\n"
+             "status --json\n")
+    result = referee("--station", serving.url, "--token", serving.token, "shell", stdin=lines)
+    assert result.returncode == 0, result.stderr
+    assert "this shell goes on with it" in result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1])["fool"] == "Max"
