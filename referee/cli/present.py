@@ -66,9 +66,10 @@ def handout(
     state = read_state()
     name = find_assistant(state, assistant)
     data = rep.handout(state, name)
+    base = None
     if html is not None:
-        _write(html, _with_link(rep.render_handout_html(data), state.assistants, name, url),
-               secret=True, force=force)
+        page, base = _with_link(rep.render_handout_html(data), state.assistants, name, url)
+        _write(html, page, secret=True, force=force)
     if as_json:
         emit_json(data)
         return
@@ -77,28 +78,40 @@ def handout(
     render_souls.handout(data)
     if html is not None:
         say(f"Handout written to {lit(html)}.")
+        from referee.cli.serve import loopback_note
+
+        note = loopback_note(base or "", f"{name}'s link points")
+        if note:
+            say(lit(note))
 
 
-def _with_link(page: str, assistants: list[str], name: str, url: str | None) -> str:
-    """The handout page with the assistant's link to the served evening, and its QR code."""
+def _with_link(page: str, assistants: list[str], name: str, url: str | None
+               ) -> tuple[str, str]:
+    """The handout page with the assistant's link to the served evening and its QR code, and
+    the address the link points at. A link to this machine only says so on the page (E70)."""
     import html
 
     import segno
 
     from referee.cli.common import db_path
-    from referee.serve import ensure_access
+    from referee.serve import DEFAULT_PORT, ensure_access, is_loopback, local_url
 
     if url is not None and not url.startswith(("http://", "https://")):
         from referee.errors import BadInput
 
         raise BadInput(f"--url takes the address `referee serve` printed, like "
                        f"http://192.168.1.20:8765, not {url!r}")
-    link = ensure_access(db_path(), assistants).link(name, url)
+    access = ensure_access(db_path(), assistants)
+    base = (url or access.url or local_url(DEFAULT_PORT)).rstrip("/")
+    link = access.link(name, base)
     code = segno.make(link, error="m").svg_inline(scale=4, title=f"Link for {name}")
+    warning = ("<p><b>This link opens only on the machine that serves the evening, never on a "
+               "phone: ask the GM for a sheet printed with the room's address.</b></p>"
+               if is_loopback(base) else "")
     block = (f'<div class="link"><p>On your phone during the evening: scan this, or open '
              f'<code>{html.escape(link)}</code> (it is yours alone: keep it to yourself).</p>'
-             f"{code}</div>")
-    return page.replace("</body>", block + "</body>", 1)
+             f"{warning}{code}</div>")
+    return page.replace("</body>", block + "</body>", 1), base
 
 
 def _evening_files(db: Path) -> tuple[Path, Path, Path]:

@@ -165,3 +165,55 @@ def test_e43_report_without_reveal_keeps_unfound_soul_arcana_secret(demo: GM) ->
                 < full["arcana"]["points"][holder][arcanum]
     text = demo("report").stdout
     assert "? (a soul's secret Arcanum)" in text
+
+
+# -- a printed link a phone cannot open says so (issue 21; E70) --------------------------------
+
+
+@pytest.fixture
+def evening_copy(demo_db: Path, tmp_path: Path) -> GM:
+    from typer.testing import CliRunner
+
+    db = tmp_path / "night" / "demo.json"
+    db.parent.mkdir()
+    shutil.copyfile(demo_db, db)
+    return GM(CliRunner(), db)
+
+
+def test_e70_a_handout_whose_link_is_this_machine_only_says_so(evening_copy: GM,
+                                                               tmp_path: Path) -> None:
+    page = tmp_path / "ben.html"
+    out = evening_copy("handout", "Ben", "--html", str(page)).output
+    assert "Ben's link points at http://127.0.0.1:8765" in out and "E70" in out
+    assert "never a phone" in out and "`referee serve --lan`" in out and "--url http" in out
+    assert "only on the machine that serves the evening" in page.read_text()
+
+
+@pytest.mark.parametrize("url", ["http://192.168.1.20:8765", "https://room.example:9000"])
+def test_e70_a_handout_with_the_rooms_address_says_nothing_more(evening_copy: GM,
+                                                                tmp_path: Path,
+                                                                url: str) -> None:
+    page = tmp_path / "ben.html"
+    out = evening_copy("handout", "Ben", "--html", str(page), "--url", url).output
+    assert "E70" not in out and "never a phone" not in out
+    text = page.read_text()
+    assert f"{url}/a/" in text and "only on the machine" not in text
+
+
+@pytest.mark.parametrize("url", ["http://localhost:8765", "http://[::1]:8765",
+                                 "http://127.1.2.3:8765"])
+def test_e70_every_loopback_address_is_caught(evening_copy: GM, tmp_path: Path,
+                                              url: str) -> None:
+    out = evening_copy("handout", "Di", "--html", str(tmp_path / "di.html"), "--url",
+                       url).output
+    assert f"Di's link points at {url}" in out
+
+
+def test_e70_serve_lan_keeps_the_rooms_address_for_the_next_handout(evening_copy: GM,
+                                                                    tmp_path: Path) -> None:
+    from referee import serve
+
+    serve.ensure_access(evening_copy.db, ["Ben"], url="http://10.1.2.3:8765")  # as serve --lan
+    page = tmp_path / "ben.html"
+    out = evening_copy("handout", "Ben", "--html", str(page)).output
+    assert "E70" not in out and "http://10.1.2.3:8765/a/" in page.read_text()
