@@ -84,6 +84,7 @@ def main() -> int:
     command_times: list[float] = []
     failures: list[str] = []
     codes: dict[int, int] = {}
+    by_status: dict[int, list[float]] = {}  # latencies of the 200 and the 304 answers apart
     last_frames: list[dict[str, Any] | None] = [None] * opts.pollers
 
     def poller(k: int) -> None:
@@ -104,6 +105,7 @@ def main() -> int:
             elapsed = time.perf_counter() - t0
             with lock:
                 poll_times.append(elapsed)
+                by_status.setdefault(answer.status, []).append(elapsed)
                 codes[answer.status] = codes.get(answer.status, 0) + 1
             if answer.status == 200:
                 etag = answer.getheader("ETag") or ""
@@ -162,6 +164,9 @@ def main() -> int:
           f" failed {sum(1 for f in failures if f.startswith('poller'))}; "
           f"latency p50 {percentile(poll_times, .5) * 1000:.1f} ms, "
           f"p95 {percentile(poll_times, .95) * 1000:.1f} ms")
+    print("  by answer: " + "; ".join(
+        f"{c} p50 {percentile(t, .5) * 1000:.1f} ms, p95 {percentile(t, .95) * 1000:.1f} ms"
+        for c, t in sorted(by_status.items())))
     print(f"commands: {len(command_times)}, failed "
           f"{sum(1 for f in failures if f.startswith('command'))}; latency p50 "
           f"{percentile(command_times, .5) * 1000:.1f} ms, "
