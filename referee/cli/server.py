@@ -148,15 +148,13 @@ class Server(ThreadingHTTPServer):
         """Between two polls of the accepting loop: a connection still sending one request
         after REQUEST_TIME is cut (a client dripping a byte at a time holds no thread)."""
         now = time.monotonic()
-        with self._count:
-            late = [s for s, t in self._deadlines.items() if t < now]
-            for sock in late:
+        with self._count:  # under the lock: a request that just came in whole is never cut
+            for sock in [s for s, t in self._deadlines.items() if t < now]:
                 del self._deadlines[sock]
-        for sock in late:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
 
     # -- the rest --------------------------------------------------------------------------
 

@@ -265,17 +265,25 @@ def test_e69_a_planted_inline_script_or_handler_is_caught(server: Served) -> Non
         assert uncovered(page.replace("</body>", planted + "</body>"), policy), planted
 
 
-def test_e69_the_policy_follows_the_page_as_served(server: Served) -> None:
-    """The policy is made from each answer: the table page's inline script holds the
-    server's clock, so two answers a moment apart have two policies, each its own page's."""
-    first = server.get("/")
-    time.sleep(0.01)
-    second = server.get("/")
-    assert first[1]["content-security-policy"] != second[1]["content-security-policy"]
-    for _, headers, body in (first, second):
-        assert uncovered(body.decode(), headers["content-security-policy"]) == []
+def test_e69_the_policy_follows_the_page_as_served(server: Served,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The policy is made from each answer: a page changed later is covered without an edit
+    to the server, and what the page no longer holds is no longer allowed."""
+    from referee import serve
+
+    pages = iter(["<style>a{}</style><script>one()</script><p>x</p>",
+                  "<style>b{}</style><script>two()</script><script>three()</script>"])
+    monkeypatch.setattr(serve, "table_page", lambda frame, etag: next(pages))
+    policies = []
+    for _ in range(2):
+        _, headers, body = server.get("/")
+        policies.append(headers["content-security-policy"])
+        assert uncovered(body.decode(), policies[-1]) == []
+    one = "'sha256-" + base64.b64encode(hashlib.sha256(b"one()").digest()).decode() + "'"
+    assert one in policies[0] and one not in policies[1]
+    assert policies[1].count("'sha256-") == 3
     _, headers, _ = server.get("/frame.json")  # no page: nothing may run at all
-    assert "script-src" not in headers["content-security-policy"]
+    assert "'sha256-" not in headers["content-security-policy"]
     assert "default-src 'none'" in headers["content-security-policy"]
 
 
