@@ -446,9 +446,13 @@ class Handler(BaseHTTPRequestHandler):
         code, out, err = station.run_remote(args, self.server.evening, columns)
         reply: dict[str, Any] = {"exit": code, "stdout": out, "stderr": err}
         after = self.server.access()
-        if after is not None and not after.is_station(token):
-            reply["token"] = after.station  # the line made a new evening (E66): its new key,
-            # to the station that held the old one, so it goes on
+        words = [a for a in args if not a.startswith("-")]
+        if code == 0 and words[:1] == ["new"] and after is not None and \
+                not after.is_station(token):
+            # This very line made a new evening (E66): its new key, to the station that held
+            # the old one, so it goes on. Never for another line: a token replaced meanwhile
+            # (`serve --new-tokens`) is a key taken back, not handed to whoever asked.
+            reply["token"] = after.station
         self._send(HTTPStatus.OK, json.dumps(reply).encode(),
                    kind="application/json; charset=utf-8")
 

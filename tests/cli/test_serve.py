@@ -654,3 +654,23 @@ def test_e70_terminal_qr_scans(theme: str, tmp_path: Path) -> None:
     assert _scan(_screen(qr_text(LINK), theme), tmp_path / "code.pgm") == LINK
     plain = _scan(_screen(qr_text(LINK, colour=False), theme), tmp_path / "plain.pgm")
     assert (plain == LINK) == (theme == "dark")
+
+
+def test_e66_a_token_replaced_by_another_hand_is_never_handed_out(server: Served,
+                                                                 evening: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch
+                                                                 ) -> None:
+    """Tokens taken back while a station's line runs (`serve --new-tokens` at the serving
+    machine) are not given to that station in its answer."""
+    from referee import serve
+    from referee.cli import station
+
+    real = station.run_remote
+
+    def meanwhile(*args: Any, **kwargs: Any) -> tuple[int, str, str]:
+        serve.ensure_access(evening, [], renew=True)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(station, "run_remote", meanwhile)
+    status, there = server.station(["status", "--json"], server.access.station)
+    assert status == 200 and there["exit"] == 0 and "token" not in there
