@@ -17,12 +17,12 @@ import hashlib
 import hmac
 import html
 import json
+import re
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
@@ -276,64 +276,37 @@ class FrameSource:
 #: What every answer may load (E69): nothing from anywhere, but polls of this server.
 _POLICY = ("default-src 'none'; connect-src 'self'; img-src 'self' data:; "
            "frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+_OPENING = re.compile(r"<(script|style)((?:\s[^>]*)?)>", re.I)
 
 
-class _InlineReader(HTMLParser):
-    """Collects the text inside each inline ``<script>`` and ``<style>`` (``inline_blocks``)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=False)
-        self.found: dict[str, list[str]] = {"script": [], "style": []}
-        self._inside: str | None = None
-        self._text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in self.found and not (tag == "script" and any(k == "src" for k, _ in attrs)):
-            self._inside, self._text = tag, []
-
-    def handle_data(self, data: str) -> None:
-        if self._inside:
-            self._text.append(data)
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == self._inside:
-            self.found[tag].append("".join(self._text))
-            self._inside = None
+def new_nonce() -> str:
+    """A nonce for one answer's Content-Security-Policy: 128 random bits (E69)."""
+    return secrets.token_urlsafe(16)
 
 
-def inline_blocks(page: str) -> dict[str, list[str]]:
-    """The text of every inline ``<script>`` and ``<style>`` element of ``page``, as a browser
-    hashes it (line breaks read as ``\n``); a script with ``src`` is not inline.
+def seal(markup: str, nonce: str) -> str:
+    """``markup`` with ``nonce`` on each of its ``<script>`` and ``<style>`` elements (E69).
 
-    >>> inline_blocks("<style>b{}</style><script>go()</script><script src=x></script>")
-    {'script': ['go()'], 'style': ['b{}']}
+    Called on a page's own markup (its template) before any name or text goes in, so what
+    the data brings, were it ever to hold an element, has no nonce and does not run.
+
+    >>> seal('<style>b{}</style><SCRIPT id="first">1</SCRIPT>', 'N')
+    '<style nonce="N">b{}</style><SCRIPT id="first" nonce="N">1</SCRIPT>'
     """
-    reader = _InlineReader()
-    reader.feed(page.replace("\r\n", "\n").replace("\r", "\n"))
-    reader.close()
-    return reader.found
+    if not nonce:
+        return markup
+    return _OPENING.sub(lambda m: f'<{m.group(1)}{m.group(2)} nonce="{nonce}">', markup)
 
 
-def content_policy(page: str | None = None) -> str:
-    """The Content-Security-Policy of an answer (E69): for a page, the SHA-256 of each of its
-    inline scripts and styles, and nothing inline else (no ``unsafe-inline``, so no ``on*=``
-    handler and no ``style=""`` attribute runs); for any other answer, nothing at all.
-
-    Computed from the page as it is served, so a change to the page stays covered.
+def content_policy(nonce: str | None = None) -> str:
+    """The Content-Security-Policy of an answer (E69): for a page built with ``nonce``, its
+    own scripts and styles (those that carry the nonce) and nothing inline else: no
+    ``unsafe-inline``, so no ``on*=`` handler, ``style=""`` attribute or ``javascript:``
+    address runs; for any other answer, nothing at all.
     """
-    import base64
-
-    if page is None:
+    if nonce is None:
         return _POLICY
-    blocks = inline_blocks(page)
-
-    def sources(kind: str) -> str:
-        hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(
-            text.encode("utf-8")).digest()).decode() + "'" for text in blocks[kind]})
-        return " ".join(hashes) or "'none'"
-
-    return f"{_POLICY}; script-src {sources('script')}; style-src {sources('style')}"
-
+    return f"{_POLICY}; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'"
 
 
 def _inline_json(data: object) -> str:
@@ -345,15 +318,16 @@ def _inline_json(data: object) -> str:
 _TEMPLATE: str | None = None
 
 
-def table_page(frame: dict[str, Any], etag: str) -> str:
-    """The projector's page: inline CSS and JS, the first frame inline, then polling."""
+def table_page(frame: dict[str, Any], etag: str, nonce: str = "") -> str:
+    """The projector's page: inline CSS and JS, the first frame inline, then polling; its
+    scripts and styles carry ``nonce`` (E69), given before the data goes in."""
     global _TEMPLATE
     if _TEMPLATE is None:
         from referee.content.scenario import data_file
 
         _TEMPLATE = data_file("table.html").read_text(encoding="utf-8")
     title = html.escape(str(frame.get("title") or "Fool's Errand"))
-    return (_TEMPLATE.replace("{{TITLE}}", title)
+    return (seal(_TEMPLATE, nonce).replace("{{TITLE}}", title)
             .replace("{{FRAME}}", _inline_json(frame)).replace("{{ETAG}}", _inline_json(etag))
             .replace("{{NOW}}", f"{time.time():.3f}"))
 
@@ -375,9 +349,10 @@ REPLACED = ("A new evening or new links replaced it (or it was mistyped): ask th
             "link, and scan it again.")
 
 
-def handout_page(path: Path, assistant: str) -> tuple[str, str]:
+def handout_page(path: Path, assistant: str, nonce: str = "") -> tuple[str, str]:
     """An assistant's clue sheet for their phone, and its ETag: ``report.handout`` for them,
-    nothing else; the page reloads itself when the sheet changes.
+    nothing else; the page reloads itself when the sheet changes. The page's own style (in
+    its head, where no data stands but the escaped title) and its script carry ``nonce``.
 
     Raises:
         RefereeError: no evening, or a corrupt one.
@@ -387,7 +362,9 @@ def handout_page(path: Path, assistant: str) -> tuple[str, str]:
     state = live.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
     etag = '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
-    poll = _POLL % (_inline_json(etag), _inline_json(REPLACED))
+    head, body, rest = page.partition("<body")
+    poll = seal(_POLL, nonce) % (_inline_json(etag), _inline_json(REPLACED))
+    page = seal(head, nonce) + body + rest
     return page.replace("</body>", poll + "</body>", 1), etag
 
 

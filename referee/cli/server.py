@@ -31,7 +31,7 @@ MAX_BODY = 16 * 1024
 DRAIN = 1024 * 1024  # an oversized body up to this is read and dropped before the answer
 TOKEN_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})")
 #: Sent with every answer, error pages too (E53, E68); the Content-Security-Policy is made
-#: for each answer from what it holds (E69).
+#: for each answer, with the nonce of its page (E69).
 SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
@@ -216,15 +216,17 @@ class Handler(BaseHTTPRequestHandler):
                 self.rfile = _Closed()  # type: ignore[assignment]
 
     def _send(self, status: int, body: bytes = b"", *, kind: str = "text/plain; charset=utf-8",
-              headers: dict[str, str] | None = None, cache: str = "no-store") -> None:
+              headers: dict[str, str] | None = None, cache: str = "no-store",
+              nonce: str | None = None) -> None:
+        """One answer with every header; a page built with ``nonce`` runs its own scripts
+        and styles, and nothing else inline (E69)."""
         from referee.serve import content_policy
 
         self._answered = True
         self.send_response(status)
         for name, value in SECURITY_HEADERS.items():
             self.send_header(name, value)
-        page = body.decode("utf-8", "replace") if kind.startswith("text/html") else None
-        self.send_header("Content-Security-Policy", content_policy(page))
+        self.send_header("Content-Security-Policy", content_policy(nonce))
         self.send_header("Cache-Control", cache)
         self.send_header("X-Server-Time", f"{time.time():.3f}")
         for name, value in (headers or {}).items():
@@ -382,12 +384,13 @@ class Handler(BaseHTTPRequestHandler):
     # -- routes ----------------------------------------------------------------------------
 
     def _table(self) -> None:
-        from referee.serve import table_page
+        from referee.serve import new_nonce, table_page
 
         cached = self.server.source.current()
-        page = table_page(cached.data, cached.etag)
+        nonce = new_nonce()
+        page = table_page(cached.data, cached.etag, nonce)
         self._send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
-                   cache="no-cache")
+                   cache="no-cache", nonce=nonce)
 
     def _frame(self) -> None:
         cached = self.server.source.current()
@@ -401,7 +404,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def _handout(self, token: str) -> None:
         from referee.errors import RefereeError
-        from referee.serve import handout_page
+        from referee.serve import handout_page, new_nonce
 
         access = self.server.access()
         name = access.assistant_for(token) if access is not None else None
@@ -410,13 +413,14 @@ class Handler(BaseHTTPRequestHandler):
 
             self._text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} (E66)")
             return
+        nonce = new_nonce()
         try:
-            page, etag = handout_page(self.server.evening, name)
+            page, etag = handout_page(self.server.evening, name, nonce)
         except RefereeError as exc:
             self._text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
             return
         self._send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
-                   headers={"ETag": etag})
+                   headers={"ETag": etag}, nonce=nonce)
 
     def _station(self, body: bytes) -> None:
         from referee.cli import station

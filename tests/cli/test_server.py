@@ -213,9 +213,9 @@ def test_e68_answers_leave_without_nagle_delay(demo_db: Path, tmp_path: Path) ->
 
 
 def uncovered(page: str, policy: str) -> list[str]:
-    """Every inline script or style of ``page`` whose hash ``policy`` does not list, and every
-    inline handler or style attribute (which no hash can allow): read here with a parser of
-    this test's own, not the server's."""
+    """Every inline script or style of ``page`` that ``policy`` does not allow (by its nonce
+    or its hash), and every inline handler or style attribute (which no policy here allows):
+    read with a parser of this test's own, not the server's."""
     def allowed(directive: str) -> set[str]:
         for part in policy.split(";"):
             words = part.split()
@@ -226,11 +226,15 @@ def uncovered(page: str, policy: str) -> list[str]:
     found = []
     text = page.replace("\r\n", "\n").replace("\r", "\n")
     for kind in ("script", "style"):
+        sources = allowed(f"{kind}-src")
+        assert "'unsafe-inline'" not in sources
         for attrs, body in re.findall(rf"<{kind}\b([^>]*)>(.*?)</{kind}\s*>", text, re.S | re.I):
             if kind == "script" and re.search(r"\bsrc\s*=", attrs):
                 continue
+            nonce = re.search(r'\bnonce="([^"]*)"', attrs)
             digest = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
-            if f"'sha256-{digest}'" not in allowed(f"{kind}-src"):
+            if f"'sha256-{digest}'" not in sources and not (
+                    nonce and nonce.group(1) and f"'nonce-{nonce.group(1)}'" in sources):
                 found.append(f"<{kind}{attrs}> {body[:40]!r}")
     for tag in re.findall(r"<[a-zA-Z][^>]*>", text):
         if re.search(r"\s(on[a-z]+|style)\s*=", tag, re.I):
@@ -261,30 +265,54 @@ def test_e69_a_planted_inline_script_or_handler_is_caught(server: Served) -> Non
     added to the page."""
     page, policy = _pages(server)["/"]
     for planted in ("<script>alert(1)</script>", "<style>b{color:red}</style>",
-                    '<b onclick="go()">x</b>', '<i style="color:red">x</i>'):
+                    '<b onclick="go()">x</b>', '<i style="color:red">x</i>',
+                    '<script nonce="guessed">alert(1)</script>'):
         assert uncovered(page.replace("</body>", planted + "</body>"), policy), planted
 
 
-def test_e69_the_policy_follows_the_page_as_served(server: Served,
-                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    """The policy is made from each answer: a page changed later is covered without an edit
-    to the server, and what the page no longer holds is no longer allowed."""
+def test_e69_each_answer_has_its_own_nonce(server: Served) -> None:
+    nonces = set()
+    for _ in range(3):
+        for path, (_, policy) in _pages(server).items():
+            found = re.findall(r"'nonce-([A-Za-z0-9_-]+)'", policy)
+            assert len(set(found)) == 1 and len(found[0]) >= 22, (path, policy)
+            nonces.add(found[0])
+    assert len(nonces) == 15  # never two answers alike
+    _, headers, _ = server.get("/frame.json")  # no page: nothing may run at all
+    assert "nonce" not in headers["content-security-policy"]
+    assert "default-src 'none'" in headers["content-security-policy"]
+
+
+def test_e69_the_policy_follows_the_template_as_changed(server: Served,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A script or style added to the table page's template later is covered without an edit
+    to the server."""
     from referee import serve
 
-    pages = iter(["<style>a{}</style><script>one()</script><p>x</p>",
-                  "<style>b{}</style><script>two()</script><script>three()</script>"])
-    monkeypatch.setattr(serve, "table_page", lambda frame, etag: next(pages))
-    policies = []
-    for _ in range(2):
-        _, headers, body = server.get("/")
-        policies.append(headers["content-security-policy"])
-        assert uncovered(body.decode(), policies[-1]) == []
-    one = "'sha256-" + base64.b64encode(hashlib.sha256(b"one()").digest()).decode() + "'"
-    assert one in policies[0] and one not in policies[1]
-    assert policies[1].count("'sha256-") == 3
-    _, headers, _ = server.get("/frame.json")  # no page: nothing may run at all
-    assert "'sha256-" not in headers["content-security-policy"]
-    assert "default-src 'none'" in headers["content-security-policy"]
+    monkeypatch.setattr(serve, "_TEMPLATE", "<html><head><style>a{}</style><STYLE>b{}</STYLE>"
+                        "</head><body><script>one()</script><script\ttype=module>two()"
+                        "</script>{{TITLE}}</body></html>")
+    _, headers, body = server.get("/")
+    page = body.decode()
+    assert "one()" in page and page.count("nonce=") == 4
+    assert uncovered(page, headers["content-security-policy"]) == []
+
+
+def test_e69_a_script_smuggled_in_through_the_data_would_not_run(
+        server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Were the escaping of a name ever broken, what it brings into the page has no nonce:
+    the nonce is given to the template before any name goes in."""
+    from referee import serve
+
+    evil = "</script><script>window.pwned = 1</script><style>body{}</style>"
+    monkeypatch.setattr(serve, "_inline_json", lambda data: "null" if data is not None and
+                        not isinstance(data, str) else f'"{evil}"')
+    monkeypatch.setattr(serve.html, "escape", lambda text, quote=True: evil)
+    _, headers, body = server.get("/")
+    page = body.decode()
+    assert "window.pwned = 1" in page
+    found = uncovered(page, headers["content-security-policy"])
+    assert any("window.pwned" in f for f in found) and any("body{}" in f for f in found)
 
 
 # -- in a real browser (skipped without Chromium) ------------------------------------------------
