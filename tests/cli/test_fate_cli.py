@@ -70,6 +70,7 @@ def test_every_fate_command_has_help(runner: CliRunner) -> None:
         assert "Usage" in result.output
 
 
+@pytest.mark.system
 def test_cli_module_imports_light() -> None:
     code = ("import sys, referee.cli.fate; "
             "bad = [m for m in sys.modules if m.startswith(('referee.rules.fate', 'rich', "

@@ -160,6 +160,7 @@ def test_watch_shows_side_pots_once_someone_is_all_in(gm: GM) -> None:
     assert re.search(r"Cy III.*all-in", out), out
 
 
+@pytest.mark.system
 def test_frames_follow_a_change_from_another_process_within_a_second(gm: GM, db: Path) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     gm("hand", "start")
@@ -208,6 +209,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.system
 def test_watch_in_tmux_follows_another_terminal(gm: GM, db: Path, tmp_path: Path) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     gm("hand", "start")

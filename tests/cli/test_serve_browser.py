@@ -21,8 +21,8 @@ from tests.cli.serving import Served, copy_evening, demo_db, served
 assert demo_db  # the shared demo evening, a fixture
 
 BINARY = chromium()
-pytestmark = pytest.mark.skipif(
-    BINARY is None, reason="headless Chromium is not installed (apt-get install chromium)")
+pytestmark = [pytest.mark.system, pytest.mark.skipif(
+    BINARY is None, reason="headless Chromium is not installed (apt-get install chromium)")]
 
 HAND = [("hand", "start"), ("hand", "show", "Cy", "KC KW"), ("hand", "show", "Ed", "2S 3S"),
         ("hand", "show", "Ada", "9C 9W"), ("hand", "show", "Gus", "4P 5P"),
