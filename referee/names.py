@@ -9,6 +9,7 @@ suggests the nearest names (R2, R24).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -81,6 +82,7 @@ def quoted(name: str) -> str:
     return f'"{name}"' if any(ch.isspace() for ch in name) else name
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(text: str) -> str:
     """A name folded for matching: no case, accents or punctuation (R24, S4).
 

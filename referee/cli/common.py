@@ -413,13 +413,13 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
     state before (a copy), the state after, and the events. The text is derived after
     ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
     """
-    import copy
-
     from referee.store import open_evening
+    from referee.streams import spec
 
     with open_evening(db_path()) as ev:
         state = ev.state(stream)
-        before = copy.deepcopy(state)
+        sp = spec(stream)
+        before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
         events = build(state)
         line = command_text(extra)
         after = ev.commit(stream, events, line) if events else state
