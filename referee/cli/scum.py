@@ -1,4 +1,4 @@
-"""`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T22).
+"""`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T27).
 
 Thin shell over ``referee.rules.scum``; the rules are imported inside each
 command so that ``referee --help`` stays fast.

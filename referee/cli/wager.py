@@ -1,4 +1,4 @@
-"""`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W14).
+"""`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W18).
 
 Thin shell over ``referee.rules.wager``; the rules are imported inside each
 command so that ``referee --help`` stays fast.

@@ -380,6 +380,8 @@ def test_r30a_bea_the_magician_cannot_play_iii_the_empresss_card(gm: GM) -> None
     assert line == ("error: Bea cannot play III: it is Cid's role card (The Empress), dealt face "
                     "up (R30a); `referee scum play Bea CARDS` or `referee scum pass Bea` (T23)")
     assert "Dan's role card (The High Priestess)" in gm.fails("scum", "play", "Bea", "II")
+    # not hers comes before "a follow must be 1 card": the card is the first thing wrong
+    assert "Cid's role card" in gm.fails("scum", "play", "Bea", "III", "XX")
     assert "Bea plays a single Eight" in gm("scum", "play", "Bea", "8C").stdout
     out = gm("scum", "play", "Cid", "III").stdout  # her own: an all-wild single wins (R30)
     assert "Cid wins the series; Cid leads the next." in out
@@ -543,3 +545,13 @@ def test_t25_every_refusal_of_a_match_suggests_commands_the_console_accepts(
         gm("scum", "finish", *PLAYERS)
     check("scum", "finish", *PLAYERS)  # the match is over (R31)
     check("scum", "play", "5C")
+
+
+def test_t25_a_refusal_names_its_commands_in_backquotes() -> None:
+    from tests.cli.side_suggestions import suggested
+
+    line = ("it is Lord Ashby's turn: `referee scum play \"Lord Ashby\" CARDS` or "
+            "`referee scum pass \"Lord Ashby\"` (T18)")
+    assert suggested(line) == [["scum", "play", "Lord Ashby", "CARDS"],
+                               ["scum", "pass", "Lord Ashby"]]
+    assert suggested("the passing is recorded (R29)") == []

@@ -30,7 +30,6 @@ from referee.rules.scum.table import (
     Table,
     fold_event,
     verify_gifts,
-    verify_known,
     verify_passing,
     verify_play,
     verify_turn,
@@ -311,8 +310,7 @@ def play(state: ScumState, name: str | None, cards: Sequence[Card]) -> list[Even
     match = require_match(state)
     table = match.current()
     who = resolve_player(match, name)
-    verify_play(table, who, cards)
-    verify_known(table, who, cards)  # R30a, T23, T24: typed now, not re-judged in the fold
+    verify_play(table, who, cards, typed=True)  # R30a, T23, T24 now, not again in the fold
     return _with_finish(match, {"kind": "scum_played", "hand": match.hand, "player": who,
                                 "cards": [c.short for c in cards]})
 

@@ -183,8 +183,10 @@ def verify_turn(table: Table, name: str, *, passing: bool) -> None:
                             f"or wilds, {table.commands()} (R30, T6)", ruling="T6")
 
 
-def verify_play(table: Table, name: str, cards: Sequence[Card]) -> Play:
-    """The play ``name`` makes with ``cards``, checked against the turn, the hand and the series.
+def verify_play(table: Table, name: str, cards: Sequence[Card], *, typed: bool = False) -> Play:
+    """The play ``name`` makes with ``cards``, checked against the turn, the hand and the series;
+    ``typed`` (a move being typed, not one folded from the log) adds what the table has seen of
+    who holds which card (``verify_known``).
 
     Raises:
         IllegalAction, BadInput: out of turn, cards not held, or a play R30 forbids.
@@ -192,6 +194,8 @@ def verify_play(table: Table, name: str, cards: Sequence[Card]) -> Play:
     verify_turn(table, name, passing=False)
     play = read_play(cards)
     _holds(table, name, cards)
+    if typed:
+        verify_known(table, name, cards)
     try:
         verify_follow(table.best, play)
     except IllegalAction as exc:
