@@ -470,3 +470,37 @@ def test_t25_refused_moves_name_the_commands_that_work() -> None:
     with pytest.raises(IllegalAction) as low:
         scum.play(state, "Dan", parse_cards("4C"))
     assert "or pass, `referee scum pass Dan`" in low.value.line
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(list(Role)), st.sampled_from([None, "0", "XX"]))
+def test_t23_t24_a_role_card_is_refused_exactly_for_those_who_cannot_hold_it(
+        order: list[Role], to_magician: str | None) -> None:
+    """Without a deal, for every player and every role card: refused exactly when the player is
+    not its holder as the table has seen it (R30a); the Fool's 0 goes with a recorded passing."""
+    from referee.rules.scum.table import verify_known
+
+    roles = dict(zip(PLAYERS, order, strict=True))
+    table = scum.Table(list(PLAYERS), roles)
+    by_role = {r: n for n, r in roles.items()}
+    if to_magician is not None:
+        from referee.rules.scum.table import fold_event
+
+        fold_event(table, {"kind": "scum_cards_passed", "passes": [
+            {"from_role": "fool", "to_role": "magician", "cards": [to_magician]},
+            {"from_role": "fool", "to_role": "empress", "cards": ["KC", "KS"]},
+            {"from_role": "empress", "to_role": "fool", "cards": ["2C", "3C"]}]})
+    for role in Role:
+        if role is not Role.FOOL:
+            holders = {by_role[role]}
+        elif to_magician is None:  # unrecorded: the Fool kept it or gave it
+            holders = {by_role[Role.FOOL], by_role[Role.MAGICIAN]}
+        else:
+            holders = {by_role[Role.MAGICIAN if to_magician == "0" else Role.FOOL]}
+        for name in PLAYERS:
+            try:
+                verify_known(table, name, [role.card])
+            except IllegalAction as exc:
+                assert name not in holders and exc.ruling in ("T23", "T24"), exc.line
+            else:
+                assert name in holders, (name, role)
