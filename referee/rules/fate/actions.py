@@ -46,7 +46,7 @@ def run_gates(state: State, pool: Pool, dealer: Dealer, measure_hint: str | None
     for area in list(pool.gates):
         n = measure(char, side, data)
         label = "Health" if area == HEALTH else area
-        cof, cards = dealer.single(n, f"gate/{pool.char}/{label}")
+        cof, cards = dealer.gate(n, pool.char, label, side)
         passed = tally(cof, cards).has_success
         out.events.append(drawn_event("gate", dealer, cof=cof.label, cards=[c.label for c in cards],
                                  char=pool.char, area=area, passed=passed))
