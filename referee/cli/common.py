@@ -391,7 +391,7 @@ def command_text(extra: dict[str, Any] | None = None) -> str:
     params = {**ctx.params, **(extra or {})}
     for param in ctx.command.params:
         value = params.get(param.name or "")
-        if param.name == "as_json" or value in (None, False, [], ()):
+        if param.name == "as_json" or _left_out(value, param.default):
             continue
         items = value if isinstance(value, list | tuple) else [value]
         if param.param_type_name == "argument":
@@ -401,6 +401,16 @@ def command_text(extra: dict[str, Any] | None = None) -> str:
         for item in items:
             words += [flag] if item is True else [flag, str(item)]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _left_out(value: Any, default: Any) -> bool:
+    """Whether ``command_text`` may leave a value out: nothing given, a flag off, or a 0 that
+    is the option's own default. A 0 typed where it is not (``--strength 0``) stays, so that
+    the line replays."""
+    if value is None or value is False or (isinstance(value, list | tuple) and not value):
+        return True
+    return value == 0 and not isinstance(value, bool) and default == 0 and \
+        not isinstance(default, bool)
 
 
 def transact(stream: str, build: Callable[[Any], list[Event]], *,
