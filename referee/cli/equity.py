@@ -29,7 +29,15 @@ def equity(as_json: Json = False) -> None:
     _render(view)
 
 
-def _percent(chance: float) -> str:
+def _percent(chance: float, exact: bool) -> str:
+    """``41.2%``; a chance that rounds away shows as ``<0.1%`` or ``>99.9%``: only a count
+    of every deal says ``0%`` or ``100%`` (a sample never seeing a win proves no zero)."""
+    if exact and chance in (0, 1):
+        return f"{100 * chance:.0f}%"
+    if chance < 0.0005:
+        return "<0.1%"
+    if chance > 0.9995:
+        return ">99.9%"
     return f"{100 * chance:.1f}%"
 
 
@@ -47,6 +55,7 @@ def _render(view: dict[str, Any]) -> None:
     table.add_column("To come", justify="right")
     table.add_column("Hand", justify="right")
     pots = view["pots"]
+    exact = view["method"] == "exact"
     for pot in pots:
         table.add_column(f"{pot['name']} ({pot['size']})", justify="right")
     for player in view["players"]:
@@ -56,8 +65,8 @@ def _render(view: dict[str, Any]) -> None:
             shown += f" (counting {' '.join(player['counts']) or 'nothing'})"
         row = [lit(name + (" (Fool)" if player["fool"] else "")), lit(shown),
                str(player["to_come"]),
-               _percent(player["hand"])]
-        row += [_percent(pot["chances"][name]) if name in pot["chances"] else "-"
+               _percent(player["hand"], exact)]
+        row += [_percent(pot["chances"][name], exact) if name in pot["chances"] else "-"
                 for pot in pots]
         table.add_row(*row)
     console().print(table)
