@@ -12,6 +12,7 @@ import typer
 from referee import __version__
 from referee.cli import (
     common,
+    equity,
     evening,
     fate,
     hand,
@@ -91,6 +92,7 @@ app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
 app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
 rules.register(app)
 assert table  # `hand start|show|showdown` are added to the hand group on import
+assert equity  # so is `hand equity` (H26-H30)
 
 
 _hoist_root_options = common.hoist_root_options  # kept for scripts that named it here
