@@ -16,6 +16,7 @@ from referee.cli import (
     fate,
     hand,
     present,
+    room,
     rules,
     runner,
     scenario,
@@ -85,6 +86,7 @@ present.register(app)
 watch.register(app)
 shell.register(app)
 serve.register(app)
+app.add_typer(room.app, name="room", rich_help_panel="Status")
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
