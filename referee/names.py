@@ -133,7 +133,7 @@ def _check_characters(text: str, what: str) -> None:
 
 def check_text(text: str, what: str, limit: int) -> str:
     """Free text for the room's wall (an announcement): trimmed, one line, at most ``limit``
-    characters, no control or format character (E42, E75).
+    characters (E82), no control or format character (E42, E75).
 
     Raises:
         BadInput: empty, too long, or with a control or format character.
@@ -146,10 +146,10 @@ def check_text(text: str, what: str, limit: int) -> str:
     _check_characters(text, what)
     line = " ".join(text.split())
     if not line:
-        raise BadInput(f"the {what} is empty; give the words to show", ruling="E42")
+        raise BadInput(f"the {what} is empty; give the words to show (E82)", ruling="E82")
     if len(line) > limit:
         raise BadInput(f"the {what} is {len(line)} characters long; at most {limit} fit the "
-                       "wall", ruling="E42")
+                       "wall (E82)", ruling="E82")
     return line
 
 
