@@ -139,9 +139,8 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
 
 #: The wall's file beside the evening: ``PATH.room`` (E82).
 ROOM_SUFFIX = ".room"
-#: The longest announcement and break the wall takes (E82).
+#: The longest announcement the wall takes (E82).
 MAX_ANNOUNCEMENT = 200
-MAX_BREAK_MINUTES = 180
 
 
 @dataclass
@@ -170,7 +169,8 @@ class Room:
         announce, pause = data.get("announce"), data.get("break")
         return cls(blank=data.get("blank") is True,
                    announce=announce if isinstance(announce, dict)
-                   and isinstance(announce.get("text"), str) else None,
+                   and isinstance(announce.get("text"), str)
+                   and isinstance(announce.get("until"), int | float | None) else None,
                    pause=pause if isinstance(pause, dict)
                    and isinstance(pause.get("until"), int | float) else None,
                    more={k: v for k, v in data.items() if k not in known})

@@ -232,6 +232,10 @@ def test_e82_the_wall_file_keeps_what_a_later_console_wrote_and_survives_junk(
     assert evening.read_text() == "{}"  # the evening itself: never touched
     serve.room_path(evening).write_text("{not json")
     assert serve.load_room(evening) == serve.Room()  # unreadable: the plain table
+    serve.room_path(evening).write_text(json.dumps({"announce": {"text": "x", "until": "soon"},
+                                                    "break": {"until": None}}))
+    assert serve.load_room(evening).wall(0.0) == {"blank": False, "announce": None,
+                                                  "break": None}
 
 
 def test_e82_the_frame_follows_the_wall_without_a_change_of_the_evening(
