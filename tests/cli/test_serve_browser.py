@@ -61,7 +61,14 @@ MEASURE = """(function () {
   var spills = Array.prototype.filter.call(document.querySelectorAll('#app .box'), function (b) {
     return b.scrollHeight > b.clientHeight + 1 || b.scrollWidth > b.clientWidth + 1;
   }).map(function (b) { return b.getAttribute('data-name') || b.id; });
-  return {width: d.scrollWidth, height: d.scrollHeight, seats: seats, spills: spills,
+  var cut = Array.prototype.filter.call(document.querySelectorAll('#app .one'), function (e) {
+    var r = document.createRange(), cs = getComputedStyle(e);
+    r.selectNodeContents(e);
+    var room = e.getBoundingClientRect().width - parseFloat(cs.paddingLeft) -
+               parseFloat(cs.paddingRight);
+    return !e.classList.contains('who') && r.getBoundingClientRect().width > room + 0.01;
+  }).map(function (e) { return e.textContent; });
+  return {width: d.scrollWidth, height: d.scrollHeight, seats: seats, spills: spills, cut: cut,
           turn_lines: lines, turn_fits: turn.scrollWidth <= turn.clientWidth,
           centre: document.getElementById('centre').textContent,
           page: document.getElementById('app').textContent};
@@ -131,7 +138,8 @@ def test_e85_the_table_fits_every_screen_with_every_seat_named(
             where = f"{seats} seats, {moment}, {width}x{height}"
             # No scrolling, ever: the document is exactly the screen (E85).
             assert (seen["width"], seen["height"]) == (width, height), where
-            assert seen["spills"] == [], where  # and nothing in it is cut off
+            assert seen["spills"] == [], where  # and nothing in it is cut off,
+            assert seen["cut"] == [], where  # no line cut short but a long name (E85)
             shown = {p["name"]: p for p in seen["seats"]}
             assert sorted(shown) == sorted([*names, tables.FOOL]), where
             assert all(p["shown"] == p["name"] and p["inside"] for p in shown.values()), where
