@@ -17,6 +17,7 @@ from referee.cli import (
     fate,
     hand,
     present,
+    room,
     rules,
     runner,
     scenario,
@@ -86,6 +87,7 @@ present.register(app)
 watch.register(app)
 shell.register(app)
 serve.register(app)
+app.add_typer(room.app, name="room", rich_help_panel="Status")
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")

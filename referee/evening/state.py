@@ -71,6 +71,8 @@ class HandState:
     answerable: dict[str, Any] | None = None
     shift: dict[str, int] = field(default_factory=dict)
     out: dict[str, list[str]] = field(default_factory=dict)
+    #: Up cards a power turned face down (Hood the Lantern), per player: down cards now (E77).
+    hooded: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def live(self) -> list[str]:
