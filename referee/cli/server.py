@@ -388,7 +388,7 @@ class Handler(BaseHTTPRequestHandler):
 
         cached = self.server.source.current()
         nonce = new_nonce()
-        page = table_page(cached.data, cached.etag, nonce)
+        page = table_page(cached.data, cached.etag, nonce=nonce)
         self._send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
                    cache="no-cache", nonce=nonce)
 
