@@ -92,6 +92,7 @@ def test_h29_the_human_table_says_how_far_to_trust_it(evening: GM) -> None:
         assert name in out
 
 
+@pytest.mark.system
 def test_h29_numpy_is_loaded_by_hand_equity_only() -> None:
     import subprocess
     import sys
