@@ -135,6 +135,18 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
                 extra.remove(kept)
             new = old + extra
     allowed = betting.up_cards_dealt(state, hand, name)
+    current = None if hand.betting_over else betting.to_act(state, hand)
+    later = 0 if hand.betting_over or hand.round.street >= 3 else (
+        betting.UP_CARDS[hand.round.street + 1][1 if name == state.fool else 0]
+        - hand.shift.get(name, 0))
+    if allowed < len(new) <= later and current is not None:
+        # R9: the next deal comes once this round's betting is over; say so, with the turn.
+        owes = betting.owed(state, hand, current)
+        what = f"owes {owes}" if owes else " or ".join(
+            (betting.options(state, hand) or betting.Options(current, 0, ("check",))).moves)
+        raise IllegalAction(f"round {hand.round.street} is still being bet: {current} to act "
+                            f"({what}); give {name}'s next up cards once it is over (R9)",
+                            ruling="R9")
     if len(new) > allowed:
         when = ("all the deal" if hand.betting_over
                 else f"round {hand.round.street}")
@@ -373,11 +385,13 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
     up = hand.showing.get(name, [])
     want = 7 - len(hand.forfeited.get(name, []))
     if given is None:
-        if name == state.fool and len(up) == want:
+        if len(up) == want:  # E26: the Fool's, or a hand with no down card left
             return parse_cards(" ".join(up))
         hint = "the Fool's" if name == state.fool else f"{name}'s"
+        down = want - len(up)
+        which = f"the {down} down card{'s' if down > 1 else ''}" if down > 0 else "the cards"
         raise BadInput(f"the showdown needs every hand still in: {hint} cards are missing "
-                       f"(showing: {' '.join(up) or 'none'}; give the down cards as "
+                       f"(showing: {' '.join(up) or 'none'}; give {which} as "
                        f"\"{name}: CARDS\")")
     shorts = [c.short for c in given]
     inside = [u for u in up if u in shorts]
