@@ -48,8 +48,8 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     require_evening(state)
     require_not_over(state)
     if state.hand is not None:
-        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it with "
-                            "`referee hand showdown` first")
+        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it first: "
+                            f"{betting.act_hint(state, state.hand)}")
     events: list[Event] = []
     # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
     phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
@@ -117,8 +117,9 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
     if adding:
         again = [s for s in shorts if s in old]
         if again and not magic:
-            raise BadInput(f"{name} already shows {', '.join(again)}; `+` adds new up cards "
-                           f"only (showing now: {' '.join(old)})")
+            raise BadInput(f"{name} already shows {', '.join(again)}; a + adds new up cards "
+                           f"only (showing now: {' '.join(old)}); `referee status` shows the "
+                           "hand")
         new = old + shorts
     else:
         dropped = [c for c in old if c not in shorts]
@@ -145,8 +146,8 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
         what = f"owes {owes}" if owes else " or ".join(
             (betting.options(state, hand) or betting.Options(current, 0, ("check",))).moves)
         raise IllegalAction(f"round {hand.round.street} is still being bet: {current} to act "
-                            f"({what}); give {name}'s next up cards once it is over (R9)",
-                            ruling="R9")
+                            f"({what}); give {name}'s next up cards once it is over; now "
+                            f"{betting.move_commands(state, hand)} (R9)", ruling="R9")
     if len(new) > allowed:
         when = ("all the deal" if hand.betting_over
                 else f"round {hand.round.street}")
@@ -220,7 +221,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         events.append({"kind": "cards_shown", "name": name, "cards": new})
     if not events:
         shown = "; ".join(f"{n} {' '.join(hand.showing.get(n, []))}" for n in seen)
-        raise BadInput(f"nothing new: already showing {shown}")
+        raise BadInput(f"nothing new: already showing {shown}; `referee status` shows the hand")
     sim = replay(state, events)
     forced, _ = fool_moves(sim)
     return events + forced
@@ -422,11 +423,8 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
     """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
     hand = need_hand(state)
     if not hand.betting_over:
-        what = betting.options(state, hand)
-        why = (f"{what.name} is to act ({'/'.join(what.moves)})" if what
-               else betting.waiting_line(state, hand))
-        raise IllegalAction(f"betting is not over: {why}; the showdown comes after the last "
-                            "betting round")
+        raise IllegalAction(f"betting is not over, and the showdown comes after the last "
+                            f"betting round: {betting.act_hint(state, hand)}")
     typed: dict[str, list[Card]] = {}
     for raw_name, cards_text in hands_text:
         if raw_name is None:

@@ -143,7 +143,8 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
                                 ruling="R26")
     for other, gone in hand.forfeited.items():
         if card.short in gone:
-            raise IllegalAction(f"{card.name} was already given up by {other} this hand")
+            raise IllegalAction(f"{card.name} was already given up by {other} this hand; "
+                                "`referee power list` shows who holds which power")
     # Two down, two up, two up, one down: two face-down cards until the last round, then three.
     down = 3 if hand.round.street >= 3 else 2
     if len(hand.forfeited.get(name, [])) >= down:
@@ -204,7 +205,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
                             f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
     if held.get("used"):
         raise IllegalAction(f"{spec['name']} was already {effects.spent(held)}; a power is "
-                            "used once (R26, E57)", ruling="R26")
+                            "used once (R26, E57); `referee power list` shows what is left",
+                            ruling="R26")
     extra = effects.surcharge(state, name)
     cost = spec["charges"] + extra
     have = state.charges.get(name, 0)
@@ -271,7 +273,8 @@ def check_timing(use: Use, timing: str) -> None:
                        f"{betting.waiting_line(state, hand)}")
     if timing == "own_turn":
         if current != name:
-            raise use.fail(f"played {moment}; {current} is to act, not {name}")
+            raise use.fail(f"played {moment}; {current} is to act, not {name}: "
+                           f"{betting.move_commands(state, hand)} first")
     elif timing == "before_turn":
         if current == name:
             raise use.fail(f"played {moment} (S13); it is {name}'s own turn")

@@ -441,7 +441,8 @@ def test_s24_downfall_loses_a_random_unused_power_reproducibly(gm: GM) -> None:
     assert "XIX-reversed" not in out
     assert used(gm, "Eclipse") and not used(gm, "Hold Fast")
     assert gm.fails("power", "use", "Ada", "Eclipse", "--target", "Cy") == (
-        "error: Eclipse was already lost to Downfall; a power is used once (R26, E57)")
+        "error: Eclipse was already lost to Downfall; a power is used once (R26, E57); "
+        "`referee power list` shows what is left")
     assert charges(gm)["Cy"] == 2
 
 
