@@ -230,8 +230,8 @@ def power_access(
 
 
 Cards = Annotated[list[str] | None, typer.Option(
-    "--card", help="The card the power works on; repeat it for two (Hold Fast), or give "
-    "NAME:CARD for each stakeholder (The Last Trumpet).")]
+    "--card", help="The card the power works on; repeat it for two (Hold Fast, Mingling the "
+    "Waters), or give NAME:CARD for each stakeholder (The Last Trumpet).")]
 
 
 @power_app.command("use")

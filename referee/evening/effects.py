@@ -397,12 +397,11 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     for card in dead_cards(hand, name):
         if card in out:
             out.remove(card)
-    held_fast = [f["card"] for f in binding(hand, name, ("protect",))
-                 if f["card"] not in cards]
+    held_fast = [f for f in binding(hand, name, ("protect",)) if f["card"] not in cards]
     if held_fast:  # E56: Hold Fast named them as the user's cards
-        raise BadInput(f"{name} held {' and '.join(held_fast)} fast (Hold Fast), so "
-                       f"{name}'s showdown hand must hold {' and '.join(held_fast)}; it does "
-                       f"not (E56)", ruling="E56")
+        which = " and ".join(f["card"] for f in held_fast)
+        raise BadInput(f"{name} held {which} fast ({held_fast[0]['power']}), so {name}'s "
+                       f"showdown hand must hold {which}; it does not (E56)", ruling="E56")
     magic = binding(hand, name, ("counts_as",))
     for f in magic:
         _holds_what_it_named(name, f, out)
