@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 from pathlib import Path
 from typing import Any
 
@@ -36,8 +35,9 @@ def lock_path(path: Path) -> Path:
 
 
 def new_token() -> str:
-    """A writer's token: 32 hex digits, the width of the answer slot."""
-    token = secrets.token_hex(TOKEN_LEN // 2)
+    """A writer's token: 32 hex digits, the width of the answer slot (``os.urandom``: the
+    ``secrets`` module would load OpenSSL on every command)."""
+    token = os.urandom(TOKEN_LEN // 2).hex()
     assert len(token) == TOKEN_LEN
     return token
 
