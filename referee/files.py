@@ -307,9 +307,10 @@ def mark_shown(path: str | Path, token: str) -> None:
     except OSError:
         return  # only a notice is at stake
     try:
-        head = os.pread(fd, _REST_AT, 0)
+        head = os.read(fd, _REST_AT)  # lseek/read/write: every platform has them
         if _slot(head) is not None and head[SLOT_AT:SLOT_AT + TOKEN_LEN] == token.encode():
-            os.pwrite(fd, token.encode("ascii"), SLOT_AT + TOKEN_LEN)
+            os.lseek(fd, SLOT_AT + TOKEN_LEN, os.SEEK_SET)
+            os.write(fd, token.encode("ascii"))
     except OSError:
         pass
     finally:
