@@ -3,11 +3,12 @@
 A real `referee serve --station --port 0` process serves a copy of the demo evening. For
 ``--seconds`` (30), ``--pollers`` (20) clients poll ``/frame.json`` with their ETag as the
 table page does, while two stations send ``--commands`` (200) commands between them, paced
-over the run. Every command moves one Charge between Ada's and Ed's sides, in pairs that
-cancel out, so a lost or doubled update shows in the end state.
+over the run. Every command moves one red chip between the assistants Ben and Flo (away
+from the table, R16), in pairs that cancel out, so a lost or doubled update shows in the end
+state, and on the wall (a Charge would not: it is no one's business but its side's, R39).
 
 Prints request and command counts, failures and latency percentiles, and the lost updates:
-commands missing from the log, Charges not back where they began, pollers whose last frame
+commands missing from the log, chips not back where they began, pollers whose last frame
 is not the final one a second after the last command. Exits 1 on any failure.
 
     PYTHONPATH=. python benchmarks/serve_load.py [--seconds 30] [--pollers 20] [--commands 200]
@@ -37,6 +38,17 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 def referee(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "referee", *args], env=ENV,
                           capture_output=True, text=True, check=True, timeout=300)
+
+
+def helpers(status: dict[str, Any]) -> dict[str, int]:
+    """Ben's and Flo's chips, from `status --json`."""
+    return {name: sum(status["chips"].get(name, {}).values()) for name in ("Ben", "Flo")}
+
+
+def frame_helpers(frame: dict[str, Any]) -> dict[str, int]:
+    """Ben's and Flo's chips, as the wall shows them."""
+    return {s["assistant"]["name"]: s["assistant"]["stack"] for s in frame["seats"]
+            if s["assistant"] and s["assistant"]["name"] in ("Ben", "Flo")}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -76,7 +88,11 @@ def main() -> int:
     folder = Path(tempfile.mkdtemp(prefix="referee-load-"))
     db = folder / "demo.json"
     referee("demo", "--db", str(db), "--quiet")
-    before = json.loads(referee("--db", str(db), "status", "--json").stdout)["charges"]
+    referee("--db", str(db), "rise", "Ada")  # three red chips each to the assistants (R16)
+    referee("--db", str(db), "chips", "give", "Ada", "Ben", "red:3")
+    referee("--db", str(db), "chips", "give", "Ada", "Flo", "red:3")
+    referee("--db", str(db), "sit", "Ada")
+    before = helpers(json.loads(referee("--db", str(db), "status", "--json").stdout))
     proc, port, token = start_server(db)
     stop = threading.Event()
     lock = threading.Lock()
@@ -121,7 +137,7 @@ def main() -> int:
         for source, target in moves:
             t0 = time.perf_counter()
             try:
-                code, _, err = send(url, token, ["charge", "give", source, target, "1"])
+                code, _, err = send(url, token, ["chips", "give", source, target, "red:1"])
             except StationError as exc:
                 code, err = -1, str(exc)
             with lock:
@@ -149,11 +165,11 @@ def main() -> int:
     proc.send_signal(signal.SIGINT)
     proc.wait(timeout=30)
 
-    after = json.loads(referee("--db", str(db), "status", "--json").stdout)["charges"]
+    after = helpers(json.loads(referee("--db", str(db), "status", "--json").stdout))
     log = json.loads(referee("--db", str(db), "log", "--json").stdout)["commands"]
     sent = len(moves_a) + len(moves_b)
-    logged = sum(c["text"].startswith("charge give") for c in log)
-    stale = sum(1 for f in last_frames if f is None or f["charges"] != after)
+    logged = sum(c["text"].startswith("chips give") and "red:1" in c["text"] for c in log)
+    stale = sum(1 for f in last_frames if f is None or frame_helpers(f) != after)
     lost = (sent - logged) + (after != before) + stale
     requests = sum(codes.values())
     print(f"serve_load: {opts.pollers} pollers for {elapsed:.1f} s (one request per "
@@ -167,7 +183,7 @@ def main() -> int:
           f"{percentile(command_times, .5) * 1000:.1f} ms, "
           f"p95 {percentile(command_times, .95) * 1000:.1f} ms, "
           f"mean {statistics.fmean(command_times) * 1000 if command_times else 0:.1f} ms")
-    print(f"lost updates: {lost} (log holds {logged}/{sent} commands; Charges "
+    print(f"lost updates: {lost} (log holds {logged}/{sent} commands; chips "
           f"{'back where they began' if after == before else 'CHANGED'}; {stale} of "
           f"{opts.pollers} pollers not on the final frame)")
     for line in failures[:10]:

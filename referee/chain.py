@@ -6,7 +6,6 @@ its content), so an event changed, dropped or reordered breaks the chain.
 
 from __future__ import annotations
 
-import copy
 import json
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +18,7 @@ else:
     except ImportError:  # other Pythons
         from hashlib import sha256
 
-from referee.streams import spec
+from referee.streams import plain, spec
 
 GENESIS = "0" * 64
 
@@ -61,7 +60,7 @@ def stored(stream: str, value: Any) -> str:
     field was added reads with that field's default, as the fold would give it (an older
     evening stays sound). Unreadable, it is compared as it stands (and differs)."""
     try:
-        return _canonical(spec(stream).dump(spec(stream).load(copy.deepcopy(value))))
+        return _canonical(spec(stream).dump(spec(stream).load(plain(value))))
     except Exception:  # a garbage snapshot: what verify reports, not a crash
         return _canonical(value)
 
@@ -91,7 +90,7 @@ def check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, s
         if stream not in states:
             states[stream] = sp.empty()
         try:
-            states[stream] = sp.apply(states[stream], copy.deepcopy(record["event"]))
+            states[stream] = sp.apply(states[stream], plain(record["event"]))
         except Exception as exc:  # an event that no longer folds is exactly what verify reports
             problems.append(f"event {record['seq']}: does not replay ({exc})")
         prev, seq = record["hash"], record["seq"]

@@ -29,7 +29,8 @@ Signature = tuple[int, int, int, int]
 def frame(state: State, now: float | None = None) -> dict[str, Any]:
     """The players' view of the evening at ``now``: seats, stacks, pots, turn, clock.
 
-    Every key is safe to show the whole table.
+    Every key is safe to show the whole table: no Charges (each side's own, E87), no
+    hooded card named (E77), no down card.
     """
     from referee.evening import powers, views
     from referee.evening.state import POT
@@ -38,6 +39,8 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
     data = views.status(state, now)
     hand = data["hand"]
     colours = state.colours()
+    players = {p["name"]: p for p in hand["players"]} if hand else {}
+    badges = _badges(state, data["in_force"])
 
     def chips(name: str) -> dict[str, int]:
         held = state.holding(name)
@@ -48,9 +51,20 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
             return ""
         if name in hand["folded"]:
             return "folded"
+        if name in hand["suspended"]:
+            return "suspended"  # S19: as if all-in, said so
         if name in hand["all_in"]:
             return "all-in"
         return "in"
+
+    def in_hand(name: str) -> dict[str, Any]:
+        """What the hand shows of ``name``: up cards marked (E76), how many are hooded
+        (E77), down cards still to give (E78), the bet this round."""
+        p = players.get(name)
+        if p is None:
+            return {"showing": [], "cards": [], "hooded": 0, "down": None, "round_bet": 0}
+        return {"showing": list(p["up"]), "cards": p["cards"], "hooded": p["hooded"],
+                "down": p["down"], "round_bet": p["round"]}
 
     seats = []
     for i, seat in enumerate(state.seats, 1):
@@ -65,10 +79,10 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
             "chips": chips(seat.name),
             "stack": state.stack(seat.name),
             "side_chips": state.side_chips(seat.name),
-            "charges": state.charges.get(seat.name, 0),
             "away": away,
             "in_hand": seat_state(seat.name),
-            "showing": list(hand["showing"].get(seat.name, [])) if hand else [],
+            **in_hand(seat.name),
+            "badges": badges.get(seat.name, []),
             "assistant": None if not seat.assistant else {
                 "name": seat.assistant,
                 "chips": chips(seat.assistant),
@@ -80,7 +94,8 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
         "chips": chips(state.fool),
         "stack": state.stack(state.fool),
         "in_hand": seat_state(state.fool),
-        "showing": list(hand["showing"].get(state.fool, [])) if hand else [],
+        **in_hand(state.fool),
+        "badges": [],
     }
     table_hand = None
     if hand is not None:
@@ -101,24 +116,77 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
             "betting_over": hand["betting_over"],
             "in": hand["in"],
             "all_in": hand["all_in"],
+            "suspended": hand["suspended"],
             "missing_up": hand["missing_up"],
+            "up_waiting": hand["up_waiting"],
+            "opener_note": hand["opener_note"],
         }
     return {
         "phase": data["phase"],
         "open_pending": data["open_pending"],
         "open_phase_due": data["open_phase_due"],
         "clock": data["clock"],
+        "clock_end": clock_end(state, now),
         "hands_played": data["hands_played"],
         "colours": colours,
         "seats": seats,
         "fool": fool,
         "hand": table_hand,
-        "charges": {s.name: state.charges.get(s.name, 0) for s in state.seats},
+        "last_hand": last_hand(state) if hand is None else None,
         "depleted": [arcanum_label(n) for n in range(22) if powers.depleted(state, n)],
         "in_force": [f["text"] for f in data["in_force"]],  # S17: powers binding the table
+        "table_effects": [f["text"] for f in data["in_force"] if not badges_for(state, f)],
         "over": data["over"],
         "winner": data["winner"],
     }
+
+
+def badges_for(state: State, effect: dict[str, Any]) -> str | None:
+    """The seat a power in force is shown on (S17, E79): its target's, or the side's seat of
+    an assistant it binds; None for one that binds the whole table (Iron Rule)."""
+    target = effect.get("target")
+    if not target:
+        return None
+    if any(s.name == target for s in state.seats):
+        return str(target)
+    return state.side_of(str(target))
+
+
+def _badges(state: State, in_force: list[dict[str, Any]]) -> dict[str, list[dict[str, str]]]:
+    out: dict[str, list[dict[str, str]]] = {}
+    for f in in_force:
+        seat = badges_for(state, f)
+        if seat is not None:
+            out.setdefault(seat, []).append({"power": str(f["power"]), "text": str(f["text"])})
+    return out
+
+
+def clock_end(state: State, now: float | None) -> float | None:
+    """When the evening's clock stopped (E80): once the game is over (R18), at the end of the
+    last hand (at ``now`` when that hand kept no time); None while it runs."""
+    if not state.over:
+        return None
+    ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)
+    return ended or (time.time() if now is None else now)
+
+
+def last_hand(state: State) -> dict[str, Any] | None:
+    """Between hands, what the last hand gave (E81): each pot, its size, its winners and the
+    hand each won with, as shown at the showdown; nothing before the first hand."""
+    from referee.rules.hands import CATEGORY_TITLES
+
+    if not state.history:
+        return None
+    record = state.history[-1]
+    best = record.get("best") or {}
+    pots = []
+    for i, pot in enumerate(record["pots"]):
+        winners = list(pot["winners"])
+        shown = [best[w]["category"] for w in winners if w in best]
+        pots.append({"name": "main pot" if i == 0 else f"side pot {i}", "size": pot["size"],
+                     "winners": winners,
+                     "hand": CATEGORY_TITLES[shown[0]].lower() if shown else None})
+    return {"no": record["no"], "contested": bool(record.get("contested")), "pots": pots}
 
 
 def load_state(path: Path) -> State:

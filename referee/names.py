@@ -9,6 +9,7 @@ suggests the nearest names (R2, R24).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -81,6 +82,7 @@ def quoted(name: str) -> str:
     return f'"{name}"' if any(ch.isspace() for ch in name) else name
 
 
+@functools.lru_cache(maxsize=4096)
 def name_key(text: str) -> str:
     """A name folded for matching: no case, accents or punctuation (R24, S4).
 
@@ -115,21 +117,58 @@ def mentioned_name(text: str, names: Iterable[str]) -> str | None:
 MAX_NAME = 40
 
 
+def _check_characters(text: str, what: str) -> None:
+    """Refuse control characters (E42) and invisible format characters (E75): a bidi
+    override (U+202E) would turn the rest of a line round on the wall, a zero-width space
+    would make two names look alike."""
+    from referee.errors import BadInput
+
+    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
+        raise BadInput(f"the {what} {text!r} holds a control character (a newline or an "
+                       "escape); type it as plain text", ruling="E42")
+    hidden = next((c for c in text if unicodedata.category(c) == "Cf"), None)
+    if hidden is not None:
+        label = unicodedata.name(hidden, "a format character").lower()
+        raise BadInput(f"the {what} {ascii(text)} holds an invisible character, U+"
+                       f"{ord(hidden):04X} ({label}); type it without (E75)", ruling="E75")
+
+
+def check_text(text: str, what: str, limit: int) -> str:
+    """Free text for the room's wall (an announcement): trimmed, one line, at most ``limit``
+    characters (E82), no control or format character (E42, E75).
+
+    Raises:
+        BadInput: empty, too long, or with a control or format character.
+
+    >>> check_text("  Dinner   is served ", "announcement", 200)
+    'Dinner is served'
+    """
+    from referee.errors import BadInput
+
+    _check_characters(text, what)
+    line = " ".join(text.split())
+    if not line:
+        raise BadInput(f"the {what} is empty; give the words to show (E82)", ruling="E82")
+    if len(line) > limit:
+        raise BadInput(f"the {what} is {len(line)} characters long; at most {limit} fit the "
+                       "wall (E82)", ruling="E82")
+    return line
+
+
 def check_name(text: str, what: str = "name", taken: Iterable[str] = ()) -> str:
     """A new name as it will be stored: spaces trimmed and collapsed (E42).
 
     Raises:
-        BadInput: empty, with a control character (a newline, an ANSI escape), longer than
-            ``MAX_NAME``, or already in ``taken`` (any case).
+        BadInput: empty, with a control character (a newline, an ANSI escape) or an
+            invisible format character (a bidi override, E75), longer than ``MAX_NAME``, or
+            already in ``taken`` (any case).
 
     >>> check_name("  Ada   Lovelace ")
     'Ada Lovelace'
     """
     from referee.errors import BadInput
 
-    if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
-        raise BadInput(f"the {what} {text!r} holds a control character (a newline or an "
-                       "escape); type it as plain text", ruling="E42")
+    _check_characters(text, what)
     name = " ".join(text.split())
     if not name:
         raise BadInput(f"the {what} is empty; give a name with at least one letter",

@@ -17,15 +17,19 @@ import hashlib
 import hmac
 import html
 import json
+import re
 import secrets
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee import live
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
 
 DEFAULT_PORT = 8765
 #: The access file beside the evening: ``PATH.access``, mode 0600 (E52).
@@ -131,6 +135,120 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
         lock.release()
 
 
+# -- the wall: what the GM puts on the room's screen ----------------------------------------------
+
+#: The wall's file beside the evening: ``PATH.room`` (E82).
+ROOM_SUFFIX = ".room"
+#: The longest announcement the wall takes (E82).
+MAX_ANNOUNCEMENT = 200
+
+
+@dataclass
+class Room:
+    """What the GM has put on the room's wall (E82): blank, an announcement, a break.
+
+    Kept in ``PATH.room`` beside the evening, never in its log: the wall is no move of the
+    game, so `room` commands leave the evening byte for byte as it was, work while a hand is
+    under way, and are not undone by `undo`. Times are the server's epoch seconds; the page
+    counts down itself. Keys this console does not know (a later one's, such as a replay
+    or odds on the wall) are kept as they are in ``more``.
+    """
+
+    blank: bool = False
+    announce: dict[str, Any] | None = None  # {"text", "at", "until" (None: until `room show`)}
+    pause: dict[str, Any] | None = None     # the break: {"minutes", "at", "until"}
+    more: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.more, "blank": self.blank, "announce": self.announce,
+                "break": self.pause}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Room:
+        known = ("blank", "announce", "break")
+        announce, pause = data.get("announce"), data.get("break")
+        return cls(blank=data.get("blank") is True,
+                   announce=announce if isinstance(announce, dict)
+                   and isinstance(announce.get("text"), str)
+                   and isinstance(announce.get("until"), int | float | None) else None,
+                   pause=pause if isinstance(pause, dict)
+                   and isinstance(pause.get("until"), int | float) else None,
+                   more={k: v for k, v in data.items() if k not in known})
+
+    def wall(self, now: float) -> dict[str, Any]:
+        """What the page shows at ``now``: an announcement or a break that has run out is
+        gone (the page also ends them itself when their time comes)."""
+        announce = self.announce
+        if announce and announce.get("until") is not None and announce["until"] <= now:
+            announce = None
+        pause = self.pause if self.pause and self.pause["until"] > now else None
+        return {"blank": self.blank,
+                "announce": None if announce is None else {
+                    "text": announce["text"], "until": announce.get("until")},
+                "break": None if pause is None else {
+                    "minutes": pause.get("minutes"), "until": pause["until"]}}
+
+    def says(self, now: float) -> str:
+        """The wall in one line, for the GM's terminal."""
+        wall = self.wall(now)
+        parts = []
+        if wall["blank"]:
+            parts.append("blank (the room sees nothing)")
+        if wall["break"]:
+            left = max(0, int(wall["break"]["until"] - now))
+            parts.append(f"a break, {left // 60}:{left % 60:02d} to go")
+        if wall["announce"]:
+            until = wall["announce"]["until"]
+            how = ("until `referee room show`" if until is None
+                   else f"for {max(0, int(until - now))} s")
+            parts.append(f"the announcement {wall['announce']['text']!r} {how}")
+        return "; ".join(parts) if parts else "the table"
+
+
+def room_path(evening: Path) -> Path:
+    return evening.with_name(evening.name + ROOM_SUFFIX)
+
+
+def load_room(evening: Path) -> Room:
+    """The wall beside ``evening``; the plain table when there is none (or it is unreadable:
+    a wall that cannot be read shows the table rather than nothing)."""
+    try:
+        data = json.loads(room_path(evening).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Room()
+    return Room.from_json(data) if isinstance(data, dict) else Room()
+
+
+def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
+    """Apply ``change`` to the wall beside ``evening`` and write it atomically, under the
+    evening's lock (two stations cannot lose each other's change). The evening file itself
+    is neither read nor written (E82).
+
+    Raises:
+        StoreError: no evening file there, the evening is busy, or the wall cannot be written.
+    """
+    from referee.errors import StoreError
+    from referee.files import EveningLock, atomic_write
+
+    if not evening.exists():
+        raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
+                         "name it with --db PATH")
+    lock = EveningLock(evening.with_name(evening.name + ".lock"))
+    if not lock.acquire(3.0):
+        raise StoreError(f"the evening {evening} is busy in another terminal; try again")
+    try:
+        room = change(load_room(evening))
+        target = room_path(evening)
+        try:
+            atomic_write(target, json.dumps(room.to_json(), ensure_ascii=False, indent=1))
+        except OSError as exc:
+            raise StoreError(f"cannot write the wall's file {target}: {exc.strerror}; give "
+                             "an evening in a writable folder") from None
+        return room
+    finally:
+        lock.release()
+
+
 # -- the frame ----------------------------------------------------------------------------------
 
 
@@ -162,7 +280,7 @@ def build_frame(path: Path, now: float | None = None) -> dict[str, Any]:
     """
     from referee.errors import StoreError
     from referee.evening.state import require_evening
-    from referee.report import chip_colour, chips_by_hand
+    from referee.report import chips_by_hand
     from referee.store import open_evening
 
     if not path.exists():
@@ -171,17 +289,95 @@ def build_frame(path: Path, now: float | None = None) -> dict[str, Any]:
         state = ev.state("evening")
         require_evening(state)
         tables = side_tables(ev.state("scum"), ev.state("wager"))
-    view = live.frame(state, now)
+    moment = time.time() if now is None else now
+    view = live.frame(state, moment)
     # The frame is kept until the file changes, so its `clock` is as of that change; the
     # page runs the clock itself from `clock_origin` (the first hand's start, epoch seconds)
     # and the server's time, sent with every answer as X-Server-Time.
     view["clock_origin"] = state.first_hand_at
     view["chart"] = chips_by_hand(state)
     view["side_tables"] = tables
-    view["palette"] = {c: chip_colour(c) for c in view["colours"]}
+    view["palette"] = palette(view["colours"])
+    view["chip_labels"] = chip_labels(view["colours"])
     view["title"] = state.scenario.get("name") or "Fool's Errand"
+    view["standings"] = standings(state) if state.over else None
+    view["claims"] = claims(state) if state.over else None
+    view["room"] = load_room(path).wall(moment)
     view["problem"] = None
     return view
+
+
+def standings(state: State) -> list[dict[str, Any]]:
+    """At the end (R18), each side's chips, most first, and the Fool's (E81)."""
+    from referee.evening.state import CHIP_VALUE
+
+    sides: list[dict[str, Any]] = sorted(
+        ({"name": s.name, "chips": state.side_chips(s.name)} for s in state.seats),
+        key=lambda s: -int(s["chips"]))
+    rows = [*sides, {"name": state.fool, "chips": state.stack(state.fool), "fool": True}]
+    for row in rows:
+        row["dollars"] = row["chips"] * CHIP_VALUE
+    return rows
+
+
+def claims(state: State) -> list[dict[str, Any]]:
+    """At the end, the claims to an Arcanum that would succeed (R28, E81), as the report
+    shows them to the table: none that would give a soul's secret Arcanum away (E43)."""
+    from referee.report import build
+
+    found: list[dict[str, Any]] = build(state)["arcana"]["promotions"]
+    return found
+
+
+#: Chip colours as the wall draws them: bright enough on its dark cloth, each with its own
+#: hue (E83). A colour the console does not know gets the next unused one of ``SPARE``.
+WALL_COLOURS = {"red": "#e8453c", "blue": "#4a86e8", "green": "#34b86a", "yellow": "#f2cf30",
+                "black": "#1b1b1b", "white": "#f4f2ec", "purple": "#a064d8",
+                "orange": "#f28c28", "pink": "#f59cc4", "brown": "#9c6436",
+                "grey": "#9b9b9b", "gray": "#9b9b9b", "gold": "#d8b13c", "silver": "#c9c9c9",
+                "teal": "#1fa6a0", "cyan": "#38c8e0", "navy": "#24407a", "maroon": "#8a2a3a",
+                "violet": "#b57be0", "indigo": "#5a4bd0", "turquoise": "#3fd6c6",
+                "magenta": "#e04ac0", "lime": "#9bd83a", "olive": "#8a8a2a",
+                "crimson": "#d22a4a", "beige": "#e6d8b4", "amber": "#f0a820",
+                "copper": "#c07040", "bronze": "#a8783c", "ivory": "#f4efd8"}
+SPARE = ["#e07b9a", "#6fc3b2", "#c9a0f0", "#d9a441", "#7f9fd6", "#b6d66a"]
+
+
+def palette(colours: list[str]) -> dict[str, str]:
+    """Each chip colour of the evening as the wall draws it: known colours by name, the rest
+    each a hue of its own, never two unknown colours alike (E83)."""
+    out: dict[str, str] = {}
+    spare = list(SPARE)
+    for colour in colours:
+        known = WALL_COLOURS.get(colour.lower())
+        if known is None:
+            taken = set(out.values())
+            known = next((c for c in spare if c not in taken), "#9b9b9b")
+            if known in spare:
+                spare.remove(known)
+        out[colour] = known
+    return out
+
+
+def chip_labels(colours: list[str]) -> dict[str, str]:
+    """A short label for each chip colour, printed under its stacks so that no one needs to
+    tell colours apart (E83): the name when short, else the shortest prefix of three or more
+    letters no other colour shares.
+
+    >>> chip_labels(["green", "grey", "yellow", "turquoise"])
+    {'green': 'green', 'grey': 'grey', 'yellow': 'yellow', 'turquoise': 'turq'}
+    """
+    out = {}
+    for colour in colours:
+        if len(colour) <= 6:
+            out[colour] = colour
+            continue
+        others = [c.lower() for c in colours if c != colour]
+        n = 3
+        while n < len(colour) and any(o.startswith(colour[:n].lower()) for o in others):
+            n += 1
+        out[colour] = colour[: max(n, 4)]
+    return out
 
 
 @dataclass
@@ -204,8 +400,9 @@ class FrameSource:
         self._lock = threading.Lock()
 
     def current(self) -> Cached:
-        """The frame for the file as it is now: from the cache unless the file changed."""
-        key = live.signature(self.path)
+        """The frame for the file as it is now: from the cache unless the evening file or
+        the wall's file beside it changed."""
+        key = (live.signature(self.path), live.signature(room_path(self.path)))
         cached = self._cached
         if cached is not None and cached.key == key:
             return cached
@@ -237,19 +434,30 @@ def _inline_json(data: object) -> str:
 
 
 _TEMPLATE: str | None = None
+#: Every placeholder of ``data/table.html``: the page's title, and its data as JSON (E84).
+PLACEHOLDER = re.compile(r"\{\{(TITLE|DATA)\}\}")
 
 
-def table_page(frame: dict[str, Any], etag: str) -> str:
-    """The projector's page: inline CSS and JS, the first frame inline, then polling."""
+def table_page(frame: dict[str, Any], etag: str, now: float | None = None) -> str:
+    """The projector's page: inline CSS and JS, the first frame inline, then polling.
+
+    Filled in one pass over the template (E84): what goes in (names, the frame) is never
+    read again for placeholders, so a seat named ``{{DATA}}`` is only a name. The script
+    itself takes nothing from the request: the ETag and the server's time travel in the
+    JSON block, so the script is the same on every answer (a Content-Security-Policy can
+    name it by its hash).
+    """
     global _TEMPLATE
     if _TEMPLATE is None:
         from referee.content.scenario import data_file
 
         _TEMPLATE = data_file("table.html").read_text(encoding="utf-8")
-    title = html.escape(str(frame.get("title") or "Fool's Errand"))
-    return (_TEMPLATE.replace("{{TITLE}}", title)
-            .replace("{{FRAME}}", _inline_json(frame)).replace("{{ETAG}}", _inline_json(etag))
-            .replace("{{NOW}}", f"{time.time():.3f}"))
+    values = {
+        "TITLE": html.escape(str(frame.get("title") or "Fool's Errand")),
+        "DATA": _inline_json({"frame": frame, "etag": etag,
+                              "now": round(time.time() if now is None else now, 3)}),
+    }
+    return PLACEHOLDER.sub(lambda m: values[m.group(1)], _TEMPLATE)
 
 
 _POLL = """<script>

@@ -25,7 +25,6 @@ its audit in ``referee.chain``, and whether a command's answer was shown in ``re
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
 import os
 import time
@@ -66,7 +65,7 @@ from referee.files import (
     remove_stale_temps,
     write_failure,
 )
-from referee.streams import Event, spec
+from referee.streams import Event, plain, spec
 
 __all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLock",
            "atomic_write", "event_hash", "lock_path", "mark_answered", "newest_good_backup",
@@ -190,7 +189,7 @@ class Evening:
             sp = spec(stream)
             base = self._snapshot.get(stream)
             try:
-                state = sp.load(copy.deepcopy(base)) if base is not None else sp.empty()
+                state = sp.load(plain(base)) if base is not None else sp.empty()
             except Exception as exc:  # a snapshot that does not load is damage, not a bug
                 raise StoreError(damaged_message(
                     self.path, f"the stored {stream} state does not load: "
@@ -336,7 +335,7 @@ class Evening:
         state = self.state(stream)
         try:
             for event in events:
-                state = sp.apply(state, copy.deepcopy(event))
+                state = sp.apply(state, plain(event))
         except BaseException:
             self._states.pop(stream, None)
             raise

@@ -11,6 +11,7 @@ sequence numbers, times and the hash chain around it.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,3 +51,35 @@ def spec(name: str) -> StreamSpec:
         assert isinstance(found, StreamSpec) and found.name == name
         _loaded[name] = found
     return found
+
+
+def plain(value: Any) -> Any:
+    """A copy of ``value`` made of dicts, lists and leaves: dataclasses become dicts of their
+    fields, containers are copied, strings, numbers, booleans and None are shared (immutable).
+
+    The evening's states and events are this kind of data; copying them this way costs about a
+    third of ``copy.deepcopy`` (no memo) and a sixth of ``dataclasses.asdict``.
+
+    >>> plain({"a": [1, {"b": (2, 3)}]})
+    {'a': [1, {'b': (2, 3)}]}
+    """
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    if kind is dict:
+        return {key: item if type(item) in _LEAVES else plain(item)
+                for key, item in value.items()}
+    if kind is list:
+        return [item if type(item) in _LEAVES else plain(item) for item in value]
+    if kind is tuple:
+        return tuple(plain(item) for item in value)
+    names = _FIELDS.get(kind)
+    if names is None:
+        if not dataclasses.is_dataclass(kind):
+            return value
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind))
+    return {name: plain(getattr(value, name)) for name in names}
+
+
+_LEAVES = frozenset({str, int, float, bool, type(None)})
+_FIELDS: dict[type, tuple[str, ...]] = {}

@@ -53,6 +53,7 @@ class Browser:
         self._buffer = b""
         self._id = 0
         self.session: str | None = None
+        self.target: str | None = None
 
     def send(self, method: str, params: dict[str, Any] | None = None,
              session: str | None = None) -> dict[str, Any]:
@@ -83,8 +84,15 @@ class Browser:
                 self._buffer += chunk
 
     def open(self, url: str, width: int, height: int) -> None:
-        """A new page of ``width`` x ``height`` CSS pixels at ``url``, loaded."""
+        """A new page of ``width`` x ``height`` CSS pixels at ``url``, loaded (the page
+        opened before is closed: one browser serves a whole test module)."""
+        if self.target is not None:
+            try:
+                self.send("Target.closeTarget", {"targetId": self.target})
+            except (RuntimeError, TimeoutError):
+                pass
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.target = target
         self.session = self.send("Target.attachToTarget",
                                  {"targetId": target, "flatten": True})["sessionId"]
         self.page("Emulation.setDeviceMetricsOverride",
@@ -117,6 +125,12 @@ class Browser:
                 pass
             time.sleep(0.05)
         raise TimeoutError(expression)
+
+    def resize(self, width: int, height: int) -> None:
+        """The page's window at ``width`` x ``height`` CSS pixels, without reloading it."""
+        self.page("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1,
+                   "mobile": width < 600})
 
     def screenshot(self, path: Path) -> bytes:
         data = base64.b64decode(self.page("Page.captureScreenshot", {"format": "png"})["data"])

@@ -1,22 +1,58 @@
-"""Shared fixtures: a pinned terminal width, no colour, and a temp evening file per test."""
+"""Shared fixtures: a pinned terminal width, no colour, a temp evening file per test, writes
+without fsync (unless a test is ``durable``), and no process started by a test that is not marked
+``system``.
+
+Markers (pyproject.toml): ``system`` for tests that start processes, browsers or tmux
+(``pytest -m "not system"`` is the quick loop); ``durable`` for tests of what reaches the disk,
+which keep every fsync.
+"""
 
 from __future__ import annotations
 
 import functools
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import typer.testing
-from hypothesis import settings
 from typer.testing import CliRunner
 
-# The machines here are shared and noisy: a property is about correctness, never about time.
-settings.register_profile("referee", deadline=None)
-settings.load_profile("referee")
+from tests import profiles
+
+profiles.load()
+
+# Keep the compiled test and package modules between runs even where PYTHONDONTWRITEBYTECODE is
+# set: compiling (and rewriting the asserts of) some 150 modules anew is seconds of every run.
+sys.dont_write_bytecode = False
 
 # Typer converts the whole command tree (evaluating every annotation) on each invoke; the tree
 # never changes during a test run, so build each app's command once.
 typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
+
+
+@pytest.fixture(autouse=True)
+def _durability(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """fsync only where durability is what the test checks: half of every CLI test's time
+    otherwise goes to the disk. Processes a test starts keep fsync (their own default)."""
+    from referee import files
+
+    monkeypatch.setattr(files, "DURABLE", request.node.get_closest_marker("durable") is not None)
+
+
+@pytest.fixture(autouse=True)
+def _no_stray_processes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that starts a process must say so (``@pytest.mark.system``), so that
+    ``pytest -m "not system"`` stays the quick loop it claims to be."""
+    if request.node.get_closest_marker("system") is not None:
+        return
+    name = request.node.nodeid
+
+    def refuse(self: Any, *args: Any, **kwargs: Any) -> None:
+        raise AssertionError(f"{name} starts a process: mark it @pytest.mark.system")
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refuse)
 
 
 @pytest.fixture(autouse=True)

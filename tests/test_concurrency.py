@@ -7,9 +7,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.evening import commands
 from referee.evening.state import CHIPS_PER_COLOUR
 from referee.store import open_evening
+
+pytestmark = pytest.mark.system
 
 SEATS = ["Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV", "Cy:V:green"]
 SETUP = 3  # new, rise Ada, rise Bob

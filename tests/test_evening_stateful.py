@@ -80,6 +80,10 @@ def chips_ok(state: State) -> None:
         assert state.stack(POT) == 0, state.chips.get(POT)
 
 
+#: The whole log is verified every this many steps, and at the end of every run.
+VERIFY_EVERY = 8
+
+
 class EveningMachine(RuleBasedStateMachine):
     """One evening file; every rule is one command as the CLI would run it."""
 
@@ -92,12 +96,16 @@ class EveningMachine(RuleBasedStateMachine):
         self.spare: list[str] = []
         self.dealt_hand: int | None = None
         self.accepted = 0
+        self.steps = 0
         self.segment_size = store.SEGMENT_SIZE
         store.SEGMENT_SIZE = 9  # seal often: state and undo must read across segments
 
     def teardown(self) -> None:
-        store.SEGMENT_SIZE = self.segment_size
-        shutil.rmtree(self.dir, ignore_errors=True)
+        try:
+            self.check_the_log()  # whatever the steps since the last check did
+        finally:
+            store.SEGMENT_SIZE = self.segment_size
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     # -- running one command ----------------------------------------------------------------
 
@@ -475,6 +483,14 @@ class EveningMachine(RuleBasedStateMachine):
 
     @invariant()
     def stored_state_is_the_fold_of_the_log(self) -> None:
+        """Every eighth step and at teardown: the whole chain verifies and the stored state is
+        the fold of the log (the full check is most of a step's time; a fault it finds stays
+        in the file, so a later check finds it as surely)."""
+        self.steps += 1
+        if self.steps % VERIFY_EVERY == 0:
+            self.check_the_log()
+
+    def check_the_log(self) -> None:
         if not self.db.exists():
             return
         with open_evening(self.db, write=False) as ev:

@@ -21,6 +21,9 @@ from referee import store
 from referee.store import GENESIS, event_hash
 from tests.cli.conftest import GM
 
+# Every write step here is a real one: the faults are injected into fsync too.
+pytestmark = pytest.mark.durable
+
 SEATS = ["--seat", "Ada:XVI:red:Ann:IX", "--seat", "Cy:III:blue:Di:II"]
 GIVE = ("chips", "give", "Ada", "Ann", "red:1")
 
@@ -254,6 +257,7 @@ run()
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.system
 def test_e41_a_command_killed_before_its_answer_is_told_once(evening: GM, db: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     child = subprocess.run([sys.executable, "-c", KILLED, str(db), *GIVE], env=env,
@@ -268,6 +272,7 @@ def test_e41_a_command_killed_before_its_answer_is_told_once(evening: GM, db: Pa
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+@pytest.mark.system
 def test_e41_the_next_other_command_mentions_it_once(evening: GM, db: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     subprocess.run([sys.executable, "-c", KILLED, str(db), *GIVE], env=env,

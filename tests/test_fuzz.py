@@ -22,9 +22,9 @@ from typer.testing import CliRunner
 
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 
-#: Never typed by the fuzz: they wait for a terminal (`shell`, `watch` without --once) or
-#: write a whole evening elsewhere (`demo`).
-SKIP = {("shell",), ("demo",)}
+#: Never typed by the fuzz: they wait for a terminal (`shell`, `watch` without --once), serve
+#: until stopped (`serve`) or write a whole evening elsewhere (`demo`).
+SKIP = {("shell",), ("demo",), ("serve",)}
 
 NAMES = ["Ada", "Ann", "Cy", "Di", "Max", "ada", "A", "Zed", "", " ", "[/]", "[bold]x",
          "Ada\n", "\x1b[2J", "Gus", "Flo", "fool", "mistress", "pot"]

@@ -17,6 +17,8 @@ import pytest
 import referee
 from referee.rulebook import parse
 
+pytestmark = pytest.mark.system
+
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ("pyproject.toml", "README.md", "referee", "data", "docs")
 

@@ -99,6 +99,7 @@ def _repository_files() -> list[Path]:
     return [ROOT / name for name in listed if (ROOT / name).is_file()]
 
 
+@pytest.mark.system
 def test_no_file_names_a_path_outside_the_repository() -> None:
     # Built from pieces, so that this file does not name them itself.
     outside = [".." + "/", "RULINGS" + ".md", "DESIGN" + ".md", "STYLE" + ".md", "shared" + "/"]

@@ -43,6 +43,7 @@ def opened(tmp_path_factory: pytest.TempPathFactory) -> Path:
     "log --json",
     "hand rank KnC KnW 3S 3P 0 XXI 9C",
 ])
+@pytest.mark.system
 def test_run_line_answers_as_the_command_line(opened: Path, db: Path, line: str) -> None:
     import shutil
 

@@ -104,7 +104,7 @@ def test_names_are_data_on_the_table_page(gm: GM, db: Path) -> None:
     inline = re.search(r'<script id="first" type="application/json">(.*?)</script>', page, re.S)
     assert inline is not None
     assert "<b>" not in inline.group(1) and "</script" not in inline.group(1).lower()
-    assert [s["name"] for s in json.loads(inline.group(1))["seats"]] == names
+    assert [s["name"] for s in json.loads(inline.group(1))["frame"]["seats"]] == names
     assert MARKUP in names
     assert "innerHTML" not in page  # the page writes names with textContent only
 
@@ -168,3 +168,142 @@ def test_e52_unreadable_access_file_is_none(tmp_path: Path) -> None:
     evening = tmp_path / "e.json"
     serve.access_path(evening).write_text("{not json")
     assert serve.load_access(evening) is None
+
+
+# -- the page is filled in one pass (E84) ----------------------------------------------------------
+
+CURLY = st.text(alphabet=st.sampled_from(list("{}TITLEDAFRMNOW<>&\"' ab")), max_size=24)
+
+
+@given(CURLY, st.lists(CURLY, min_size=1, max_size=6), CURLY)
+def test_e84_no_text_put_in_the_page_is_read_as_a_placeholder(
+        title: str, names: list[str], etag: str) -> None:
+    import html
+
+    frame = {"title": title, "seats": [{"name": n} for n in names], "problem": None}
+    page = serve.table_page(frame, etag, now=12.5)
+    block = re.findall(r'<script id="first" type="application/json">(.*?)</script>', page,
+                       re.S)
+    assert len(block) == 1
+    assert json.loads(block[0]) == {"frame": frame, "etag": etag, "now": 12.5}
+    shown = re.search(r"<title>(.*?)</title>", page, re.S)
+    assert shown is not None and html.unescape(shown.group(1)) == (title or "Fool's Errand")
+    # The script is the same whatever went in: a Content-Security-Policy can name its hash.
+    plain = serve.table_page({"title": "x", "seats": []}, '"t"', now=1.0)
+    script = re.compile(r"<script>(.*?)</script>", re.S)
+    assert script.findall(page) == script.findall(plain)
+    assert "{{" not in script.findall(page)[0]
+
+
+def test_e84_the_page_holds_no_inline_style_or_handler_attributes() -> None:
+    page = serve.table_page({"title": "x", "seats": []}, '"t"')
+    assert not re.search(r"<[^>]+\sstyle\s*=", page)
+    assert not re.search(r"<[^>]+\son[a-z]+\s*=", page, re.I)
+    assert "eval(" not in page and "new Function" not in page and "innerHTML" not in page
+    assert not re.search(r"""(src|href)\s*=\s*["']?https?:""", page)  # nothing from outside
+
+
+# -- the wall (E82) ------------------------------------------------------------------------------
+
+
+@given(st.floats(0, 1e6), st.floats(-1e4, 1e4), st.floats(-1e4, 1e4), st.booleans())
+def test_e82_an_announcement_or_a_break_is_gone_once_its_time_is_up(
+        now: float, announce_in: float, break_in: float, forever: bool) -> None:
+    said, ends = now + announce_in, now + break_in
+    room = serve.Room(announce={"text": "Dinner", "at": 0.0, "until": None if forever else said},
+                      pause={"minutes": 10, "at": 0.0, "until": ends})
+    wall = room.wall(now)
+    assert (wall["announce"] is not None) == (forever or said > now)
+    assert (wall["break"] is not None) == (ends > now)
+
+
+def test_e82_the_wall_file_keeps_what_a_later_console_wrote_and_survives_junk(
+        tmp_path: Path) -> None:
+    evening = tmp_path / "e.json"
+    evening.write_text("{}")
+    serve.room_path(evening).write_text(json.dumps(
+        {"blank": True, "replay": {"hand": 3}, "odds": "on", "announce": "not a record"}))
+    room = serve.load_room(evening)
+    assert room.blank and room.announce is None and room.more == {"replay": {"hand": 3},
+                                                                  "odds": "on"}
+    serve.change_room(evening, lambda r: serve.Room(blank=False, more=r.more))
+    data = json.loads(serve.room_path(evening).read_text())
+    assert data["replay"] == {"hand": 3} and data["odds"] == "on" and data["blank"] is False
+    assert evening.read_text() == "{}"  # the evening itself: never touched
+    serve.room_path(evening).write_text("{not json")
+    assert serve.load_room(evening) == serve.Room()  # unreadable: the plain table
+    serve.room_path(evening).write_text(json.dumps({"announce": {"text": "x", "until": "soon"},
+                                                    "break": {"until": None}}))
+    assert serve.load_room(evening).wall(0.0) == {"blank": False, "announce": None,
+                                                  "break": None}
+
+
+def test_e82_the_frame_follows_the_wall_without_a_change_of_the_evening(
+        gm: GM, db: Path) -> None:
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    source = serve.FrameSource(db)
+    first = source.current()
+    assert first.data["room"] == {"blank": False, "announce": None, "break": None}
+    assert source.current() is first
+    before = db.read_bytes()
+    gm("room", "blank")
+    second = source.current()
+    assert second.data["room"]["blank"] is True and second.etag != first.etag
+    assert db.read_bytes() == before
+
+
+# -- chips anyone can read (E83) -------------------------------------------------------------------
+
+
+COLOURS = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=12),
+                   min_size=1, max_size=6, unique=True)
+
+
+@given(COLOURS)
+def test_e83_every_colour_has_its_own_label_and_unknown_ones_their_own_hue(
+        colours: list[str]) -> None:
+    labels = serve.chip_labels(colours)
+    assert len(set(labels.values())) == len(colours)
+    assert all(colour.startswith(label) and len(label) <= max(6, len(colour)) for colour, label
+               in labels.items())
+    palette = serve.palette(colours)
+    unknown = [c for c in colours if c not in serve.WALL_COLOURS]
+    assert len({palette[c] for c in unknown}) == len(unknown)
+    assert all(re.fullmatch(r"#[0-9a-f]{6}", v) for v in palette.values())
+
+
+# -- between hands and at the end (E80, E81, E87) -------------------------------------------------
+
+
+def test_e81_between_hands_the_last_hands_result(demo_db: Path) -> None:
+    frame = serve.build_frame(demo_db)
+    # The demo's hand 3: Ada's three pair takes the only pot, ten chips (its report says so).
+    assert frame["last_hand"] == {"no": 3, "contested": True, "pots": [
+        {"name": "main pot", "size": 10, "winners": ["Ada"], "hand": "three pair"}]}
+    assert frame["standings"] is None and frame["claims"] is None and frame["clock_end"] is None
+    assert "charges" not in _keys(frame)  # E87: no side's Charges on the wall
+
+
+def test_e80_e81_at_the_end_the_standings_the_claims_and_a_stopped_clock(
+        tmp_path: Path) -> None:
+    from referee import live
+    from tests.cli import tables
+
+    db = tmp_path / "end.json"
+    tables.play(tables.GM(db), 2, "end")
+    frame = serve.build_frame(db, now=4e9)
+    assert frame["over"] and frame["winner"] == "Ivy"
+    assert [(s["name"], s["chips"], s["dollars"]) for s in frame["standings"]] == [
+        ("Ivy", 20, 2_000_000), ("Ada", 0, 0), ("Max", 0, 0)]
+    assert frame["standings"][-1]["fool"] is True
+    assert frame["claims"] == []
+    state = live.load_state(db)
+    assert frame["clock_end"] == state.history[-1]["time"] < 4e9  # the last hand's end
+
+
+def _keys(obj: Any) -> set[str]:
+    if isinstance(obj, dict):
+        return set(obj) | {k for v in obj.values() for k in _keys(v)}
+    if isinstance(obj, list):
+        return {k for v in obj for k in _keys(v)}
+    return set()

@@ -71,6 +71,7 @@ def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:
     assert "opens the round's betting" in result.output
 
 
+@pytest.mark.system
 def test_a_whole_night_in_one_process_through_the_console_script(db: Path) -> None:
     """`run()` prunes the app to the invoked group; the shell must still know every command."""
     lines = [NEW, "hand start", SHOW, "bet Cy", "call Ed", "nonsense Ed",

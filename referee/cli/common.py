@@ -389,7 +389,7 @@ def command_text(extra: dict[str, Any] | None = None) -> str:
     params = {**ctx.params, **(extra or {})}
     for param in ctx.command.params:
         value = params.get(param.name or "")
-        if param.name == "as_json" or value in (None, False, [], ()):
+        if param.name == "as_json" or _left_out(value, param.default):
             continue
         items = value if isinstance(value, list | tuple) else [value]
         if param.param_type_name == "argument":
@@ -399,6 +399,16 @@ def command_text(extra: dict[str, Any] | None = None) -> str:
         for item in items:
             words += [flag] if item is True else [flag, str(item)]
     return " ".join(shlex.quote(w) for w in words)
+
+
+def _left_out(value: Any, default: Any) -> bool:
+    """Whether ``command_text`` may leave a value out: nothing given, a flag off, or a 0 that
+    is the option's own default. A 0 typed where it is not (``--strength 0``) stays, so that
+    the line replays."""
+    if value is None or value is False or (isinstance(value, list | tuple) and not value):
+        return True
+    return value == 0 and not isinstance(value, bool) and default == 0 and \
+        not isinstance(default, bool)
 
 
 def transact(stream: str, build: Callable[[Any], list[Event]], *,
@@ -411,13 +421,13 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
     state before (a copy), the state after, and the events. The text is derived after
     ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
     """
-    import copy
-
     from referee.store import open_evening
+    from referee.streams import spec
 
     with open_evening(db_path()) as ev:
         state = ev.state(stream)
-        before = copy.deepcopy(state)
+        sp = spec(stream)
+        before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
         events = build(state)
         line = command_text(extra)
         after = ev.commit(stream, events, line) if events else state

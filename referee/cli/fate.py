@@ -248,7 +248,9 @@ def char_list(as_json: Json = False) -> None:
 def char_edit(
     name: Annotated[str, typer.Argument(help="Character (unique prefix).")],
     measure: Annotated[Many, typer.Option("--measure", "-m", help="Set: fiery=6.")] = None,
-    shift: Annotated[Many, typer.Option("--shift", help="Move: temperate+2, calm-1.")] = None,
+    shift: Annotated[Many, typer.Option(
+        "--shift", help="Move: temperate+2, calm-1 (a side stops at 9 or 1, and says so).")]
+    = None,
     credit: Annotated[int | None, typer.Option("--credit", help="Credit Rating 1-10.")] = None,
     trait: Annotated[Many, typer.Option("--trait", "-t", help="Add or set: \"Scarred=1\".")]
     = None,
@@ -272,13 +274,15 @@ def char_edit(
     player = _player(player)
 
     def call(state: Any) -> Outcome:
+        notes: list[str] = []
         events = fate.edit_character(state, name, measures=tup(measure), shifts=tup(shift),
                                      credit=credit, traits=tup(trait), reps=tup(rep), exps=tup(exp),
                                      items=tup(item), drop=tup(drop), player=player,
-                                     weapon=weapon, fight_traits=tup(fight_trait))
+                                     weapon=weapon, fight_traits=tup(fight_trait), notes=notes)
         who = events[0]["char"]
-        return Outcome(events, {"char": who, "events": events},
-                       [f"{who}: {len(events)} change{'s' if len(events) != 1 else ''}."])
+        return Outcome(events, {"char": who, "events": events, "notes": notes},
+                       [f"{who}: {len(events)} change{'s' if len(events) != 1 else ''}.",
+                        *notes])
 
     run(call, as_json=as_json)
     if not as_json:
@@ -307,7 +311,8 @@ def test(
         "--physical", help="A bodily action: Health penalties apply (R37).")] = False,
     vs: Annotated[int | None, typer.Option("--vs", help="Side b's pool in cards.")] = None,
     static: Annotated[str | None, typer.Option(
-        "--static", help="Static opposition: routine 3, challenging 5, damned-hard 7, heroic 9.")]
+        "--static", help="Static opposition: routine 3, challenging 5, damned-hard 7, heroic 9 "
+        "(the name or the number; another number is that many cards, F28).")]
     = None,
     vs_char: Annotated[str | None, typer.Option("--vs-char", help="Side b is this character.")]
     = None,
@@ -353,7 +358,8 @@ def fight(
     = None,
     b_weapon: Annotated[str | None, typer.Option("--b-weapon", help="B's weapon.")] = None,
     a_trait: Annotated[Many, typer.Option(
-        "--a-trait", help="A's Trait that applies (default: A's usual fight Traits, F24).")]
+        "--a-trait", help="A's Trait that applies (default: A's usual fight Traits, F24; "
+        "\"\" for none).")]
     = None,
     b_trait: Annotated[Many, typer.Option("--b-trait", help="B's Trait that applies.")] = None,
     a_rep: Annotated[Many, typer.Option("--a-rep", help="A stakes this Reputation.")] = None,
@@ -362,11 +368,12 @@ def fight(
         "--unaware", help="Who did not see it coming: the other gets +2.")] = None,
     static: Annotated[str | None, typer.Option(
         "--static", help="A shoots at B who cannot return fire: a static challenge of this "
-        "level; only A deals damage.")] = None,
+        "level (routine 3 ... heroic 9, name or number, F28); only A deals damage.")] = None,
     cof: Cof = None, a: CardsA = None, b: CardsB = None, gate: Gates = None,
     complication: Comps = None, seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
-    """One full combat in one draw: both deal their best result as damage (R37, F8)."""
+    """One full combat in one draw: both deal their best result as damage, the loser too
+    (R37, F8, F29)."""
     from referee.rules import fate
 
     run(lambda state: fate.fight(
@@ -401,7 +408,8 @@ def drink(
     cof: Cof = None, a: CardsA = None, b: CardsB = None,
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
-    """Bohemian against the drink: +1, nothing or -1 card on the drinker's next test (F12)."""
+    """Bohemian against the drink: +1, nothing or -1 card on the drinker's next test, fight,
+    duel shot or sword round (F12, F25)."""
     from referee.rules import fate
 
     run(lambda state: fate.drink(state, name, strength, traits=tup(trait),
@@ -420,7 +428,8 @@ def heal(
     = None,
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
-    """Convalesce: the time needed, a test; failure adds a card to the next try (F13)."""
+    """Convalesce: the time needed, a test; failure adds a card to the next try (F13). The
+    wound being healed costs no card (F30)."""
     from referee.rules import fate
 
     run(lambda state: fate.heal(state, name, area, measure, traits=tup(trait),

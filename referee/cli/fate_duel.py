@@ -30,9 +30,12 @@ duel_app = typer.Typer(
 # -- duels --------------------------------------------------------------------------------------
 
 AWeapon = Annotated[str | None, typer.Option(
-    "--a-weapon", help="A's weapon: an item or a number (default 3).")]
+    "--a-weapon", help="A's weapon: an item or a number (pistols: the duelling pistol, 3; "
+    "swords: A's usual weapon, else 3, F27).")]
 BWeapon = Annotated[str | None, typer.Option("--b-weapon", help="B's weapon.")]
-ATrait = Annotated[Many, typer.Option("--a-trait", help="A's Trait that applies.")]
+ATrait = Annotated[Many, typer.Option(
+    "--a-trait", help="A's Trait that applies (swords: A's usual fight Traits, F27; \"\" for "
+    "none).")]
 BTrait = Annotated[Many, typer.Option("--b-trait", help="B's Trait that applies.")]
 
 
@@ -64,7 +67,8 @@ def duel_swords(
     b_trait: BTrait = None, gate: Gates = None, seed: Seed = None, deck_: Deck = None,
     as_json: Json = False,
 ) -> None:
-    """Start a sword duel; then `fate duel round` until it ends (F11)."""
+    """Start a sword duel; then `fate duel round` until it ends (F11). Each fights with
+    their usual weapon and fight Traits unless told otherwise (F24, F27)."""
     from referee.rules import fate
 
     run(lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
@@ -84,8 +88,9 @@ def duel_phase(
     complication: Comps = None, as_json: Json = False,
 ) -> None:
     """Play one pistol phase with both duellists' choices (F10); the cards may be typed in:
-    --calm for Aim and Stand, --cof/--a/--b for the shots (a lone shot's --b is the static
-    side), --complication for a Maimed Health (F20)."""
+    --calm for Aim and Stand, --cof/--a/--b for the shots: each duellist's cards in their own
+    option, and for a lone shot the static side's cards in the other duellist's (b fires
+    alone: --b her shot, --a the static side); --complication for a Maimed Health (F20)."""
     from referee.rules import fate
 
     cards = typed(cof, a, b, None, calm, complication)
@@ -107,7 +112,8 @@ def duel_surrender(
     name: Annotated[str, typer.Argument(help="The duellist who yields.")],
     as_json: Json = False,
 ) -> None:
-    """A sword duellist yields after a round and loses (F11)."""
+    """A sword duellist yields at the end of a round, never before the first, and loses
+    (F11)."""
     from referee.rules import fate
 
     run(lambda state: fate.duel_surrender(state, name), as_json=as_json)

@@ -30,10 +30,11 @@ CardsA = Annotated[str | None, typer.Option(
 CardsB = Annotated[str | None, typer.Option(
     "--b", help="Side b's cards typed in; --b \"\" for none.")]
 Gates = Annotated[list[str] | None, typer.Option(
-    "--gate", help="A Maimed area's Measure test typed in: \"COF CARDS\" (R37, F6).")]
+    "--gate", help="A Maimed area's Measure test typed in: \"COF CARDS\", one --gate per "
+    "Maimed area: side a's before side b's, each one's Reputations before Health (R37, F6).")]
 Comps = Annotated[list[str] | None, typer.Option(
-    "--complication", help="The card turned at the table for a Maimed Health (F9, F20); "
-    "needed when the fight's cards are typed.")]
+    "--complication", help="The fresh card turned at the table for a Maimed Health, a's "
+    "before b's (F9, F20, F26); needed when the fight's cards are typed.")]
 Calms = Annotated[list[str] | None, typer.Option(
     "--calm", help="A duellist's Calm test typed in: \"COF CARDS\", a's before b's (F10, F20).")]
 Many = list[str] | None

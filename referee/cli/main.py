@@ -12,10 +12,12 @@ import typer
 from referee import __version__
 from referee.cli import (
     common,
+    equity,
     evening,
     fate,
     hand,
     present,
+    room,
     rules,
     runner,
     scenario,
@@ -85,12 +87,14 @@ present.register(app)
 watch.register(app)
 shell.register(app)
 serve.register(app)
+app.add_typer(room.app, name="room", rich_help_panel="Status")
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
 app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
 rules.register(app)
 assert table  # `hand start|show|showdown` are added to the hand group on import
+assert equity  # so is `hand equity` (H26-H30)
 
 
 _hoist_root_options = common.hoist_root_options  # kept for scripts that named it here

@@ -67,7 +67,9 @@ def status(state: State) -> None:
             note.append("risen")
         if hand and seat.name in hand["folded"]:
             note.append("folded")
-        if hand and seat.name in hand["all_in"]:
+        if hand and seat.name in hand["suspended"]:
+            note.append("suspended")  # S19: as if all-in, but said so
+        elif hand and seat.name in hand["all_in"]:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
             note.append("[bold reverse]< to act[/]")
@@ -93,7 +95,7 @@ def status(state: State) -> None:
                       end_section=True)
     console().print(table)
     if hand:
-        _hand_table(hand)
+        _hand_table(hand, state.hand.hooded if state.hand else {})
         say(_hand_line(state, hand))
     if data["over"]:
         say(f"[bold]The game is over (R18):[/] {lit(data['winner'] or 'nobody')} is the last "
@@ -102,20 +104,28 @@ def status(state: State) -> None:
         say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
 
 
-def _hand_table(hand: dict[str, Any]) -> None:
-    """Mid-hand: each player's up cards and chips in, and every pot with who can win it."""
+def _hand_table(hand: dict[str, Any], hooded: dict[str, list[str]]) -> None:
+    """Mid-hand: each player's up cards (marked as the powers in force leave them, E76), down
+    cards still to give (E78), chips in, and every pot with who can win it. The GM's view:
+    a hooded card is named (E77)."""
     from rich import box
     from rich.table import Table
 
+    from referee.cli.watch import cards_text
+
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    for name, justify in (("In hand", "left"), ("Up cards", "left"), ("Round", "right"),
-                          ("Hand", "right"), ("", "left")):
+    for name, justify in (("In hand", "left"), ("Up cards", "left"), ("Down", "right"),
+                          ("Round", "right"), ("Hand", "right"), ("", "left")):
         table.add_column(name, justify=justify, no_wrap=name != "Up cards")  # type: ignore[arg-type]
     for p in hand["players"]:
-        note = ("folded" if p["folded"] else "all-in" if p["all_in"] else
+        note = ("folded" if p["folded"] else "suspended" if p["suspended"] else
+                "all-in" if p["all_in"] else
                 f"to act, owes {hand['owes']}" if p["to_act"] else "")
-        table.add_row(lit(p["name"]), " ".join(p["up"]) or "-", str(p["round"]), str(p["hand"]),
-                      note,
+        up = cards_text(p["cards"]) or "-"
+        if hooded.get(p["name"]):
+            up += " · hooded " + " ".join(hooded[p["name"]])
+        table.add_row(lit(p["name"]), up, "-" if p["down"] is None else str(p["down"]),
+                      str(p["round"]), str(p["hand"]), note,
                       style="dim" if p["folded"] else None)
     console().print(table)
     if len(hand["pots"]) > 1 or hand["uncalled"]:
@@ -155,6 +165,8 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
     line = head + f". [bold]{lit(hand['to_act'])}[/] to act: {'/'.join(hand['moves'])}"
     if hand["owes"]:
         line += f" (owes {hand['owes']})"
+    if hand.get("opener_note"):  # R15: why the high hand showing does not open
+        line += f". {lit(hand['opener_note'])}"
     if hand.get("effects"):  # S17: powers in force, names printed literally
         line += ". In force: " + "; ".join(lit(t) for t in hand["effects"])
     return line + "."

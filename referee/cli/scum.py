@@ -1,4 +1,4 @@
-"""`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T22).
+"""`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T27).
 
 Thin shell over ``referee.rules.scum``; the rules are imported inside each
 command so that ``referee --help`` stays fast.
@@ -82,23 +82,31 @@ def _print_hand(match: Match, how: str) -> None:
 
 
 def _standings_table(match: Match) -> Table:
+    """Points per hand and in all; while a hand is in play, each player's role and cards left
+    (T26)."""
     from rich.table import Table
     from rich.text import Text
+
+    from referee.rules import scum
 
     table = Table(title="Standings", title_justify="left")
     table.add_column("Player")
     for result in match.results:
         table.add_column(f"H{result.hand}", justify="right")
     table.add_column("Total", justify="right")
-    if not match.is_over:
+    hand = None if match.is_over else match.current()
+    if hand is not None:
         table.add_column(f"Role in hand {match.hand}")
+        table.add_column("Cards left", justify="right")
     for name, total in match.standings().items():
         cells: list[str | Text] = [Text(name)]
         for result in match.results:
             cells.append(f"{result.points[name]} {result.roles[name].card_name.split()[-1]}")
         cells.append(str(total))
-        if not match.is_over:
+        if hand is not None:
             cells.append(match.roles[name].label)
+            cells.append(f"out {scum.PLACES[hand.out.index(name)]}" if name in hand.out
+                         else str(hand.cards_left(name)))
         table.add_row(*cells)
     return table
 
@@ -253,8 +261,8 @@ def finish(
 
 @app.command()
 def standings(as_json: Json = False) -> None:
-    """Points of the current match so far, each hand's roles and places, and the hand under
-    way."""
+    """Points of the match so far, each hand's roles and places; the hand in play: who is to
+    act, who is out, each player's cards left (T26)."""
     from referee.cli.common import console, db_path, emit_json
     from referee.rules import scum
     from referee.store import open_evening
@@ -272,17 +280,32 @@ def standings(as_json: Json = False) -> None:
     out.print(_standings_table(match))
     if match.is_over:
         out.print(f"Match over: {scum.winner_text(match)}.", markup=False)
-    else:
+        return
+    plain(_in_play_line(match))
+    if match.results:
         leaders = match.leaders()
-        out.print(f"Hand {match.hand} of {match.hands} next; "
-                  f"leading: {', '.join(leaders)} with {match.totals()[leaders[0]]}.",
-                  markup=False)
-        table = match.current()
-        if table.moves:
-            what = ("leads" if table.best is None
-                    else f"to play: beat {table.best.describe()} of {table.best_by}")
-            gone = f"; out: {', '.join(table.out)}" if table.out else ""
-            out.print(f"Hand {match.hand} under way: {table.to_act} {what}{gone}.", markup=False)
+        plain(f"Leading: {', '.join(leaders)} with {match.totals()[leaders[0]]}.")
+
+
+def _in_play_line(match: Match) -> str:
+    """``Hand 2 of 4 in play: Cy to play, beat a pair of Fives of Ann; out: Bob 1st.`` (T26)."""
+    from referee.rules import scum
+    from referee.rules.scum.table import PASSING_COMMAND
+
+    table = match.current()
+    head = f"Hand {match.hand} of {match.hands} in play"
+    if table.holdings is not None and not table.passed_cards:
+        return (f"{head}: dealt by the console; the passing comes next, "
+                f"{PASSING_COMMAND} (R29, T14).")
+    if table.best is None:
+        what = f"{table.to_act} leads"
+        if table.moves == 0:
+            what += f" ({match.roles[table.to_act].card_name}, R29)"
+    else:
+        what = f"{table.to_act} to play, beat {table.best.describe()} of {table.best_by}"
+    gone = ", ".join(f"{n} {scum.PLACES[i]}" for i, n in enumerate(table.out))
+    dealt = "" if table.holdings is not None else "; not dealt by the console, cards counted (T17)"
+    return f"{head}: {what}{f'; out: {gone}' if gone else ''}{dealt}."
 
 
 @app.command()
@@ -328,9 +351,12 @@ def hand(
     table = match.current()
     who = scum.resolve_player(match, name)
     if table.holdings is None:
-        raise IllegalAction(f"the console did not deal hand {match.hand}, so it does not know "
-                            f"{who}'s cards; `referee scum deal` deals the next hand before "
-                            "play (T16)", ruling="T16")
+        known = f"the console did not deal hand {match.hand}, so it does not know {who}'s cards"
+        if not table.moves and not table.passed_cards:  # it may deal this hand still (T10)
+            raise IllegalAction(f"{known}; `referee scum deal` deals it now, before the passing "
+                                "and the first play (T16)", ruling="T16")
+        raise IllegalAction(f"{known}, only how many: {who} holds {table.cards_left(who)}; "
+                            "`referee scum standings` shows everyone's (T16, T17)", ruling="T16")
     cards = table.holdings[who]
     if as_json:
         emit_json({"player": who, "role": match.roles[who].value,
@@ -353,7 +379,10 @@ def pass_cards(
         show_default=False)],
     as_json: Json = False,
 ) -> None:
-    """Record the passing before play and check it (R29, T13)."""
+    """Record the passing before play and check it (R29, R30a, T13).
+
+    Without a console deal only the kinds, the counts and the role cards are checked (T27).
+    """
     from referee.cli.common import emit_json, transact
     from referee.rules import scum
     from referee.rules.cards import parse_cards
@@ -361,11 +390,18 @@ def pass_cards(
     gives = [parse_cards(to_magician), parse_cards(to_empress), parse_cards(to_fool)]
     _, after, events = transact(STREAM, lambda state: scum.pass_cards(state, *gives))
     if as_json:
-        emit_json({"passes": events[0]["passes"], "table": after.match.current().to_json()})
+        current = after.match.current()
+        emit_json({"passes": events[0]["passes"], "table": current.to_json(),
+                   "checked": current.holdings is not None})
         return
+    table = after.match.current()
     for p in events[0]["passes"]:
         plain(f"{p['from']} gives {p['to']} {' '.join(p['cards'])}")
-    plain(f"Passing recorded (R29); {after.match.current().to_act} leads the first series.")
+    plain(f"Passing recorded (R29); {table.to_act} leads the first series.")
+    if table.holdings is None:
+        plain("Not checked: the console did not deal this hand, so it cannot tell whether these "
+              "cards were the givers' or the Fool's two highest minors; it checked their kinds "
+              "and counts, and that no role card but the Fool's own was passed (T13, T27).")
 
 
 def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
@@ -383,8 +419,13 @@ def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
     if cards is not None and first.casefold() not in exact:
         return None, cards
     if not rest:
-        raise BadInput(f"which cards does {first} play? `referee scum play {first} 5C 5S`, or "
-                       f"`referee scum pass {first}`", ruling="T21")
+        from referee.rules.scum import resolve_player
+        from referee.rules.scum.table import verify_turn
+
+        who = resolve_player(match, first)
+        verify_turn(match.current(), who, passing=False)  # out of turn says so first (T18)
+        raise BadInput(f"which cards does {who} play? give them after the name; "
+                       f"{match.current().commands()} (T21)", ruling="T21")
     return first, parse_cards(" ".join(rest))
 
 

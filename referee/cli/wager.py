@@ -1,4 +1,4 @@
-"""`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W14).
+"""`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W18).
 
 Thin shell over ``referee.rules.wager``; the rules are imported inside each
 command so that ``referee --help`` stays fast.
@@ -159,6 +159,8 @@ def new(
 
     _, after, _ = transact(STREAM, build, extra=extra)
     game = after.game
+    for note in wager.role_word_notes(game):  # W17: a name that is a role word
+        typer.echo(f"note: {note}", err=True)
     if as_json:
         emit_json({**_status_json(game), "seed": seed})
         return
@@ -231,9 +233,10 @@ def turn(
     = None,
     as_json: Json = False,
 ) -> None:
-    """A turn that makes no hand; the Elixir changes when its turns run out (W6, W12).
+    """Turns that make no hand; the Elixir changes when its turns run out (W6, W12, W15).
 
     `wager turn` is the player to move; `wager turn bea`, `wager turn 3`, `wager turn bea 3`.
+    Several turns alternate from the first: `wager turn 12` is six each.
     """
     from referee.cli.common import emit_json, transact
     from referee.rules import wager
@@ -253,13 +256,31 @@ def turn(
     if as_json:
         emit_json({**_status_json(game), "elixir_changed": changes})
         return
-    n = 1 if count is None else count
-    plain(f"{extra['who']}: {n} turn{'s' if n != 1 else ''} without a hand; "
-          f"{game.to_move} to move (W12)")
+    plain(_turns_line(game, extra["who"], 1 if count is None else count))
     for changed in changes:
         plain(_change_line(before, wager.Elixir(changed), "turns"))
         before = wager.Elixir(changed)
     plain(_elixir_line(game))
+
+
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve")
+
+
+def _turns_line(game: Game, first: str, count: int) -> str:
+    """``12 turns without a hand, six each (Ann first); Ann to move`` (W12, W15)."""
+    from referee.rules import wager
+
+    if count == 1:
+        return f"{first}: 1 turn without a hand; {game.to_move} to move (W12)"
+    each = wager.turns_each(game, first, count)
+    word = {n: _WORDS[n] if n < len(_WORDS) else str(n) for n in each.values()}
+    if len(set(each.values())) == 1:
+        split = f", {word[each[first]]} each"
+    else:
+        split = ": " + ", ".join(f"{word[n]} by {name}" for name, n in each.items())
+    return (f"{count} turns without a hand{split} ({first} first, turns alternate); "
+            f"{game.to_move} to move (W12, W15)")
 
 
 @app.command()
@@ -277,27 +298,46 @@ def elixir(
 
 
 @app.command()
-def status(as_json: Json = False) -> None:
-    """Scores, the Elixir and its turns, and the winner once there is one."""
+def status(
+    show_all: Annotated[bool, typer.Option(
+        "--all", help="Every hand of the game, not only the last five (W16).")] = False,
+    as_json: Json = False,
+) -> None:
+    """Scores, the round in play, the Elixir and its turns, who moves, and the hands round by
+    round (W12, W16)."""
     from referee.cli.common import db_path, emit_json
     from referee.rules import wager
     from referee.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         game = wager.require_game(ev.state(STREAM), playing=False)
+    hands = wager.numbered_hands(game)
     if as_json:
-        emit_json(_status_json(game))
+        emit_json({**_status_json(game), "round": wager.round_number(game), "hands": [
+            {"round": number, "player": s.player, "top": s.top, "bottom": s.bottom,
+             "elixir": s.elixir.value, "hand": s.hand, "quality": s.quality,
+             "points": s.points} for number, s in hands]})
         return
     plain(f"Weir's Wager, first to {wager.TARGET}: {game.fool} (Fool) "
           f"{game.scores[game.fool]}, {game.mistress} (Mistress) {game.scores[game.mistress]}")
     if game.winner is not None:
-        plain(f"{game.winner} has won.")
+        plain(f"{game.winner} has won, in round {wager.round_number(game)}.")
     else:
-        plain(_elixir_line(game))
+        plain(f"Round {wager.round_number(game)} in play (W16); {_elixir_line(game)}")
         plain(f"To move: {game.to_move or 'either player (the first move)'} (W12)")
-    for scored in game.history[-5:]:
-        plain(f"  {scored.player}: {scored.top} over {scored.bottom} under "
-              f"{scored.elixir.value}: {scored.hand}, {scored.points:+d}")
+    if not hands:
+        plain("No hands yet.")
+        return
+    shown = hands if show_all else hands[-5:]
+    more = "" if len(shown) == len(hands) else (
+        f", the last {len(shown)} of {len(hands)}; --all shows every one")
+    plain(f"Hands, round by round{more}:")
+    for number, scored in shown:
+        hand = wager.rank(wager.parse_wcard(scored.top), wager.parse_wcard(scored.bottom),
+                          scored.elixir, game.table)
+        points = f"{scored.points:+d}" if scored.hand != "none" else "0"
+        plain(f"  Round {number}: {scored.player}: {scored.top} over {scored.bottom} under "
+              f"{scored.elixir.value}: {hand.describe()}, {points}")
 
 
 add_undo_redo(app, STREAM, "Weir's Wager")

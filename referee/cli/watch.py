@@ -36,14 +36,39 @@ def chip_style(colour: str) -> str:
     return f"bold {name}"
 
 
-def stack(n: int, colour: str, named: bool = False) -> Text:
-    """``●●●●● 5`` in the chip's colour: one mark per chip (at most ten of a colour, R10)."""
+def stack(n: int, colour: str, named: bool = False, marks: bool = True) -> Text:
+    """``●●●●● 5`` in the chip's colour: one mark per chip (at most ten of a colour, R10);
+    without ``marks``, the count alone (a narrow screen keeps its room for the cards)."""
     from rich.text import Text
 
     if not n:
         return Text("")
-    return Text.assemble((CHIP * n, chip_style(colour)), f" {n:>2}",
+    return Text.assemble((CHIP * n if marks else "", chip_style(colour)),
+                         f" {n:>2}" if marks else f"{n}",
                          (f" {colour}", chip_style(colour)) if named else "")
+
+
+def cards_text(cards: list[dict[str, Any]]) -> str:
+    """Up cards as the powers in force leave them (E76): ``2S(dead) 9S(as KS) QP(held)``.
+
+    >>> cards_text([{"card": "2S", "dead": True, "counts_as": None, "held": False},
+    ...             {"card": "9S", "dead": False, "counts_as": "KS", "held": True}])
+    '2S(dead) 9S(as KS, held)'
+    """
+    out = []
+    for c in cards:
+        marks = (["dead"] if c["dead"] else []) + (
+            [f"as {c['counts_as']}"] if c["counts_as"] else []) + (["held"] if c["held"] else [])
+        out.append(c["card"] + (f"({', '.join(marks)})" if marks else ""))
+    return " ".join(out)
+
+
+def seat_note(seat: dict[str, Any]) -> str:
+    """A seat's state in the hand for the players' screen: away, folded, all-in or
+    suspended (S19), and its down cards still to give (E78)."""
+    state = seat["in_hand"]
+    note = seat["away"] or (state if state in ("folded", "all-in", "suspended") else "")
+    return note
 
 
 def render_frame(view: dict[str, Any], width: int = 120,
@@ -106,28 +131,41 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
     else:
         table.add_column("Stacks", no_wrap=True)
     table.add_column("Chips", justify="right", no_wrap=True)
-    table.add_column("Charges", justify="right", no_wrap=True)
-    table.add_column("Up cards", min_width=8, ratio=1)
-    table.add_column("", no_wrap=True)
+    # No Charges here: they are each side's own (E87).
+    table.add_column("Bet", justify="right", no_wrap=True)
+    table.add_column("Cards", min_width=8, ratio=1)
+    table.add_column("", no_wrap=True, min_width=6)
 
     def stacks(chips: dict[str, int]) -> list[Text]:
         if compact:
             return []
         if by_column:
             return [stack(chips.get(c, 0), c) for c in colours]
-        return [Text("\n").join(stack(n, c, named=True) for c, n in chips.items())]
+        return [Text("\n").join(stack(n, c, named=True, marks=not narrow)
+                                 for c, n in chips.items())]
 
     to_act = hand["to_act"] if hand else None
     turn = "bold reverse"
+    def cards(seat: dict[str, Any]) -> str:
+        """Up cards marked (E76), then the down cards still to give (E78), of which hooded
+        (E77: how many, never which)."""
+        text = cards_text(seat.get("cards", []))
+        down = seat.get("down")
+        if down and seat["in_hand"] != "folded":
+            hooded = f", {seat['hooded']} hooded" if seat.get("hooded") else ""
+            text += f" ({down} down{hooded})"
+        return text.strip()
+
+    def round_bet(seat: dict[str, Any]) -> str:
+        return str(seat["round_bet"]) if seat.get("round_bet") else ""
+
     for seat in view["seats"]:
         acting = seat["name"] == to_act
-        note = seat["away"] or ("folded" if seat["in_hand"] == "folded" else
-                                "all-in" if seat["in_hand"] == "all-in" else "")
+        note = seat_note(seat)
         style = turn if acting else "dim" if seat["away"] or note == "folded" else "bold"
         table.add_row(Text("▶", style=turn) if acting else str(seat["seat"]),
                       Text.assemble((printable(seat["name"]), style), f" {seat['arcanum']}"),
-                      *stacks(seat["chips"]), str(seat["stack"]), str(seat["charges"]),
-                      " ".join(seat["showing"]),
+                      *stacks(seat["chips"]), str(seat["stack"]), round_bet(seat), cards(seat),
                       Text(f"owes {hand['owes']}", style=turn) if acting else note)
         if seat["assistant"] and not compact:
             helper = seat["assistant"]
@@ -138,7 +176,7 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
     table.add_row(Text("▶", style=turn) if acting else "",
                   Text(f"{printable(fool['name'])} (the Fool)",
                        style=turn if acting else "italic"),
-                  *stacks(fool["chips"]), str(fool["stack"]), "", " ".join(fool["showing"]),
+                  *stacks(fool["chips"]), str(fool["stack"]), round_bet(fool), cards(fool),
                   Text(f"owes {hand['owes']}", style=turn) if acting
                   else "folded" if fool["in_hand"] == "folded" else "",
                   end_section=bool(hand))
@@ -164,10 +202,13 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
             parts.append(Text.assemble(
                 (f" ▶ {printable(to_act)} to act ", "bold reverse"),
                 f"  owes {hand['owes']} · {' / '.join(hand['moves'])} · {bet}"))
-        elif hand.get("missing_up"):
-            parts.append(Text.assemble(("Dealing: ", "bold"), "up cards to come for "
-                                       + printable(", ".join(hand["missing_up"]))))
+        elif hand.get("up_waiting"):  # R9: no bet until the round's up cards are in
+            parts.append(Text.assemble(("Up cards first: ", "bold"), printable(", ".join(
+                f"{w['name']} {w['have']} of {w['want']}" for w in hand["up_waiting"]))
+                + " (R9)"))
         parts.insert(1, parts.pop())  # the turn line first, then the pot
+        if hand.get("opener_note") and to_act:  # R15: why the high hand does not open
+            parts.insert(2, Text(printable(hand["opener_note"]), style="bold"))
     elif not view["over"]:
         parts.append(Text("Between hands.", style="bold"))
     parts.append(table)

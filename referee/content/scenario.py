@@ -17,6 +17,7 @@ Pure: reads TOML files, imports no typer, rich or tinydb.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import tomllib
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from referee.files import read_input
 from referee.names import mentioned_name, name_key
 from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
 from referee.rules.power_vocab import check as check_effect
+from referee.streams import plain
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.
 __all__ = ["mentioned_name", "name_key"]  # the name folding lives in referee.names
@@ -222,7 +224,8 @@ def _join(where: str, key: str) -> str:
 
 def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
     try:
-        return tomllib.loads(read_input(path))
+        data: dict[str, Any] = plain(_parse_toml(read_input(path)))  # the parse is shared
+        return data
     except (FileNotFoundError, IsADirectoryError) as exc:
         rep.add("", ("no such file" if isinstance(exc, FileNotFoundError) else "is a directory")
                 + "; give the path of a scenario .toml file")
@@ -235,6 +238,13 @@ def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
         rep.add("", f"{exc}; give a scenario .toml file saved as UTF-8" if isinstance(
             exc, ValueError) else "nested too deeply to be a scenario (E45)")
     return None
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_toml(text: str) -> dict[str, Any]:
+    """The TOML ``text`` parsed, once per process for the same text: the shell, the station and
+    a test run load the same scenario for every new evening (parsing is most of loading it)."""
+    return tomllib.loads(text)
 
 
 def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str, rep: _Report) -> None:

@@ -214,6 +214,13 @@ def _replace(state: State, hand: HandState, e: Event) -> None:
 def _hide(state: State, hand: HandState, e: Event) -> None:
     hand.showing[e["name"]].remove(e["card"])
     hand.shift[e["name"]] = hand.shift.get(e["name"], 0) + 1
+    hand.hooded.setdefault(e["name"], []).append(e["card"])  # E77: marked as hooded
+
+
+def _unhood(hand: HandState, owner: str, card: str) -> None:
+    """A hooded card turned up again or discarded is no longer a hooded down card (E77)."""
+    if card in hand.hooded.get(owner, []):
+        hand.hooded[owner].remove(card)
 
 
 def _kill(state: State, hand: HandState, e: Event) -> None:
@@ -224,6 +231,7 @@ def _reveal(state: State, hand: HandState, e: Event) -> None:
     for owner, card in e["revealed"]:
         hand.showing.setdefault(owner, []).append(card)
         hand.shift[owner] = hand.shift.get(owner, 0) - 1
+        _unhood(hand, owner, card)
 
 
 def _discard(state: State, hand: HandState, e: Event) -> None:
@@ -231,6 +239,7 @@ def _discard(state: State, hand: HandState, e: Event) -> None:
         hand.showing[e["name"]].remove(e["card"])
         hand.shift[e["name"]] = hand.shift.get(e["name"], 0) + 1
     hand.out.setdefault(e["name"], []).append(e["card"])
+    _unhood(hand, e["name"], e["card"])
 
 
 def _counts_as(state: State, hand: HandState, e: Event) -> None:

@@ -19,7 +19,7 @@ from referee.evening.state import (
     load,
     move_chips,
 )
-from referee.streams import Event, StreamSpec
+from referee.streams import Event, StreamSpec, plain
 
 Handler = Callable[[State, Event], State]
 HANDLERS: dict[str, Handler] = {}
@@ -52,11 +52,9 @@ def apply(state: State, event: Event) -> State:
 def replay(state: State, events: list[Event]) -> State:
     """The state after ``events``, folded on a copy: ``state`` itself is left as it was. The
     commands replay what they are about to return, so what they return always folds."""
-    import copy
-
-    sim = copy.deepcopy(state)
+    sim = load(dump(state))  # a deep copy, at a third of copy.deepcopy's cost
     for event in events:
-        sim = apply(sim, copy.deepcopy(event))
+        sim = apply(sim, plain(event))
     return sim
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.evening import betting, effects
 from referee.evening.effects import in_force
-from referee.evening.state import CHIP_VALUE, POT, State
+from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
 
 
@@ -82,7 +82,11 @@ def hand_view(state: State) -> dict[str, Any] | None:
             "folded": name in hand.folded,
             "all_in": name != state.fool and name not in hand.folded
             and (state.stack(name) == 0 or effects.suspended(hand, name)),  # S19
+            "suspended": effects.suspended(hand, name),  # S19: said so, not "all-in"
             "to_act": opts is not None and opts.name == name,
+            "down": None if name in hand.folded else down_cards(state, hand, name),  # E78
+            "hooded": len(hand.hooded.get(name, [])),  # E77
+            "cards": card_marks(hand, name),  # E76
         }
         for name in hand.order
     ]
@@ -109,5 +113,67 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "betting_over": hand.betting_over,
         "missing_up": betting.missing_up_cards(state, hand),
         "up_due": {p: betting.up_cards_dealt(state, hand, p) for p in hand.live},
+        "up_waiting": [{"name": p, "have": len(hand.showing.get(p, [])),
+                        "want": betting.up_cards_dealt(state, hand, p)}
+                       for p in betting.missing_up_cards(state, hand)],  # R9
+        "suspended": [p for p in hand.live if effects.suspended(hand, p)],  # S19
+        "opener_note": opener_note(state, hand),  # E88 (R15, R14, S19, S20)
         "effects": [f["text"] for f in in_force(state)],  # S17: "Cy must call or fold: Cowed"
     }
+
+
+def opener_note(state: State, hand: HandState) -> str | None:
+    """Why the player opening the round is not the high hand showing (E88), while the round
+    has had no action: "Max shows the high hand but has no chips: Cy opens (R15)". None when
+    the high hand opens, or once the round is under way.
+
+    The high hand is the best showing among every live player (dead cards left out, S21);
+    the opener is the best among those who can bet (R9, R14, R15), unless a power names
+    another (S20).
+    """
+    if hand.betting_over or hand.round.actions or betting.missing_up_cards(state, hand):
+        return None
+    opens = betting.opener(state, hand)
+    if opens is None:
+        return None
+    able = betting.actors(state, hand)
+    usual = betting.first_in(state, hand, able)
+    if opens != usual:
+        by = next((f["power"] for f in effects.binding(hand, "", ("opener",))), None)
+        if by is not None:
+            return f"{opens} opens this round by {by}, not {usual} (S20)"
+        return None  # fixed by a power used on the turn (S11): that turn is under way
+    high = betting.first_in(state, hand, hand.live)
+    if high == opens:
+        return None
+    if effects.suspended(hand, high):
+        return f"{high} shows the high hand but is Suspended: {opens} opens (S19)"
+    if high == state.fool:
+        return f"{high} shows the high hand but has no chips: {opens} opens (R15)"
+    return f"{high} shows the high hand but is all-in: {opens} opens (R14)"
+
+
+#: Cards each stakeholder holds once a round's cards are dealt (R9): 4, 6, then 7.
+DEALT = {1: 4, 2: 6, 3: 7}
+
+
+def down_cards(state: State, hand: HandState, name: str) -> int:
+    """How many down cards ``name`` holds now, to be given at the showdown (E78): the cards
+    dealt so far, less those handed to the Fool for a power (R26), less the up cards due
+    (a card hooded counts as down, one turned up as up, S21). The Fool's are all up."""
+    if name == state.fool:
+        return 0
+    dealt = 7 if hand.betting_over else DEALT[hand.round.street]
+    held = dealt - len(hand.forfeited.get(name, []))
+    return max(0, held - betting.up_cards_dealt(state, hand, name))
+
+
+def card_marks(hand: HandState, name: str) -> list[dict[str, Any]]:
+    """``name``'s up cards, each marked as the powers in force leave it (E76): ``dead``
+    (Cut Down, S21), ``counts_as`` (the card it counts as, S22), ``held`` (held fast, S23)."""
+    dead = effects.dead_cards(hand, name)
+    counts = {f["card"]: f["counts"] for f in hand.effects
+              if f["kind"] == "counts_as" and f["target"] == name}
+    held = {f["card"] for f in hand.effects if f["kind"] == "protect" and f["target"] == name}
+    return [{"card": c, "dead": c in dead, "counts_as": counts.get(c), "held": c in held}
+            for c in hand.showing.get(name, [])]

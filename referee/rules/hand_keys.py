@@ -315,6 +315,20 @@ def pattern_key(pattern: int) -> int:
     return (entry if entry is not None else _fast_entry(pattern))[0]
 
 
+def pattern_entry(pattern: int) -> tuple[int, tuple[int, ...], bool]:
+    """The key path's table entry for a rank pattern, for callers that fill keys in bulk
+    (``referee.rules.equity``): the key from the minors, the shifts the majors fill in order
+    (lowest-numbered first, as :func:`key_of_sum` fills them), and whether a flush may beat it.
+    """
+    entry = _fast_get(pattern)
+    return entry if entry is not None else _fast_entry(pattern)
+
+
+def flush_key(ranks: int) -> int:
+    """The flush or straight flush key of one suit's ranks (bit rank - 1), five or more."""
+    return _flush_key(ranks)
+
+
 def _flush_key(ranks: int) -> int:
     """The flush or straight flush key of one suit's ranks (bit rank - 1), five or more."""
     key = _FLUSH_KEY.get(ranks)

@@ -361,7 +361,9 @@ def test_status_mid_hand_shows_each_player_and_every_pot(gm: GM) -> None:
     players = {p["name"]: p for p in hand["players"]}
     assert players["Cy"] == {"name": "Cy", "up": ["KC", "KW"], "round": 1, "hand": 2,
                              "ante": 1, "stack": 0, "folded": False, "all_in": True,
-                             "to_act": False}
+                             "suspended": False, "to_act": False, "down": 2, "hooded": 0,
+                             "cards": [{"card": c, "dead": False, "counts_as": None,
+                                        "held": False} for c in ("KC", "KW")]}
     assert players["Ed"]["round"] == 4 and players["Ed"]["hand"] == 5
     assert players["Ada"]["to_act"] and hand["owes"] == 4
     assert [p["eligible"] for p in hand["pots"]] == [["Cy", "Ed", "Ada", "Max"]]
@@ -392,7 +394,13 @@ def test_watch_at_80_by_24_puts_the_turn_and_the_pots_first_and_goes_compact(gm:
     lines = out.getvalue().splitlines()
     assert len(lines) <= 24, "\n".join(lines)
     assert "Cy to act" in lines[1] and "Pot 1 chip" in lines[2]
-    assert "(assistant)" not in out.getvalue()  # compact: no assistants' rows
+    # At 80 columns the stacks are counts (the cards keep their room), so all 13 rows fit 24
+    # lines; 18 lines cannot hold them: compact, no assistants' rows.
+    short = io.StringIO()
+    Console(file=short, width=80, height=18, color_system=None).print(
+        render_frame(view, 80, 18))
+    assert len(short.getvalue().splitlines()) <= 18, short.getvalue()
+    assert "(assistant)" not in short.getvalue()
     tall = io.StringIO()
     Console(file=tall, width=80, height=60, color_system=None).print(render_frame(view, 80, 60))
     assert "(assistant)" in tall.getvalue()

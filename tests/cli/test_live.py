@@ -160,6 +160,7 @@ def test_watch_shows_side_pots_once_someone_is_all_in(gm: GM) -> None:
     assert re.search(r"Cy III.*all-in", out), out
 
 
+@pytest.mark.system
 def test_frames_follow_a_change_from_another_process_within_a_second(gm: GM, db: Path) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     gm("hand", "start")
@@ -208,6 +209,7 @@ def _write(path: Path, text: str) -> Path:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+@pytest.mark.system
 def test_watch_in_tmux_follows_another_terminal(gm: GM, db: Path, tmp_path: Path) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     gm("hand", "start")
@@ -248,3 +250,56 @@ def test_watch_in_tmux_follows_another_terminal(gm: GM, db: Path, tmp_path: Path
         assert rc.read_text().strip() == "0"  # Ctrl-C leaves cleanly
     finally:
         subprocess.run(["tmux", *socket, "kill-server"], check=False)
+
+
+# -- what the players' screen says of a hand (E76-E78, E87, E88, S19) ------------------------------
+
+
+def test_e76_watch_marks_changed_cards_and_never_names_a_hooded_one(gm: GM) -> None:
+    from tests.cli import tables
+
+    tables.marked_hand(gm)
+    out = gm("watch", "--once").output
+    flat = " ".join(out.split())
+    assert "4C(as KC) 8W(dead)" in flat
+    assert "2C 5W(held) (1 down)" in flat
+    assert "3S (1 down, 1 hooded)" in flat  # E77: how many are hooded
+    assert not re.search(r"(?<!\w)9P(?!\w)", out)  # and never which
+    cy = next(ln for ln in out.splitlines() if re.search(r"\bCy III\b", ln))
+    assert "suspended" in cy and "all-in" not in cy  # S19, said so
+    view = json.loads(gm("watch", "--json").output)
+    seats = {s["name"]: s for s in view["seats"]}
+    assert seats["Ada"]["cards"][1] == {"card": "8W", "dead": True, "counts_as": None,
+                                        "held": False}
+    assert (seats["Ed"]["down"], seats["Ed"]["hooded"]) == (1, 1)
+    assert seats["Cy"]["in_hand"] == "suspended"
+    assert "9P" not in json.dumps(view)
+
+
+def test_e88_watch_says_why_the_high_hand_does_not_open(gm: GM) -> None:
+    from tests.cli import tables
+
+    tables.marked_hand(gm, powers=False)
+    out = gm("watch", "--once").output
+    assert "Fool shows the high hand but has no chips: Ed opens (R15)" in " ".join(out.split())
+    assert json.loads(gm("watch", "--json").output)["hand"]["opener_note"] == \
+        "Fool shows the high hand but has no chips: Ed opens (R15)"
+
+
+def test_e87_the_players_screen_shows_no_charges(gm: GM) -> None:
+    evening(gm)  # Cy's side won Charges by a right guess
+    assert gm.status()["charges"]["Cy"] > 0
+    out = gm("watch", "--once").output
+    assert "Charges" not in out
+    assert "charges" not in _keys(json.loads(gm("watch", "--json").output))
+
+
+def test_watch_shows_each_seats_bet_this_round(gm: GM) -> None:
+    evening(gm)  # hand 2: Cy has bet one chip, Ed is to act
+    view = json.loads(gm("watch", "--json").output)
+    bets = {s["name"]: s["round_bet"] for s in view["seats"]}
+    assert bets == {"Cy": 1, "Ed": 0, "Ada": 0}
+    stack = next(s["stack"] for s in view["seats"] if s["name"] == "Cy")
+    row = next(ln for ln in gm("watch", "--once").output.splitlines()
+               if re.search(r"\bCy III\b", ln))
+    assert re.search(rf"\s{stack}\s+1\s", row), row  # Chips, then Bet

@@ -118,3 +118,21 @@ def test_the_shell_toolbar_shows_names_literally(odd: GM, db: Path) -> None:
     assert CY in vocab.line
     assert "\x1b" not in printable(f"{vocab.path} · {vocab.line}")
     assert ADA in vocab.people and printable(ADA).startswith(SHOWN[ADA])
+
+
+@pytest.mark.parametrize("args", [
+    ("--seat", "Ada\u202eadA:XVI:red", "--fool", "Max"),
+    ("--seat", "Ada:XVI:red", "--fool", "Max\u2066"),
+    ("--seat", "Ada:XVI:red:Be\u200bn:IX", "--fool", "Max"),
+])
+def test_e75_a_name_with_a_bidi_or_zero_width_character_is_refused_at_the_door(
+        gm: GM, args: tuple[str, ...]) -> None:
+    line = gm.fails("new", "--seat", "Cy:III:blue", *args)
+    assert "invisible character, U+" in line and "(E75)" in line
+    assert "\u202e" not in line and "\u2066" not in line and "\u200b" not in line  # named
+
+
+def test_e75_side_tables_refuse_format_characters_too(gm: GM) -> None:
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    line = gm.fails("scum", "new", "Mo", "Ned", "O\u202ez", "Pia")
+    assert "U+202E" in line and "(E75)" in line

@@ -126,6 +126,7 @@ def test_report_html_is_standalone_and_printable(demo: GM, tmp_path: Path) -> No
     assert "Money" in html and "Souls" in html and "Arcana status" in html
 
 
+@pytest.mark.system
 def test_report_html_renders_in_headless_chromium(demo: GM, tmp_path: Path) -> None:
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
     if browser is None:

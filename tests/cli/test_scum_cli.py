@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,7 @@ from typer.testing import CliRunner
 
 from referee.cli.main import app
 from tests.cli.conftest import GM
+from tests.cli.side_suggestions import accepted
 
 PLAYERS = ["Ann", "Bea", "Cid", "Dan"]
 
@@ -229,9 +231,9 @@ def test_r29_pass_cards_through_the_cli(gm: GM) -> None:
     line = gm.fails("scum", "pass-cards", "--to-magician", "5C", "--to-empress", "KC KnW",
                     "--to-fool", "3S 4P")
     assert "one major" in line and "(R29)" in line
-    assert "not PP" in gm.fails("scum", "pass-cards", "--to-magician", "XXI", "--to-empress",
-                                "KC PP", "--to-fool", "3S 4P")
-    assert "record the passing first" in gm.fails("scum", "play", "5C")
+    assert "not KC PP (R30a)" in gm.fails("scum", "pass-cards", "--to-magician", "XXI",
+                                          "--to-empress", "KC PP", "--to-fool", "3S 4P")
+    assert "record the passing before the first play" in gm.fails("scum", "play", "5C")
     _pass_cards(gm)
     assert "already recorded" in gm.fails("scum", "pass-cards", "--to-magician", "XXI",
                                           "--to-empress", "KC KnW", "--to-fool", "3S 4P")
@@ -251,7 +253,7 @@ def test_r30_plays_out_of_turn_and_cards_not_held_are_refused(gm: GM) -> None:
     assert "cannot pass" in gm.fails("scum", "pass")
     out = gm("scum", "play", single).stdout
     assert f"{leader} plays" in out and "to play: beat" in out
-    assert f"Hand 1 under way: {gm.json('scum', 'standings')['table']['to_act']} to play" in (
+    assert f"Hand 1 of 4 in play: {gm.json('scum', 'standings')['table']['to_act']} to play" in (
         gm("scum", "standings").stdout)
     nxt = gm.json("scum", "standings")["table"]["to_act"]
     third = next(p for p in PLAYERS if p not in (leader, nxt))
@@ -331,3 +333,225 @@ def test_names_are_printed_literally(gm: GM) -> None:
     out = gm("scum", "new", "[red]Ann", "Bea", "Cid", "Dan", "--seed", "4").stdout
     assert "[red]Ann" in out
     assert "[red]Ann (The Fool" in gm("scum", "deal").stdout
+
+
+# -- issue 20: R30a, the passing without a deal, standings in play, refusals (T23-T27) ---------
+
+# Seed 13 seats Ann as the Fool, Bea the Magician, Cid the Empress and Dan the High Priestess;
+# Cid leads and the turn goes Cid, Dan, Ann, Bea (T15, T18).
+ROLES_13 = {"Ann": "fool", "Bea": "magician", "Cid": "empress", "Dan": "high_priestess"}
+
+
+def _table(gm: GM) -> Any:
+    from referee.rules import scum as rules
+    from referee.store import open_evening
+
+    with open_evening(gm.db, write=False) as ev:
+        return rules.require_match(ev.state("scum")).current()
+
+
+def test_r30a_the_fool_with_one_king_and_two_knights_passes_the_king_and_a_knight(gm: GM) -> None:
+    deal = _dealt(gm, "69")  # the Fool of this deal holds KP, KnW and KnP
+    fool = next(n for n, r in gm.json("scum", "standings")["roles"].items() if r == "fool")
+    court = sorted(c for c in deal["cards"][fool] if c[0] in "KQ")
+    assert court == ["KP", "KnP", "KnW"]  # one King, two Knights, no Queen
+    table = _table(gm)
+    major = next(c.short for c in table.holdings[fool] if c.is_major)
+    empress = next(n for n, r in gm.json("scum", "standings")["roles"].items() if r == "empress")
+    low = " ".join([c.short for c in table.holdings[empress] if not c.is_major][:2])
+    line = gm.fails("scum", "pass-cards", "--to-magician", major, "--to-empress", "KnW KnP",
+                    "--to-fool", low)
+    assert line == (f"error: {fool} gives the Empress his two highest minors, a King and a "
+                    "Knight (KP with KnW or KnP), not KnW KnP (R30a)")
+    out = gm("scum", "pass-cards", "--to-magician", major, "--to-empress", "KP KnP",
+             "--to-fool", low).stdout
+    assert "Passing recorded (R29)" in out and "Not checked" not in out
+    held = gm.json("scum", "hand", fool)["cards"]
+    assert "KnW" in held and "KP" not in held and "KnP" not in held
+    assert {"KP", "KnP"} <= set(gm.json("scum", "hand", empress)["cards"])
+
+
+def test_r30a_bea_the_magician_cannot_play_iii_the_empresss_card(gm: GM) -> None:
+    assert gm.json("scum", "new", *PLAYERS, "--seed", "13")["roles"] == ROLES_13
+    gm("scum", "play", "Cid", "5C")
+    gm("scum", "play", "Dan", "6C")
+    gm("scum", "play", "Ann", "7C")
+    line = gm.fails("scum", "play", "Bea", "III")
+    assert line == ("error: Bea cannot play III: it is Cid's role card (The Empress), dealt face "
+                    "up (R30a); `referee scum play Bea CARDS` or `referee scum pass Bea` (T23)")
+    assert "Dan's role card (The High Priestess)" in gm.fails("scum", "play", "Bea", "II")
+    # not hers comes before "a follow must be 1 card": the card is the first thing wrong
+    assert "Cid's role card" in gm.fails("scum", "play", "Bea", "III", "XX")
+    assert "Bea plays a single Eight" in gm("scum", "play", "Bea", "8C").stdout
+    out = gm("scum", "play", "Cid", "III").stdout  # her own: an all-wild single wins (R30)
+    assert "Cid wins the series; Cid leads the next." in out
+
+
+def test_r30a_t23_the_fools_0_by_the_magician_only_once_the_passing_allows_it(gm: GM) -> None:
+    gm("scum", "new", *PLAYERS, "--seed", "13")
+    gm("scum", "pass-cards", "--to-magician", "0", "--to-empress", "KC KS", "--to-fool", "2C 3C")
+    gm("scum", "play", "Cid", "5C")
+    gm("scum", "play", "Dan", "6C")
+    line = gm.fails("scum", "play", "Ann", "0")
+    assert "Ann cannot play 0: it went from Ann to Bea (The Magician) in the passing" in line
+    gm("scum", "play", "Ann", "7C")
+    assert "Bea plays an all-wild play of one: 0." in gm("scum", "play", "Bea", "0").stdout
+    assert "went from Cid to Ann" in gm.fails("scum", "play", "Bea", "2C")  # T24: Ann's now
+
+
+def test_t27_a_passing_without_a_deal_says_what_could_not_be_checked(gm: GM) -> None:
+    gm("scum", "new", *PLAYERS, "--seed", "13")
+    line = gm.fails("scum", "pass-cards", "--to-magician", "III", "--to-empress", "KC KS",
+                    "--to-fool", "2C 3C")
+    assert "III The Empress is Cid's role card, dealt face up" in line and "(R30a" in line
+    out = gm("scum", "pass-cards", "--to-magician", "XX", "--to-empress", "KnC 2S",
+             "--to-fool", "2C 3C").stdout
+    assert ("Not checked: the console did not deal this hand, so it cannot tell whether these "
+            "cards were the givers' or the Fool's two highest minors") in out
+    assert gm.json("scum", "standings")["table"]["cards_passed"] is True
+    dealt = GM(gm.runner, gm.db.with_name("dealt.json"))
+    dealt("scum", "new", *PLAYERS, "--seed", "13")
+    dealt("scum", "deal")
+    major, high, low = _passing_words(dealt)
+    data = dealt.json("scum", "pass-cards", "--to-magician", major, "--to-empress", high,
+                      "--to-fool", low)
+    assert data["checked"] is True
+    assert "Not checked" not in dealt("scum", "undo").stdout
+
+
+def _passing_words(gm: GM) -> tuple[str, str, str]:
+    from tests.scum.bot import passing
+
+    major, high, low = passing(_table(gm))
+    return major[0].short, " ".join(c.short for c in high), " ".join(c.short for c in low)
+
+
+def test_t26_standings_say_the_hand_is_in_play_with_each_players_cards_left(gm: GM) -> None:
+    gm("scum", "new", *PLAYERS, "--seed", "13")
+    out = gm("scum", "standings").stdout
+    assert "Hand 1 of 4 in play: Cid leads (The Empress, R29)" in out
+    # as dealt: the Fool 21, the Magician 18, the High Priestess 20, the Empress 19 (R29)
+    assert gm.json("scum", "standings")["table"]["left"] == {
+        "Ann": 21, "Bea": 18, "Cid": 19, "Dan": 20}
+    gm("scum", "play", "Cid", "5C", "5S")
+    gm("scum", "play", "Dan", "9C", "XX")
+    gm("scum", "pass", "Ann")
+    out = gm("scum", "standings").stdout
+    assert "Hand 1 of 4 in play: Bea to play, beat a pair of Nines (one wild) of Dan" in out
+    # after R29's passing (T17): the Fool 20, the Magician 19, less what each has played
+    assert gm.json("scum", "standings")["table"]["left"] == {
+        "Ann": 20, "Bea": 19, "Cid": 17, "Dan": 18}
+    rows = {line.split()[1]: line.split()[-2] for line in out.splitlines()
+            if line.startswith("│")}
+    assert rows == {"Ann": "20", "Bea": "19", "Cid": "17", "Dan": "18"}
+    assert "Cards left" in out and "Hand 1 of 4 next" not in out
+
+
+def test_t26_standings_name_who_is_out_and_where(gm: GM, runner: CliRunner) -> None:
+    from referee.rules import scum as rules
+    from tests.scum.bot import play_hand
+
+    state = rules.ScumState()
+    for event in rules.new_match(state, PLAYERS, seed=9):
+        rules.apply(state, event)
+    moves = play_hand(state, lambda opts: len(opts) - 1 if len(opts) % 2 else 0)
+    _dealt(gm, "9")
+    _pass_cards(gm)
+    for who, move in moves:
+        gm(*(["scum", "pass", who] if move is None else
+             ["scum", "play", who, *[c.short for c in move]]))
+        table = gm.json("scum", "standings")["table"]
+        if table and table["out"]:
+            break
+    first = table["out"][0]
+    out = gm("scum", "standings").stdout
+    assert f"out: {first} 1st" in out and "out 1st" in out
+    line = gm.fails("scum", "play", first, "5C")
+    assert f"{first} went out 1st and plays no more this hand; {table['to_act']} is to play" in line
+
+
+def _fill(gm: GM) -> Callable[[list[str]], list[str]]:
+    """Fills a suggestion's capitals as the table would: a legal play for the player to act
+    (from the deal, or wilds never seen), the passing a bot makes, four names."""
+    from referee.rules.cards import DECK
+    from referee.rules.scum import ROLES
+    from tests.scum.bot import candidates, passing
+
+    def fill(words: list[str]) -> list[str]:
+        if words.count("NAME") == 4:
+            return [w for w in words if w != "NAME"] + PLAYERS
+        table = _table(gm)
+        out: list[str] = []
+        minors = iter(passing(table)[1:]) if table.holdings is not None else iter(())
+        for word in words:
+            if word == "CARDS":
+                if table.holdings is not None:
+                    move = next(m for m in candidates(table, table.to_act) if m is not None)
+                else:
+                    seen = table.played | {r.card for r in ROLES}
+                    wilds = [c for c in DECK if c.is_major and c not in seen]
+                    move = wilds[:1 if table.best is None else table.best.count]
+                out += [c.short for c in move]
+            elif word == "MAJOR":
+                out.append(passing(table)[0][0].short)
+            elif word == "MINOR MINOR":
+                out.append(" ".join(c.short for c in next(minors)))
+            else:
+                out.append(word)
+        return out
+
+    return fill
+
+
+def test_t25_every_refusal_of_a_match_suggests_commands_the_console_accepts(
+        gm: GM, tmp_path: Path) -> None:
+    scratch = tmp_path / "copies"
+    scratch.mkdir()
+    fill = _fill(gm)
+
+    def check(*args: str) -> None:
+        accepted(gm, gm.fails(*args), fill, scratch)
+
+    check("scum", "standings")  # no match yet
+    gm("scum", "new", *PLAYERS, "--seed", "13")
+    check("scum", "new", "Eve", "Fay", "Gus", "Hal")  # unfinished (T9)
+    check("scum", "hand", "Ann")  # not dealt, but it still may be (T16)
+    check("scum", "play", "Ann", "5C")  # Cid leads (R29)
+    check("scum", "pass")  # the leader cannot pass (T6)
+    gm("scum", "play", "Cid", "5C")
+    check("scum", "hand", "Ann")  # too late to deal (T16, T17)
+    check("scum", "deal")
+    check("scum", "pass", "Ann")  # Dan's turn (T18)
+    check("scum", "play", "Dan", "4C")  # lower (R30)
+    check("scum", "play", "Dan")  # which cards? (T21)
+    gm("scum", "play", "Dan", "6C")
+    gm("scum", "play", "Ann", "7C")
+    check("scum", "play", "Bea", "III")  # the Empress's role card (R30a, T23)
+    gm("scum", "pass", "Bea")
+    check("scum", "play", "Bea", "9C")  # passed in this series (R30)
+
+    gm("scum", "new", *PLAYERS, "--seed", "13", "--abandon")
+    gm("scum", "deal")
+    check("scum", "play", "Cid", "5C")  # the passing first (T14)
+    major, high, low = _passing_words(gm)
+    gm("scum", "pass-cards", "--to-magician", major, "--to-empress", high, "--to-fool", low)
+    check("scum", "pass-cards", "--to-magician", major, "--to-empress", high, "--to-fool", low)
+    held = gm.json("scum", "hand", "Cid")["cards"]
+    foreign = next(c for c in gm.json("scum", "hand", "Dan")["cards"] if c not in held)
+    check("scum", "play", "Cid", foreign)  # not hers (T16)
+
+    gm("scum", "new", *PLAYERS, "--seed", "13", "--abandon")
+    for _ in range(4):
+        gm("scum", "finish", *PLAYERS)
+    check("scum", "finish", *PLAYERS)  # the match is over (R31)
+    check("scum", "play", "5C")
+
+
+def test_t25_a_refusal_names_its_commands_in_backquotes() -> None:
+    from tests.cli.side_suggestions import suggested
+
+    line = ("it is Lord Ashby's turn: `referee scum play \"Lord Ashby\" CARDS` or "
+            "`referee scum pass \"Lord Ashby\"` (T18)")
+    assert suggested(line) == [["scum", "play", "Lord Ashby", "CARDS"],
+                               ["scum", "pass", "Lord Ashby"]]
+    assert suggested("the passing is recorded (R29)") == []

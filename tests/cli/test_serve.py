@@ -93,12 +93,18 @@ def test_frame_json_has_an_etag_and_answers_304_until_the_file_changes(
     assert status == 304 and body == b"" and again["etag"] == etag
     from typer.testing import CliRunner
 
-    GM(CliRunner(), evening)("charge", "give", "Ben", "Flo", "1")
+    gm = GM(CliRunner(), evening)
+    gm("charge", "give", "Ben", "Flo", "1")  # R39: no Charge is on the wall, so no change
+    assert server.get("/frame.json", **{"If-None-Match": etag})[0] == 304
+    gm("chips", "give", "Ben", "Flo", "yellow:1")
     status, headers, body = server.get("/frame.json", **{"If-None-Match": etag})
     assert status == 200 and headers["etag"] != etag
-    charges = json.loads(body)["charges"]
-    assert charges["Ada"] == frame["charges"]["Ada"] - 1
-    assert charges["Ed"] == frame["charges"]["Ed"] + 1
+
+    def helper(view: dict[str, Any], seat: str) -> int:
+        return int(next(s for s in view["seats"] if s["name"] == seat)["assistant"]["stack"])
+
+    assert helper(json.loads(body), "Ada") == helper(frame, "Ada") - 1
+    assert helper(json.loads(body), "Ed") == helper(frame, "Ed") + 1
 
 
 def test_e50_frame_recomputed_once_per_change_not_per_request(server: Served,
@@ -342,10 +348,26 @@ def test_station_bad_request_bodies(server: Served) -> None:
 
 def test_load_short_pollers_and_two_stations_lose_nothing(server: Served,
                                                           evening: Path) -> None:
-    """The short form of benchmarks/serve_load.py: 4 pollers, 2 stations, 20 commands."""
+    """The short form of benchmarks/serve_load.py: 4 pollers, 2 stations, 20 commands, each a
+    chip between two assistants (a Charge would not show on the wall, R39)."""
     import http.client
 
-    before = json.loads(server.get("/frame.json")[2])["charges"]
+    from typer.testing import CliRunner
+
+    from tests.cli.conftest import GM
+
+    gm = GM(CliRunner(), evening)
+    gm("rise", "Ada")
+    gm("chips", "give", "Ada", "Ben", "red:3")
+    gm("chips", "give", "Ada", "Flo", "red:3")
+    gm("sit", "Ada")
+
+    def helpers(frame: dict[str, Any]) -> dict[str, int]:
+        return {s["assistant"]["name"]: s["assistant"]["stack"] for s in frame["seats"]
+                if s["assistant"] and s["assistant"]["name"] in ("Ben", "Flo")}
+
+    time.sleep(0.05)
+    before = helpers(json.loads(server.get("/frame.json")[2]))
     stop = threading.Event()
     failures: list[str] = []
     seen: list[dict[str, Any]] = []
@@ -367,7 +389,7 @@ def test_load_short_pollers_and_two_stations_lose_nothing(server: Served,
 
     def station(pairs: list[tuple[str, str]]) -> None:
         for source, target in pairs * 5:
-            status, there = server.station(["charge", "give", source, target, "1"],
+            status, there = server.station(["chips", "give", source, target, "red:1"],
                                            server.access.station)
             if status != 200 or there["exit"] != 0:
                 failures.append(f"command {status} {there}")
@@ -384,15 +406,13 @@ def test_load_short_pollers_and_two_stations_lose_nothing(server: Served,
     for t in pollers:
         t.join()
     assert failures == []
-    final = json.loads(server.get("/frame.json")[2])["charges"]
+    final = helpers(json.loads(server.get("/frame.json")[2]))
     assert final == before  # 20 moves that cancel out: none lost, none doubled
-    from typer.testing import CliRunner
-
     from referee.cli.main import app
 
     log = json.loads(CliRunner().invoke(app, ["--db", str(evening), "log", "--json"]).stdout)
-    assert sum(c["text"].startswith("charge give") for c in log["commands"]) == 20
-    assert seen and seen[-1]["charges"] == final
+    assert sum(c["text"].endswith("red:1") for c in log["commands"]) == 20
+    assert seen and helpers(seen[-1]) == final
 
 
 def test_e53_any_address_is_a_page_or_not_found(demo_db: Path, tmp_path: Path) -> None:

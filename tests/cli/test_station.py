@@ -16,6 +16,8 @@ import pytest
 
 from tests.cli.serving import copy_evening, demo_db
 
+pytestmark = pytest.mark.system
+
 assert demo_db  # the shared demo evening, a fixture
 
 ROOT = Path(__file__).resolve().parents[2]

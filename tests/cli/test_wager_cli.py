@@ -247,3 +247,105 @@ def test_names_are_printed_literally(gm: GM) -> None:
     gm("wager", "new", "[b]Eve", "Fay", "--seed", "2", "--elixir", "Relax")
     assert "[b]Eve: 1 turn without a hand" in gm("wager", "turn").stdout
     assert "from [b]Eve" in gm("wager", "log").stdout
+
+
+# -- issue 20: W15-W18: turns at once, rounds, names like role words, ambiguous prefixes ---------
+
+
+def test_w15_twelve_turns_are_six_each(gm: GM) -> None:
+    start(gm, "--elixir", "Relief", "--elixir-turns", "10")
+    out = gm("wager", "turn", "12").stdout
+    # by hand: Ann moves first (the Fool, nobody has moved), then Bea, ... twelve in all; the
+    # Elixir's ten run out on the tenth, so two are on the new one; Ann is next again
+    assert "12 turns without a hand, six each (Ann first, turns alternate); Ann to move" in out
+    status = gm.json("wager", "status")
+    assert (status["to_move"], status["turns"], status["elixir"] != "Relief") == ("Ann", 2, True)
+    out = gm("wager", "turn", "3").stdout
+    assert ("3 turns without a hand: two by Ann, one by Bea (Ann first, turns alternate); Bea to "
+            "move") in out
+    assert gm.json("wager", "status")["to_move"] == "Bea"
+    out = gm("wager", "turn", "bea", "5").stdout
+    assert "5 turns without a hand: three by Bea, two by Ann" in out
+    assert "`referee wager turn 100`" in gm.fails("wager", "turn", "150")
+
+
+def test_w16_status_numbers_the_rounds_and_shows_all_hands(gm: GM) -> None:
+    start(gm, "--elixir", "Relief")
+    # by hand, under Relief (mirror pairs): Ann no hand (round 1 goes on), Bea a true pair
+    # (ends round 1), then six no-hand turns in round 2
+    gm("wager", "score", "Ann", "5C", "6C")
+    gm("wager", "score", "Bea", "Prince", "~Prince")
+    for who in ("Ann", "Bea", "Ann", "Bea", "Ann", "Bea"):
+        gm("wager", "score", who, "5C", "7C")
+    data = gm.json("wager", "status")
+    assert data["round"] == 2 and data["rounds"] == 1
+    assert [h["round"] for h in data["hands"]] == [1, 1, 2, 2, 2, 2, 2, 2]
+    assert [h["player"] for h in data["hands"]][:2] == ["Ann", "Bea"]
+    out = gm("wager", "status").stdout
+    assert "Round 2 in play (W16)" in out
+    assert "Hands, round by round, the last 5 of 8; --all shows every one:" in out
+    assert out.count("  Round 2: ") == 5 and "Round 1:" not in out
+    every = gm("wager", "status", "--all").stdout
+    assert every.count("  Round 1: ") == 2 and every.count("  Round 2: ") == 6
+    assert "  Round 1: Ann: 5C over 6C under Relief: no hand, 0\n" in every
+    assert "  Round 1: Bea: Prince over ~Prince under Relief: true mirror, +100\n" in every
+
+
+def test_w17_a_player_named_fool_is_warned_about(gm: GM) -> None:
+    result = gm("wager", "new", "Ann", "Fool", "--seed", "5", "--elixir", "Relief")
+    assert result.stderr.strip() == (
+        "note: 'fool' is the name of Fool, who plays the Mistress: it names Fool; type 'Ann' "
+        "for the Fool (W17)")
+    assert "Fool (Mistress): 5C over 6C" in gm("wager", "score", "fool", "5C", "6C").stdout
+    assert "Ann (Fool): 5C over 7C" in gm("wager", "score", "the fool", "5C", "7C").stdout
+    quiet = gm("wager", "new", "Ann", "Bea", "--seed", "5", "--abandon")
+    assert quiet.stderr == ""
+    prefix = gm("wager", "new", "Ann", "Foolish", "--seed", "5", "--abandon")
+    assert "'fool' fits Foolish's name as well as naming the Fool, so it is refused as " \
+        "ambiguous; type 'Ann' for the Fool (W17)" in prefix.stderr
+
+
+def test_w18_an_ambiguous_prefix_says_so_and_lists_the_matches(gm: GM) -> None:
+    gm("wager", "new", "Mia", "Mick", "--seed", "5", "--elixir", "Relief")
+    line = gm.fails("wager", "score", "mi", "5C", "6C")
+    assert line == ("error: player 'mi' is ambiguous: Mia (the Fool), Mick (the Mistress); type "
+                    "more of the name (W18)")
+    assert "Mick (Mistress)" in gm("wager", "score", "mis", "5C", "6C").stdout  # only a role
+    gm("wager", "new", "Ann", "Fox", "--seed", "5", "--elixir", "Relief", "--abandon")
+    line = gm.fails("wager", "score", "fo", "5C", "6C")
+    assert "'fo' is ambiguous: Fox (the Mistress), Ann (the Fool, by role)" in line
+    assert "Fox (Mistress)" in gm("wager", "score", "fox", "5C", "6C").stdout
+
+
+def test_w15_t25_every_refusal_of_a_game_suggests_commands_the_console_accepts(
+        gm: GM, tmp_path: Path) -> None:
+    from tests.cli.side_suggestions import accepted
+
+    scratch = tmp_path / "copies"
+    scratch.mkdir()
+    names = {"FOOL": "Ann", "MISTRESS": "Bea", "TOP": "5C", "BOTTOM": "6C"}
+
+    def fill(words: list[str]) -> list[str]:
+        return [names.get(w, w) for w in words]
+
+    def check(*args: str) -> None:
+        accepted(gm, gm.fails(*args), fill, scratch)
+
+    check("wager", "status")  # no game yet
+    start(gm, "--elixir", "Relief")
+    check("wager", "new", "Cid", "Dan")  # a game is going (W10)
+    gm("wager", "score", "Ann", "5C", "6C")
+    check("wager", "score", "Ann", "5C", "7C")  # Ann has just moved (W12)
+    check("wager", "turn", "ann")
+    check("wager", "elixir", "Relief")  # already out (W6)
+    check("wager", "turn", "101")  # (W15)
+    for _ in range(20):
+        status = gm.json("wager", "status")
+        if status["winner"]:
+            break
+        elixir = Elixir(status["elixir"])
+        if status["to_move"] == "Ann":
+            gm("wager", "turn", "ann")
+        gm("wager", "score", "Bea", elixir.value, RULES[elixir].partner)
+    check("wager", "score", "Ann", "5C", "6C")  # the game is over (R34)
+    check("wager", "turn")

@@ -311,3 +311,29 @@ def test_f17_character_by_any_word(state: State) -> None:
     fold(state, fate.new_character(state, "Lord Ashby"))
     assert find(state, "ashby")["name"] == "Lord Ashby"
     assert find(state, "lord")["name"] == "Lord Ashby"
+
+
+_STEPS = {"ordinary": 1, "critical": 2, "perfect": 3}
+_LADDER = ["healthy", "injured", "maimed", "dead"]
+
+
+def _best(side: dict[str, Any]) -> str | None:
+    return next((tier for tier in ("perfect", "critical", "ordinary") if side[tier]), None)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 10**9), st.integers(0, 9), st.integers(0, 9))
+def test_f29_property_each_fighter_takes_the_others_best_result(seed: int, wa: int,
+                                                                wb: int) -> None:
+    """Winner and loser alike deliver their highest result; a tie changes nothing (F29, R36)."""
+    s = fresh()
+    fold(s, fate.new_character(s, "Alice"))
+    fold(s, fate.new_character(s, "Bob"))
+    out = fate.fight(s, "alice", "bob", a_weapon=str(wa), b_weapon=str(wb), seed=seed)
+    fold(s, out.events)
+    for who, other in (("Alice", "b"), ("Bob", "a")):
+        best = _best(out.data[other])
+        want = "healthy"
+        if out.data["winner"] != "tie" and best is not None:
+            want = _LADDER[min(3, _STEPS[best])]
+        assert health(s, who) == want, (who, out.data)

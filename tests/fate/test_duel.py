@@ -6,12 +6,15 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules import fate
 from referee.rules.fate.cards import FateCard, parse_fate_card, parse_fate_cards
+from referee.rules.fate.cards import make_deck as fate_deck
 from referee.rules.fate.characters import find
-from referee.rules.fate.dealer import Dealer
+from referee.rules.fate.dealer import Dealer, Typed
 from referee.rules.fate.duel import allowed
 from tests.fate import DATA, fresh
 
@@ -254,3 +257,43 @@ def test_f10_choices_by_name_in_any_order(state: State, script: Script) -> None:
         fate.duel_phase(state, "bob=stand", "b=stand")
     with pytest.raises(BadInput, match="both choices"):
         fate.duel_phase(state, "bob=stand", "stand")
+
+
+_LABELS = [c.label for c in fate_deck() if not c.is_joker] + ["JOKER"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.sampled_from(_LABELS), min_size=10, max_size=10, unique=True)
+       .filter(lambda cards: "JOKER" not in (cards[0], cards[9])))
+def test_f20_property_a_lone_shot_is_ruled_alike_for_a_and_for_b(cards: list[str]) -> None:
+    """Each duellist's cards in their own option, the static side's in the other's: the same
+    cards give the same shot whoever fires (F20)."""
+    cof, shot, static, fresh_card = cards[0], " ".join(cards[1:4]), " ".join(cards[4:9]), cards[9]
+    hurt: dict[str, tuple[str, bool]] = {}
+    for shooter, choices, typed in (
+            ("a", ("fire", "mercy"), Typed(cof, shot, static, complications=(fresh_card,))),
+            ("b", ("mercy", "fire"), Typed(cof, static, shot, complications=(fresh_card,)))):
+        s = fresh()
+        for name in ("Alice", "Bob"):
+            fold(s, fate.new_character(s, name))
+        fold(s, fate.duel_start(s, "pistols", "alice", "bob", seed=1).events)
+        out = fate.duel_phase(s, *choices, typed)
+        fold(s, out.events)
+        fired = out.data["phase"]["fire"]
+        assert fired["shooters"] == [shooter]
+        assert fired[shooter]["cards"] == shot.split()
+        target = "Bob" if shooter == "a" else "Alice"
+        hurt[shooter] = (find(s, target)["areas"]["health"],
+                         fired["winner"] == shooter)
+    assert hurt["a"] == hurt["b"]
+
+
+def test_f25_a_drink_is_spent_by_the_shot_that_uses_it(state: State, script: Script) -> None:
+    fold(state, [{"kind": "next_mod_set", "char": "Alice", "value": 2},
+                 {"kind": "next_mod_set", "char": "Bob", "value": -1}])
+    pistols(state)
+    phase(state, "aim", "stand")  # Calm tests: the drinks neither count nor are spent
+    assert (find(state, "alice")["next_mod"], find(state, "bob")["next_mod"]) == (2, -1)
+    phase(state, "fire", "stand")  # Alice fires alone: 3 + 1 aimed - 2 stood + 2 drink
+    assert script.sizes == [(4, 5)]
+    assert (find(state, "alice")["next_mod"], find(state, "bob")["next_mod"]) == (0, -1)

@@ -110,9 +110,10 @@ def test_f20_a_typed_shot_pool_must_match(state: fate.State) -> None:
 
 
 def test_f20_typed_sword_round(state: fate.State) -> None:
+    # Ashby's usual Sabre 3 + Swordsman 2 (F27); Bob has no usual weapon: the sword, 3.
     fold(state, fate.duel_start(state, "swords", "ashby", "bob", seed=1).events)
-    out = fate.duel_round(state, Typed("7H", "2C 3C 4C", "2D 3D 4D"))
-    assert out.data["phase"]["fight"]["winner"] == "tie"
+    out = fate.duel_round(state, Typed("7H", "2C 3C 4C 5S 6S", "2D 3D 4D"))
+    assert out.data["phase"]["fight"]["winner"] == "a"  # no success; a's 6 beats b's 4
     assert out.events[0]["kind"] == "drawn" and out.events[0]["seed"] is None
 
 
@@ -166,6 +167,6 @@ def test_f17_duel_phase_surrender_and_unaware_by_any_word(state: fate.State) -> 
     out = fate.fight(state, "bob", "lord", unaware="ashby", seed=2)
     assert any("Lord Ashby unaware" in part[0] for part in out.data["pools"]["a"]["parts"])
     fold(state, fate.duel_start(state, "swords", "ashby", "bob", seed=1, to="surrender").events)
-    fold(state, fate.duel_round(state, Typed("7H", "2C 3C 4C", "2D 3D 4D")).events)
+    fold(state, fate.duel_round(state, Typed("7H", "2C 3C 4C 5C 6C", "2D 3D 4D")).events)
     done = fate.duel_surrender(state, "ashby")
     assert done.data["duel"]["winner"] == "Bob"

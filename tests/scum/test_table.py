@@ -85,7 +85,7 @@ def test_r29_pass_cards_refuses_the_wrong_cards(change: str) -> None:
         low = [low[0], next(c for c in empress if c.is_major)]
     else:
         low = [low[0], next(c for c in fool if not c.is_major and c not in high)]
-    with pytest.raises((IllegalAction, BadInput), match=r"R29|T13"):
+    with pytest.raises((IllegalAction, BadInput), match=r"R29|R30a|T13"):
         scum.pass_cards(state, major, high, low)
 
 
@@ -97,7 +97,7 @@ def test_r29_passing_comes_once_and_before_play() -> None:
 
 def test_t14_a_console_deal_needs_the_passing_before_play() -> None:
     state = started()
-    with pytest.raises(IllegalAction, match="record the passing first"):
+    with pytest.raises(IllegalAction, match="record the passing before the first play"):
         scum.play(state, None, parse_cards("5C"))
 
 
@@ -289,3 +289,218 @@ def test_dump_load_round_trip_in_the_middle_of_a_hand(seed: int, moves: int) -> 
     a, b = scum.require_match(state).table, scum.require_match(again).table
     assert a is not None and b is not None
     assert (a.to_json(), a.holdings, a.played) == (b.to_json(), b.holdings, b.played)
+
+
+# -- R30a: the Fool's two highest, role cards face up (T23-T27) ----------------------------------
+
+
+def _table_with(fool_cards: str) -> scum.Table:
+    """A dealt hand where Ann, the Fool, holds ``fool_cards`` and the rest of his 21 are majors;
+    the other three share the other cards as R29 deals them."""
+    roles = {"Ann": Role.FOOL, "Bea": Role.MAGICIAN, "Cid": Role.HIGH_PRIESTESS,
+             "Dan": Role.EMPRESS}
+    chosen = parse_cards(fool_cards)
+    spare = [c for c in DECK if c.is_major and c.rank > 3 and c not in chosen]
+    fool = [*chosen, Role.FOOL.card, *spare[:21 - 1 - len(chosen)]]
+    rest = [c for c in DECK if c not in fool and c not in {r.card for r in roles.values()}]
+    holdings = {"Ann": fool}
+    for name, size in (("Bea", 17), ("Cid", 19), ("Dan", 18)):
+        holdings[name] = [roles[name].card, *rest[:size]]
+        rest = rest[size:]
+    assert not rest and sum(len(c) for c in holdings.values()) == 78
+    return scum.Table(list(PLAYERS), roles, holdings=holdings)
+
+
+def _gives(table: scum.Table, to_empress: str) -> dict[tuple[Role, Role], list[Any]]:
+    assert table.holdings is not None
+    empress = [c for c in table.holdings["Dan"] if not c.is_major][:2]
+    return {(Role.FOOL, Role.MAGICIAN): [table.holdings["Ann"][-1]],
+            (Role.FOOL, Role.EMPRESS): parse_cards(to_empress),
+            (Role.EMPRESS, Role.FOOL): empress}
+
+
+def test_r30a_one_king_two_knights_the_king_and_a_knight_go() -> None:
+    from referee.rules.scum.table import verify_gifts, verify_passing
+
+    table = _table_with("KC KnS KnW 5C 2S")
+    for ok in ("KC KnS", "KnW KC"):
+        verify_passing(table, _gives(table, ok))
+        verify_gifts(table, _gives(table, ok))
+    with pytest.raises(IllegalAction) as refused:
+        verify_gifts(table, _gives(table, "KnS KnW"))
+    assert refused.value.line == ("Ann gives the Empress his two highest minors, a King and a "
+                                  "Knight (KC with KnS or KnW), not KnS KnW (R30a)")
+    with pytest.raises(IllegalAction, match="a King and a Knight"):
+        verify_gifts(table, _gives(table, "KC 5C"))
+
+
+def test_r30a_two_kings_both_go_and_three_knights_any_two() -> None:
+    from referee.rules.scum.table import verify_gifts
+
+    kings = _table_with("KC KS KnW 5C")
+    verify_gifts(kings, _gives(kings, "KS KC"))
+    with pytest.raises(IllegalAction, match=r"two Kings \(KC and KS\), not KC KnW"):
+        verify_gifts(kings, _gives(kings, "KC KnW"))
+    knights = _table_with("KnC KnS KnW 5C")
+    for pair in ("KnC KnS", "KnC KnW", "KnS KnW"):
+        verify_gifts(knights, _gives(knights, pair))
+    with pytest.raises(IllegalAction, match=r"two Knights \(two of KnC KnS KnW\)"):
+        verify_gifts(knights, _gives(knights, "KnC 5C"))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 100_000))
+def test_r30a_accepted_passings_are_exactly_the_fools_top_two_ranks(seed: int) -> None:
+    """Over random deals, every pair of the Fool's minors is tried: the passing is accepted
+    exactly when its ranks are his two highest ranks as a multiset."""
+    from itertools import combinations
+
+    state = started(seed)
+    table = table_of(state)
+    assert table.holdings is not None
+    major, _, low = passing(table)
+    minors = [c for c in table.holdings[table.by_role(Role.FOOL)] if not c.is_major]
+    top_two = sorted((c.rank for c in minors), reverse=True)[:2]
+    for pair in combinations(minors, 2):
+        wanted = sorted((c.rank for c in pair), reverse=True) == top_two
+        try:
+            scum.pass_cards(state, major, list(pair), low)
+        except IllegalAction as exc:
+            assert not wanted, exc.line
+            assert "two highest minors" in exc.line and "(R30a)" in exc.line
+        else:
+            assert wanted, [c.short for c in pair]
+
+
+def test_r30a_without_a_deal_a_role_card_is_played_only_by_its_holder() -> None:
+    state = started(13, dealt=False)  # Ann the Fool, Bea the Magician, Cid the Empress
+    table = table_of(state)
+    assert (table.by_role(Role.MAGICIAN), table.by_role(Role.EMPRESS)) == ("Bea", "Cid")
+    run(state, scum.play(state, "Cid", parse_cards("5C")))
+    run(state, scum.play(state, "Dan", parse_cards("6C")))
+    run(state, scum.play(state, "Ann", parse_cards("7C")))
+    with pytest.raises(IllegalAction) as refused:
+        scum.play(state, "Bea", parse_cards("III"))
+    assert "Bea cannot play III: it is Cid's role card (The Empress), dealt face up" in (
+        refused.value.line) and "(R30a)" in refused.value.line
+    with pytest.raises(IllegalAction, match="Dan's role card"):
+        scum.play(state, "Bea", parse_cards("II"))
+    run(state, scum.play(state, "Bea", parse_cards("0")))  # the Fool may have passed it (T23)
+    assert table_of(state).to_act == "Bea"  # an all-wild single wins the series
+    run(state, scum.play(state, "Bea", parse_cards("I")))
+
+
+def test_t23_once_the_passing_is_recorded_the_fools_0_is_where_it_went() -> None:
+    kept = started(13, dealt=False)
+    run(kept, scum.pass_cards(kept, parse_cards("XX"), parse_cards("KC KS"),
+                              parse_cards("2C 3C")))
+    run(kept, scum.play(kept, "Cid", parse_cards("5C")))
+    run(kept, scum.play(kept, "Dan", parse_cards("6C")))
+    run(kept, scum.play(kept, "Ann", parse_cards("7C")))
+    with pytest.raises(IllegalAction, match="it is Ann's role card"):
+        scum.play(kept, "Bea", parse_cards("0"))
+    run(kept, scum.play(kept, "Bea", parse_cards("XX")))  # the major Ann gave her (T24)
+    given = started(13, dealt=False)
+    run(given, scum.pass_cards(given, parse_cards("0"), parse_cards("KC KS"),
+                               parse_cards("2C 3C")))
+    run(given, scum.play(given, "Cid", parse_cards("5C")))
+    run(given, scum.play(given, "Dan", parse_cards("6C")))
+    with pytest.raises(IllegalAction, match="0: it went from Ann to Bea"):
+        scum.play(given, "Ann", parse_cards("0"))
+
+
+def test_t23_the_fool_cannot_give_another_players_role_card() -> None:
+    for dealt in (False, True):
+        state = started(13, dealt=dealt)
+        table = table_of(state)
+        low = passing(table)[2] if dealt else parse_cards("2C 3C")
+        high = passing(table)[1] if dealt else parse_cards("KC KS")
+        for card in ("I", "II", "III"):
+            with pytest.raises(IllegalAction, match=r"role card|not dealt"):
+                scum.pass_cards(state, parse_cards(card), high, low)
+    state = started(13, dealt=False)
+    run(state, scum.pass_cards(state, parse_cards("0"), parse_cards("KC KS"),
+                               parse_cards("2C 3C")))  # his own: the rule text allows it
+
+
+def test_t24_a_card_seen_in_the_passing_is_the_receivers() -> None:
+    state = started(13, dealt=False)
+    run(state, scum.pass_cards(state, parse_cards("XX"), parse_cards("KC KS"),
+                               parse_cards("2C 3C")))
+    with pytest.raises(IllegalAction, match=r"2C: it went from Cid to Ann \(The Fool\) in the "
+                                            r"passing \(T24\)"):
+        scum.play(state, "Cid", parse_cards("2C"))
+    run(state, scum.play(state, "Cid", parse_cards("KC")))  # given to her by Ann
+
+
+def test_t23_a_move_recorded_before_the_check_still_folds() -> None:
+    """An evening whose log holds a role card played by another player (recorded before the
+    console knew R30a) replays: the fold does not judge it again."""
+    state = started(13, dealt=False)
+    for player, card in (("Cid", "5C"), ("Dan", "6C"), ("Ann", "7C"), ("Bea", "III")):
+        scum.apply(state, {"kind": "scum_played", "hand": 1, "player": player, "cards": [card]})
+    assert table_of(state).best is None and table_of(state).to_act == "Bea"
+
+
+def test_t26_cards_left_as_dealt_then_counted() -> None:
+    state = started(13, dealt=False)
+    table = table_of(state)
+    assert {n: table.cards_left(n) for n in PLAYERS} == {"Ann": 21, "Bea": 18, "Cid": 19,
+                                                          "Dan": 20}
+    run(state, scum.play(state, "Cid", parse_cards("5C 5S")))
+    table = table_of(state)
+    assert {n: table.cards_left(n) for n in PLAYERS} == {"Ann": 20, "Bea": 19, "Cid": 17,
+                                                          "Dan": 20}
+    dealt = passed(started(13))
+    table = table_of(dealt)
+    assert table.holdings is not None
+    assert {n: table.cards_left(n) for n in PLAYERS} == {n: len(c) for n, c in
+                                                          table.holdings.items()}
+
+
+def test_t25_refused_moves_name_the_commands_that_work() -> None:
+    state = started(13, dealt=False)
+    with pytest.raises(IllegalAction) as leads:
+        scum.play(state, "Ann", parse_cards("5C"))
+    assert leads.value.line.endswith("`referee scum play Cid CARDS`")
+    run(state, scum.play(state, "Cid", parse_cards("5C")))
+    with pytest.raises(IllegalAction) as turn:
+        scum.pass_turn(state, "Ann")
+    assert "`referee scum play Dan CARDS` or `referee scum pass Dan`" in turn.value.line
+    with pytest.raises(IllegalAction) as low:
+        scum.play(state, "Dan", parse_cards("4C"))
+    assert "or pass, `referee scum pass Dan`" in low.value.line
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.permutations(list(Role)), st.sampled_from([None, "0", "XX"]))
+def test_t23_t24_a_role_card_is_refused_exactly_for_those_who_cannot_hold_it(
+        order: list[Role], to_magician: str | None) -> None:
+    """Without a deal, for every player and every role card: refused exactly when the player is
+    not its holder as the table has seen it (R30a); the Fool's 0 goes with a recorded passing."""
+    from referee.rules.scum.table import verify_known
+
+    roles = dict(zip(PLAYERS, order, strict=True))
+    table = scum.Table(list(PLAYERS), roles)
+    by_role = {r: n for n, r in roles.items()}
+    if to_magician is not None:
+        from referee.rules.scum.table import fold_event
+
+        fold_event(table, {"kind": "scum_cards_passed", "passes": [
+            {"from_role": "fool", "to_role": "magician", "cards": [to_magician]},
+            {"from_role": "fool", "to_role": "empress", "cards": ["KC", "KS"]},
+            {"from_role": "empress", "to_role": "fool", "cards": ["2C", "3C"]}]})
+    for role in Role:
+        if role is not Role.FOOL:
+            holders = {by_role[role]}
+        elif to_magician is None:  # unrecorded: the Fool kept it or gave it
+            holders = {by_role[Role.FOOL], by_role[Role.MAGICIAN]}
+        else:
+            holders = {by_role[Role.MAGICIAN if to_magician == "0" else Role.FOOL]}
+        for name in PLAYERS:
+            try:
+                verify_known(table, name, [role.card])
+            except IllegalAction as exc:
+                assert name not in holders and exc.ruling in ("T23", "T24"), exc.line
+            else:
+                assert name in holders, (name, role)

@@ -569,3 +569,133 @@ def test_w14_describe_says_what_each_event_decided() -> None:
     lines = wager.describe(do_score(state, "Ann", "Relax", "0"))
     assert lines[0] == "Ann: Relax over 0 under Relax: true set, +350"
     assert lines[1].startswith("Elixir now") and "after a set" in lines[1]
+
+
+# -- W15-W18: turns at once, rounds, names like role words, ambiguous prefixes -------------------
+
+
+@given(st.sampled_from(["Ann", "Bea"]), st.integers(1, 100))
+def test_w15_turns_each_split_as_the_fold_alternates(first: str, count: int) -> None:
+    state = started(elixir=Elixir.RELIEF, turns=7)
+    game = state.game
+    assert game is not None
+    each = wager.turns_each(game, first, count)
+    assert sum(each.values()) == count and 0 <= each[first] - each[game.other(first)] <= 1
+    run(state, wager.turn(state, count, first))
+    moved = [first if i % 2 == 0 else game.other(first) for i in range(count)]
+    assert each == {name: moved.count(name) for name in game.players}
+    assert game.last == moved[-1]  # the fold agrees on who moved last
+
+
+def test_w15_twelve_turns_six_each() -> None:
+    game = started().game
+    assert game is not None
+    assert wager.turns_each(game, "Ann", 12) == {"Ann": 6, "Bea": 6}
+    assert wager.turns_each(game, "Bea", 3) == {"Bea": 2, "Ann": 1}
+    with pytest.raises(BadInput, match=r"`referee wager turn 100`.*\(W15\)"):
+        wager.turn(started(), 101)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from([("5C", "7C"), ("Prince", "~Prince"), ("5C", "6C")]),
+                max_size=14))
+def test_w16_rounds_end_with_a_made_hand(hands: list[tuple[str, str]]) -> None:
+    state = started(elixir=Elixir.RELIEF)  # mirror pairs count, 5C 6C is no hand here
+    game = state.game
+    assert game is not None
+    for n, (top, bottom) in enumerate(hands):
+        if game.winner is not None:
+            break
+        do_score(state, ("Ann", "Bea")[n % 2], top, bottom)
+    numbered = wager.numbered_hands(game)
+    assert [s for _, s in numbered] == game.history
+    expected, number = [], 1
+    for scored in game.history:  # a round runs up to and including its made hand (W7)
+        expected.append(number)
+        number += scored.hand != "none"
+    assert [n for n, _ in numbered] == expected
+    made = sum(s.hand != "none" for s in game.history)
+    assert wager.round_number(game) == (made if game.winner else made + 1)
+
+
+def test_w17_a_name_typed_in_full_is_that_player_even_a_role_word() -> None:
+    state = wager.WagerState()
+    run(state, wager.new_game(state, "Ann", "Fool", seed=1, table=TABLE, elixir=Elixir.RELIEF))
+    game = state.game
+    assert game is not None
+    assert wager.resolve_player(game, "fool") == "Fool"  # the Mistress, by name
+    assert wager.resolve_player(game, "the fool") == "Ann"  # the Fool, by role
+    assert wager.resolve_player(game, "mistress") == "Fool"
+    assert wager.role_word_notes(game) == [
+        "'fool' is the name of Fool, who plays the Mistress: it names Fool; type 'Ann' for the "
+        "Fool (W17)"]
+
+
+@pytest.mark.parametrize(("fool", "mistress", "notes"), [
+    ("Ann", "Bea", 0), ("Fool", "Bea", 0), ("Ann", "Fool", 1), ("Mistress", "Fool", 2),
+    ("Ann", "Foolish", 1), ("Misty", "Bea", 0), ("Mistress Quickly", "Bea", 1),
+    ("Lord Fool", "Bea", 0), ("Bea", "Lord Fool", 1),
+])
+def test_w17_new_warns_when_a_role_word_names_the_other_player(fool: str, mistress: str,
+                                                                 notes: int) -> None:
+    state = wager.WagerState()
+    run(state, wager.new_game(state, fool, mistress, seed=1, table=TABLE))
+    game = state.game
+    assert game is not None
+    warned = wager.role_word_notes(game)
+    assert len(warned) == notes, warned
+    for word, holder in (("fool", game.fool), ("mistress", game.mistress)):
+        said = any(note.startswith(f"'{word}'") for note in warned)
+        try:
+            fits = wager.resolve_player(game, word) == holder
+        except UnknownName:
+            fits = False
+        assert said == (not fits)  # warned exactly when the role word misses its player
+
+
+def test_w18_an_ambiguous_prefix_lists_the_matches() -> None:
+    state = wager.WagerState()
+    run(state, wager.new_game(state, "Mia", "Mick", seed=1, table=TABLE))
+    game = state.game
+    assert game is not None
+    with pytest.raises(UnknownName) as info:
+        wager.resolve_player(game, "mi")
+    assert info.value.line == ("player 'mi' is ambiguous: Mia (the Fool), Mick (the Mistress); "
+                               "type more of the name (W18)")
+    assert wager.resolve_player(game, "mis") == "Mick"  # a role's prefix, no name's
+    assert wager.resolve_player(game, "mia") == "Mia"
+
+
+NAME = st.text(alphabet="abfilmorst ", min_size=1, max_size=9).map(lambda t: " ".join(t.split()))
+
+
+@settings(max_examples=150, deadline=None)
+@given(NAME, NAME, st.text(alphabet="abfilmorst ", min_size=1, max_size=6))
+def test_w18_a_player_is_found_only_when_the_query_fits_no_one_else(fool: str, mistress: str,
+                                                                     query: str) -> None:
+    from hypothesis import assume
+
+    assume(fool and mistress and fool.lower() != mistress.lower())
+    state = wager.WagerState()
+    run(state, wager.new_game(state, fool, mistress, seed=1, table=TABLE))
+    game = state.game
+    assert game is not None
+    key = " ".join(query.lower().split())
+    assume(key)
+
+    def fits(name: str, role: str) -> bool:
+        words = name.lower().split()
+        bare = key.removeprefix("the ")
+        return (name.lower().startswith(key) or any(w.startswith(key) for w in words)
+                or (len(bare) >= 2 and role.startswith(bare)))
+
+    exact = [p for p in game.players if p.lower() == key]
+    fitting = [p for p, r in ((fool, "fool"), (mistress, "mistress")) if fits(p, r)]
+    try:
+        found = wager.resolve_player(game, query)
+    except UnknownName as exc:
+        assert not exact and len(fitting) != 1, (query, fitting, str(exc))
+        if len(fitting) > 1:
+            assert "ambiguous" in str(exc) and all(p in str(exc) for p in fitting)
+        return
+    assert found in (exact or fitting) and (exact or len(fitting) == 1)

@@ -46,7 +46,7 @@ def run_gates(state: State, pool: Pool, dealer: Dealer, measure_hint: str | None
     for area in list(pool.gates):
         n = measure(char, side, data)
         label = "Health" if area == HEALTH else area
-        cof, cards = dealer.single(n, f"gate/{pool.char}/{label}")
+        cof, cards = dealer.gate(n, pool.char, label, side)
         passed = tally(cof, cards).has_success
         out.events.append(drawn_event("gate", dealer, cof=cof.label, cards=[c.label for c in cards],
                                  char=pool.char, area=area, passed=passed))
@@ -126,7 +126,8 @@ def _need_pools(pa: Pool, pb: Pool, typed: Typed) -> None:
 
 
 def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = NOTHING_TYPED,
-             seed: int | None = None, deck: str | None = None) -> Outcome:
+             seed: int | None = None, deck: str | None = None,
+             names: tuple[str, str] = ("side a", "side b")) -> Outcome:
     """A test (R36): side a against side b, pools worked out from numbers or characters.
 
     Recorded only when a character takes part: staked Reputations on the losing
@@ -152,7 +153,7 @@ def run_test(state: State, a: PoolSpec, b: PoolSpec, *, typed: Typed = NOTHING_T
     result = resolve(cof, ca, cb)
     out.data = {**result.to_json(), "seed": dealer.shown_seed,
                 "pools": {"a": pa.to_json(), "b": pb.to_json()}, **out.data}
-    out.lines[:0] = result_lines(result, pa, pb)
+    out.lines[:0] = result_lines(result, pa, pb, names)
     _after_test(state, result, pa, pb, dealer, out)
     if pa.char or pb.char:
         out.events.insert(0, drawn_event("test", dealer, result, chars=[pa.char, pb.char]))
@@ -231,11 +232,30 @@ def compel(state: State, name: str, side: str, *, typed: Typed = NOTHING_TYPED,
 
 def static_pool(state: State, level: str, extras: tuple[tuple[str, int], ...] = (),
                 ) -> PoolSpec:
-    """Static opposition by level (``routine`` ... ``heroic``, unique prefix; seed: Tests)."""
+    """Static opposition by level (``routine`` ... ``heroic``, unique prefix) or by its number
+    of cards (``9`` is heroic; another number is a static pool of that size) (seed, F28).
+
+    Raises:
+        UnknownName: no such level.
+        BadInput: a number below 0.
+    """
     data = tables(state)
-    name = match_name(level.replace("_", "-").replace(" ", "-"), data.static,
+    raw = level.strip()
+    if raw.lstrip("+-").isdigit():
+        n = int(raw)
+        if n < 0:
+            raise BadInput(f"--static {n}: static opposition cannot be below 0 cards; the "
+                           f"levels are {_levels(data)} (F28)", ruling="F28")
+        named = [name for name, size in data.static.items() if size == n]
+        return PoolSpec(base=n, base_label=f"static {named[0]}" if named else "static",
+                        extras=extras)
+    name = match_name(raw.replace("_", "-").replace(" ", "-"), data.static,
                       what="static level")
     return PoolSpec(base=data.static[name], base_label=f"static {name}", extras=extras)
+
+
+def _levels(data: Any) -> str:
+    return ", ".join(f"{name} {size}" for name, size in data.static.items())
 
 
 # -- fights -------------------------------------------------------------------------------------
@@ -268,9 +288,9 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     if ca["name"] == cb["name"]:
         raise BadInput(f"{ca['name']} cannot fight themself")
     # A character's usual weapon and Traits unless the command names others (F24).
-    a_weapon, a_traits = _usual_or(ca, a_weapon, a_traits)
+    a_weapon, a_traits = usual_or(ca, a_weapon, a_traits)
     if static is None:
-        b_weapon, b_traits = _usual_or(cb, b_weapon, b_traits)
+        b_weapon, b_traits = usual_or(cb, b_weapon, b_traits)
     unaware_side = None
     if unaware is not None:
         unaware_side = match_person(unaware, [ca["name"], cb["name"]], what="fighter")
@@ -305,8 +325,10 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     events_before = len(out.events)
     if result.winner != "tie":
         if static is None:
-            apply_damage(state, cb["name"], HEALTH, result.a.highest, dealer, out)
+            # The loser strikes too: each delivers their highest result (F8, F29); a's wound
+            # first, so that typed complications come a's before b's (F20).
             apply_damage(state, ca["name"], HEALTH, result.b.highest, dealer, out)
+            apply_damage(state, cb["name"], HEALTH, result.a.highest, dealer, out)
         elif result.winner == "a":
             apply_damage(state, cb["name"], HEALTH, result.a.highest, dealer, out)
     _after_test(state, result, pa, pb, dealer, out)
@@ -318,11 +340,16 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     return out
 
 
-def _usual_or(char: dict[str, Any], weapon_text: str | None, traits: Sequence[str],
-              ) -> tuple[str | None, Sequence[str]]:
+def usual_or(char: dict[str, Any], weapon_text: str | None, traits: Sequence[str],
+             ) -> tuple[str | None, tuple[str, ...]]:
+    """The weapon and fighting Traits a command names, else the character's usual ones (F24);
+    ``--a-trait ""`` names none."""
     kept = char.get("usual") or {}
-    return (weapon_text if weapon_text is not None else kept.get("weapon"),
-            traits if traits else tuple(kept.get("traits", ())))
+    if [t.strip() for t in traits] == [""]:
+        named: tuple[str, ...] = ()
+    else:
+        named = tuple(traits) if traits else tuple(kept.get("traits", ()))
+    return (weapon_text if weapon_text is not None else kept.get("weapon"), named)
 
 
 def _fight_end(state: State, out: Outcome, a: str, b: str, result: Result) -> str:
@@ -350,7 +377,8 @@ def drink(state: State, name: str, strength: int, *, traits: Sequence[str] = (),
     spec_a = PoolSpec(char=char["name"], measure=data.drink_measure, traits=tuple(traits),
                       use_next_mod=False)
     spec_b = PoolSpec(base=strength, base_label="strength of the drink")
-    out = run_test(state, spec_a, spec_b, typed=typed, seed=seed, deck=deck)
+    out = run_test(state, spec_a, spec_b, typed=typed, seed=seed, deck=deck,
+                   names=(char["name"], "the drink"))
     win, got = out.data["winner"], out.data["a"]
     key = "tie" if win == "tie" else "lose" if win == "b" else next(
         (tier for tier in ("perfect", "critical", "ordinary") if got[tier]), "none")
@@ -383,11 +411,14 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
         raise IllegalAction(f"{who}'s {label} is Dead: that cannot heal", ruling="R37")
     m = side_name(side, data)
     bonus = char["heal_bonus"].get(chosen, 0)
+    # The wound being healed costs no card and needs no Measure test first: the rule text's
+    # price is the time and the test; convalescence is no bodily action and stakes no
+    # Reputation, so no other wound bears on it either (F30).
     spec = PoolSpec(char=who, measure=m, traits=tuple(traits), use_next_mod=False,
                     extras=(("earlier failed convalescence", bonus),) if bonus else ())
     pool = build_pool(state, spec, data)
     dealer = Dealer(deck_kind(state, deck), typed, seed)
-    cof, cards = dealer.single_typed(pool.size, f"heal/{who}/{label}")
+    cof, cards = dealer.single_typed(pool.size, f"heal/{who}/{label}", why=pool.describe())
     passed = tally(cof, cards).has_success
     time = data.heal_time[before]
     infected = chosen == HEALTH and before == "maimed" and char["infection"]
@@ -406,14 +437,20 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
         out.events.append({"kind": "area_set", "char": who, "area": chosen, "state": after})
         if bonus:
             out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen, "value": 0})
-        out.lines.append(f"{who}: {label} {before.title()} -> {after.title()}.")
+        out.lines.append(f"{who}: {label} {before.title()} -> {after.title()}"
+                         + (f"; the {bonus} extra card{'s' if bonus != 1 else ''} of earlier "
+                            "tries are spent." if bonus else "."))
     else:
         out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen,
                            "value": bonus + 1})
+        out.lines.append(f"{who}: {label} stays {before.title()}. The time is spent all the "
+                         f"same; +{bonus + 1} card{'s' if bonus else ''} on the next try of "
+                         f"this area (seed: To Heal, F13).")
     if infected:
         out.events.append({"kind": "infection_set", "char": who, "value": False})
-        out.lines.append(f"The time is spent all the same; +{bonus + 1} card"
-                         f"{'s' if bonus else ''} on the next try (seed: To Heal).")
+        out.lines.append("The infection's extra month is served with this convalescence"
+                         + (" and the wound is healed" if passed else ", healed or not")
+                         + ": later tries take the usual time (F23).")
     out.data = {"char": who, "area": chosen, "from": before, "to": after, "time": time,
                 "measure": m, "cof": cof.label, "cards": [c.label for c in cards],
                 "passed": passed, "next_bonus": 0 if passed else bonus + 1,
@@ -456,7 +493,8 @@ def grow(state: State, name: str, side: str, *, typed: Typed = NOTHING_TYPED,
     if value >= top:
         raise IllegalAction(f"{who}'s {chosen} is already {value}, the most a Measure can be")
     dealer = Dealer(deck_kind(state, deck), typed, seed)
-    cof, cards = dealer.single_typed(value, f"grow/{who}/{chosen}")
+    cof, cards = dealer.single_typed(value, f"grow/{who}/{chosen}",
+                                     why=f"{value} = {chosen} {value}")
     passed = tally(cof, cards).has_success
     first, second = data.pair_of(chosen)
     out = Outcome()

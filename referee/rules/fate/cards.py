@@ -182,26 +182,35 @@ def _unknown_standard(token: str) -> UnknownCard:
     )
 
 
-def parse_fate_card(text: str, kind: DeckKind = "standard") -> FateCard:
-    """One card in the notation of ``kind`` (R35).
+def parse_fate_card(text: str, kind: DeckKind = "standard",
+                    deck: Sequence[FateCard] = ()) -> FateCard:
+    """One card in the notation of ``kind`` (R35); ``deck`` as for ``parse_fate_cards``.
 
     Raises:
         UnknownCard: naming the token, with the nearest valid spellings.
     """
-    found = parse_fate_cards(text, kind)
+    found = parse_fate_cards(text, kind, deck)
     if len(found) != 1:
         raise BadInput(f"expected one card, got {len(found)}: {text!r}")
     return found[0]
 
 
-def parse_fate_cards(text: str, kind: DeckKind = "standard") -> list[FateCard]:
+def parse_fate_cards(text: str, kind: DeckKind = "standard",
+                     deck: Sequence[FateCard] = ()) -> list[FateCard]:
     """Cards separated by spaces or commas (standard or tarot notation, R35).
+
+    ``deck`` is the deck the cards come from, when it matters: a tarot duel deck holds
+    a second Joker, the Magician (F1), which is typed as ``I``.
+
+    >>> duel = make_deck("tarot", jokers=2)
+    >>> [c.label for c in parse_fate_cards("0 I 2P", "tarot", duel)]
+    ['0', 'I', '2P']
 
     Raises:
         UnknownCard: naming the first token that is no card of the deck.
     """
     if kind == "tarot":
-        return _parse_tarot(text)
+        return _parse_tarot(text, frozenset(c.label for c in deck if c.is_joker))
     out: list[FateCard] = []
     words = text.replace(",", " ").split()
     i = 0
@@ -222,17 +231,22 @@ def parse_fate_cards(text: str, kind: DeckKind = "standard") -> list[FateCard]:
     return out
 
 
-def _parse_tarot(text: str) -> list[FateCard]:
+def _parse_tarot(text: str, jokers: frozenset[str] = frozenset()) -> list[FateCard]:
+    """Tarot cards; ``jokers`` are the majors the deck holds as Jokers beyond the Fool."""
     from referee.rules import cards
 
     out: list[FateCard] = []
     # JOKER is the Fool in the tarot option.
     words = ["0" if w.lower() == "joker" else w for w in text.replace(",", " ").split()]
     for card in cards.parse_cards(" ".join(words)):
-        if card.suit is None and card.rank != 0:
+        if card.suit is None and card.rank != 0 and card.short not in jokers:
+            extra = sorted(jokers - {"0"})
+            held = (f"the Fool (0) and, in this duel deck, {extra[0]} are, as the two Jokers"
+                    if extra else "the Fool (0) is, as the Joker (a duel deck adds the "
+                    "Magician, I, as its second Joker)")
             raise UnknownCard(
-                f"{card.short} ({card.name}) is not in the Card of Fate tarot deck: of the "
-                "Major Arcana only the Fool (0) is, as the Joker (R35, F1)",
+                f"{card.short} ({card.name}) is not in this Card of Fate tarot deck: of the "
+                f"Major Arcana only {held} (R35, F1)",
                 ruling="R35",
             )
         out.append(_tarot_card(card.short))
@@ -274,9 +288,13 @@ def check_unique(groups: Sequence[tuple[str, Sequence[FateCard]]],
             if seen[card.label] > holds[card.label]:
                 places = " and ".join(dict.fromkeys(where[card.label]))
                 times = "once" if holds[card.label] == 1 else f"{holds[card.label]} times"
+                others = [c.label for c in dict.fromkeys(deck)
+                          if c.is_joker and c.label != card.label]
+                hint = (f"; this deck's other Joker is {others[0]} (F1)"
+                        if card.is_joker and others else "")
                 raise BadInput(
                     f"card {card.label} drawn twice from one deck ({places}); the deck holds "
-                    f"it {times}: check the typed cards (F2)",
+                    f"it {times}: check the typed cards (F2){hint}",
                     ruling="R35",
                 )
 

@@ -328,21 +328,35 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
                    exps: Sequence[str] = (), items: Sequence[str] = (),
                    drop: Sequence[str] = (), player: str | None = None,
                    weapon: str | None = None, fight_traits: Sequence[str] = (),
-                   ) -> list[Event]:
+                   notes: list[str] | None = None) -> list[Event]:
     """Changes after creation (no budgets: what play gives): set, add or drop entries.
 
     ``shifts`` move a Measure side: ``temperate+2`` (a complication's choice);
-    a new Experience adds +1 to its Measure.
+    a new Experience adds +1 to its Measure. A side moved past 1-9 stops there, and
+    ``notes`` (when given) receives a line saying so.
     """
     data = tables(state)
     char = find(state, name)
     who = char["name"]
     events: list[Event] = []
     values = dict(char["measures"])
+    said = notes if notes is not None else []
 
     def set_measure(first: str, value: int) -> None:
         values[first] = value
         events.append({"kind": "measure_set", "char": who, "measure": first, "value": value})
+
+    def move(side: str, delta: int, why: str) -> None:
+        """Move ``side`` by ``delta``; past the range it stops at the end, and says so."""
+        first, second = data.pair_of(side)
+        wanted = (values[first] if side == first else 10 - values[first]) + delta
+        low, high = data.creation["measure_min"], data.creation["measure_max"]
+        got = max(low, min(high, wanted))
+        if got != wanted:
+            other = second if side == first else first
+            said.append(f"{who}'s {side} would be {wanted} by {why}: it stops at {got} "
+                        f"({side} {got} / {other} {10 - got}; a side runs {low}-{high})")
+        set_measure(first, got if side == first else 10 - got)
 
     for first, value in _measures(measures, data).items():
         set_measure(first, value)
@@ -351,9 +365,7 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
         if not found:
             raise BadInput(f"shift {text!r}: write a Measure and a change, e.g. temperate+2")
         side = side_name(found[1], data)
-        first, _ = data.pair_of(side)
-        delta = int(found[2]) * (1 if side == first else -1)
-        set_measure(first, _clamp_measure(values[first] + delta, data))
+        move(side, int(found[2]), f"--shift {text.strip()}")
     if credit is not None:
         events.append({"kind": "credit_set", "char": who, "value": _credit(credit, data)})
     for text in traits:
@@ -373,8 +385,7 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
         if exp in char["exps"]:
             raise BadInput(f"{who} already has the Experience {exp!r}")
         events.append({"kind": "exp_added", "char": who, "exp": exp, "measure": side})
-        first, _ = data.pair_of(side)
-        set_measure(first, _clamp_measure(values[first] + (1 if side == first else -1), data))
+        move(side, 1, f"the Experience {exp!r}")
     for text in drop:
         section, entry = _entry(char, text)
         events.append({"kind": "entry_dropped", "char": who, "section": section, "name": entry})
@@ -393,10 +404,6 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
         raise BadInput("nothing to change: give --measure, --shift, --credit, --trait, --rep, "
                        "--item, --exp, --drop, --player, --weapon or --fight-trait")
     return events
-
-
-def _clamp_measure(value: int, data: FateData) -> int:
-    return max(data.creation["measure_min"], min(data.creation["measure_max"], value))
 
 
 def _entry(char: Char, text: str) -> tuple[str, str]:

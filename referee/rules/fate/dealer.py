@@ -7,6 +7,7 @@ the events to record, a JSON report and the lines the GM reads.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -95,6 +96,9 @@ class Dealer:
         self._gates = list(typed.gates)
         self._calms = list(typed.calms)
         self._complications = list(typed.complications)
+        #: Every card this command has turned so far, with where it was typed or drawn:
+        #: a complication is a fresh card, never one of these (F26).
+        self.turned: dict[str, str] = {}
 
     @property
     def seed(self) -> int:
@@ -108,10 +112,14 @@ class Dealer:
         return self._seed if self.used_seed else None
 
     def _parse(self, text: str) -> list[FateCard]:
-        return parse_fate_cards(text, self.kind)
+        return parse_fate_cards(text, self.kind, self.deck)
+
+    def _turn(self, where: str, cards: Sequence[FateCard]) -> None:
+        for card in cards:
+            self.turned.setdefault(card.label, where)
 
     def _cof(self, text: str) -> FateCard:
-        cof = parse_fate_card(text, self.kind)
+        cof = parse_fate_card(text, self.kind, self.deck)
         if cof.is_joker:
             raise BadInput("a Joker cannot be the Card of Fate: set it aside, turn another card "
                            "and type that one (F2)")
@@ -128,6 +136,9 @@ class Dealer:
             assert na is not None and nb is not None
             seed: int | str = self.seed if not purpose else f"{self.seed}/{purpose}"
             cof, (a, b) = draw(self.deck, seed, [na, nb])
+            self._turn("the Card of Fate", [cof])
+            self._turn("side a's cards", a)
+            self._turn("side b's cards", b)
             return cof, a, b
         t = self.typed
         if t.cof is None or t.a is None or t.b is None:
@@ -137,36 +148,56 @@ class Dealer:
         _count("--a", a, na, why[0])
         _count("--b", b, nb, why[1])
         check_unique([("--cof", [cof]), ("--a", a), ("--b", b)], self.deck)
+        self._turn("--cof", [cof])
+        self._turn("--a", a)
+        self._turn("--b", b)
         return cof, a, b
 
     def single(self, n: int, purpose: str, typed: str | None = None, where: str = "--gate",
-               ) -> tuple[FateCard, list[FateCard]]:
-        """A test against a single Card of Fate (F7): typed ``CoF cards…`` or drawn."""
-        if typed is None and self.typed.physical and purpose.startswith("gate"):
-            if not self._gates:
-                raise BadInput(f"{purpose.split('/')[-1]} is Maimed: type that Measure test too, "
-                               "--gate \"COF CARDS\" (R37, F6)")
-            typed = self._gates.pop(0)
+               why: str = "") -> tuple[FateCard, list[FateCard]]:
+        """A test against a single Card of Fate (F7): typed ``CoF cards…`` or drawn; ``why``
+        says where the count ``n`` comes from (F22)."""
         if typed is None:
             cof, (cards,) = draw(self.deck, f"{self.seed}/{purpose}", [n])
+            self._turn("a Card of Fate", [cof])
+            self._turn("a test's cards", cards)
             return cof, cards
         words = typed.replace(",", " ").split()
         if not words:
-            raise BadInput("a typed single test needs the Card of Fate first, then the cards")
+            raise BadInput(f"{where}: a typed single test needs the Card of Fate first, then "
+                           "the cards")
         cof = self._cof(words[0])
         cards = self._parse(" ".join(words[1:]))
-        _count(where, cards, n)
-        check_unique([("--cof" if where == "--cards" else f"{where} Card of Fate", [cof]),
-                      (where, cards)], self.deck)
+        _count(where, cards, n, why)
+        cof_where = "--cof" if where == "--cards" else f"{where} Card of Fate"
+        check_unique([(cof_where, [cof]), (where, cards)], self.deck)
+        self._turn(cof_where, [cof])
+        self._turn(where, cards)
         return cof, cards
 
-    def single_typed(self, n: int, purpose: str) -> tuple[FateCard, list[FateCard]]:
+    def single_typed(self, n: int, purpose: str, why: str = "",
+                     ) -> tuple[FateCard, list[FateCard]]:
         """A single test whose cards may be typed with ``--cof`` and ``--cards``."""
         if self.typed.any:
             if self.typed.cof is None or self.typed.a is None:
                 raise BadInput("type both --cof and --cards, or neither for a console draw")
-            return self.single(n, purpose, f"{self.typed.cof} {self.typed.a}", where="--cards")
+            return self.single(n, purpose, f"{self.typed.cof} {self.typed.a}", where="--cards",
+                               why=why)
         return self.single(n, purpose)
+
+    def gate(self, n: int, who: str, area: str, measure: str,
+             ) -> tuple[FateCard, list[FateCard]]:
+        """The Measure test a Maimed area needs before use (R37, F6): typed with ``--gate``
+        when the command's cards are typed, side a's before side b's (F20)."""
+        purpose = f"gate/{who}/{area}"
+        if not self.typed.physical:
+            return self.single(n, purpose)
+        if not self._gates:
+            raise BadInput(f"{who}'s {area} is Maimed: type {who}'s {measure} test too "
+                           f"({n} card{'s' if n != 1 else ''}), --gate \"COF CARDS\"; one --gate "
+                           "per Maimed area, side a's before side b's (R37, F6)", ruling="F6")
+        return self.single(n, purpose, self._gates.pop(0), where="--gate",
+                           why=f"{n} = {n} {measure} ({who})")
 
     def calm(self, n: int, purpose: str, who: str, measure: str,
              ) -> tuple[FateCard, list[FateCard]]:
@@ -176,23 +207,37 @@ class Dealer:
         if not self._calms:
             raise BadInput(f"{who} tests {measure} ({n} cards): type that test too, --calm "
                            "\"COF CARDS\", in the order a then b (F10, F20)", ruling="F20")
-        return self.single(n, purpose, self._calms.pop(0), where="--calm")
+        return self.single(n, purpose, self._calms.pop(0), where="--calm",
+                           why=f"{n} = {n} {measure} ({who})")
 
     def complication(self, who: str) -> FateCard:
-        """One card turned for a Maimed Health; a Joker is set aside (F9). When the command's
-        cards were typed, the card turned at the table is asked for instead (F20)."""
+        """One fresh card turned for a Maimed Health (F9, F26): never the Card of Fate nor any
+        card this command has turned; a Joker is set aside. When the command's cards were
+        typed, the card turned at the table is asked for instead (F20)."""
         if self.typed.physical:
             if not self._complications:
                 raise BadInput(f"{who}'s Health becomes Maimed: turn a card for the complication "
-                               "and type it too, --complication CARD (F9, F20)", ruling="F20")
-            card = parse_fate_card(self._complications.pop(0), self.kind)
+                               "and type it too, --complication CARD; a's before b's when both "
+                               "are Maimed (F9, F20)", ruling="F20")
+            card = parse_fate_card(self._complications.pop(0), self.kind, self.deck)
             if card.is_joker:
                 raise BadInput("a Joker turned for a complication is set aside: turn another "
                                "card and type that one (F9)", ruling="F9")
+            if card.label in self.turned:
+                raise BadInput(f"--complication {card.label}: that card is already on the table "
+                               f"in this command ({self.turned[card.label]}); the complication "
+                               "is a fresh card from the deck: turn one and type it (F26)",
+                               ruling="F26")
+            self._turn("--complication", [card])
             return card
-        deck = make_deck(self.kind, 1)
-        cof, _ = draw(deck, f"{self.seed}/complication/{who}", [])
-        return cof
+        rest = [c for c in self.deck if c.label not in self.turned and not c.is_joker]
+        if not rest:
+            raise BadInput("no fresh card is left in the deck for the complication: turn one "
+                           "at the table and type the whole draw, --complication CARD (F26)",
+                           ruling="F26")
+        card = rest[random.Random(f"{self.seed}/complication/{who}").randrange(len(rest))]
+        self._turn(f"{who}'s complication", [card])
+        return card
 
 
 def _count(where: str, cards: Sequence[FateCard], expected: int | None, why: str = "") -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.names import match_name, match_person, quoted
-from referee.rules.fate.actions import apply_damage, result_lines, run_gates, weapon
+from referee.rules.fate.actions import apply_damage, result_lines, run_gates, usual_or, weapon
 from referee.rules.fate.cards import format_fate_cards
 from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
 from referee.rules.fate.dealer import (
@@ -79,6 +79,7 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     ca, cb = find_alive(state, a), find_alive(state, b)
     if ca["name"] == cb["name"]:
         raise BadInput(f"{ca['name']} cannot duel themself")
+    usual_note = {"a": "", "b": ""}
     if kind == "pistols":
         if to is not None:
             raise BadInput("--to is for swords; with pistols each receives fire at least once")
@@ -86,6 +87,15 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     else:
         to = match_name(to or "first-blood", ENDS, what="duel terms")
         default, label = data.sword_pool, "sword"
+        # A sword duel is a fight that lasts: each fights with their usual weapon and
+        # fighting Traits unless the command names others (F24, F27).
+        for side, char, named in (("a", ca, a_weapon), ("b", cb, b_weapon)):
+            if named is None and (char.get("usual") or {}).get("weapon"):
+                usual_note[side] = f" (usual weapon; --{side}-weapon names another, F27)"
+        a_weapon, a_traits = usual_or(ca, a_weapon, a_traits)
+        b_weapon, b_traits = usual_or(cb, b_weapon, b_traits)
+    a_traits = tuple(t for t in a_traits if t.strip())  # --a-trait "" names none
+    b_traits = tuple(t for t in b_traits if t.strip())
     wa, la = weapon(ca, a_weapon, default, label)
     wb, lb = weapon(cb, b_weapon, default, label)
     out = Outcome()
@@ -111,10 +121,22 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     out.events.append({"kind": "duel_set", "duel": duel})
     terms = "pistols" if kind == "pistols" else f"swords, to {to}"
     out.lines.append(f"Duel ({terms}): {ca['name']} (a) against {cb['name']} (b); seed "
-                     f"{duel['seed']}, two Jokers in the deck (R35).")
+                     f"{duel['seed']}, {_jokers(dealer)} in the deck (R35).")
+    for side in SIDES:
+        shown = _weapon_pool(state, duel, side, data)
+        out.lines.append(f"  {duel['names'][side]} ({side}): {shown.describe()}"
+                         f"{usual_note[side]}")
     out.lines += _prompt(state, duel, data)
     out.data = {"duel": duel}
     return out
+
+
+def _jokers(dealer: Dealer) -> str:
+    """``two Jokers``; a tarot duel deck names them: the Fool and the Magician (F1)."""
+    jokers = [card.label for card in dealer.deck if card.is_joker]
+    if dealer.kind == "tarot":
+        return f"two Jokers (0 and {jokers[-1]})" if len(jokers) == 2 else "one Joker (0)"
+    return "two Jokers" if len(jokers) == 2 else "one Joker"
 
 
 def _prompt(state: State, duel: Duel, data: FateData) -> list[str]:
@@ -148,7 +170,18 @@ def _weapon_pool(state: State, duel: Duel, side: str, data: FateData) -> Pool:
     if health in ("injured", "maimed"):
         # Maimed mid-duel: the Measure test was the one taken to face the duel (F10).
         pool.parts.append((f"Health {health.title()}", data.penalty[health], HEALTH))
+    if char["next_mod"]:
+        # A drink bears on the duellist's next shot or sword round, then is spent (F12, F25).
+        pool.next_mod = char["next_mod"]
+        pool.parts.append(("drink", char["next_mod"], None))
     return pool
+
+
+def _spend_drinks(pools: list[Pool], out: Outcome) -> None:
+    """The drink modifiers a shot or a round used are spent (F25)."""
+    for pool in pools:
+        if pool.next_mod and pool.char is not None:
+            out.events.append({"kind": "next_mod_set", "char": pool.char, "value": 0})
 
 
 def _by_name(names: dict[str, str], first: str, second: str) -> dict[str, str]:
@@ -319,29 +352,36 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
                                      why=(pa.describe(), pb.describe()))
         result = resolve(cof, ca, cb)
         out.lines += result_lines(result, pa, pb, (names["a"], names["b"]))
-        if result.winner != "tie":
-            apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)
+        if result.winner != "tie":  # both shots land as they fall (F8, F29)
             apply_damage(state, names["a"], HEALTH, result.b.highest, dealer, out)
+            apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)
+        _spend_drinks([pa, pb], out)
     else:
+        # A lone shot: the shooter against a static challenge. Sides stay the duellists'
+        # own: the shooter's cards are theirs (--a for a, --b for b), the static side's
+        # are the other duellist's (F20).
         side = shooters[0]
         target = _other(side)
         ps = _weapon_pool(state, duel, side, data)
         static = Pool(None, parts=[(f"static {data.lone_shot}", data.static[data.lone_shot],
                                     None)])
-        if side == "b" and dealer.typed.any:  # typed: --a and --b are the duellists' sides,
-            cof, ct, cs = dealer.contest(  # the static shot's cards in the other's (F20)
-                static.size, ps.size, f"p{phase}/fire", why=(static.describe(), ps.describe()))
-        else:
-            cof, cs, ct = dealer.contest(ps.size, static.size, f"p{phase}/fire",
-                                         why=(ps.describe(), static.describe()))
-        result = resolve(cof, cs, ct)
-        out.lines += result_lines(result, ps, static, (names[side], "the shot"))
-        if result.winner == "a":
-            apply_damage(state, names[target], HEALTH, result.a.highest, dealer, out)
+        pools = {side: ps, target: static}
+        cof, ca, cb = dealer.contest(pools["a"].size, pools["b"].size, f"p{phase}/fire",
+                                     why=(pools["a"].describe(), pools["b"].describe()))
+        result = resolve(cof, ca, cb)
+        labels = {side: names[side], target: "static challenge"}
+        out.lines += result_lines(result, pools["a"], pools["b"], (labels["a"], labels["b"]))
+        hit = result.side(side).highest
+        if result.winner == side and hit is not None:
+            apply_damage(state, names[target], HEALTH, hit, dealer, out)
+        elif result.winner == side:
+            out.lines.append(f"{names[side]} grazes nothing: winning on high cards alone deals "
+                             "no wound (F4).")
         else:
             out.lines.append(f"{names[side]} misses.")
+        _spend_drinks([ps], out)
     out.events.append(drawn_event("duel-fire", dealer, result, chars=[names[s] for s in shooters]))
-    entry["fire"] = result.to_json()
+    entry["fire"] = {**result.to_json(), "shooters": list(shooters)}
     for side in shooters:
         duel["shot"][side] = "fire"
         duel["aim"][side] = 0
@@ -364,9 +404,10 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
     result = resolve(cof, ca, cb)
     out.lines.append(f"Round {duel['phase']}:")
     out.lines += result_lines(result, pa, pb, (names["a"], names["b"]))
-    if result.winner != "tie":
-        apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)
+    if result.winner != "tie":  # each delivers their highest result (F8, F29)
         apply_damage(state, names["a"], HEALTH, result.b.highest, dealer, out)
+        apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)
+    _spend_drinks([pa, pb], out)
     out.events.append(drawn_event("duel-round", dealer, result, chars=[names["a"], names["b"]]))
     entry: dict[str, Any] = {"round": duel["phase"], "fight": result.to_json()}
     health = {s: _health(state, out, names[s]) for s in SIDES}
@@ -408,6 +449,12 @@ def duel_surrender(state: State, name: str) -> Outcome:
         raise IllegalAction("this duel is to the death: nobody may surrender (F11)")
     names = duel["names"]
     who = match_person(name, names.values(), what="duellist")
+    if not any("round" in entry for entry in duel["log"]):
+        # "At the end of the test one side can surrender": not before a round (F11).
+        raise IllegalAction(f"{who} cannot surrender yet: a duellist yields at the end of a "
+                            "round, and none has been fought; play it with fate duel round "
+                            "(or stop the duel with fate duel end) (seed: Swords, F11)",
+                            ruling="F11")
     winner = names["b"] if who == names["a"] else names["a"]
     _finish(duel, winner, f"{who} surrenders; {winner} wins")
     duel["log"].append({"surrender": who})

@@ -1,13 +1,13 @@
-"""Tarot Scum: roles, the deal, plays, the hand move by move, the match (R29-R31).
+"""Tarot Scum: roles, the deal, plays, the hand move by move, the match (R29-R31, R30a).
 
 Pure: no I/O. The commands validate a GM request against the folded state and
 return the events to store; everything random is decided there from the match
 seed and written into the event, so ``apply`` is deterministic. House decisions
 beyond the rulings carry ids ``T1``... and are written up in ``docs/rules.md``.
 
-- ``roles``  the role cards, deal sizes, passing and points (R29, R31)
+- ``roles``  the role cards, deal sizes, passing and points (R29, R30a, R31)
 - ``plays``  what a play is and what may follow it (R30)
-- ``table``  a hand played move by move: turn, series, places (T13-T22)
+- ``table``  a hand played move by move: turn, series, places, who holds what (T13-T27)
 - ``match``  the match, its commands and the fold (R31, T1-T3, T8-T11)
 """
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
-from referee.names import check_name, match_person
+from referee.names import check_name, match_person, quoted
 from referee.rules.cards import Card
 from referee.rules.scum.roles import (
     HANDS_PER_MATCH,
@@ -26,7 +26,14 @@ from referee.rules.scum.roles import (
     rotate_roles,
     score_hand,
 )
-from referee.rules.scum.table import Table, fold_event, verify_passing, verify_play, verify_turn
+from referee.rules.scum.table import (
+    Table,
+    fold_event,
+    verify_gifts,
+    verify_passing,
+    verify_play,
+    verify_turn,
+)
 from referee.streams import Event, StreamSpec
 
 # -- the match state -----------------------------------------------------------------------------
@@ -72,8 +79,13 @@ class Match:
         """
         if self.table is None or self.is_over:
             raise IllegalAction(f"the match is over ({winner_text(self)}); start a new one with "
-                                "`referee scum new`", ruling="R31")
+                                f"{self.new_command()}", ruling="R31")
         return self.table
+
+    def new_command(self, *extra: str) -> str:
+        """``scum new`` for the same four, in their seats, as the GM would type it (T25)."""
+        words = ["referee scum new", *(quoted(p) for p in self.players), *extra]
+        return f"`{' '.join(words)}`"
 
     @property
     def hand(self) -> int:
@@ -150,7 +162,9 @@ def new_match(state: ScumState, names: Sequence[str], *, seed: int, rotate: bool
     if current is not None and not current.is_over and not abandon:
         raise IllegalAction(
             f"a match of {', '.join(current.players)} is at hand {current.hand} of "
-            f"{current.hands}; finish it, or start over with --abandon (T9)")
+            f"{current.hands}; finish it, or start over, "
+            f"`referee scum new {' '.join(quoted(p) for p in players)} --abandon` (T9)",
+            ruling="T9")
     roles = draw_roles(players, _roles_rng(seed, 1))
     return [{
         "kind": "scum_match_started",
@@ -206,7 +220,7 @@ def finish(state: ScumState, names: Sequence[str]) -> list[Event]:
     if match.is_over:
         raise IllegalAction(
             f"the match is over after {match.hands} hands ({winner_text(match)}); "
-            "start a new one with `referee scum new`", ruling="R31")
+            f"start a new one with {match.new_command()}", ruling="R31")
     order = resolve_order(match, names)
     table = match.table
     if table is not None and table.out and order[:len(table.out)] != table.out:
@@ -258,8 +272,8 @@ def deal_hand(state: ScumState) -> list[Event]:
         return []
     if table.moves or table.passed_cards:
         raise IllegalAction(f"hand {match.hand} is under way without a console deal; the "
-                            "console deals before the passing and the first play (T16)",
-                            ruling="T16")
+                            "console deals before the passing and the first play (T16); "
+                            "`referee scum standings` shows the hand", ruling="T16")
     hands = deal(match.roles, match.deal_rng())
     return [{"kind": "scum_hand_dealt", "hand": match.hand,
              "cards": {n: [c.short for c in cards] for n, cards in hands.items()}}]
@@ -279,6 +293,7 @@ def pass_cards(state: ScumState, to_magician: Sequence[Card], to_empress: Sequen
              (Role.FOOL, Role.EMPRESS): list(to_empress),
              (Role.EMPRESS, Role.FOOL): list(to_fool)}
     verify_passing(table, gives)
+    verify_gifts(table, gives)  # R30a, T23: typed now, not re-judged in the fold
     return [{"kind": "scum_cards_passed", "hand": match.hand, "passes": [
         {"from": table.by_role(g), "to": table.by_role(r), "from_role": g.value,
          "to_role": r.value, "cards": [c.short for c in cards]}
@@ -295,7 +310,7 @@ def play(state: ScumState, name: str | None, cards: Sequence[Card]) -> list[Even
     match = require_match(state)
     table = match.current()
     who = resolve_player(match, name)
-    verify_play(table, who, cards)
+    verify_play(table, who, cards, typed=True)  # R30a, T23, T24 now, not again in the fold
     return _with_finish(match, {"kind": "scum_played", "hand": match.hand, "player": who,
                                 "cards": [c.short for c in cards]})
 

@@ -56,6 +56,25 @@ class Play:
         return text + " (one wild)" if self.wilds else text
 
 
+def rank_words(ranks: Iterable[int]) -> str:
+    """Ranks as a multiset in words, highest first (R30a).
+
+    >>> rank_words([12, 14]), rank_words([12, 12]), rank_words([8, 1])
+    ('a King and a Knight', 'two Knights', 'an Eight and an Ace')
+    """
+    counts: dict[int, int] = {}
+    for rank in sorted(ranks, reverse=True):
+        counts[rank] = counts.get(rank, 0) + 1
+    words = []
+    for rank, n in counts.items():
+        if n == 1:
+            name = _RANK_ONE[rank]
+            words.append(f"{'an' if name[0] in 'AEIOU' else 'a'} {name}")
+        else:
+            words.append(f"{_NUMBER.get(n, str(n))} {_RANK_PLURAL[rank]}")
+    return " and ".join(words)
+
+
 def _distinct(cards: Sequence[Card], what: str) -> None:
     seen: set[Card] = set()
     for card in cards:

@@ -121,6 +121,17 @@ def sort_hand(cards: Iterable[Card]) -> list[Card]:
 
 
 
+def highest_minors(cards: Iterable[Card]) -> list[int]:
+    """The two highest ranks among the minors of ``cards`` as a multiset, highest first: what the
+    Fool gives the Empress (R29, R30a).
+
+    >>> from referee.rules.cards import parse_cards
+    >>> highest_minors(parse_cards("KnS 2W KC XX KnW"))
+    [14, 12]
+    """
+    return sorted((c.rank for c in cards if not c.is_major), reverse=True)[:2]
+
+
 # -- scoring -------------------------------------------------------------------------------------
 
 

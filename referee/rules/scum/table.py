@@ -2,9 +2,15 @@
 
 Pure: ``Table`` is what the console knows about the hand being played, folded
 from that hand's events (``fold_event``); the ``verify_*`` functions refuse a
-move the rules forbid with one sentence that says what is right. The turn runs
-round the seating order (the order of ``scum new``), skipping players who have
-passed in this series or gone out (R29, R30, T13-T22).
+move the rules forbid with one sentence that says what is right and what to type
+next. The turn runs round the seating order (the order of ``scum new``), skipping
+players who have passed in this series or gone out (R29, R30, T13-T27).
+
+The fold re-checks a recorded move against the rules a move was always checked
+against; what the console knows of who holds which card without a deal (R30a,
+T23, T24) and which minors are the Fool's two highest (R30a) are checked when a
+move is typed (``verify_known``, ``verify_gifts``), so an evening recorded
+before those checks still folds.
 """
 
 from __future__ import annotations
@@ -16,8 +22,15 @@ from typing import Any
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.names import quoted
 from referee.rules.cards import Card, format_cards, parse_card
-from referee.rules.scum.plays import Play, read_play, verify_follow
-from referee.rules.scum.roles import LEADER, Role, hand_size, sort_hand
+from referee.rules.scum.plays import Play, rank_words, read_play, verify_follow
+from referee.rules.scum.roles import (
+    LEADER,
+    ROLES,
+    Role,
+    hand_size,
+    highest_minors,
+    sort_hand,
+)
 
 PLACES = ("1st", "2nd", "3rd", "4th")
 
@@ -44,6 +57,7 @@ class Table:
     roles: dict[str, Role]
     holdings: dict[str, list[Card]] | None = None  # known when the console dealt (T16)
     passed_cards: bool = False
+    gifts: dict[tuple[Role, Role], list[Card]] = field(default_factory=dict)  # the passing
     left: dict[str, int] = field(default_factory=dict)  # cards still in each hand
     played: set[Card] = field(default_factory=set)
     out: list[str] = field(default_factory=list)  # finishing order so far
@@ -84,6 +98,20 @@ class Table:
             return p
         return None
 
+    def cards_left(self, name: str) -> int:
+        """Cards ``name`` holds now: from the console's deal, else counted (T17, T26)."""
+        if self.holdings is not None:
+            return len(self.holdings[name])
+        if not self.passed_cards and not self.moves:
+            return hand_size(self.roles[name])  # as dealt: the passing may still come
+        return self.left[name]
+
+    def commands(self) -> str:
+        """What the player to act may type next, as commands the console accepts (T25)."""
+        who = quoted(self.to_act)
+        play = f"`referee scum play {who} CARDS`"
+        return play if self.best is None else f"{play} or `referee scum pass {who}`"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "to_act": None if self.is_over else self.to_act,
@@ -93,7 +121,7 @@ class Table:
                 "play": self.best.describe()},
             "passed": [p for p in self.players if p in self.passed],
             "out": list(self.out),
-            "left": dict(self.left),
+            "left": {n: self.cards_left(n) for n in self.players},
             "dealt": self.holdings is not None,
             "cards_passed": self.passed_cards,
         }
@@ -120,35 +148,45 @@ def _holds(table: Table, name: str, cards: Sequence[Card]) -> None:
                             ruling="T17")
 
 
+PASSING_COMMAND = ("`referee scum pass-cards --to-magician MAJOR --to-empress \"MINOR MINOR\" "
+            "--to-fool \"MINOR MINOR\"`")
+
+
 def verify_turn(table: Table, name: str, *, passing: bool) -> None:
     """Refuse a move out of turn: gone out, passed in this series, or not the one to act.
 
     Raises:
-        IllegalAction: with who is to act, and what they may do (R29, R30, T18).
+        IllegalAction: with who is to act, and the commands that would be accepted (R29, R30,
+            T18, T25).
     """
     if table.holdings is not None and not table.passed_cards:
-        raise IllegalAction("the console dealt this hand: record the passing first, "
-                            "`referee scum pass-cards` (R29, T14)", ruling="T14")
+        raise IllegalAction("the console dealt this hand: record the passing before the first "
+                            f"play, {PASSING_COMMAND} (R29, T14)", ruling="T14")
+    now = f"{table.to_act} is to play: {table.commands()}"
     if name in table.out:
         raise IllegalAction(f"{name} went out {PLACES[table.out.index(name)]} and plays no "
-                            f"more this hand; {table.to_act} is to play (T18)", ruling="T18")
+                            f"more this hand; {now} (T18)", ruling="T18")
     if name in table.passed:
         raise IllegalAction(f"{name} passed in this series and is out of it until the next "
-                            f"lead; {table.to_act} is to play (R30)", ruling="R30")
+                            f"lead; {now} (R30)", ruling="R30")
     if name != table.to_act:
         if table.best is None:
             why = ("the Empress leads the first series (R29)" if table.moves == 0
                    else "the series winner leads the next (R29)")
-            raise IllegalAction(f"{table.to_act} leads, not {name}: {why}", ruling="R29")
+            raise IllegalAction(f"{table.to_act} leads, not {name}: {why}; "
+                                f"{table.commands()}", ruling="R29")
         raise IllegalAction(f"it is {table.to_act}'s turn, not {name}'s: play goes round the "
-                            f"table ({', '.join(table.in_hand)}) (T18)", ruling="T18")
+                            f"table ({', '.join(table.in_hand)}); {table.commands()} (T18)",
+                            ruling="T18")
     if passing and table.best is None:
         raise IllegalAction(f"{name} leads and cannot pass: lead a set of one rank, any count, "
-                            "or wilds (R30, T6)", ruling="T6")
+                            f"or wilds, {table.commands()} (R30, T6)", ruling="T6")
 
 
-def verify_play(table: Table, name: str, cards: Sequence[Card]) -> Play:
-    """The play ``name`` makes with ``cards``, checked against the turn, the hand and the series.
+def verify_play(table: Table, name: str, cards: Sequence[Card], *, typed: bool = False) -> Play:
+    """The play ``name`` makes with ``cards``, checked against the turn, the hand and the series;
+    ``typed`` (a move being typed, not one folded from the log) adds what the table has seen of
+    who holds which card (``verify_known``).
 
     Raises:
         IllegalAction, BadInput: out of turn, cards not held, or a play R30 forbids.
@@ -156,23 +194,88 @@ def verify_play(table: Table, name: str, cards: Sequence[Card]) -> Play:
     verify_turn(table, name, passing=False)
     play = read_play(cards)
     _holds(table, name, cards)
-    verify_follow(table.best, play)
+    if typed:
+        verify_known(table, name, cards)
+    try:
+        verify_follow(table.best, play)
+    except IllegalAction as exc:
+        if table.best is None:
+            raise
+        raise IllegalAction(f"{exc}; or pass, `referee scum pass {quoted(name)}`",
+                            ruling=exc.ruling) from None
     return play
 
 
+def known_holders(table: Table, card: Card) -> list[str] | None:
+    """Who can hold ``card`` as far as the table has seen, without a console deal; None when it
+    may be anyone's (R30a, T23, T24).
+
+    The role cards are dealt face up (R30a): I, II and III stay with their players, since the
+    passing moves only the Fool's major; 0 is the Fool's, or the Magician's when he gave it to
+    her; a card recorded in the passing is its receiver's.
+    """
+    for (_, receiver), cards in table.gifts.items():
+        if card in cards:
+            return [table.by_role(receiver)]
+    for role in ROLES:
+        if card == role.card:
+            holder = table.by_role(role)
+            if role is Role.FOOL and not table.passed_cards:
+                return [holder, table.by_role(Role.MAGICIAN)]
+            return [holder]
+    return None
+
+
+def _whose(table: Table, card: Card, holders: list[str]) -> str:
+    """Why ``card`` is known to be ``holders``' (R30a, T23, T24)."""
+    gift = next(((g, r) for (g, r), cards in table.gifts.items() if card in cards), None)
+    if gift is not None:
+        giver, receiver = gift
+        return (f"it went from {table.by_role(giver)} to {holders[0]} ({receiver.card_name}) "
+                "in the passing (T24)")
+    role = next(r for r in ROLES if r.card == card)
+    text = f"it is {holders[0]}'s role card ({role.card_name}), dealt face up"
+    if len(holders) > 1:
+        text += f"; {holders[1]} (The Magician) holds it only if {holders[0]} passed it"
+    return text + " (R30a)"
+
+
+def verify_known(table: Table, name: str, cards: Sequence[Card]) -> None:
+    """Without a console deal, refuse a card the table has seen to be another player's: a role
+    card (face up, R30a, T23) or a card recorded in the passing (T24).
+
+    Raises:
+        IllegalAction: naming the card, whose it is, and what to type instead.
+    """
+    if table.holdings is not None:
+        return  # the deal says who holds every card (T16)
+    for card in cards:
+        holders = known_holders(table, card)
+        if holders is not None and name not in holders:
+            is_gift = any(card in given for given in table.gifts.values())
+            raise IllegalAction(f"{name} cannot play {card.short}: {_whose(table, card, holders)}"
+                                f"; {table.commands()}", ruling="T24" if is_gift else "T23")
+
+
 def verify_passing(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card]]) -> None:
-    """R29's passing, checked: one major to the Magician, the Fool's two highest minors to the
+    """R29's passing, checked: one major to the Magician, two minors from the Fool to the
     Empress, two minors from the Empress to the Fool; each from the hand as dealt (T13).
+
+    Which minors are the Fool's two highest is checked by ``verify_gifts`` when the passing is
+    typed.
 
     Raises:
         IllegalAction, BadInput: after play began, twice, or cards of the wrong kind or count.
     """
-    if table.moves:
-        raise IllegalAction("the passing comes before the first play of the hand (R29); "
-                            "undo the plays to record it", ruling="R29")
     if table.passed_cards:
-        raise IllegalAction("the passing of this hand is already recorded; "
-                            "`referee scum undo` takes it back", ruling="R29")
+        undo = ("; `referee scum undo` takes it back" if not table.moves
+                else " and play has begun")
+        raise IllegalAction(f"the passing of this hand is already recorded{undo} (R29)",
+                            ruling="R29")
+    if table.moves:
+        raise IllegalAction("the passing comes before the first play of the hand (R29); play "
+                            "has begun on a hand the console did not deal, whose passing need "
+                            "not be recorded (T14)", ruling="T14")
     seen: set[Card] = set()
     for (giver, receiver), cards in gives.items():
         n, major = PASS_SHAPE[(giver, receiver)]
@@ -192,16 +295,42 @@ def verify_passing(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card
             missing = [c.short for c in cards if c not in table.holdings[who]]
             if missing:
                 raise IllegalAction(f"{who} was not dealt {' '.join(missing)}; {what} from "
-                                    "the hand as dealt (T13)", ruling="T13")
-            if giver is Role.FOOL and not major:
-                minors = sorted((c for c in table.holdings[who] if not c.is_major),
-                                key=lambda c: -c.rank)
-                floor = minors[1].rank if len(minors) > 1 else 0
-                low = [c.short for c in cards if c.rank < floor]
-                if low:
-                    best = format_cards(minors[:2])
-                    raise IllegalAction(f"{who} gives the Empress his two highest minors "
-                                        f"({best}), not {' '.join(low)} (R29)", ruling="R29")
+                                    f"the hand as dealt, `referee scum hand {quoted(who)}` "
+                                    f"shows {who}'s cards (T13)", ruling="T13")
+
+
+def verify_gifts(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card]]) -> None:
+    """What the passing gives, against what the table knows (R30a): the Fool's two highest minors
+    as a multiset of ranks when the console dealt (with one King and two Knights, the King and a
+    Knight); and, dealt or not, no role card of another player as the Fool's major (T23).
+
+    Raises:
+        IllegalAction: naming the cards that must go and the ones that may.
+    """
+    fool = table.by_role(Role.FOOL)
+    for card in gives.get((Role.FOOL, Role.MAGICIAN), ()):
+        role = next((r for r in ROLES if r.card == card and r is not Role.FOOL), None)
+        if role is not None:
+            owner = table.by_role(role)
+            raise IllegalAction(f"{card.long} is {owner}'s role card, dealt face up: {fool} "
+                                "(The Fool) gives the Magician one of his own majors (R30a, T23)",
+                                ruling="T23")
+    if table.holdings is None:
+        return
+    minors = [c for c in table.holdings[fool] if not c.is_major]
+    must = highest_minors(minors)
+    given = list(gives.get((Role.FOOL, Role.EMPRESS), ()))
+    if sorted((c.rank for c in given), reverse=True) == must or len(must) < 2:
+        return
+    first = [c.short for c in minors if c.rank == must[0]]
+    second = [c.short for c in minors if c.rank == must[1]]
+    if must[0] != must[1]:  # one card of the top rank, then one of the next
+        pick = f"{first[0]} and {second[0]}" if len(second) == 1 else (
+            f"{first[0]} with {' or '.join(second)}")
+    else:
+        pick = " and ".join(first) if len(first) == 2 else f"two of {' '.join(first)}"
+    raise IllegalAction(f"{fool} gives the Empress his two highest minors, {rank_words(must)} "
+                        f"({pick}), not {format_cards(given)} (R30a)", ruling="R30a")
 
 
 # -- the fold of one hand's events ---------------------------------------------------------------
@@ -228,6 +357,7 @@ def fold_event(table: Table, event: Mapping[str, Any]) -> None:
             gives = {(Role(g["from_role"]), Role(g["to_role"])): cards_of(g["cards"])
                      for g in event["passes"]}
             verify_passing(table, gives)
+            table.gifts = {pair: list(cards) for pair, cards in gives.items()}
             if table.holdings is not None:
                 for (giver, receiver), cards in gives.items():
                     src = table.holdings[table.by_role(giver)]

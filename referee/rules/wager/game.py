@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
-from referee.names import check_name, match_person, nearest
+from referee.names import check_name, nearest, quoted
 from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
 from referee.rules.wager.hands import PointsTable, rank
 from referee.streams import Event, StreamSpec
@@ -111,7 +111,9 @@ def new_game(state: WagerState, fool: str, mistress: str, *, seed: int,
     if current is not None and current.winner is None and not abandon:
         raise IllegalAction(
             f"a game of {current.fool} against {current.mistress} is going "
-            f"({score_line(current)}); finish it, or start over with --abandon (W10)")
+            f"({score_line(current)}); finish it, or start over, "
+            f"`referee wager new {quoted(names[0])} {quoted(names[1])} --abandon` (W10)",
+            ruling="W10")
     first = elixir if elixir is not None else draw_elixir(seed, 0, None)
     return [{
         "kind": "wager_game_started",
@@ -142,31 +144,76 @@ def require_game(state: WagerState, *, playing: bool = True) -> Game:
                             "`referee wager new FOOL MISTRESS`")
     if playing and game.winner is not None:
         raise IllegalAction(f"the game is over: {game.winner} won ({score_line(game)}); "
-                            "start a new one with `referee wager new`", ruling="R34")
+                            "start a new one with "
+                            f"`referee wager new {quoted(game.fool)} {quoted(game.mistress)}`",
+                            ruling="R34")
     return game
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def _by_name(game: Game, key: str) -> list[str]:
+    """Players whose name, or a word of it, starts with ``key`` (W11, W18)."""
+    return [p for p in game.players
+            if _key(p).startswith(key) or any(w.startswith(key) for w in _key(p).split())]
+
+
+def _by_role(game: Game, key: str) -> list[str]:
+    """The player whose role ``key`` names or begins: ``fool``, ``the mis`` (W11)."""
+    role = key.removeprefix("the ")
+    return [holder for word, holder in (("fool", game.fool), ("mistress", game.mistress))
+            if len(role) >= 2 and word.startswith(role)]
 
 
 def resolve_player(game: Game, query: str) -> str:
     """A player by name or unique prefix, or by role or its prefix (``fool``, ``mis``) (W11).
 
+    A name typed in full is that player, even when it is a role word (W17); a prefix that
+    fits both players, or one player's name and the other's role, is ambiguous (W18).
+
     Raises:
-        UnknownName: neither a player nor a role; names both with their roles.
+        UnknownName: ambiguous (the matches listed), or neither a player nor a role.
     """
-    try:
-        return match_person(query, game.players, what="player")
-    except UnknownName as exc:
-        role = " ".join(query.lower().split()).removeprefix("the ")
-        if len(role) >= 2 and "fool".startswith(role):
-            return game.fool
-        if len(role) >= 2 and "mistress".startswith(role):
-            return game.mistress
-        if "ambiguous" in str(exc):
-            raise
-        near = nearest(query, game.players)
-        hint = f"did you mean {', '.join(near)}? " if near else ""
-        raise UnknownName(f"unknown player {query!r}; {hint}players: {game.fool} (the Fool), "
-                          f"{game.mistress} (the Mistress); 'fool' and 'mistress' work too"
-                          ) from None
+    key = _key(query)
+    exact = [p for p in game.players if _key(p) == key]
+    if exact:
+        return exact[0]
+    names = _by_name(game, key) if key else []
+    roles = _by_role(game, key)
+    found = list(dict.fromkeys([*names, *roles]))
+    if len(found) == 1:
+        return found[0]
+    if found:
+        listed = ", ".join(f"{p} (the {game.role_of(p)}{'' if p in names else ', by role'})"
+                           for p in found)
+        raise UnknownName(f"player {query!r} is ambiguous: {listed}; type more of the name "
+                          "(W18)", ruling="W18")
+    near = nearest(query, game.players)
+    hint = f"did you mean {', '.join(near)}? " if near else ""
+    raise UnknownName(f"unknown player {query!r}; {hint}players: {game.fool} (the Fool), "
+                      f"{game.mistress} (the Mistress); 'fool' and 'mistress' work too (W11)",
+                      ruling="W11")
+
+
+def role_word_notes(game: Game) -> list[str]:
+    """Warnings for a game whose names make a role word name the other player, or nobody
+    for sure (``wager new Ann Fool``): what to type instead (W17)."""
+    notes: list[str] = []
+    for word, holder in (("fool", game.fool), ("mistress", game.mistress)):
+        others = [p for p in _by_name(game, word) if p != holder]
+        if not others:
+            continue
+        other = others[0]
+        instead = f"type '{holder}' for the {game.role_of(holder)} (W17)"
+        if _key(other) == word:
+            notes.append(f"'{word}' is the name of {other}, who plays the "
+                         f"{game.role_of(other)}: it names {other}; {instead}")
+        else:
+            notes.append(f"'{word}' fits {other}'s name as well as naming the "
+                         f"{game.role_of(holder)}, so it is refused as ambiguous; {instead}")
+    return notes
 
 
 def _change(game_elixir: Elixir, seed: int, draws: int, reason: str) -> Event:
@@ -208,9 +255,9 @@ def _check_turn(game: Game, name: str) -> None:
     """
     if game.last == name:
         raise IllegalAction(
-            f"{name} ({game.role_of(name)}) has just moved; it is {game.other(name)}'s turn "
-            f"({game.other(name)} scores, or `referee wager turn` for a turn without a hand)",
-            ruling="W12")
+            f"{name} ({game.role_of(name)}) has just moved; it is {game.other(name)}'s turn: "
+            f"`referee wager score {quoted(game.other(name))} TOP BOTTOM`, or `referee wager "
+            "turn` for a turn without a hand", ruling="W12")
 
 
 def turn(state: WagerState, count: int = 1, player: str | None = None) -> list[Event]:
@@ -224,7 +271,8 @@ def turn(state: WagerState, count: int = 1, player: str | None = None) -> list[E
     """
     game = require_game(state)
     if not 1 <= count <= 100:
-        raise BadInput(f"count turns 1 to 100 at a time, not {count}")
+        more = "; `referee wager turn 100`, then the rest" if count > 100 else ""
+        raise BadInput(f"count turns 1 to 100 at a time, not {count}{more} (W15)", ruling="W15")
     first = game.to_move or game.fool
     if player is not None:
         first = resolve_player(game, player)
@@ -245,6 +293,31 @@ def turn(state: WagerState, count: int = 1, player: str | None = None) -> list[E
     return events
 
 
+def turns_each(game: Game, first: str, count: int) -> dict[str, int]:
+    """How many of ``count`` alternating turns from ``first`` each player took (W12, W15).
+
+    The first takes the odd ones: 12 turns are six each, 3 are two and one.
+    """
+    return {first: (count + 1) // 2, game.other(first): count // 2}
+
+
+def numbered_hands(game: Game) -> list[tuple[int, Scored]]:
+    """Every scored turn with the number of its round: a round runs up to a made hand (W7,
+    W16)."""
+    out: list[tuple[int, Scored]] = []
+    number = 1
+    for scored in game.history:
+        out.append((number, scored))
+        if scored.hand != "none":
+            number += 1
+    return out
+
+
+def round_number(game: Game) -> int:
+    """The round in play, or the last one once the game is won (W16)."""
+    return game.rounds if game.winner is not None else game.rounds + 1
+
+
 def set_elixir(state: WagerState, elixir: Elixir) -> list[Event]:
     """The Elixir actually on the table, when it differs from the console's (W6).
 
@@ -253,7 +326,8 @@ def set_elixir(state: WagerState, elixir: Elixir) -> list[Event]:
     """
     game = require_game(state)
     if elixir == game.elixir:
-        raise IllegalAction(f"{elixir.value} is already the Elixir")
+        raise IllegalAction(f"{elixir.value} is already the Elixir; `referee wager status` "
+                            "shows the game (W6)", ruling="W6")
     return [{"kind": "wager_elixir_changed", "elixir": elixir.value, "reason": "table"}]
 
 
