@@ -320,10 +320,14 @@ def mark_shown(path: str | Path, token: str) -> None:
     except OSError:
         return  # only a notice is at stake
     try:
-        head = os.read(fd, _REST_AT)  # lseek/read/write: every platform has them
+        head = os.read(fd, _REST_AT)
         if _slot(head) is not None and head[SLOT_AT:SLOT_AT + TOKEN_LEN] == token.encode():
-            os.lseek(fd, SLOT_AT + TOKEN_LEN, os.SEEK_SET)
-            os.write(fd, token.encode("ascii"))
+            mark = token.encode("ascii")
+            if hasattr(os, "pwrite"):
+                os.pwrite(fd, mark, SLOT_AT + TOKEN_LEN)
+            else:  # a platform without pwrite
+                os.lseek(fd, SLOT_AT + TOKEN_LEN, os.SEEK_SET)
+                os.write(fd, mark)
     except OSError:
         pass
     finally:

@@ -289,6 +289,7 @@ def _in_another_process(db: Path, *args: str) -> None:
                    check=True, capture_output=True, timeout=60)
 
 
+@pytest.mark.system
 def test_e41_an_evening_copied_without_its_lock_is_ordinary(evening: GM, db: Path,
                                                            tmp_path: Path) -> None:
     import shutil
@@ -304,6 +305,7 @@ def test_e41_an_evening_copied_without_its_lock_is_ordinary(evening: GM, db: Pat
     assert copy.chips("Ann")["red"] == 2
 
 
+@pytest.mark.system
 def test_e41_a_backup_restored_as_advised_is_ordinary(evening: GM, db: Path) -> None:
     _in_another_process(db, *GIVE)
     _in_another_process(db, "chips", "give", "Ann", "Ada", "red:1")
@@ -316,6 +318,7 @@ def test_e41_a_backup_restored_as_advised_is_ordinary(evening: GM, db: Path) -> 
     assert evening.chips("Ann")["red"] == 2
 
 
+@pytest.mark.system
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_e41_the_note_travels_with_a_copy_of_the_file(evening: GM, db: Path,
                                                       tmp_path: Path) -> None:
