@@ -1,48 +1,110 @@
 """Whether a recorded command's answer was shown (E41).
 
-A command records who wrote it (``meta["pending"]``: the text, the process and a token) with
-its events; once its answer is printed, the CLI writes the token into the evening's lock file.
-The next command that finds a token there other than the pending one, from a process no longer
-alive, knows a console was stopped between the write and the answer, and says so once.
+A command records who wrote it (``meta["pending"]``: the text, the process and a token of 32
+hex digits) with its events, and the evening file carries the same token in its answer slot
+(``referee.files``), followed by 32 zeros. Once the answer is printed, the CLI overwrites the
+zeros with the token, in place: the mark is inside the evening file, so a copy of the file
+(a USB stick, a backup restored) carries it, with or without its lock. The next command that
+finds the slot unmarked, written by a process no longer alive, knows a console was stopped
+between the write and the answer, and says so once: that it said so is remembered outside the
+evening (the user cache, as `rules last` is), so that a refused or a reading command leaves
+the evening file as it was.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
 
-#: What this process wrote (the lock path, the command's text and its token), so that the CLI
-#: can mark each answer as shown (E41); and the commands of killed processes it noticed.
+from referee.files import NOT_SHOWN, TOKEN_LEN, mark_shown
+
+#: What this process wrote (the evening file, the command's text and its token), so that the
+#: CLI can mark each answer as shown (E41); and the commands of killed processes it noticed.
 WRITTEN: list[dict[str, Any]] = []
 UNANSWERED: list[dict[str, Any]] = []
+
+#: The tokens of unshown answers the GM has been told about, newest last (at most this many).
+TOLD_FILE = "told-unanswered.json"
+TOLD_KEPT = 64
 
 
 def lock_path(path: Path) -> Path:
     return path.with_name(path.name + ".lock")
 
 
-def mark_answered(lock: str | Path, token: str) -> None:
-    """Note in the lock file that the answer of the command ``token`` was shown (E41)."""
-    try:
-        fd = os.open(lock, os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-    except OSError:
-        return  # only a notice is at stake
-    try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, token.encode("ascii", "replace"), 0)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+def new_token() -> str:
+    """A writer's token: 32 hex digits, the width of the answer slot (``os.urandom``: the
+    ``secrets`` module would load OpenSSL on every command)."""
+    token = os.urandom(TOKEN_LEN // 2).hex()
+    assert len(token) == TOKEN_LEN
+    return token
 
 
-def answered_token(lock: Path) -> str:
+def slot_for(token: str) -> str:
+    """The answer slot of a file just written by ``token``: not shown yet."""
+    return token + NOT_SHOWN
+
+
+def is_shown(slot: str | None, token: Any) -> bool:
+    """Whether the slot says the answer of ``token`` was shown. A file without a slot (an
+    older version) tells nothing, and nothing is said about it."""
+    return slot is None or slot == f"{token}{token}"
+
+
+def mark_answered(path: str | Path, token: str) -> None:
+    """The answer of the command ``token`` was shown: mark it inside the evening file (E41)."""
+    if isinstance(token, str) and len(token) == TOKEN_LEN:
+        mark_shown(path, token)
+
+
+# -- what the GM was told, outside the evening ---------------------------------------------------
+
+
+def _told_path(evening: Path) -> Path | None:
+    folder = os.environ.get("REFEREE_CACHE_DIR")
+    if not folder:
+        from platformdirs import user_cache_dir
+
+        folder = user_cache_dir("referee", appauthor=False)
+    path = Path(folder) / TOLD_FILE
     try:
-        with open(lock, "rb") as handle:
-            return handle.read(200).decode("ascii", "replace")
+        if path.parent.resolve() == evening.resolve().parent:
+            return None  # never beside the evening file
     except OSError:
-        return ""
+        return None
+    return path
+
+
+def _told(evening: Path) -> list[str]:
+    path = _told_path(evening)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8")) if path else []
+    except (OSError, ValueError):
+        return []
+    return [t for t in data if isinstance(t, str)] if isinstance(data, list) else []
+
+
+def was_told(evening: Path, token: Any) -> bool:
+    """Whether the GM was told already that the answer of ``token`` may not have been shown."""
+    return isinstance(token, str) and token in _told(evening)
+
+
+def remember_told(evening: str | Path, token: Any) -> None:
+    """The GM has been told about ``token`` (a note, or the refusal of its repetition)."""
+    evening = Path(evening)
+    path = _told_path(evening)
+    if path is None or not isinstance(token, str):
+        return
+    kept = [t for t in _told(evening) if t != token][-(TOLD_KEPT - 1):] + [token]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch = path.with_name(f".{path.name}.{os.getpid()}")
+        scratch.write_text(json.dumps(kept), encoding="utf-8")
+        os.replace(scratch, path)
+    except OSError:
+        pass  # only a notice is at stake
 
 
 def is_alive(pid: Any) -> bool:

@@ -234,10 +234,18 @@ def _read_bytes(path: Path) -> bytes | None:
 
 
 _CHECK = b'{"check":"'
+#: The answer slot after the checksum (E41): 32 hex digits naming the command that wrote the
+#: file, then 32 overwritten in place once its answer is shown. Not under the checksum.
+_SLOT = b',"answer":"'
+SLOT_AT = len(_CHECK) + 64 + 1 + len(_SLOT)   # where the writer's token starts (86)
+TOKEN_LEN = 32
+_REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after the slot
+NOT_SHOWN = "0" * TOKEN_LEN
 
 
-def encode_checked(data: dict[str, Any]) -> bytes:
-    """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``).
+def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytes:
+    """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``), and the
+    answer slot ``answer`` (64 hex digits, E41) after it, outside the checksum.
 
     Reading the file back compares one hash over its bytes, so a byte changed anywhere
     (an event, the snapshot, the header) is noticed by every command, for the price of
@@ -246,7 +254,11 @@ def encode_checked(data: dict[str, Any]) -> bytes:
     body = json.dumps(data, separators=(",", ":")).encode("utf-8")
     digest = sha256(body).hexdigest().encode("ascii")
     rest = body[1:] if body == b"{}" else b"," + body[1:]
-    return _CHECK + digest + b'"' + rest
+    slot = b""
+    if answer is not None:
+        assert len(answer) == 2 * TOKEN_LEN and all(c in "0123456789abcdef" for c in answer)
+        slot = _SLOT + answer.encode("ascii") + b'"'
+    return _CHECK + digest + b'"' + slot + rest
 
 
 def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None]:
@@ -255,25 +267,71 @@ def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
     The checksum is None for a file written without one (older versions, or an edit that
     rewrote the JSON); ``what`` is None unless the file is no JSON object at all.
     """
+    data, checked, what, _ = read_evening(path)
+    return data, checked, what
+
+
+def _slot(raw: bytes) -> str | None:
+    """The answer slot of a file's bytes, if it has one (E41)."""
+    if raw[SLOT_AT - len(_SLOT):SLOT_AT] != _SLOT or raw[_REST_AT - 1:_REST_AT] != b'"':
+        return None
+    text = raw[SLOT_AT:_REST_AT - 1]
+    if not all(c in b"0123456789abcdef" for c in text):
+        return None
+    return text.decode("ascii")
+
+
+def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
+                                      str | None]:
+    """``read_checked``, and the file's answer slot (E41; None if it has none)."""
     raw = _read_bytes(path)
     if raw is None:
-        return None, None, None
+        return None, None, None, None
     checked: bool | None = None
     body = raw
-    if raw.startswith(_CHECK) and raw[74:75] == b'"' and raw[75:76] in (b",", b"}"):
-        checked = sha256(b"{" + raw[76:]).hexdigest().encode("ascii") == raw[10:74]
+    slot = None
+    if raw.startswith(_CHECK) and raw[74:75] == b'"':
+        slot = _slot(raw)
+        rest = _REST_AT if slot is not None else 75
+        if raw[rest:rest + 1] in (b",", b"}"):
+            checked = sha256(b"{" + raw[rest + 1:]).hexdigest().encode("ascii") == raw[10:74]
     try:
         data = json.loads(body.decode("utf-8"))
     except UnicodeDecodeError:
-        return None, checked, "not text: binary garbage"
+        return None, checked, "not text: binary garbage", None
     except RecursionError:
-        return None, checked, "nested too deeply to be an evening"
+        return None, checked, "nested too deeply to be an evening", None
     except ValueError as exc:
-        return None, checked, f"not JSON: {exc}"
+        return None, checked, f"not JSON: {exc}", None
     if not isinstance(data, dict):
-        return None, checked, "not a JSON object"
+        return None, checked, "not a JSON object", None
     data.pop("check", None)
-    return data, checked, None
+    data.pop("answer", None)
+    return data, checked, None, slot
+
+
+def mark_shown(path: str | Path, token: str) -> None:
+    """Note inside the evening file at ``path`` that the answer of the command ``token``
+    wrote it was shown (E41): 32 bytes overwritten in place, in the answer slot, outside the
+    checksum; only if the file there is still the one that command wrote."""
+    flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError:
+        return  # only a notice is at stake
+    try:
+        head = os.read(fd, _REST_AT)
+        if _slot(head) is not None and head[SLOT_AT:SLOT_AT + TOKEN_LEN] == token.encode():
+            mark = token.encode("ascii")
+            if hasattr(os, "pwrite"):
+                os.pwrite(fd, mark, SLOT_AT + TOKEN_LEN)
+            else:  # a platform without pwrite
+                os.lseek(fd, SLOT_AT + TOKEN_LEN, os.SEEK_SET)
+                os.write(fd, mark)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def read_json(path: Path) -> dict[str, Any] | None:

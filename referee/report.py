@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from referee.evening import points as pts
+from referee.evening.effects import spent
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, State
 from referee.evening.views import status
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
@@ -61,14 +62,20 @@ def _money(state: State, st: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def power_line(used: dict[str, Any]) -> str:
+    """A power spent this evening, as the report says it (E57): ``Cy used Iron Rule``, ``Cy
+    lost Second Thoughts to Downfall``, ``Ed used Sent on an Errand, cancelled by
+    Mistrial``."""
+    how = used.get("spent", "used")
+    if how.startswith("lost to "):
+        return f"{used['holder']} lost {used['power']} to {how[len('lost to '):]}"
+    if how.startswith("cancelled"):
+        return f"{used['holder']} used {used['power']}, {how}"
+    return f"{used['holder']} used {used['power']}"
+
+
 #: The key of points whose Arcanum is still a secret (E43).
-SECRET = "?"
-
-
-def _secret_souls(state: State) -> set[str]:
-    """The souls whose Arcanum nobody has found yet (an own soul's is its owner's, public)."""
-    return {s.key for s in state.souls
-            if s.kind != "own" and _identified(state, s.key)["arcanum_by"] is None}
+SECRET = pts.SECRET
 
 
 def _arcana(state: State, reveal: bool) -> dict[str, Any]:
@@ -78,25 +85,8 @@ def _arcana(state: State, reveal: bool) -> dict[str, Any]:
     that Arcanum, the points are listed under ``"?"``, and a claim they take part in (the
     claimant's or the occupant's) is left out, since its Arcanum would give the secret away.
     """
-    if reveal:
-        return {"points": pts.points_json(state), "promotions": pts.promotions(state)}
-    secret = {f"holds {key}" for key in _secret_souls(state)}
-    hidden: set[tuple[str, str]] = set()
-    points: dict[str, dict[str, int]] = {p: {} for p in state.people}
-    for p in sorted(pts.sources(state), key=lambda p: p.arcanum):
-        key = to_roman(p.arcanum)
-        if p.source in secret:
-            hidden.add((p.person, key))
-            key = SECRET
-        bucket = points.setdefault(p.person, {})
-        bucket[key] = bucket.get(key, 0) + p.points
-    for bucket in points.values():
-        if SECRET in bucket:
-            bucket[SECRET] = bucket.pop(SECRET)  # last
-    claims = [c for c in pts.promotions(state)
-              if (c["person"], c["arcanum"]) not in hidden
-              and (c["occupant"], c["arcanum"]) not in hidden]
-    return {"points": points, "promotions": claims}
+    return {"points": pts.points_json(state, reveal=reveal),
+            "promotions": pts.promotions(state, reveal=reveal)}
 
 
 def _arcanum_label(numeral: str) -> str:
@@ -159,7 +149,8 @@ def _highlights(state: State) -> dict[str, Any]:
         if power.get("used"):
             spec = next((p for p in state.scenario.get("powers", []) if p["key"] == key), None)
             used.append({"power": spec["name"] if spec else key, "key": key,
-                         "holder": power["holder"], "hand": power.get("used_hand")})
+                         "holder": power["holder"], "hand": power.get("used_hand"),
+                         "spent": spent(power)})  # E57: used, lost or cancelled
     return {"biggest_hands": hands[:5], "duet_hands": duets, "powers_used": used}
 
 
@@ -341,7 +332,7 @@ def render_html(report: dict[str, Any]) -> str:
     items += [f"Hand {d['hand']}: {_e(d['player'])} played "
               f"{_e(d['title'])} ({_e(' + '.join(d['duet']))})"
               for d in hl["duet_hands"]]
-    items += [f"{_e(u['holder'])} used {_e(u['power'])}" for u in hl["powers_used"]]
+    items += [_e(power_line(u)) for u in hl["powers_used"]]
     body = (
         f"<h1>{_e(report['title'])}</h1>"
         f"<div class=\"meta\">{report['hands_played']} hands played, {_e(report['phase'])} "

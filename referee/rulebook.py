@@ -16,9 +16,10 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-#: A ruling id: the house rulings R1-R37 and the project's H, E, S, T, W and F ids.
-ID = re.compile(r"\b([RHESTWF])(\d{1,3})\b")
-_ENTRY = re.compile(r"^- \*\*([RHESTWF]\d{1,3}) (.+?)\*\*\s*(.*)$")
+#: A ruling id: the house rulings (R, some with a small letter after the number) and the
+#: project's H, E, S, T, W and F ids.
+ID = re.compile(r"\b([RHESTWF])(\d{1,3})(a?)\b")
+_ENTRY = re.compile(r"^- \*\*([RHESTWF]\d{1,3}a?) (.+?)\*\*\s*(.*)$")
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -50,7 +51,7 @@ class Rulebook:
 
     def get(self, ruling_id: str) -> Ruling | None:
         """The entry ``ruling_id`` (any case), else None."""
-        wanted = ruling_id.strip().upper()
+        wanted = canonical(ruling_id)
         return next((r for r in self.rulings if r.id == wanted), None)
 
     @property
@@ -68,17 +69,17 @@ class Rulebook:
         >>> book.nearest("R3"), book.nearest("X2"), book.nearest("r")
         (['R2', 'R1', 'R9'], ['R2', 'E2'], ['R1', 'R2', 'R9'])
         """
-        m = re.fullmatch(r"([A-Za-z]*)(\d*)", ruling_id.strip())
+        m = re.fullmatch(r"([A-Za-z]*)(\d*)[A-Za-z]?", ruling_id.strip())
         letter, number = (m.group(1).upper(), m.group(2)) if m else ("", "")
         same = [r for r in self.rulings if r.id[0] == letter[:1]]
         if same and number:
             target = int(number)
-            same.sort(key=lambda r: (abs(int(r.id[1:]) - target), int(r.id[1:])))
+            same.sort(key=lambda r: (abs(number_of(r.id) - target), number_of(r.id), r.id))
             return [r.id for r in same[:n]]
         if same:
             return [r.id for r in same[:n]]
         if number:
-            return [r.id for r in self.rulings if r.id[1:] == str(int(number))][:n]
+            return [r.id for r in self.rulings if number_of(r.id) == int(number)][:n]
         return []
 
     def find(self, words: Iterable[str]) -> list[tuple[Ruling, int]]:
@@ -102,6 +103,28 @@ class Rulebook:
                 hits.append((ruling, score))
         order = {r.id: i for i, r in enumerate(self.rulings)}
         return sorted(hits, key=lambda hit: (-hit[1], order[hit[0].id]))
+
+
+def canonical(ruling_id: str) -> str:
+    """An id as the rulebook writes it: the letter in capitals, a suffix in small letters.
+
+    >>> canonical(" r16A "), canonical("e41")
+    ('R16a', 'E41')
+    """
+    text = ruling_id.strip()
+    m = re.fullmatch(r"([A-Za-z])(\d+)([A-Za-z]?)", text)
+    if not m:
+        return text.upper()
+    return f"{m.group(1).upper()}{m.group(2)}{m.group(3).lower()}"
+
+
+def number_of(ruling_id: str) -> int:
+    """The number of an id: 16 for R16 and R16a.
+
+    >>> number_of("R16a"), number_of("E41")
+    (16, 41)
+    """
+    return int(re.sub(r"\D", "", ruling_id) or 0)
 
 
 def _count(tokens: list[str], word: str) -> int:

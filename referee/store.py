@@ -40,10 +40,14 @@ from referee import files
 from referee.answers import (
     UNANSWERED,
     WRITTEN,
-    answered_token,
     is_alive,
+    is_shown,
     lock_path,
     mark_answered,
+    new_token,
+    remember_told,
+    slot_for,
+    was_told,
 )
 from referee.chain import GENESIS, chain_break, event_hash
 from referee.errors import StoreError
@@ -55,7 +59,7 @@ from referee.files import (
     encode_checked,
     make_parents,
     newest_good_backup,
-    read_checked,
+    read_evening,
     read_json,
     remove_dirs,
     remove_stale_temps,
@@ -65,7 +69,7 @@ from referee.streams import Event, plain, spec
 
 __all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLock",
            "atomic_write", "event_hash", "lock_path", "mark_answered", "newest_good_backup",
-           "open_evening"]
+           "open_evening", "remember_told"]
 
 FORMAT = 1
 SEGMENT_SIZE = 400
@@ -86,10 +90,13 @@ class AtomicJSONStorage(Storage):
         self.audit = audit
         #: Whether the file's checksum matched (None: written without one).
         self.checked: bool | None = None
+        #: The file's answer slot as read (E41), and the one to write with the next flush.
+        self.slot: str | None = None
+        self.next_slot: str | None = None
 
     def read(self) -> dict[str, Any] | None:
         if self._data is None:
-            data, self.checked, what = read_checked(self.path)
+            data, self.checked, what, self.slot = read_evening(self.path)
             if what is not None:
                 raise StoreError(damaged_message(self.path, what))
             if self.checked is False and not self.audit:
@@ -105,7 +112,7 @@ class AtomicJSONStorage(Storage):
 
     def flush(self) -> None:
         if self.dirty and self._data is not None:
-            commit_file(self.path, encode_checked(self._data))
+            commit_file(self.path, encode_checked(self._data, self.next_slot))
             self.dirty = False
 
     def close(self) -> None:
@@ -290,14 +297,17 @@ class Evening:
         return state
 
     def check_unanswered(self) -> None:
-        """Notice a command recorded by a process that died before showing its answer (E41)."""
+        """Notice a command recorded by a process that died before showing its answer (E41):
+        the evening file's answer slot does not say it was shown, and the GM was not told
+        yet. Keyed to the file itself, so a copy without its lock reads as its original."""
         pending = self.meta.get("pending")
         if not files.TRACK_ANSWERS or not isinstance(pending, dict) or is_alive(pending.get("pid")):
             return
-        lock = lock_path(self.path)
-        if answered_token(lock) != pending.get("token"):
-            self.unanswered = {"lock": str(lock), **pending}
-            UNANSWERED.append(self.unanswered)
+        token = pending.get("token")
+        if is_shown(self._storage.slot, token) or was_told(self.path, token):
+            return
+        self.unanswered = {"file": str(self.path), **pending}
+        UNANSWERED.append(self.unanswered)
 
     def _refuse_retry(self, text: str) -> None:
         """The GM types again the command whose answer a killed console never showed (E41)."""
@@ -305,7 +315,7 @@ class Evening:
             return
         from referee.errors import IllegalAction
 
-        mark_answered(self.unanswered["lock"], str(self.unanswered.get("token")))
+        remember_told(self.path, self.unanswered.get("token"))  # refused once, not twice
         UNANSWERED.remove(self.unanswered)
         self.unanswered = None
         raise IllegalAction(f"the last command `{text}` was recorded, though its answer may "
@@ -490,15 +500,19 @@ class Evening:
                     sealed.parent.rmdir()  # only if this seal made it (it is empty again)
             raise
         self._changed = False
-        WRITTEN.append({"lock": str(lock_path(self.path)), **self.meta.get("pending", {})})
+        WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
 
     def _write(self) -> None:
+        self._storage.next_slot = None
         if not files.TRACK_ANSWERS:
             self.meta.pop("pending", None)
         elif self._last_text is not None:
-            # Who wrote this, so that the next command can tell whether its answer was shown.
+            # Who wrote this, so that the next command can tell whether its answer was shown:
+            # the same token in the file's answer slot, marked once the answer is out (E41).
+            token = new_token()
             self.meta["pending"] = {"text": self._last_text, "pid": os.getpid(),
-                                    "token": f"{os.getpid()}.{time.time_ns()}"}
+                                    "token": token}
+            self._storage.next_slot = slot_for(token)
         self._db.drop_tables()
         self._db.table("meta").insert(self.meta)
         self._db.table("snapshot").insert({"states": self._snapshot})

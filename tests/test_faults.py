@@ -282,6 +282,60 @@ def test_e41_the_next_other_command_mentions_it_once(evening: GM, db: Path) -> N
     assert "note:" not in evening("status").stderr
 
 
+def _in_another_process(db: Path, *args: str) -> None:
+    """``referee --db DB ARGS`` typed at another console, which exits when it has answered."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    subprocess.run([sys.executable, "-m", "referee", "--db", str(db), *args], env=env,
+                   check=True, capture_output=True, timeout=60)
+
+
+@pytest.mark.system
+def test_e41_an_evening_copied_without_its_lock_is_ordinary(evening: GM, db: Path,
+                                                           tmp_path: Path) -> None:
+    import shutil
+
+    _in_another_process(db, *GIVE)  # answered, by a console that has exited since
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    shutil.copy(db, stick / db.name)  # a USB stick: the evening file alone, no lock
+    assert not (stick / f"{db.name}.lock").exists()
+    copy = GM(evening.runner, stick / db.name)
+    result = copy(*GIVE)  # the very same command again, on purpose: it runs, no note
+    assert "note:" not in result.stderr and "E41" not in result.output
+    assert copy.chips("Ann")["red"] == 2
+
+
+@pytest.mark.system
+def test_e41_a_backup_restored_as_advised_is_ordinary(evening: GM, db: Path) -> None:
+    _in_another_process(db, *GIVE)
+    _in_another_process(db, "chips", "give", "Ann", "Ada", "red:1")
+    db.with_name(f"{db.name}.lock").unlink()
+    backup = db.with_name(f"{db.name}.bak.1")  # the evening before the last command
+    db.write_bytes(backup.read_bytes())
+    result = evening.invoke(*GIVE)
+    assert result.exit_code == 0, result.output
+    assert "note:" not in result.stderr
+    assert evening.chips("Ann")["red"] == 2
+
+
+@pytest.mark.system
+@pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
+def test_e41_the_note_travels_with_a_copy_of_the_file(evening: GM, db: Path,
+                                                      tmp_path: Path) -> None:
+    import shutil
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    subprocess.run([sys.executable, "-c", KILLED, str(db), *GIVE], env=env,
+                   capture_output=True, timeout=60)
+    stick = tmp_path / "stick"
+    stick.mkdir()
+    shutil.copy(db, stick / db.name)
+    copy = GM(evening.runner, stick / db.name)
+    # The answer really was never shown: the copy says so once, as the original would.
+    assert "`chips give Ada Ann red:1` before this one was recorded" in copy("status").stderr
+    assert "note:" not in copy("status").stderr
+
+
 def test_a_failure_after_the_commit_does_not_deny_the_write(
         evening: GM, monkeypatch: pytest.MonkeyPatch) -> None:
     from referee.cli import render

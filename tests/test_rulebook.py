@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from referee.rulebook import ID, Rulebook, parse, plain
+from referee.rulebook import ID, Rulebook, canonical, number_of, parse, plain
 
 ROOT = Path(__file__).resolve().parent.parent
 BOOK = parse((ROOT / "docs" / "rules.md").read_text(encoding="utf-8"))
 GAMES = ("Cards and notation", "Fool's Errand", "Tarot Scum", "Weir's Wager", "Card of Fate")
 
 
-def _order(ruling_id: str) -> tuple[str, int]:
-    return ruling_id[0], int(ruling_id[1:])
+def _order(ruling_id: str) -> tuple[str, int, str]:
+    return ruling_id[0], number_of(ruling_id), ruling_id
 
 
 def _cited(paths: list[Path]) -> dict[str, list[str]]:
@@ -33,7 +33,7 @@ def _cited(paths: list[Path]) -> dict[str, list[str]]:
         text = re.sub(r"#\s*noqa[^\n]*", "", path.read_text(encoding="utf-8"))
         ids = {m.group(0) for m in ID.finditer(text)}
         for name in re.findall(r"def (test_\w+)", text):
-            ids |= {w.upper() for w in name.split("_") if re.fullmatch(r"[rhestwf]\d+", w)}
+            ids |= {canonical(w) for w in name.split("_") if re.fullmatch(r"[rhestwf]\d+a?", w)}
         for ruling_id in ids:
             out.setdefault(ruling_id, []).append(str(path.relative_to(ROOT)))
     return out
@@ -46,8 +46,19 @@ def _code() -> list[Path]:
 # -- the book is whole ---------------------------------------------------------------------------
 
 
-def test_r1_to_r37_are_all_there_in_order() -> None:
-    assert [i for i in BOOK.ids if i.startswith("R")] == [f"R{n}" for n in range(1, 38)]
+def test_the_house_rulings_are_all_there_in_order() -> None:
+    house = [i for i in BOOK.ids if i.startswith("R")]
+    assert {f"R{n}" for n in range(1, 39)} | {"R16a"} <= set(house)
+    for _, rulings in BOOK.by_section():  # in each section in order: R16a after R16
+        ids = [r.id for r in rulings if r.id.startswith("R")]
+        assert ids == sorted(ids, key=_order)
+
+
+def test_an_id_with_a_letter_after_its_number_reads_in_any_case() -> None:
+    book = parse("## A\n- **R16 Law.** a\n- **R16a Souls.** b\n- **R17 Leaving.** c\n")
+    assert book.get("r16A").title == "Souls" and book.get("R16").title == "Law"
+    assert [m.group(0) for m in ID.finditer("refused (R16a), see R16.")] == ["R16a", "R16"]
+    assert book.nearest("R16b")[:2] == ["R16", "R16a"]
 
 
 def test_every_entry_has_an_id_a_title_a_text_and_a_section_of_its_game() -> None:
@@ -149,9 +160,10 @@ def test_parse_refuses_an_id_given_twice() -> None:
 
 
 def test_nearest_ids_by_letter_then_number() -> None:
-    assert BOOK.nearest("R99") == ["R37", "R36", "R35"]
+    assert BOOK.nearest("R99") == sorted((i for i in BOOK.ids if i[0] == "R"), key=_order,
+                                         reverse=True)[:3]
     assert BOOK.nearest("E99")[0] == max((r for r in BOOK.ids if r[0] == "E"), key=_order)
-    assert set(BOOK.nearest("X16")) <= {i for i in BOOK.ids if i[1:] == "16"}
+    assert set(BOOK.nearest("X16")) <= {i for i in BOOK.ids if number_of(i) == 16}
 
 
 def test_find_is_case_insensitive_ranked_and_needs_every_word() -> None:

@@ -154,6 +154,18 @@ def test_completes_people_souls_colours_and_cards(shell: prompt.Shell) -> None:
     assert complete(shell, "status ") == []
 
 
+def test_hand_show_completes_a_name_where_a_name_goes(shell: prompt.Shell) -> None:
+    # The hand's players in seat order, the Fool last; never an assistant or a card first.
+    assert complete(shell, "hand show ") == ["Cy", "Ed", "Ada", "Fool"]
+    assert complete(shell, "hand show c") == ["Cy"]
+    assert complete(shell, "hand show K") == []  # a card is no name
+    assert complete(shell, 'hand show "E') == ["Ed: "]
+    after = complete(shell, "hand show Cy KC KW E")  # the next player's name after cards
+    assert after == ["Ed"]
+    assert "Cy" not in complete(shell, "hand show Cy KC KW ")
+    assert {"KnC", "Ed", "Ada", "Fool"} <= set(complete(shell, "hand show Cy KC KW "))
+
+
 def test_completion_follows_the_evening(shell: prompt.Shell, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
     assert "Zoe" not in complete(shell, "bet ")

@@ -360,13 +360,11 @@ def _end_command() -> None:
     store = _store()
     with contextlib.suppress(OSError):  # a closed pipe: still mark it
         if store is not None:
-            written = {w["lock"] for w in store.WRITTEN}
-            for entry in store.WRITTEN:
+            for entry in store.WRITTEN:  # marked inside the evening file itself
                 if entry.get("token"):
-                    store.mark_answered(entry["lock"], entry["token"])
-            for entry in store.UNANSWERED:
-                if entry["lock"] not in written:
-                    store.mark_answered(entry["lock"], str(entry.get("token")))
+                    store.mark_answered(entry["file"], entry["token"])
+            for entry in store.UNANSWERED:  # said once: remembered outside the evening
+                store.remember_told(entry["file"], entry.get("token"))
                 typer.echo(f"note: the command `{entry.get('text')}` before this one was "
                            "recorded, though its answer may not have been shown (the console "
                            "stopped); `referee log` shows it: do not type it again (E41)",

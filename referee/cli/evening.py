@@ -148,7 +148,7 @@ def status(as_json: Json = False) -> None:
 # -- betting ------------------------------------------------------------------------------------
 
 
-def _amount(text: str | None) -> int | None:
+def _amount(text: str | None, action: str = "bet") -> int | None:
     """``N`` or ``all`` (E27) -> chips; None when not given."""
     from referee.errors import BadInput
     from referee.evening.betting import ALL
@@ -157,6 +157,9 @@ def _amount(text: str | None) -> int | None:
         return None
     if text.lower() == "all":
         return ALL
+    if text.startswith("-") and text[1:].isdigit():  # `bet -1`: no option, a bad amount
+        raise BadInput(f"a {action} is at least 1 chip, not {text}; write a whole number of "
+                       "chips, or `all` to go all-in (E27)", ruling="E27")
     if not text.isdigit():
         raise BadInput(f"bad amount {text!r}; write a whole number of chips, or `all` to go "
                        "all-in (E27)", ruling="E27")
@@ -164,16 +167,21 @@ def _amount(text: str | None) -> int | None:
 
 
 def _is_amount(text: str) -> bool:
-    return text.isdigit() or text.lower() == "all"
+    return text.lstrip("-").isdigit() or text.lower() == "all"
 
 
 def _action(action: str, who: str | None, amount: str | None, chips: str | None,
             as_json: bool) -> None:
     from referee.evening import play
 
+    for word in (who, amount):  # unknown options reach here as words (`bet -1`, E27)
+        if word is not None and word.startswith("-") and not word[1:].isdigit():
+            from referee.errors import BadInput
+
+            raise BadInput(f"no such option: {word} (see `referee {action} --help`)")
     if amount is None and who is not None and _is_amount(who):
         who, amount = None, who  # `bet 3`: the amount, for the player to act
-    n = _amount(amount)
+    n = _amount(amount, action)
     if chips is not None and not chips.strip():  # E46: an empty --chips is no default
         from referee.errors import BadInput
 
@@ -503,7 +511,9 @@ def register(app: typer.Typer) -> None:
     app.command("status", rich_help_panel="Status")(status)
     for fn, name in ((bet, "bet"), (raise_, "raise"), (call, "call"), (check, "check"),
                      (fold, "fold"), (open_phase, "open-phase")):
-        app.command(name, rich_help_panel="Betting")(fn)
+        # `bet -1` reaches the console's own "at least 1 chip" (E27), not "no such option".
+        settings = {"ignore_unknown_options": True} if name in ("bet", "raise") else None
+        app.command(name, rich_help_panel="Betting", context_settings=settings)(fn)
     app.add_typer(chips_app, name="chips", rich_help_panel="Chips and seats")
     for seat_fn in (rise, sit, resign):
         app.command(rich_help_panel="Chips and seats")(seat_fn)

@@ -168,7 +168,7 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
     if hand.get("opener_note"):  # R15: why the high hand showing does not open
         line += f". {lit(hand['opener_note'])}"
     if hand.get("effects"):  # S17: powers in force, names printed literally
-        line += ". In force: " + "; ".join(t.replace("[", "\\[") for t in hand["effects"])
+        line += ". In force: " + "; ".join(lit(t) for t in hand["effects"])
     return line + "."
 
 
@@ -210,9 +210,11 @@ def announce(before: State, after: State, events: list[Event]) -> None:
             else:
                 where = "sits at" if event["seated"] else "rises from"
                 say(f"{lit(event['name'])} {where} the table.")
-        elif kind == "phase_opened":
+        elif kind == "phase_opened":  # E12: with the hand dealt by the same command, or next
+            with_hand = any(e["kind"] == "hand_started" for e in events)
             say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
-                "raises at will" + (", from the next hand." if after.hand else "."))
+                "raises at will" + (", from this hand." if with_hand else
+                                    ", from the next hand." if after.hand else "."))
         else:
             _say_other(event)
     _say_round_change(before, after)

@@ -13,7 +13,7 @@ def render_terminal(report: dict[str, Any]) -> None:
     from rich.table import Table
 
     from referee.cli.common import console, lit
-    from referee.report import _arcanum_label, _pots_note
+    from referee.report import _arcanum_label, _pots_note, power_line
 
     money = report["money"]
     t_money = Table(title="Money", title_justify="left", expand=False)
@@ -52,7 +52,7 @@ def render_terminal(report: dict[str, Any]) -> None:
              for p in hl["biggest_hands"]]
     lines += [f"Hand {d['hand']}: {lit(d['player'])} played {d['title']} "
               f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]
-    lines += [f"{lit(u['holder'])} used {lit(u['power'])}" for u in hl["powers_used"]]
+    lines += [lit(power_line(u)) for u in hl["powers_used"]]  # E57
     console().print(Panel(Group(
         f"[bold]{lit(report['title'])}[/] - {report['hands_played']} hands, "
         f"{report['phase']} phase - printed {report['printed']}"

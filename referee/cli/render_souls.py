@@ -19,7 +19,7 @@ def announce(event: Event) -> None:
         via = (f" (held for them by {event['holder']})" if event["holder"] != event["seller"]
                else "")
         say(f"{event['seller']} puts {event['soul']}{via} up for auction: bids with "
-            "`soul bid BUYER COLOUR:N \\[--promise TEXT]` (R20).")
+            "`soul bid BUYER COLOUR:N [--promise TEXT]` (R20).")
     elif kind == "auction_bid":
         bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
         parts = [p for p in (bid, lit(repr(raw["promise"])) if event["promise"] else "") if p]
@@ -53,6 +53,9 @@ def announce(event: Event) -> None:
         say(f"{event['from']}'s side gives {event['n']} Charge(s) to {event['to']}'s side (R25).")
     elif kind == "power_used":
         power_used(event)
+    elif kind == "power_accessed":  # `power use ... --access CARD`: one act (R38)
+        say(f"{event['name']} slides {event['card']} face down to the Fool for its "
+            f"{event['orientation']} power (R26, R38).")
     else:
         say(lit(f"{kind}: {raw}"))
 
@@ -66,7 +69,7 @@ def power_used(event: Event) -> None:
             f"{extra} (R26)")
     if event.get("summary"):
         line += f": {event['summary']}"
-    say(line.replace("[", "\\[") + ".")
+    say(line + ".")  # the event's words are literal already (lit_values)
     if event.get("effect") in ("private", "by_hand"):
         say("GM: nothing changes in the books; see that it is done at the table.")
 
@@ -174,34 +177,42 @@ def power_table(rows: list[dict[str, Any]], depleted: list[str] | None) -> None:
     for row in rows:
         if row["available"]:
             status = "available"
-        else:
-            status = f"{'used by' if row['used'] else 'held by'} {row['holder']}"
+        elif not row["used"]:
+            status = f"held by {row['holder']}"
+        elif row.get("spent", "used") == "used":
+            status = f"used by {row['holder']}"
+        else:  # E57: lost to Downfall, cancelled by Mistrial
+            status = f"{row['spent']} ({row['holder']}'s)"
         out += power_lines(row, status)
     typer.echo("\n".join(printable(line) for line in out))  # names and texts are data
     if depleted is not None:
         typer.echo(printable("Depleted: " + (", ".join(depleted) if depleted else "none") + "."))
 
 
-def points(state: State) -> None:
+def points(state: State, *, reveal: bool = False) -> None:
     from rich.table import Table
 
     from referee.evening import points as pts
     from referee.rules.cards import arcanum_label
 
-    table = Table(title="Arcana status points (R27)", title_justify="left")
+    def label(arcanum: int) -> str:
+        return "? (a soul's secret Arcanum)" if arcanum == pts.HIDDEN else arcanum_label(arcanum)
+
+    title = "Arcana status points (R27)" + (" (revealed: GM's eyes only)" if reveal else "")
+    table = Table(title=title, title_justify="left")
     table.add_column("Person")
     table.add_column("Arcanum")
     table.add_column("Points", justify="right")
     table.add_column("From")
     by: dict[tuple[str, int], list[pts.Point]] = {}
-    for p in pts.sources(state):
+    for p in pts.shown_sources(state, reveal=reveal):  # E43: secret Arcana as "?"
         by.setdefault((p.person, p.arcanum), []).append(p)
     order = {name: i for i, name in enumerate(state.people)}
-    # One person's rows together, in seat order, Arcana in order.
+    # One person's rows together, in seat order, Arcana in order, a secret one last.
     for (person, arcanum), items in sorted(by.items(), key=lambda kv: (
-            order.get(kv[0][0], len(order)), kv[0][1])):
+            order.get(kv[0][0], len(order)), kv[0][1] == pts.HIDDEN, kv[0][1])):
         total = sum(p.points for p in items)
-        table.add_row(lit(person), arcanum_label(arcanum), str(total),
+        table.add_row(lit(person), label(arcanum), str(total),
                       "; ".join(f"{p.points:+d} {lit(p.source)}" for p in items))
     console().print(table)
 

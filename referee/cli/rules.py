@@ -45,9 +45,9 @@ def rules(
 
 
 def _is_id(word: str) -> bool:
-    from referee.rulebook import ID
+    from referee.rulebook import ID, canonical
 
-    return ID.fullmatch(word.strip().upper()) is not None
+    return ID.fullmatch(canonical(word)) is not None
 
 
 def listing(as_json: bool) -> None:

@@ -35,6 +35,7 @@ class Vocabulary:
     def __init__(self, path: Path) -> None:
         self.path = path
         self.people: list[str] = []
+        self.players: list[str] = []  # at the table: the hand's, else every seat and the Fool
         self.souls: list[str] = []
         self.colours: list[str] = []
         self.line = ""  # whose turn, for the toolbar
@@ -52,10 +53,12 @@ class Vocabulary:
         try:
             state = live.load_state(self.path)
         except RefereeError:
-            self.people, self.souls, self.colours = [], [], []
+            self.people, self.players, self.souls, self.colours = [], [], [], []
             self.line = "no evening yet: `new --fool NAME --seat ...`"
             return self
         self.people = list(state.people)
+        self.players = list(state.hand.live if state.hand is not None
+                            else [*state.stakeholders, state.fool])
         self.souls = [s.key for s in state.souls if s.destroyed is None]
         self.colours = state.colours()
         hand = live.frame(state)["hand"]
@@ -173,7 +176,31 @@ class ShellCompleter:
                     sub = cmd.commands.get(name[0])
                     yield name[0], name[1], (sub.get_short_help_str(60) if sub else "")
             return
+        if param.name == "cards" and param.nargs == -1 and getattr(cmd, "name", "") == "show":
+            yield from self._shown(line)  # `hand show NAME CARDS [NAME CARDS ...]`
+            return
         yield from self._values(param.name, line)
+
+    def _shown(self, line: Line) -> Iterator[tuple[str, str, str]]:
+        """`hand show`: a player's name where a name goes (first, or after cards: the next
+        player's), cards after it; inside "NAME: CARDS", cards after the colon."""
+        players = self.vocabulary().players
+        typed = line.partial
+        after = line.words[line.words.index("show") + 1:] if "show" in line.words else []
+        given = [w for w in after if not w.startswith("-")]
+        if ":" in typed or (line.quote is not None and (given or " " in typed)):
+            yield from _cards(typed.rsplit(":", 1)[-1].rsplit(" ", 1)[-1])
+            return
+        if line.quote is not None:  # "NAME: CARDS", several players at once
+            yield from _prefixed([f"{n}: " for n in players], typed, typed)
+            return
+        if not given:
+            yield from ((n, line.raw, "a player") for n, _, _ in _prefixed(players, typed, ""))
+            return
+        yield from _cards(typed)
+        named = {w.rstrip(":").lower() for w in given}
+        yield from ((n, line.raw, "the next player") for n, _, _ in
+                    _prefixed([p for p in players if p.lower() not in named], typed, ""))
 
     def _values(self, kind: str, line: Line) -> Iterator[tuple[str, str, str]]:
         vocab = self.vocabulary()

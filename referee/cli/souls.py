@@ -230,8 +230,8 @@ def power_access(
 
 
 Cards = Annotated[list[str] | None, typer.Option(
-    "--card", help="The card the power works on; repeat it for two (Hold Fast), or give "
-    "NAME:CARD for each stakeholder (The Last Trumpet).")]
+    "--card", help="The card the power works on; repeat it for two (Hold Fast, Mingling the "
+    "Waters), or give NAME:CARD for each stakeholder (The Last Trumpet).")]
 
 
 @power_app.command("use")
@@ -254,17 +254,21 @@ def power_use(
         "--fold", help="The Reaper's Toll: a stakeholder who folds rather than pay.")] = None,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="Downfall: the seed of the random draw, to repeat one.")] = None,
+    access: Annotated[str | None, typer.Option(
+        "--access", metavar="CARD", help="Slide this face-down major to the Fool for POWER "
+        "first, in the same act: how an answer is taken at its moment (R38).")] = None,
     as_json: Json = False,
 ) -> None:
     """NAME uses POWER at its moment, paying its Charges; the console applies its effect
-    (R26, S11)."""
+    (R26, S11). POWER is its name, a word of it, or its card (E55)."""
     from referee.evening import powers
 
     extra: dict[str, object] = {}
 
     def build(s: State) -> list[Event]:
         events = powers.use_power(s, name, power, target=target, cards=card or (), new=new,
-                                  as_card=as_card, action=action, folds=fold or (), seed=seed)
+                                  as_card=as_card, action=action, folds=fold or (), seed=seed,
+                                  access_card=access)
         drawn = [e["seed"] for e in events if e.get("kind") == "power_used" and "seed" in e]
         if drawn:  # Downfall's draw: retyping the logged line draws the same power
             extra["seed"] = drawn[0]
@@ -285,14 +289,7 @@ def power_list(as_json: Json = False) -> None:
     from referee.evening import powers
 
     state = read_state()
-    rows = []
-    for p in powers.powers(state):
-        held = state.powers.get(p["key"])
-        rows.append({"key": p["key"], "card": p["key"].split("-")[0], "orientation":
-                     p["orientation"], "name": p["name"], "charges": p["charges"],
-                     "when": p["when"], "text": p["text"], "available": held is None,
-                     "holder": held["holder"] if held else None,
-                     "used": bool(held and held.get("used"))})
+    rows = [_power_row(state, p, p["key"].split("-")[0]) for p in powers.powers(state)]
     from referee.rules.cards import to_roman
 
     depleted = [to_roman(n) for n in range(22) if powers.depleted(state, n)]
@@ -324,15 +321,8 @@ def power_show(
     ways = ["upright", "reversed"]
     if orientation is not None:
         ways = [match_name(orientation, ways, "orientation")]
-    rows = []
-    for way in ways:
-        spec = powers.power_spec(state, major.rank, way)
-        held = state.powers.get(spec["key"])
-        rows.append({"key": spec["key"], "card": major.short, "orientation": way,
-                     "name": spec["name"], "charges": spec["charges"], "when": spec["when"],
-                     "text": spec["text"], "available": held is None,
-                     "holder": held["holder"] if held else None,
-                     "used": bool(held and held.get("used"))})  # as `power list --json`
+    rows = [_power_row(state, powers.power_spec(state, major.rank, way), major.short)
+            for way in ways]  # as `power list --json`
     if as_json:
         emit_json(rows)
         return
@@ -341,29 +331,49 @@ def power_show(
     render_souls.power_table(rows, None)
 
 
+def _power_row(state: State, spec: dict[str, object], card: str) -> dict[str, object]:
+    """A power for `power list` and `power show`: its words and what became of it (E57)."""
+    from referee.evening.effects import spent
+
+    held = state.powers.get(str(spec["key"]))
+    return {"key": spec["key"], "card": card, "orientation": spec["orientation"],
+            "name": spec["name"], "charges": spec["charges"], "when": spec["when"],
+            "text": spec["text"], "available": held is None,
+            "holder": held["holder"] if held else None,
+            "used": bool(held and held.get("used")), "spent": spent(held) if held else None}
+
+
+Reveal = Annotated[bool, typer.Option(
+    "--reveal", help="Show the Arcana of souls nobody has found yet (GM only, E43).")]
+
+
 def points(
     detail: Annotated[bool, typer.Option("--detail", help="Every point with its source.")
                       ] = False,
+    reveal: Reveal = False,
     as_json: Json = False,
 ) -> None:
-    """Arcana status points per person per Arcanum, and where each came from (R27)."""
+    """Arcana status points per person per Arcanum, and where each came from (R27). A held
+    soul's points stand under "?" while nobody has found its Arcanum (E43)."""
     from referee.evening import points as pts
 
     state = read_state()
     if as_json:
-        emit_json(pts.points_detail(state) if detail else pts.points_json(state))
+        emit_json(pts.points_detail(state, reveal=reveal) if detail
+                  else pts.points_json(state, reveal=reveal))
         return
     from referee.cli import render_souls
 
-    render_souls.points(state)
+    render_souls.points(state, reveal=reveal)
 
 
-def promotions(as_json: Json = False) -> None:
-    """Every promotion claim that would succeed now, vacant or contested (R28)."""
+def promotions(reveal: Reveal = False, as_json: Json = False) -> None:
+    """Every promotion claim that would succeed now, vacant or contested (R28); one that a
+    soul's secret Arcanum takes part in only with --reveal (E43)."""
     from referee.evening import points as pts
 
     state = read_state()
-    claims = pts.promotions(state)
+    claims = pts.promotions(state, reveal=reveal)
     if as_json:
         emit_json(claims)
         return

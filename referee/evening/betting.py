@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from referee.errors import IllegalAction
 from referee.evening import effects
 from referee.evening.state import HandState, Round, State
+from referee.names import quoted
 from referee.rules.cards import parse_cards
 from referee.streams import Event
 
@@ -169,9 +170,34 @@ def waiting_line(state: State, hand: HandState) -> str:
     if hand.betting_over:
         return ("betting in this hand is over; record the showdown with "
                 "`referee hand showdown \"NAME: DOWN CARDS\" ...`")
+    first = quoted(missing_up_cards(state, hand)[0]) if missing_up_cards(state, hand) else "NAME"
     return (f"round {hand.round.street}'s up cards are not all given "
-            f"({up_cards_line(state, hand)}); give them with `referee hand show NAME CARDS` "
+            f"({up_cards_line(state, hand)}); give them with `referee hand show {first} CARDS` "
             "before any bet (R9)")
+
+
+def act_hint(state: State, hand: HandState) -> str:
+    """What the GM may type now, as commands that the console accepts (E58): the moves of the
+    player to act (``referee check Ada`` or ``referee bet Ada``), else what comes first."""
+    what = options(state, hand)
+    if what is None:
+        return waiting_line(state, hand)
+    owes = f" (owes {what.owes})" if what.owes else ""
+    return f"{what.name} is to act{owes}: {move_commands(state, hand)}"
+
+
+def move_commands(state: State, hand: HandState) -> str:
+    """The moves of the player to act as commands: ``referee check Ada`` or ``referee bet
+    Ada`` (E58); what comes first when nobody may act."""
+    what = options(state, hand)
+    if what is None:
+        return waiting_line(state, hand)
+    if what.name == state.fool:  # never at rest: the console plays his moves (R15)
+        return f"the Fool must {what.moves[0]}, and the console plays it"
+    name = quoted(what.name)
+    commands = [f"`referee {move} {name}`" for move in what.moves]
+    return commands[0] if len(commands) == 1 else (", ".join(commands[:-1]) + " or "
+                                                   + commands[-1])
 
 
 # -- verifying an action ---------------------------------------------------------------------
@@ -193,17 +219,15 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
                             else "R9")
     if name not in hand.order:
         raise IllegalAction(f"{name} is not dealt into hand {hand.no}; in it: "
-                            f"{', '.join(hand.live)}")
+                            f"{', '.join(hand.live)}; {act_hint(state, hand)}")
     if name in hand.folded:
-        raise IllegalAction(f"{name} has folded this hand")
+        raise IllegalAction(f"{name} has folded this hand; {act_hint(state, hand)}")
     if state.stack(name) == 0:
-        raise IllegalAction(f"{name} is all-in (no chips left) and takes no more actions",
-                            ruling="R14")
+        raise IllegalAction(f"{name} is all-in (no chips left) and takes no more actions; "
+                            f"{act_hint(state, hand)}", ruling="R14")
     current = to_act(state, hand)
     if name != current:
-        what = options(state, hand)
-        allowed = f" ({'/'.join(what.moves)})" if what else ""
-        raise IllegalAction(f"not {name}'s turn: {current} is to act{allowed}")
+        raise IllegalAction(f"not {name}'s turn: {act_hint(state, hand)}")
     what = options(state, hand)
     if what is not None:  # S17: an action a power in force forbids is refused, naming it
         effects.check_action(state, hand, name, action, amount, list(what.moves))
@@ -214,7 +238,8 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
     is_fool = name == state.fool
     if action == "check":
         if due:
-            raise IllegalAction(f"{name} cannot check: {due} chip(s) to call; call, raise or fold")
+            raise IllegalAction(f"{name} cannot check: {due} chip(s) to call; "
+                                f"{act_hint(state, hand)}")
         return 0
     if action == "fold":
         if is_fool:
@@ -222,25 +247,25 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
         return 0
     if action == "call":
         if not due:
-            raise IllegalAction(f"nothing to call for {name}; check or "
-                                f"{'bet' if r.bet == 0 else 'raise'}")
+            raise IllegalAction(f"nothing to call for {name}; {act_hint(state, hand)}")
         return min(due, stack)
     if action not in ("bet", "raise"):
         raise IllegalAction(f"unknown action {action!r}; use bet, raise, call, check or fold")
     if action == "bet" and r.bet > 0:
-        raise IllegalAction(f"there is already a bet of {r.bet} this round; {name} may "
-                            f"call ({due}), raise or fold")
+        raise IllegalAction(f"there is already a bet of {r.bet} this round; "
+                            f"{act_hint(state, hand)}")
     if action == "raise":
         if r.bet == 0:
-            raise IllegalAction(f"no bet to raise this round; {name} may check or bet")
+            raise IllegalAction(f"no bet to raise this round; {act_hint(state, hand)}")
         if is_fool:
             raise IllegalAction("the Fool never raises (R15)", ruling="R15")
         if limit and r.raises >= LIMIT_RAISES:
-            raise IllegalAction(f"three raises this round already (limit phase); {name} may "
-                                "call or fold", ruling="R12")
+            raise IllegalAction(f"three raises this round already (limit phase); "
+                                f"{act_hint(state, hand)}", ruling="R12")
         if stack <= due:
             raise IllegalAction(f"{name} holds {stack} chip(s), not more than the {due} to "
-                                f"call; `call {name}` puts them all-in", ruling="R14")
+                                f"call; `referee call {quoted(name)}` puts them all-in",
+                                ruling="R14")
     if amount == ALL:
         n = stack - (due if action == "raise" else 0)
     else:
@@ -251,14 +276,16 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
     if limit and n != 1:
         said = "all their chips" if amount == ALL else str(n)
         raise IllegalAction(f"limit phase: every bet and raise is exactly 1 chip, not {said} "
-                            "(the open phase allows any amount)", ruling="R12")
+                            f"(the open phase allows any amount): `referee {action} "
+                            f"{quoted(name)}`", ruling="R12")
     if action == "bet" and n > stack:
         raise IllegalAction(f"{name} holds {stack} chip(s); bet at most {stack}, or say "
-                            f"`bet {name} all` to go all-in (E27)", ruling="E27")
+                            f"`referee bet {quoted(name)} all` to go all-in (E27)",
+                            ruling="E27")
     if action == "raise" and due + n > stack:
         raise IllegalAction(f"{name} holds {stack} chip(s): {due} to call and at most "
-                            f"{stack - due} more; say `raise {name} all` to go all-in (E27)",
-                            ruling="E27")
+                            f"{stack - due} more; say `referee raise {quoted(name)} all` to go "
+                            "all-in (E27)", ruling="E27")
     return n if action == "bet" else due + n
 
 

@@ -22,7 +22,7 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import POT, State, require_evening
-from referee.names import check_name
+from referee.names import check_name, quoted
 from referee.rules.cards import to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
@@ -52,8 +52,9 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
                 settings: dict[str, Any] | None = None) -> list[Event]:
     """The opening ceremony: seats in Arcanum order from the Fool's left, ten chips each (R10)."""
     if state.started and not force:
-        raise IllegalAction("this file already holds an evening; use --force to replace it "
-                            "(the old one is backed up first), or --db for another file")
+        raise IllegalAction("this file already holds an evening (`referee status` shows it); "
+                            "use --force to replace it (the old one is backed up first), or "
+                            "--db for another file")
     check_seat_count(len(seats))
     fool = check_name(fool, "Fool's name")  # E42
     names = [fool] + [s.name for s in seats] + [s.assistant for s in seats if s.assistant]
@@ -105,9 +106,10 @@ def give_chips(state: State, source: str, target: str, chips_text: str) -> list[
     for who in (src, dst):
         if at_table(state, who):
             where = "hosts the table" if who == state.fool else "is seated at the table"
+            away = "" if who == state.fool else f"; `referee rise {quoted(who)}` first"
             raise LawViolation(f"{who} {where}: at the table chips are never given or traded; "
-                               f"both parties must be away from the table (the Law, R16)",
-                               ruling="R16")
+                               f"both parties must be away from the table (the Law, R16)"
+                               f"{away}", ruling="R16")
     chips = parse_chips(state, chips_text)
     check_named_chips(state.holding(src), chips, src)
     event: Event = {"kind": "chips_given", "from": src, "to": dst, "chips": chips}
@@ -147,8 +149,10 @@ def rise(state: State, who: str) -> list[Event]:
         raise IllegalAction(f"{name} has already risen from the table; `referee sit {name}` "
                             "seats them again")
     if state.hand is not None and name in state.hand.live:
+        from referee.evening.betting import act_hint
+
         raise IllegalAction(f"{name} is in hand {state.hand.no}; fold or finish the hand before "
-                            "rising", ruling="R17")
+                            f"rising (R17); {act_hint(state, state.hand)}", ruling="R17")
     return [{"kind": "seat_changed", "name": name, "seated": False}]
 
 
@@ -161,7 +165,7 @@ def sit(state: State, who: str) -> list[Event]:
         raise IllegalAction(f"{name} is out of the game; resigned players never rejoin (R17)",
                             ruling="R17")
     if seat.seated:
-        raise IllegalAction(f"{name} is already seated")
+        raise IllegalAction(f"{name} is already seated; `referee status` shows the table")
     from referee.evening.effects import exiled
 
     why = exiled(state, name)
@@ -196,5 +200,6 @@ def open_phase(state: State, *, now: float) -> list[Event]:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
     require_evening(state)
     if state.phase == "open" or state.open_pending:
-        raise IllegalAction("the open phase is already declared", ruling="R13")
+        raise IllegalAction("the open phase is already declared; `referee status` shows the "
+                            "phase", ruling="R13")
     return [{"kind": "phase_opened", "time": now}]

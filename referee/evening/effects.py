@@ -24,10 +24,37 @@ TURN, ROUND, HAND = "turn", "round", "hand"
 # -- answers: the state before a bet or a power (S15) -------------------------------------------
 
 
-def still_answerable(event: Event) -> bool:
-    """A bet or power stays answerable through power uses and the Fool's forced moves only."""
+def still_answerable(event: Event, answer: dict[str, Any]) -> bool:
+    """A bet or power stays answerable through power uses and the Fool's forced moves only,
+    and through one card slid to the Fool for the answer (R38): sliding it and using its
+    power are one act."""
+    if event["kind"] == "power_accessed":
+        return "via" not in answer
     return event["kind"] == "power_used" or (event["kind"] == "action"
                                              and bool(event.get("auto")))
+
+
+def grant(forfeited: dict[str, list[str]], powers: dict[str, dict[str, Any]], e: Event,
+          hand_no: int) -> None:
+    """R26: the card slid is out of the hand; the power, if free, goes to the one who slid
+    it. On the state, and on the state an answer would put back (R38)."""
+    forfeited.setdefault(e["name"], []).append(e["card"])
+    if e["granted"]:
+        if e["power"] in powers:
+            raise InvariantViolation(f"R26: power {e['power']} given out twice")
+        powers[e["power"]] = {"holder": e["name"], "used": False, "hand": hand_no}
+
+
+def on_access(hand: HandState, e: Event) -> None:
+    """R38: a card slid while a bet or power may be answered is slid for the answer: only its
+    slider may now answer, and the evening an answer puts back keeps the card given and the
+    power granted."""
+    answer = hand.answerable
+    if answer is None:
+        return
+    answer["via"] = e["name"]
+    before = answer["before"]
+    grant(before["hand"]["forfeited"], before["powers"], e, hand.no)
 
 
 def snapshot(state: State) -> dict[str, Any]:
@@ -75,6 +102,17 @@ def spend(state: State, e: Event) -> None:
         state.surcharges.pop(e["name"], None)
 
 
+def spent(power: dict[str, Any]) -> str:
+    """What became of a power given out (E57): ``used``, ``lost to Downfall`` (drawn by a
+    power, as if spent, never used), ``cancelled by Mistrial`` (used, and cancelled before it
+    took effect); ``unused`` while it is not spent."""
+    if power.get("lost"):
+        return f"lost to {power['lost']}"
+    if power.get("cancelled"):
+        return f"cancelled by {power['cancelled']}"
+    return "used" if power.get("used") else "unused"
+
+
 def apply_power(state: State, e: Event) -> State:
     """Fold one ``power_used`` event (validated by ``referee.evening.powers``)."""
     kind = e.get("effect", "by_hand")
@@ -93,6 +131,7 @@ def apply_power(state: State, e: Event) -> State:
         assert hand is not None
         if kind == "cancel":
             spend(state, answer["event"])
+            state.powers[answer["power"]]["cancelled"] = e["title"]  # E57
         else:
             hand.effects.append(_effect(e, "no_bets", TURN, answer["by"]))
     spend(state, e)
@@ -204,7 +243,9 @@ def _discard(state: State, hand: HandState, e: Event) -> None:
 
 
 def _counts_as(state: State, hand: HandState, e: Event) -> None:
-    hand.effects.append(_effect(e, "counts_as", HAND, e["name"], card=e["card"], counts=e["as"]))
+    more = {k: e[k] for k in ("needs", "suit") if k in e}  # E56: the other cards it names
+    hand.effects.append(_effect(e, "counts_as", HAND, e["name"], card=e["card"], counts=e["as"],
+                                **more))
 
 
 def _lose(state: State, hand: HandState, e: Event) -> None:
@@ -365,14 +406,44 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     for card in dead_cards(hand, name):
         if card in out:
             out.remove(card)
+    held_fast = [f for f in binding(hand, name, ("protect",)) if f["card"] not in cards]
+    if held_fast:  # E56: Hold Fast named them as the user's cards
+        which = " and ".join(f["card"] for f in held_fast)
+        raise BadInput(f"{name} held {which} fast ({held_fast[0]['power']}), so {name}'s "
+                       f"showdown hand must hold {which}; it does not (E56)", ruling="E56")
+    magic = binding(hand, name, ("counts_as",))
+    for f in magic:
+        _holds_what_it_named(name, f, out)
     changed = False
-    for f in binding(hand, name, ("counts_as",)):
-        if f["card"] not in out:
-            raise BadInput(f"{name} used {f['power']} on {f['card']}, so {f['card']} must be in "
-                           f"{name}'s showdown hand (S22)", ruling="S22")
+    for f in magic:
         out[out.index(f["card"])] = f["counts"]
         changed = True
     return out, changed
+
+
+def _holds_what_it_named(name: str, f: dict[str, Any], cards: list[str]) -> None:
+    """S22, E56: a magic power's cards are in the user's showdown hand: the card it changes,
+    and Abundance's card copied or Mingling the Waters' second card (one of the suit it names,
+    when only the suit was given)."""
+    from referee.errors import BadInput
+    from referee.rules.cards import Suit, parse_card
+
+    named = [f["card"], *f.get("needs", [])]
+    missing = [c for c in named if c not in cards]
+    suit = f.get("suit")
+    lender = [c for c in cards if c != f["card"] and not parse_card(c).is_major
+              and parse_card(c).suit == suit] if suit else [True]
+    if not missing and lender:
+        return
+    what = f"{f['power']} named " + " and ".join(named) + f" as {name}'s cards"
+    if suit and not lender and not missing:
+        what = (f"{f['power']} gave {f['card']} the suit of another of {name}'s cards, "
+                f"{Suit(suit).title}")
+        lacking = f"another minor card of {Suit(suit).title}"
+    else:
+        lacking = " and ".join(missing)
+    raise BadInput(f"{what}, so {name}'s showdown hand must hold them; it lacks {lacking} "
+                   f"(S22, E56)", ruling="E56")
 
 
 def counted_hand(hand: HandState, name: str, cards: list[Any], magic: bool) -> Any:

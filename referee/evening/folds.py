@@ -38,8 +38,10 @@ def apply(state: State, event: Event) -> State:
     handler = HANDLERS.get(event["kind"])
     if handler is None:
         raise InvariantViolation(f"unknown event kind {event['kind']!r}")
-    if state.hand is not None and not effects.still_answerable(event):
-        state.hand.answerable = None  # S15: a bet or power is answered at once or not at all
+    hand = state.hand
+    if hand is not None and hand.answerable is not None and not effects.still_answerable(
+            event, hand.answerable):
+        hand.answerable = None  # S15, R38: a bet or power is answered at once or not at all
     state = handler(state, event)
     if state.started and state.hand is None:
         check_end(state)
@@ -323,11 +325,8 @@ def _charges_given(state: State, e: Event) -> State:
 @handles("power_accessed")
 def _power_accessed(state: State, e: Event) -> State:
     hand = _hand(state)
-    hand.forfeited.setdefault(e["name"], []).append(e["card"])
-    if e["granted"]:
-        if e["power"] in state.powers:
-            raise InvariantViolation(f"R26: power {e['power']} given out twice")
-        state.powers[e["power"]] = {"holder": e["name"], "used": False, "hand": hand.no}
+    effects.grant(hand.forfeited, state.powers, e, hand.no)
+    effects.on_access(hand, e)  # R38: slid for an answer
     return state
 
 

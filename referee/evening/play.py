@@ -48,8 +48,8 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     require_evening(state)
     require_not_over(state)
     if state.hand is not None:
-        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it with "
-                            "`referee hand showdown` first")
+        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it first: "
+                            f"{betting.act_hint(state, state.hand)}")
     events: list[Event] = []
     # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
     phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
@@ -117,8 +117,9 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
     if adding:
         again = [s for s in shorts if s in old]
         if again and not magic:
-            raise BadInput(f"{name} already shows {', '.join(again)}; `+` adds new up cards "
-                           f"only (showing now: {' '.join(old)})")
+            raise BadInput(f"{name} already shows {', '.join(again)}; a + adds new up cards "
+                           f"only (showing now: {' '.join(old)}); `referee status` shows the "
+                           "hand")
         new = old + shorts
     else:
         dropped = [c for c in old if c not in shorts]
@@ -135,6 +136,18 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
                 extra.remove(kept)
             new = old + extra
     allowed = betting.up_cards_dealt(state, hand, name)
+    current = None if hand.betting_over else betting.to_act(state, hand)
+    later = 0 if hand.betting_over or hand.round.street >= 3 else (
+        betting.UP_CARDS[hand.round.street + 1][1 if name == state.fool else 0]
+        - hand.shift.get(name, 0))
+    if allowed < len(new) <= later and current is not None:
+        # R9: the next deal comes once this round's betting is over; say so, with the turn.
+        owes = betting.owed(state, hand, current)
+        what = f"owes {owes}" if owes else " or ".join(
+            (betting.options(state, hand) or betting.Options(current, 0, ("check",))).moves)
+        raise IllegalAction(f"round {hand.round.street} is still being bet: {current} to act "
+                            f"({what}); give {name}'s next up cards once it is over; now "
+                            f"{betting.move_commands(state, hand)} (R9)", ruling="R9")
     if len(new) > allowed:
         when = ("all the deal" if hand.betting_over
                 else f"round {hand.round.street}")
@@ -208,7 +221,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         events.append({"kind": "cards_shown", "name": name, "cards": new})
     if not events:
         shown = "; ".join(f"{n} {' '.join(hand.showing.get(n, []))}" for n in seen)
-        raise BadInput(f"nothing new: already showing {shown}")
+        raise BadInput(f"nothing new: already showing {shown}; `referee status` shows the hand")
     sim = replay(state, events)
     forced, _ = fool_moves(sim)
     return events + forced
@@ -373,11 +386,13 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
     up = hand.showing.get(name, [])
     want = 7 - len(hand.forfeited.get(name, []))
     if given is None:
-        if name == state.fool and len(up) == want:
+        if len(up) == want:  # E26: the Fool's, or a hand with no down card left
             return parse_cards(" ".join(up))
         hint = "the Fool's" if name == state.fool else f"{name}'s"
+        down = want - len(up)
+        which = f"the {down} down card{'s' if down > 1 else ''}" if down > 0 else "the cards"
         raise BadInput(f"the showdown needs every hand still in: {hint} cards are missing "
-                       f"(showing: {' '.join(up) or 'none'}; give the down cards as "
+                       f"(showing: {' '.join(up) or 'none'}; give {which} as "
                        f"\"{name}: CARDS\")")
     shorts = [c.short for c in given]
     inside = [u for u in up if u in shorts]
@@ -408,11 +423,8 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
     """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
     hand = need_hand(state)
     if not hand.betting_over:
-        what = betting.options(state, hand)
-        why = (f"{what.name} is to act ({'/'.join(what.moves)})" if what
-               else betting.waiting_line(state, hand))
-        raise IllegalAction(f"betting is not over: {why}; the showdown comes after the last "
-                            "betting round")
+        raise IllegalAction(f"betting is not over, and the showdown comes after the last "
+                            f"betting round: {betting.act_hint(state, hand)}")
     typed: dict[str, list[Card]] = {}
     for raw_name, cards_text in hands_text:
         if raw_name is None:

@@ -30,6 +30,39 @@ class Point:
     source: str
 
 
+#: The Arcanum shown for points that would give a soul's secret Arcanum away (E43).
+SECRET = "?"
+HIDDEN = -1  # ``Point.arcanum`` of such points when they are masked
+
+
+def arcanum_found(state: State, key: str) -> bool:
+    """Whether anyone has guessed this soul's Arcanum right (an own soul's is public)."""
+    soul = state.soul(key)
+    return soul.kind == "own" or any(g["soul"] == key and g["result"]["arcanum"] == "correct"
+                                     for g in state.guesses)
+
+
+def secret_souls(state: State) -> set[str]:
+    """The souls whose Arcanum nobody has found yet: their held points would tell (E43)."""
+    return {s.key for s in state.souls if not arcanum_found(state, s.key)}
+
+
+def shown_sources(state: State, *, reveal: bool = False) -> list[Point]:
+    """``sources`` as anyone may see them (E43): without ``reveal`` the 2 points for holding a
+    soul whose Arcanum nobody has found stand under ``HIDDEN``, not under that Arcanum."""
+    points = sources(state)
+    if reveal:
+        return points
+    secret = {f"holds {key}" for key in secret_souls(state)}
+    return [Point(p.person, HIDDEN, p.points, p.source) if p.source in secret else p
+            for p in points]
+
+
+def numeral(arcanum: int) -> str:
+    """An Arcanum's numeral, or ``?`` for a masked one (E43)."""
+    return SECRET if arcanum == HIDDEN else to_roman(arcanum)
+
+
 def sources(state: State) -> list[Point]:
     """Every contribution to every person's status, in the order of R27."""
     out: list[Point] = [Point(state.fool, 0, SEATED_START, "start: the Fool's seat")]
@@ -81,10 +114,16 @@ def totals(state: State) -> dict[str, dict[int, int]]:
     return out
 
 
-def points_json(state: State) -> dict[str, dict[str, int]]:
-    """``{person: {arcanum numeral: points}}``, Arcana in order."""
-    return {person: {to_roman(a): n for a, n in sorted(arcana.items())}
-            for person, arcana in totals(state).items()}
+def points_json(state: State, *, reveal: bool = True) -> dict[str, dict[str, int]]:
+    """``{person: {arcanum numeral: points}}``, Arcana in order; without ``reveal`` the
+    points of a secret Arcanum under ``"?"``, last (E43)."""
+    out: dict[str, dict[int, int]] = {p: {} for p in state.people}
+    for p in shown_sources(state, reveal=reveal):
+        bucket = out.setdefault(p.person, {})
+        bucket[p.arcanum] = bucket.get(p.arcanum, 0) + p.points
+    return {person: {numeral(a): n for a, n in sorted(arcana.items(),
+                                                      key=lambda kv: (kv[0] == HIDDEN, kv[0]))}
+            for person, arcana in out.items()}
 
 
 def occupants(state: State) -> dict[int, str]:
@@ -99,8 +138,20 @@ def occupants(state: State) -> dict[int, str]:
 VACANT_NEEDS = 7  # R28
 
 
-def promotions(state: State) -> list[dict[str, Any]]:
-    """Every claim that would succeed now (R28): vacant with 7+, occupied with more."""
+def promotions(state: State, *, reveal: bool = True) -> list[dict[str, Any]]:
+    """Every claim that would succeed now (R28): vacant with 7+, occupied with more. Without
+    ``reveal``, a claim that secret points take part in, the claimant's or the occupant's, is
+    left out: its Arcanum would give the soul away (E43)."""
+    claims = _claims(state)
+    if reveal:
+        return claims
+    secret = {f"holds {key}" for key in secret_souls(state)}
+    hidden = {(p.person, to_roman(p.arcanum)) for p in sources(state) if p.source in secret}
+    return [c for c in claims if (c["person"], c["arcanum"]) not in hidden
+            and (c["occupant"], c["arcanum"]) not in hidden]
+
+
+def _claims(state: State) -> list[dict[str, Any]]:
     points = totals(state)
     held = occupants(state)
     claims = []
@@ -123,6 +174,7 @@ def promotions(state: State) -> list[dict[str, Any]]:
     return claims
 
 
-def points_detail(state: State) -> list[dict[str, Any]]:
-    return [{"person": p.person, "arcanum": to_roman(p.arcanum), "points": p.points,
-             "source": p.source} for p in sources(state)]
+def points_detail(state: State, *, reveal: bool = True) -> list[dict[str, Any]]:
+    """Every point with its source; without ``reveal`` secret Arcana as ``"?"`` (E43)."""
+    return [{"person": p.person, "arcanum": numeral(p.arcanum), "points": p.points,
+             "source": p.source} for p in shown_sources(state, reveal=reveal)]

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from referee.errors import BadInput
 from referee.evening import betting, effects
 from referee.evening.play import act
-from referee.evening.power_use import Use, counts_as, pay, toll_payers
+from referee.evening.power_use import Use, counts_as, pay, power_label, toll_payers
 from referee.names import match_name
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
@@ -59,7 +59,8 @@ def _toll(use: Use, e: Event) -> str:
     e["paid"] = {p: pay(use.state, p, n) for p in payers if p not in folding}
     e["folded"] = folding
     paid = ", ".join(e["paid"]) or "nobody"
-    return (f"toll of {n} chip(s) into the pot, no bet: {paid} pay"
+    return (f"toll of {n} chip(s) into the pot, no bet: {paid} "
+            + ("pays" if len(e["paid"]) == 1 else "pay")
             + (f"; {', '.join(folding)} fold" if folding else ""))
 
 
@@ -231,7 +232,7 @@ def _discard(use: Use, e: Event) -> str:
     if e["up"]:
         use.up_card(use.name, card)
     else:
-        use.unseen(card, f"a down card of {use.name}")
+        use.own_cards([card], dead_ok=True)  # E56: one of the user's own down cards
         use.unprotected(use.name, card)
     e["card"] = card
     return (f"{use.name} takes the top card of the deck face down and discards {card}"
@@ -242,13 +243,30 @@ def _discard(use: Use, e: Event) -> str:
 def _counts_as(use: Use, e: Event) -> str:
     rule = param(use.effect, "as")
     target = use.target(live=False) if rule == "target_up" else None
-    card = parse_card(use.one_card("cards", f"the card of {use.name}'s hand that changes"))
-    for owner, shown in use.hand.showing.items():
-        if card.short in shown and owner != use.name:
-            raise use.fail(f"{card.short} is showing for {owner}, not in {use.name}'s hand",
-                           "S22")
+    what = f"the card of {use.name}'s hand that changes"
+    second = None
+    if rule == "same_rank" and len(use.given.get("cards") or ()) == 2:
+        # Mingling the Waters: "two minor cards in your hand", the second lending its suit.
+        card, second = (parse_card(str(c)) for c in use.need("cards", what))
+    else:
+        card = parse_card(use.one_card("cards", what))
     use.unprotected(use.name, card.short)
-    e.update(card=card.short, target=target, **{"as": counts_as(use, rule, card, target)})
+    made = counts_as(use, rule, card, target, second)
+    # E56: the cards the power names as the user's must be in the user's hand: now, as far
+    # as the table can see, and at the showdown (effects.counted).
+    needs = [card.short]
+    if rule == "own_card":
+        needs.append(made)  # Abundance: "choose two cards in your hand"
+    elif second is not None:
+        needs.append(second.short)
+    use.own_cards(needs)
+    e.update(card=card.short, target=target, **{"as": made})
+    if len(needs) > 1:
+        e["needs"] = needs[1:]
+    elif rule == "same_rank":
+        suit = parse_card(made).suit  # the second card: a minor of this suit (E56)
+        assert suit is not None
+        e["suit"] = suit.value
     return (f"{use.name}'s {card.short} counts as {e['as']} until the hand ends (magic, R8): "
             "mark it with a chip")
 
@@ -271,7 +289,8 @@ def _lose(use: Use, e: Event) -> str:
         raise use.fail(f"{who} holds no unused power", "S24")
     e["target"] = who
     e["lost"] = unused[random.Random(e["seed"]).randrange(len(unused))]
-    return f"{who} loses {e['lost']}, drawn at random (seed {e['seed']}), as if spent"
+    lost = power_label(use.state, e["lost"])  # E57: by its name, not its key
+    return f"{who} loses {lost}, drawn at random (seed {e['seed']}), as if spent"
 
 
 @builds("surcharge")
@@ -308,9 +327,7 @@ def _protect(use: Use, e: Event) -> str:
     if len(given) > most or len(set(given)) != len(given):
         raise BadInput(f"{use.title} holds up to {most} different cards fast, not "
                        f"{' '.join(given)}")
-    for card in given:
-        if card not in use.hand.showing.get(use.name, []):
-            use.unseen(card, f"a down card of {use.name}")
+    use.own_cards(given, dead_ok=True)  # E56: the user's own cards, up or down
     e["cards"] = given
     return f"{' and '.join(given)} of {use.name} are held fast: no power can touch them"
 

@@ -15,6 +15,20 @@ from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
 from referee.streams import Event
 
+
+def label(spec: dict[str, Any]) -> str:
+    """A power as the GM reads it: ``Second Thoughts (XX reversed)`` (E57)."""
+    from referee.rules.cards import to_roman
+
+    return f"{spec['name']} ({to_roman(spec['card'])} {spec['orientation']})"
+
+
+def power_label(state: State, key: str) -> str:
+    """The power ``key`` of the evening's set by its name and card; the key if unknown."""
+    spec = next((p for p in state.scenario.get("powers", []) if p["key"] == key), None)
+    return label(spec) if spec else key
+
+
 FLAGS = {"target": "--target NAME", "cards": "--card CARD", "new": "--new CARD",
          "as": "--as CARD", "action": "--action ACTION", "folds": "--fold NAME"}
 
@@ -99,6 +113,37 @@ class Use:
                             f"{gone[card]}); it cannot be {whose}", "R8")
         return card
 
+    def own(self, card: str, *, dead_ok: bool = False) -> str:
+        """A card the power names as one of the user's ("your cards", E56): one of their up
+        cards (not a dead one, unless ``dead_ok``), or a card that may be face down in their
+        hand, so nowhere the table can see it. How many such down cards they can hold is
+        checked by ``own_cards``."""
+        name = self.name
+        if card in self.hand.showing.get(name, []):
+            if not dead_ok and card in effects.dead_cards(self.hand, name):
+                raise self.fail(f"{name}'s {card} is dead and counts for nothing in "
+                                f"{name}'s hand", "E56")
+            return card
+        for owner, shown in self.hand.showing.items():
+            if card in shown:
+                raise self.fail(f"{card} is showing for {owner}, not in {name}'s hand", "E56")
+        return self.unseen(card, f"in {name}'s hand")
+
+    def own_cards(self, cards: list[str], *, dead_ok: bool = False) -> list[str]:
+        """Several of the user's cards (E56): each ``own``, and no more face-down ones than
+        the user holds face down now."""
+        for card in cards:
+            self.own(card, dead_ok=dead_ok)
+        down = [c for c in dict.fromkeys(cards) if c not in self.hand.showing.get(self.name, [])]
+        left = self.down_left(self.name)
+        if len(down) > left:
+            held = f"{left} face-down card" + ("" if left == 1 else "s")
+            up = " ".join(self.hand.showing.get(self.name, [])) or "none"
+            raise self.fail(f"{self.name} holds {held} now (up: {up}), so "
+                            f"{' and '.join(down)} cannot {'both' if len(down) == 2 else 'all'} "
+                            f"be in {self.name}'s hand", "E56")
+        return cards
+
     def unprotected(self, owner: str, card: str) -> None:
         held = effects.protected(self.hand, owner, card)
         if held:
@@ -126,10 +171,23 @@ def pay(state: State, who: str, n: int) -> dict[str, int]:
                       own_first=state.settings.get("r11_own_colour_first", True))
 
 
-def counts_as(use: Use, rule: str, card: Card, target: str | None) -> str:
-    """The card ``card`` counts as under ``rule`` (S22), from ``--as`` or the rule itself."""
+def counts_as(use: Use, rule: str, card: Card, target: str | None,
+              second: Card | None = None) -> str:
+    """The card ``card`` counts as under ``rule`` (S22), from ``--as`` or the rule itself;
+    ``second`` is Mingling the Waters' second card, whose suit it takes (E56)."""
     given = use.take("as")
     wanted = parse_card(str(given)) if given else None
+    if rule == "same_rank" and second is not None:
+        if card.is_major or second.is_major:
+            raise use.fail(f"{card.short} and {second.short} must both be minor cards", "S22")
+        made = Card(second.suit, card.rank)
+        if second.suit == card.suit:
+            raise use.fail(f"{second.short} is of {card.short}'s own suit; the second card "
+                           "names another suit", "S22")
+        if wanted is not None and wanted != made:
+            raise use.fail(f"{card.short} in the suit of {second.short} counts as "
+                           f"{made.short}, not {wanted.short}", "S22")
+        return made.short
     if rule in ("king", "mirror"):
         if card.is_major:
             raise use.fail(f"{card.short} is a major; the power works on a minor card", "S22")

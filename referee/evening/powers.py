@@ -18,6 +18,7 @@ from referee.evening.folds import replay
 from referee.evening.play import _uncontested, fool_moves
 from referee.evening.power_builders import BUILD
 from referee.evening.power_use import Use
+from referee.evening.power_use import label as _label
 from referee.evening.state import State, require_evening
 from referee.names import match_name
 from referee.rules.cards import parse_card, to_roman
@@ -43,12 +44,76 @@ def depleted(state: State, card: int) -> bool:
     return all(f"{to_roman(card)}-{o}" in state.powers for o in ("upright", "reversed"))
 
 
-def find_power(state: State, text: str) -> dict[str, Any]:
-    by_key = {p["key"].lower(): p for p in powers(state)}
-    if text.lower() in by_key:
-        return by_key[text.lower()]
-    names = {p["name"]: p for p in powers(state)}
-    return names[match_name(text, list(names), "power")]
+def _words(text: str) -> list[str]:
+    """A name as words to match (E55): no case, apostrophes dropped (``Reaper's`` is
+    ``reapers``), other punctuation a space."""
+    import re
+
+    return re.sub(r"[^\w]+", " ", re.sub(r"['\u2019]", "", text.casefold())).split()
+
+
+def _by_words(query: list[str], name: str) -> bool:
+    """Whether the query's words begin consecutive words of ``name``, from any word (E55):
+    ``toll``, ``reaper``, ``reapers toll`` all name The Reaper's Toll."""
+    words = _words(name)
+    return any(all(i + k < len(words) and words[i + k].startswith(q)
+                   for k, q in enumerate(query)) for i in range(len(words)))
+
+
+def find_power(state: State, text: str, holder: str | None = None) -> dict[str, Any]:
+    """The power ``text`` names (E55): its key (``XX-reversed``, ``XX reversed``), its name
+    (any case), a prefix of any of its words (``toll``, ``reaper``), or its card (``XIII``,
+    ``death``): the power ``holder`` holds from that card. Several candidates are narrowed to
+    the one ``holder`` holds, else listed.
+
+    Raises:
+        UnknownName: nothing matches, or several do; says which.
+    """
+    from referee.errors import UnknownCard, UnknownName
+
+    pool = powers(state)
+    key = "-".join(text.split()).lower()
+    for p in pool:
+        if p["key"].lower() == key or _words(p["name"]) == _words(text):
+            return p
+    query = _words(text)
+    if not query:
+        raise UnknownName(f"empty power; name it by its name, a word of it or its card "
+                          f"(e.g. {pool[0]['name'] if pool else 'XIII'}) (E55)", ruling="E55")
+    found = [p for p in pool if _by_words(query, p["name"])]
+    card = None
+    if not found:
+        try:
+            card = parse_card(text)
+        except UnknownCard:
+            card = None
+        if card is not None and card.is_major:
+            found = [p for p in pool if p["card"] == card.rank]
+    if len(found) > 1 and holder is not None:
+        mine = [p for p in found if (state.powers.get(p["key"]) or {}).get("holder") == holder]
+        if len(mine) == 1:
+            return mine[0]
+        if card is not None and not mine:
+            raise UnknownName(f"{holder} holds no power of {to_roman(card.rank)}: "
+                              + ", ".join(f"{_label(p)} {_held_by(state, p)}" for p in found)
+                              + " (E55)", ruling="E55")
+    if len(found) == 1:
+        return found[0]
+    if found:
+        which = " or ".join(_label(p) for p in found)
+        raise UnknownName(f"power {text!r} names more than one: {which}; name the one meant "
+                          "(E55)", ruling="E55")
+    from referee.names import nearest
+
+    near = nearest(text, [p["name"] for p in pool])
+    hint = f"did you mean {', '.join(near)}?" if near else "`referee power list` lists them"
+    raise UnknownName(f"unknown power {text!r}; {hint} (a power is named by its name, a word "
+                      "of it, or its card, E55)", ruling="E55")
+
+
+def _held_by(state: State, spec: dict[str, Any]) -> str:
+    held = state.powers.get(spec["key"])
+    return f"held by {held['holder']}" if held else "not given out"
 
 
 def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
@@ -61,7 +126,7 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     name = match_name(who, [*state.stakeholders, state.fool], "player")
     if name == state.fool:
         raise IllegalAction("the Fool (R15) cannot access or use powers (R26)", ruling="R26")
-    if name not in hand.live:
+    if name not in hand.live and not _folded_by_answerable(hand, name):
         raise IllegalAction(f"{name} is not in hand {hand.no}; only a stakeholder dealt in (and "
                             "still in) may access a power (R26)", ruling="R26")
     card = parse_card(card_text)
@@ -78,7 +143,8 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
                                 ruling="R26")
     for other, gone in hand.forfeited.items():
         if card.short in gone:
-            raise IllegalAction(f"{card.name} was already given up by {other} this hand")
+            raise IllegalAction(f"{card.name} was already given up by {other} this hand; "
+                                "`referee power list` shows who holds which power")
     # Two down, two up, two up, one down: two face-down cards until the last round, then three.
     down = 3 if hand.round.street >= 3 else 2
     if len(hand.forfeited.get(name, [])) >= down:
@@ -96,13 +162,28 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     return [event]
 
 
+def _folded_by_answerable(hand: Any, name: str) -> bool:
+    """R38: folded by the very power that may be answered now, so still able to answer it
+    (Mistrial cancels the fold with the rest)."""
+    answer = hand.answerable
+    if answer is None or answer["kind"] != "power":
+        return False
+    before = answer["before"]["hand"]
+    return name in before["order"] and name not in before["folded"]
+
+
 # -- using a power ------------------------------------------------------------------------------
 
 def use_power(state: State, who: str, power_text: str, *, target: str | None = None,
               cards: list[str] | tuple[str, ...] = (), new: str | None = None,
               as_card: str | None = None, action: str | None = None,
-              folds: list[str] | tuple[str, ...] = (), seed: int | None = None) -> list[Event]:
-    """R26, S11: a power used once by its holder, at its moment, paying its Charges."""
+              folds: list[str] | tuple[str, ...] = (), seed: int | None = None,
+              access_card: str | None = None) -> list[Event]:
+    """R26, S11: a power used once by its holder, at its moment, paying its Charges.
+
+    ``access_card``: the face-down major slid to the Fool for this very power first, in the
+    same act (R38): the access and the use are recorded together, or neither is.
+    """
     require_evening(state)
     name = match_name(who, [*state.stakeholders, state.fool], "player")
     if name == state.fool:
@@ -111,15 +192,20 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     if seat.dead or seat.resigned:
         raise IllegalAction(f"{name} is out of the game ({'dead' if seat.dead else 'resigned'}); "
                             "only a stakeholder still in the game uses a power (R26)", ruling="R26")
-    spec = find_power(state, power_text)
+    spec = find_power(state, power_text, None if access_card else name)
+    if access_card is not None:
+        slid = _access_for(state, name, spec, access_card)
+        return slid + use_power(replay(state, slid), name, spec["key"], target=target,
+                                cards=cards, new=new, as_card=as_card, action=action,
+                                folds=folds, seed=seed)
     held = state.powers.get(spec["key"])
     if held is None or held["holder"] != name:
         owner = held["holder"] if held else "nobody"
         raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
                             f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
     if held.get("used"):
-        lost = f" (lost to {held['lost']})" if held.get("lost") else ""
-        raise IllegalAction(f"{spec['name']} was already used{lost}; powers are one-use (R26)",
+        raise IllegalAction(f"{spec['name']} was already {effects.spent(held)}; a power is "
+                            "used once (R26, E57); `referee power list` shows what is left",
                             ruling="R26")
     extra = effects.surcharge(state, name)
     cost = spec["charges"] + extra
@@ -132,9 +218,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     if hand is None:
         raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "
                             "`referee hand start`", ruling="S29")
-    answer = hand.answerable
-    folded_by_it = (spec.get("timing") == "answer_power" and answer is not None
-                    and name not in answer["before"]["hand"]["folded"])
+    folded_by_it = spec.get("timing") == "answer_power" and _folded_by_answerable(hand, name)
     if name not in hand.live and not folded_by_it:
         raise IllegalAction(f"{name} is not in hand {hand.no}; a power is used by a stakeholder "
                             "still in the hand (S29)", ruling="S29")
@@ -160,6 +244,23 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     return events + fool_events + _uncontested(sim)
 
 
+def _access_for(state: State, name: str, spec: dict[str, Any], card_text: str) -> list[Event]:
+    """``power use NAME POWER --access CARD`` (R38): the card slid for this power, which must
+    be that power's card and still free to be given."""
+    card = parse_card(card_text)
+    label = _label(spec)
+    if card.rank != spec["card"] or not card.is_major:
+        raise IllegalAction(f"{spec['name']} is the {spec['orientation']} power of "
+                            f"{to_roman(spec['card'])}; --access names that card, not "
+                            f"{card.short} (R26)", ruling="R26")
+    held = state.powers.get(spec["key"])
+    if held is not None:
+        raise IllegalAction(f"{label} is already out ({_held_by(state, spec)}); sliding "
+                            f"{card.short} would grant nothing, so nothing was recorded (R26)",
+                            ruling="R26")
+    return access(state, name, card.short, spec["orientation"])
+
+
 def check_timing(use: Use, timing: str) -> None:
     """S11: the moment the power's timing names, or a refusal saying which moment it is."""
     state, hand, name = use.state, use.hand, use.name
@@ -172,7 +273,8 @@ def check_timing(use: Use, timing: str) -> None:
                        f"{betting.waiting_line(state, hand)}")
     if timing == "own_turn":
         if current != name:
-            raise use.fail(f"played {moment}; {current} is to act, not {name}")
+            raise use.fail(f"played {moment}; {current} is to act, not {name}: "
+                           f"{betting.move_commands(state, hand)} first")
     elif timing == "before_turn":
         if current == name:
             raise use.fail(f"played {moment} (S13); it is {name}'s own turn")
@@ -193,3 +295,6 @@ def check_timing(use: Use, timing: str) -> None:
         if answer is None or answer["kind"] != want or answer["by"] == name:
             raise use.fail(f"played {moment}, at once: nothing else may have happened since "
                            "(S15)", "S15")
+        if answer.get("via") not in (None, name):
+            raise use.fail(f"played {moment}, at once: {answer['via']} has slid a card to the "
+                           f"Fool since, and only that answer may follow (R38)", "R38")

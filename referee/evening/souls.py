@@ -27,7 +27,7 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
-from referee.names import match_name, name_key
+from referee.names import match_name, name_key, quoted
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
@@ -226,8 +226,8 @@ def _seller_holds(state: State, seller: str, soul: Soul) -> str:
     helper = state.seat(seller).assistant if seller in state.stakeholders else None
     if helper is not None and soul.holder == helper:
         return helper
-    raise IllegalAction(f"{seller} does not hold {soul.key}; {soul.holder} does (R20)",
-                        ruling="R20")
+    raise IllegalAction(f"{seller} does not hold {soul.key}; {soul.holder} does (R20); "
+                        "`referee soul list` shows who holds which", ruling="R20")
 
 
 def auction(state: State, seller_text: str, soul_text: str | None, *,
@@ -248,11 +248,22 @@ def auction(state: State, seller_text: str, soul_text: str | None, *,
         raise BadInput(f"name the soul {seller} auctions: `soul auction {seller} SOUL`")
     if open_ is not None:
         raise IllegalAction(f"{open_['seller']} is auctioning {open_['soul']} already; close it "
-                            "first (`soul sell`, `soul force-trade`, or `soul auction "
-                            f"{open_['seller']} --withdraw`) (R20)", ruling="R20")
+                            f"first ({_closings(state, open_)}) (R20)", ruling="R20")
     soul = live_soul(state, soul_text)
     holder = _seller_holds(state, seller, soul)
     return [{"kind": "auction_opened", "seller": seller, "soul": soul.key, "holder": holder}]
+
+
+def _closings(state: State, open_: dict[str, Any]) -> str:
+    """How the open auction can end, as commands (E28, E58): a sale, a forced trade (of one's
+    own soul only), a withdrawal."""
+    seller = quoted(open_["seller"])
+    soul = quoted(open_["soul"])
+    ways = [f"`referee soul sell {seller} {soul} BUYER`"]
+    if state.soul(open_["soul"]).owner == open_["seller"]:
+        ways.append(f"`referee soul force-trade {seller}`")
+    ways.append(f"`referee soul auction {seller} --withdraw`")
+    return ", ".join(ways[:-1]) + " or " + ways[-1]
 
 
 def bid(state: State, buyer_text: str, chips_text: str | None,
@@ -261,8 +272,8 @@ def bid(state: State, buyer_text: str, chips_text: str | None,
     require_evening(state)
     open_ = state.auction
     if open_ is None:
-        raise IllegalAction("no auction is open; the seller announces one with `soul auction "
-                            "SELLER SOUL` (R20)", ruling="R20")
+        raise IllegalAction("no auction is open; the seller announces one with `referee soul "
+                            "auction SELLER SOUL` (R20)", ruling="R20")
     buyer = person(state, buyer_text)
     if party(state, buyer) == party(state, open_["seller"]):
         raise BadInput(f"{buyer} is on the seller's side; bids come from the other players")
@@ -293,7 +304,8 @@ def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
         bids = [b for b in open_["bids"] if b["buyer"] == buyer]
         if not bids:
             raise BadInput(f"{buyer} has made no bid for {soul.key}; name the winning bid with "
-                           "--chips COLOUR:N[,...] and/or --promise TEXT (R20)")
+                           "--chips COLOUR:N[,...] and/or --promise TEXT, or let them bid: "
+                           f"`referee soul bid {quoted(buyer)} COLOUR:N` (R20)")
         chips, promise = dict(bids[-1]["chips"]), bids[-1]["promise"]
     else:
         chips = parse_chips(state, chips_text) if chips_text else {}

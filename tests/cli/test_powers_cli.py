@@ -435,10 +435,14 @@ def test_s24_downfall_loses_a_random_unused_power_reproducibly(gm: GM) -> None:
     grant(gm, "Ada", "Eclipse")     # XIX-reversed
     grant(gm, "Cy", "Downfall")
     out = use(gm, "Cy", "Downfall", "--target", "Ada", "--seed", "7")
-    # Seed 7 draws index 1 of Ada's unused powers in key order: VIII-upright, XIX-reversed.
-    assert "XIX-reversed" in out and "seed 7" in out
+    # Seed 7 draws index 1 of Ada's unused powers in key order: VIII-upright, XIX-reversed,
+    # named by its name and card (E57).
+    assert "Ada loses Eclipse (XIX reversed), drawn at random (seed 7)" in out
+    assert "XIX-reversed" not in out
     assert used(gm, "Eclipse") and not used(gm, "Hold Fast")
-    assert "Downfall" in gm.fails("power", "use", "Ada", "Eclipse", "--target", "Cy")
+    assert gm.fails("power", "use", "Ada", "Eclipse", "--target", "Cy") == (
+        "error: Eclipse was already lost to Downfall; a power is used once (R26, E57); "
+        "`referee power list` shows what is left")
     assert charges(gm)["Cy"] == 2
 
 
@@ -563,6 +567,7 @@ def test_s22_magic_counts_at_the_showdown(gm: GM, power: str, args: tuple[str, .
                                           cards: str, category: str) -> None:
     table(gm)
     grant(gm, "Ada", power)
+    finish(gm)  # every card dealt: the cards it names are in Ada's hand (E56)
     use(gm, "Ada", power, *args)
     assert any(power in t for t in hand(gm)["effects"])
     result = showdown(gm, Ada=cards)

@@ -50,8 +50,11 @@ def test_demo_plays_both_phases_all_ins_souls_and_a_power(demo: GM) -> None:
 def test_report_json_agrees_with_status_points_and_promotions(demo: GM) -> None:
     report = demo.json("report", "--reveal")  # the GM's copy: every Arcanum shown (E43)
     assert report["money"]["chips"] == demo.status()["chips"]
-    assert report["arcana"]["points"] == demo.json("points")
-    assert report["arcana"]["promotions"] == demo.json("promotions")
+    assert report["arcana"]["points"] == demo.json("points", "--reveal")
+    assert report["arcana"]["promotions"] == demo.json("promotions", "--reveal")
+    public = demo.json("report")  # and the players' copy keeps the same secrets
+    assert public["arcana"]["points"] == demo.json("points")
+    assert public["arcana"]["promotions"] == demo.json("promotions")
     total = sum(h["count"] for h in report["money"]["holders"])
     assert total == 40  # four stakeholders, ten chips each, none in a pot between hands (R10)
     duets = {d["category"] for d in report["highlights"]["duet_hands"]}

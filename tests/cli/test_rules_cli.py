@@ -51,7 +51,8 @@ def test_rules_several_ids_any_case_in_the_order_asked(gm: GM) -> None:
 
 def test_rules_unknown_id_names_the_nearest_and_exits_2(gm: GM) -> None:
     line = gm.fails("rules", "R99")
-    assert line == ("error: no ruling R99 in the rulebook; the nearest are R37, R36, R35 "
+    top = sorted((i for i in BOOK.ids if re.fullmatch(r"R\d+", i)), key=lambda i: -int(i[1:]))
+    assert line == (f"error: no ruling R99 in the rulebook; the nearest are {', '.join(top[:3])} "
                     "(`referee rules` lists every id)")
     last_e = max((i for i in BOOK.ids if i.startswith("E")), key=lambda i: int(i[1:]))
     assert last_e in gm.fails("rules", "R16", "E99")  # the highest E ruling is the nearest
@@ -169,7 +170,8 @@ def test_shell_rules_complete_ids_and_remember_in_memory(
         return [c.text for c in completer.get_completions(Document(text, len(text)),
                                                           CompleteEvent())]
 
-    assert complete("rules R3") == ["R3", "R30", "R31", "R32", "R33", "R34", "R35", "R36", "R37"]
+    assert complete("rules R3") == [i for i in BOOK.ids if i.startswith("R3")]  # book order
+    assert {"R3", "R30", "R37", "R38"} <= set(complete("rules R3"))
     assert complete("rules R16 e2") == ["E2", "E25", "E26", "E27", "E28", "E29", "E20", "E21",
                                         "E23", "E24", "E22"]  # in the rulebook's order
     assert complete("rules la") == ["last"]
