@@ -39,7 +39,7 @@ def build(path: Path, events: int) -> None:
     """An evening with about ``events`` events: setup, then chips passed back and forth
     between two assistants away from the table (one event per command)."""
     from referee.evening import commands
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     seats = [commands.parse_seat(s) for s in ("Ada:XVI:red:Ben:IX", "Cy:III:blue:Di:II")]
     with open_evening(path) as ev:

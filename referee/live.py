@@ -198,7 +198,7 @@ def load_state(path: Path) -> State:
     """
     from referee.errors import StoreError
     from referee.evening.state import require_evening
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     if not path.exists():
         raise StoreError(f"no evening file at {path}; open one with `referee new` or name "

@@ -103,7 +103,7 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
         StoreError: the evening is busy, or the access file cannot be written.
     """
     from referee.errors import StoreError
-    from referee.files import EveningLock
+    from referee.storage.files import EveningLock
 
     lock = EveningLock(evening.with_name(evening.name + ".lock"))
     if not lock.acquire(3.0):
@@ -136,7 +136,7 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
     import os
 
     from referee.errors import StoreError
-    from referee.files import atomic_write
+    from referee.storage.files import atomic_write
 
     old = None if renew else load_access(evening)
     access = old or Access(station=new_token(), url=url)
@@ -271,7 +271,7 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
     from referee.errors import StoreError
-    from referee.files import EveningLock, atomic_write
+    from referee.storage.files import EveningLock, atomic_write
 
     if not evening.exists():
         raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
@@ -324,7 +324,7 @@ def build_frame(path: Path, now: float | None = None) -> dict[str, Any]:
     from referee.errors import StoreError
     from referee.evening.state import require_evening
     from referee.report import chips_by_hand
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     if not path.exists():
         raise StoreError("no evening yet: open one with `referee new`")

@@ -36,7 +36,7 @@ typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._ge
 def _durability(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     """fsync only where durability is what the test checks: half of every CLI test's time
     otherwise goes to the disk. Processes a test starts keep fsync (their own default)."""
-    from referee import files
+    from referee.storage import files
 
     monkeypatch.setattr(files, "DURABLE", request.node.get_closest_marker("durable") is not None)
 

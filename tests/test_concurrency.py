@@ -11,7 +11,8 @@ import pytest
 
 from referee.evening import commands
 from referee.evening.state import CHIPS_PER_COLOUR
-from referee.store import open_evening
+from referee.storage.audit import verify
+from referee.storage.store import open_evening
 
 pytestmark = pytest.mark.system
 
@@ -23,9 +24,9 @@ N = 200
 #: moving one chip between a stakeholder away from the table and their assistant (R16).
 WRITER = """
 import sys, time
-from referee import store
+from referee.storage import store
 from referee.evening import commands
-from referee.store import open_evening
+from referee.storage.store import open_evening
 
 path, tag, owner, helper, colour, n, timeout = sys.argv[1:8]
 store.SEGMENT_SIZE = 50
@@ -83,7 +84,7 @@ def check_all_kept(db: Path) -> int:
     """Every command of both writers is in the log, in order; returns how often the log
     switches from one writer to the other."""
     with open_evening(db, write=False) as ev:
-        assert ev.verify() == []
+        assert verify(ev) == []
         texts = [c.text for c in ev.commands()][SETUP:]
         state = ev.state("evening")
         seqs = [r["seq"] for r in ev.records()]
@@ -146,7 +147,7 @@ def test_two_consoles_at_once_through_the_cli(tmp_path: Path) -> None:
         _, err = loop.communicate(timeout=120)
         assert loop.returncode == 0, err
     with open_evening(db, write=False) as ev:
-        assert ev.verify() == []
+        assert verify(ev) == []
         cmds = ev.commands()[SETUP:]
         state = ev.state("evening")
     assert len(cmds) == 2 * n

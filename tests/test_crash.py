@@ -18,7 +18,8 @@ import pytest
 
 from referee.evening import commands
 from referee.evening.state import CHIPS_PER_COLOUR, State
-from referee.store import open_evening
+from referee.storage.audit import verify
+from referee.storage.store import open_evening
 from referee.streams import Event, spec
 
 pytestmark = [pytest.mark.system,
@@ -32,8 +33,8 @@ KILLS = 60
 #: (SEGMENT_SIZE 7), so kills land in event writes, backup rotation and seals alike.
 WRITER = """
 import sys
-from referee import store
-from referee.store import open_evening
+from referee.storage import store
+from referee.storage.store import open_evening
 
 store.SEGMENT_SIZE = 7
 path = sys.argv[1]
@@ -81,7 +82,7 @@ def assert_conserved(state: State) -> None:
 def check_sound(path: Path, events_per_command: int | None) -> list[tuple[Event, ...]]:
     """The file opens (no StoreError), verifies, holds contiguous whole commands; returns them."""
     with open_evening(path, write=False) as ev:
-        problems = ev.verify()
+        problems = verify(ev)
         records = list(ev.records())
         cmds = ev.commands()
         state = ev.state("evening")
@@ -111,7 +112,7 @@ def check_backups_restore(path: Path, scratch: Path) -> None:
         if segments.exists():
             shutil.copytree(segments, scratch / segments.name)
         with open_evening(restored, write=False) as ev:
-            assert ev.verify() == [], backup.name
+            assert verify(ev) == [], backup.name
 
 
 def temp_files(folder: Path) -> list[Path]:

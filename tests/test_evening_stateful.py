@@ -31,14 +31,15 @@ from hypothesis.stateful import (
 )
 from typer.testing import CliRunner
 
-from referee import store
 from referee.cli.main import app
 from referee.errors import IllegalAction, RefereeError
 from referee.evening import betting, commands, play, views
 from referee.evening.events import fields as event_fields
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State
 from referee.rules.cards import DECK
-from referee.store import open_evening
+from referee.storage import store
+from referee.storage.audit import verify
+from referee.storage.store import open_evening
 from referee.streams import Event, spec
 
 SEATS = ["Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV", "Cy:V:green", "Dee:VII:gold:Eli:VIII"]
@@ -494,7 +495,7 @@ class EveningMachine(RuleBasedStateMachine):
         if not self.db.exists():
             return
         with open_evening(self.db, write=False) as ev:
-            assert ev.verify() == []
+            assert verify(ev) == []
             sp = spec("evening")
             fresh: Any = sp.empty()
             for record in ev.records("evening"):

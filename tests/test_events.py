@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from referee.cli.main import app
 from referee.evening import events, folds
-from referee.store import open_evening
+from referee.storage.store import open_evening
 
 
 def test_every_kind_the_fold_knows_has_a_record() -> None:

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from referee import store
-from referee.store import GENESIS, event_hash
+from referee.storage import store
+from referee.storage.store import GENESIS, event_hash
 from tests.cli.conftest import GM
 
 # Every write step here is a real one: the faults are injected into fsync too.

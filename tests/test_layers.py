@@ -13,7 +13,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "referee"
 CORE = ("referee.rules", "referee.evening")
-FORBIDDEN = ("typer", "rich", "tinydb", "prompt_toolkit", "referee.store", "referee.files",
+FORBIDDEN = ("typer", "rich", "tinydb", "prompt_toolkit", "referee.storage",
              "referee.content", "referee.content.scenario", "referee.cli", "referee.report",
              "referee.serve", "referee.live")
 FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "load_toml"}
@@ -138,8 +138,7 @@ def test_the_graph_is_read_from_the_code() -> None:
     assert not any(m.startswith("referee.cli") for m in GRAPH["referee.evening.play"])
 
 
-MIDDLE = ("referee.store", "referee.files", "referee.chain", "referee.answers", "referee.report",
-          "referee.live", "referee.serve", "referee.content")
+MIDDLE = ("referee.storage", "referee.report", "referee.live", "referee.serve", "referee.content")
 
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith(MIDDLE)))

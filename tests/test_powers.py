@@ -318,7 +318,7 @@ ARGS = st.lists(st.sampled_from([
 
 
 def _state_dump(db: Path) -> Any:
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db, write=False) as ev:
         return json.loads(json.dumps(dump(ev.state("evening"))))

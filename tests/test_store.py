@@ -1,4 +1,4 @@
-"""The evening file (referee.store): atomic writes, corrupt files, backups, the hash chain,
+"""The evening file (referee.storage.store): atomic writes, corrupt files, backups, the hash chain,
 sealed segments and snapshots, undo/redo, the lock, read-only opens."""
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from referee import store, streams
+from referee import streams
 from referee.cli.main import app
 from referee.errors import IllegalAction, InvariantViolation, StoreError
 from referee.evening import commands
 from referee.evening.state import CHIPS_PER_COLOUR, State
-from referee.store import atomic_write, newest_good_backup, open_evening
+from referee.storage import store
+from referee.storage.audit import verify
+from referee.storage.store import atomic_write, newest_good_backup, open_evening
 from referee.streams import Event, StreamSpec, spec
 
 EVENING = "evening"
@@ -134,7 +136,7 @@ def test_atomic_write_that_fails_keeps_the_old_file_and_no_temp(
     def broken_replace(src: str, dst: str) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("referee.files.os.replace", broken_replace)
+    monkeypatch.setattr("referee.storage.files.os.replace", broken_replace)
     with pytest.raises(OSError):
         atomic_write(target, "new")
     assert target.read_text() == "old"
@@ -256,7 +258,7 @@ def test_a_rejected_command_writes_nothing(tmp_path: Path) -> None:
 
 def verify_file(path: Path) -> list[str]:
     with open_evening(path, write=False, audit=True) as ev:
-        return ev.verify()
+        return verify(ev)
 
 
 def cli_verify(path: Path) -> int:
@@ -372,7 +374,7 @@ def test_segments_seal_and_the_state_equals_a_fresh_fold(
             assert len(raw(db).get("events", {})) < 4  # a command reads a bounded amount
     with open_evening(db, write=False) as ev:
         seqs = [r["seq"] for r in ev.records()]
-        assert ev.verify() == []
+        assert verify(ev) == []
         assert ev.meta["segments"] == len(list((tmp_path / "e.json.segments").glob("*.json")))
         assert ev.meta["segments"] >= 7
         state = ev.state(EVENING)
@@ -401,7 +403,7 @@ def test_undo_reaches_across_a_sealed_segment(
         state = evening_state(db)
         assert state.chips["Ada"].get("red") == expected_red
         with open_evening(db, write=False) as ev:
-            assert ev.verify() == []
+            assert verify(ev) == []
             assert dumped(EVENING, ev.state(EVENING)) == refold(ev)
     with open_evening(db, write=False) as ev:
         assert [c.text for c in ev.commands()] == ["new", "rise Ada", "rise Bob"]
@@ -428,7 +430,7 @@ def test_undo_redo_and_a_reseal_keep_sealed_segments_immutable(
     # The GM restores the older version (a backup): it still verifies and reads the same.
     db.write_bytes(old_version)
     with open_evening(db, write=False) as ev:
-        assert ev.verify() == []
+        assert verify(ev) == []
         assert list(ev.records()) == old_records
 
 
@@ -456,7 +458,7 @@ def test_redo_works_only_right_after_undo_and_nothing_is_deleted(tmp_path: Path)
         ev.redo(EVENING)
     with open_evening(db, write=False) as ev:
         undone = ev.undone()
-        assert ev.verify() == []
+        assert verify(ev) == []
         assert dumped(EVENING, ev.state(EVENING)) == refold(ev)
     assert [u["text"] for u in undone] == [first.text, second.text, first.text]
     assert all(u["events"] and not u["redoable"] for u in undone)
@@ -514,7 +516,7 @@ def test_a_failed_commit_does_not_poison_the_snapshot(
     with open_evening(db, write=False) as ev:
         assert ev.meta["segments"] == 1
         assert ev.state(toy) == {"n": 7}
-        assert ev.verify() == []
+        assert verify(ev) == []
 
 
 # -- the lock and read-only opens ---------------------------------------------------------------
@@ -559,7 +561,7 @@ def test_read_only_open_of_a_missing_file_gives_the_empty_state(tmp_path: Path) 
     with open_evening(db, write=False) as ev:
         assert not ev.exists
         assert dumped(EVENING, ev.state(EVENING)) == dumped(EVENING, State())
-        assert list(ev.records()) == [] and ev.commands() == [] and ev.verify() == []
+        assert list(ev.records()) == [] and ev.commands() == [] and verify(ev) == []
         assert ev.last_command() is None
     assert not (tmp_path / "none").exists()
     result = CliRunner().invoke(app, ["--db", str(db), "status", "--json"])

@@ -324,11 +324,11 @@ class RefereeGroup(TyperGroup):
 
 
 def _store() -> Any:
-    return sys.modules.get("referee.store")
+    return sys.modules.get("referee.storage.store")
 
 
 def _begin_command() -> None:
-    from referee import files
+    from referee.storage import files
 
     files.NOTES.clear()
     files.TRACK_ANSWERS = True
@@ -355,7 +355,7 @@ def _answer_failed(exc: BaseException) -> None:
 
 def _end_command() -> None:
     """After the answer: mark it shown (E41), and pass on the store's notes."""
-    from referee import files
+    from referee.storage import files
 
     store = _store()
     with contextlib.suppress(OSError):  # a closed pipe: still mark it
@@ -421,7 +421,7 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
     state before (a copy), the state after, and the events. The text is derived after
     ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
     """
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
     from referee.streams import spec
 
     with open_evening(db_path()) as ev:
@@ -460,7 +460,7 @@ def hoist_root_options(argv: list[str]) -> list[str]:
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
     from referee.errors import BadInput
-    from referee.files import read_input
+    from referee.storage.files import read_input
 
     try:
         text = read_input(source)
@@ -478,14 +478,14 @@ def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
     """``undo`` and ``redo`` for one table's event stream (whole commands, nothing deleted)."""
 
     def undo() -> None:
-        from referee.store import open_evening
+        from referee.storage.store import open_evening
 
         with open_evening(db_path()) as ev:
             command = ev.undo(stream)
         typer.echo(f"undone: {command.text}")
 
     def redo() -> None:
-        from referee.store import open_evening
+        from referee.storage.store import open_evening
 
         with open_evening(db_path()) as ev:
             command = ev.redo(stream)

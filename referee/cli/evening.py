@@ -41,7 +41,7 @@ def run(build: Callable[[State], list[Event]], extra: dict[str, Any] | None = No
 def read_state() -> State:
     """The evening as it stands, without taking the lock (writes are atomic renames)."""
     from referee.evening.state import require_evening
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         state: State = ev.state(STREAM)
@@ -299,7 +299,7 @@ def undo(
 ) -> None:
     """Take back the last command (whole), keeping it in the log of undone commands."""
     from referee.errors import IllegalAction
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     stream = _table(table) or STREAM
     with open_evening(db_path()) as ev:
@@ -321,7 +321,7 @@ def redo(
     ] = None,
 ) -> None:
     """Bring back the last undone command, if nothing was done since."""
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path()) as ev:
         command = ev.redo(_table(table))
@@ -363,7 +363,7 @@ def log(
     from collections import deque
 
     from referee.errors import BadInput
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     if last is not None and last < 1:
         raise BadInput(f"--last {last}: give how many of the newest commands to show, 1 or more")
@@ -469,9 +469,9 @@ def verify(
     """
     import sys
 
-    from referee.audit import audit, load_trusted, save_trusted
     from referee.errors import StoreError
-    from referee.store import open_evening
+    from referee.storage.audit import audit, load_trusted, save_trusted
+    from referee.storage.store import open_evening
 
     path = db_path()
     if not path.exists():

@@ -55,7 +55,7 @@ def _player(player: str | None) -> str | None:
         return player
     from referee.cli.common import db_path
     from referee.names import match_name
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         evening = ev.state("evening")

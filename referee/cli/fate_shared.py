@@ -78,7 +78,7 @@ def with_tables(state: State) -> tuple[State, list[dict[str, Any]]]:
 def read_state() -> State:
     """The ``fate`` stream, read only, with its tables."""
     from referee.cli.common import db_path
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         state, _ = with_tables(ev.state(STREAM))

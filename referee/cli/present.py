@@ -154,8 +154,8 @@ def _write(path: Path, text: str, *, secret: bool, force: bool) -> None:
     """Write the page atomically; a page with secrets is readable by its owner only (0600)."""
     import os
 
-    from referee import files
     from referee.errors import BadInput
+    from referee.storage import files
 
     _check_target(path, force)
     real = Path(os.path.realpath(path))

@@ -10,7 +10,7 @@ from referee.cli.common import clock, console, lit, money, printable, say, short
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.store import Command
+    from referee.storage.store import Command
     from referee.streams import Event
 
 

@@ -265,7 +265,7 @@ def standings(as_json: Json = False) -> None:
     act, who is out, each player's cards left (T26)."""
     from referee.cli.common import console, db_path, emit_json
     from referee.rules import scum
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         match = scum.require_match(ev.state(STREAM))
@@ -344,7 +344,7 @@ def hand(
     from referee.errors import IllegalAction
     from referee.rules import scum
     from referee.rules.cards import format_cards
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         match = scum.require_match(ev.state(STREAM))

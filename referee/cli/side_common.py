@@ -29,7 +29,7 @@ def add_log(app: typer.Typer, stream: str, table: str, describe: Describe) -> No
     def log(as_json: Annotated[bool, typer.Option(
             "--json", help="Print JSON instead of text.")] = False) -> None:
         from referee.cli.common import console, db_path, emit_json
-        from referee.store import open_evening
+        from referee.storage.store import open_evening
 
         with open_evening(db_path(), write=False) as ev:
             commands = ev.commands(stream)

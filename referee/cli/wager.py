@@ -99,7 +99,7 @@ def rank(
     from referee.cli.common import db_path, emit_json
     from referee.errors import BadInput
     from referee.rules import wager
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     game = None
     if elixir is None or points is None:
@@ -307,7 +307,7 @@ def status(
     round (W12, W16)."""
     from referee.cli.common import db_path, emit_json
     from referee.rules import wager
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
         game = wager.require_game(ev.state(STREAM), playing=False)

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import ScenarioError, UnknownCard, UnknownName
-from referee.files import read_input
 from referee.names import mentioned_name, name_key
 from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
 from referee.rules.power_vocab import check as check_effect
+from referee.storage.files import read_input
 from referee.streams import plain
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.

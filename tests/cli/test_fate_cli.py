@@ -74,7 +74,7 @@ def test_every_fate_command_has_help(runner: CliRunner) -> None:
 def test_cli_module_imports_light() -> None:
     code = ("import sys, referee.cli.fate; "
             "bad = [m for m in sys.modules if m.startswith(('referee.rules.fate', 'rich', "
-            "'tinydb', 'referee.store'))]; assert not bad, bad")
+            "'tinydb', 'referee.storage.store'))]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -235,7 +235,7 @@ def lord(host: Host) -> Host:
 
 def test_f19_the_first_command_copies_the_tables_into_the_stream(lord: Host) -> None:
     from referee.content.side_tables import fate_tables
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(lord.db, write=False) as ev:
         commands = ev.commands("fate")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from referee import live
-from referee.store import open_evening
+from referee.storage.store import open_evening
 from tests.cli.conftest import GM
 
 SEATS = ["--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II", "--seat", "Ed:VII:green"]

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import audit, store
-from referee.store import open_evening
+from referee.storage import audit, store
+from referee.storage.store import open_evening
 from tests.cli.conftest import GM
 
 SEATS = ("Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV")

@@ -75,7 +75,7 @@ def test_report_hides_unidentified_souls_unless_revealed(demo: GM) -> None:
 @pytest.mark.parametrize("assistant", ["Ben", "Di", "Flo", "Hal"])
 def test_handout_leaks_nothing(demo: GM, assistant: str) -> None:
     from referee.rules.cards import parse_card
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(demo.db, write=False) as ev:
         state = ev.state("evening")

@@ -206,7 +206,7 @@ def _dealt(gm: GM, seed: str = "4") -> dict[str, Any]:
 
 def _pass_cards(gm: GM) -> None:
     from referee.rules import scum as rules
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
     from tests.scum.bot import passing
 
     with open_evening(gm.db, write=False) as ev:
@@ -344,7 +344,7 @@ ROLES_13 = {"Ann": "fool", "Bea": "magician", "Cid": "empress", "Dan": "high_pri
 
 def _table(gm: GM) -> Any:
     from referee.rules import scum as rules
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(gm.db, write=False) as ev:
         return rules.require_match(ev.state("scum")).current()

@@ -36,7 +36,7 @@ def server(evening: Path) -> Iterator[Served]:
 def _secrets(evening: Path) -> dict[str, Any]:
     """What no page may show: identities, aliases, clues, the cards played face down."""
     from referee.rules.cards import parse_card
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     with open_evening(evening, write=False) as ev:
         state = ev.state("evening")

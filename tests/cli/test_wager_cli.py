@@ -235,7 +235,7 @@ def test_w12_doubled_card_hint_names_the_right_mirror(gm: GM) -> None:
 
 
 def test_w13_a_replayed_game_keeps_its_points_table(gm: GM, tmp_path: Path) -> None:
-    from referee.store import open_evening
+    from referee.storage.store import open_evening
 
     start(gm, "--elixir", "Relax")
     with open_evening(gm.db, write=False) as ev:

@@ -15,7 +15,8 @@ from referee.errors import InvariantViolation
 from referee.rules import fate
 from referee.rules.fate import Typed
 from referee.rules.fate.characters import PoolSpec
-from referee.store import open_evening
+from referee.storage.audit import verify
+from referee.storage.store import open_evening
 from referee.streams import spec
 from tests.fate import fresh
 
@@ -82,7 +83,7 @@ def test_store_round_trip_verify_and_undo(tmp_path: Path) -> None:
             ev.commit("fate", events, text=f"cmd {i}")
     with open_evening(path, write=False) as ev:
         state = ev.state("fate")
-        assert ev.verify() == []
+        assert verify(ev) == []
     expected = fresh()
     for events in _evening(fresh()):
         for event in events:
@@ -92,7 +93,7 @@ def test_store_round_trip_verify_and_undo(tmp_path: Path) -> None:
         ev.undo("fate")
     with open_evening(path, write=False) as ev:
         assert ev.state("fate")["duel"] is None
-        assert ev.verify() == []
+        assert verify(ev) == []
 
 
 def test_fold_never_aliases_stored_events() -> None:

@@ -1,14 +1,14 @@
 """Whether a recorded command's answer was shown (E41).
 
-A command records who wrote it (``meta["pending"]``: the text, the process and a token of 32
-hex digits) with its events, and the evening file carries the same token in its answer slot
-(``referee.files``), followed by 32 zeros. Once the answer is printed, the CLI overwrites the
-zeros with the token, in place: the mark is inside the evening file, so a copy of the file
-(a USB stick, a backup restored) carries it, with or without its lock. The next command that
-finds the slot unmarked, written by a process no longer alive, knows a console was stopped
+A command records who wrote it (``meta["pending"]``: the text, the process and a token of 32 hex
+digits) with its events, and the evening file carries the same token in its answer slot
+(``referee.storage.files``), followed by 32 zeros. Once the answer is printed, the CLI
+overwrites the zeros with the token, in place: the mark is inside the evening file, so a copy of
+the file (a USB stick, a backup restored) carries it, with or without its lock. The next command
+that finds the slot unmarked, written by a process no longer alive, knows a console was stopped
 between the write and the answer, and says so once: that it said so is remembered outside the
-evening (the user cache, as `rules last` is), so that a refused or a reading command leaves
-the evening file as it was.
+evening (the user cache, as `rules last` is), so that a refused or a reading command leaves the
+evening file as it was.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from referee.files import NOT_SHOWN, TOKEN_LEN, mark_shown
+from referee.storage.files import NOT_SHOWN, TOKEN_LEN, mark_shown
 
 #: What this process wrote (the evening file, the command's text and its token), so that the
 #: CLI can mark each answer as shown (E41); and the commands of killed processes it noticed.

@@ -25,17 +25,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.chain import GENESIS, check_chain, stored
 from referee.errors import StoreError
-from referee.files import atomic_write, read_json
+from referee.storage.chain import GENESIS, check_chain, stored
+from referee.storage.files import atomic_write, read_json
 from referee.streams import spec
 
 if TYPE_CHECKING:
     from hashlib import sha256
 
-    from referee.store import Evening
+    from referee.storage.store import Evening
 else:
-    try:  # the builtin, as in referee.store: no OpenSSL to load
+    try:  # the builtin, as in referee.storage.store: no OpenSSL to load
         from _sha256 import sha256
     except ImportError:  # other Pythons
         from hashlib import sha256
@@ -58,6 +58,14 @@ class Audit:
     events: int = 0
     checked: int = 0
     sound: list[dict[str, Any]] = field(default_factory=list)
+
+
+def verify(ev: Evening) -> list[str]:
+    """Every problem with the evening's hash chain and its snapshots; empty when it is sound.
+
+    Checks everything; ``audit`` with what was trusted before checks only what is new.
+    """
+    return audit(ev).problems
 
 
 def audit(ev: Evening, trusted: list[dict[str, Any]] | None = None,
@@ -191,7 +199,7 @@ def _load(base: dict[str, Any], resume: dict[str, Any]) -> dict[str, Any]:
 
 def _check_base(problems: list[str], where: str, base: dict[str, Any],
                 dumps: dict[str, str]) -> None:
-    """As ``referee.chain.check_base``, from the states already dumped."""
+    """As ``referee.storage.chain.check_base``, from the states already dumped."""
     for stream in sorted(set(dumps) | set(base)):
         if stream not in dumps:  # nothing replayed for it, so nothing may be stored for it
             problems.append(f"{where}: a stored state of {stream!r} that no event made")

@@ -1,6 +1,6 @@
 """The file mechanics under the evening store: atomic writes, backups, the lock, leftovers.
 
-Nothing here knows what an evening is: ``referee.store`` builds the event log on top.
+Nothing here knows what an evening is: ``referee.storage.store`` builds the event log on top.
 """
 
 from __future__ import annotations

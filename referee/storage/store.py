@@ -18,8 +18,9 @@ Layout of an evening at ``PATH``:
 Every write goes to a temp file, is fsynced, ``os.replace``d over ``PATH`` and
 the directory fsynced, so a kill at any moment leaves either the old or the new
 file. Events carry a hash chain (``prev``, ``hash``) that ``verify`` checks.
-The file mechanics (atomic writes, backups, the lock) are in ``referee.files``, the chain and
-its audit in ``referee.chain``, and whether a command's answer was shown in ``referee.answers``.
+The file mechanics (atomic writes, backups, the lock) are in ``referee.storage.files``, the
+chain and its audit in ``referee.storage.chain``, and whether a command's answer was shown in
+``referee.storage.answers``.
 """
 
 from __future__ import annotations
@@ -36,8 +37,9 @@ from typing import Any
 from tinydb import TinyDB
 from tinydb.storages import Storage
 
-from referee import files
-from referee.answers import (
+from referee.errors import StoreError
+from referee.storage import files
+from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
     is_alive,
@@ -49,9 +51,8 @@ from referee.answers import (
     slot_for,
     was_told,
 )
-from referee.chain import GENESIS, chain_break, event_hash
-from referee.errors import StoreError
-from referee.files import (
+from referee.storage.chain import GENESIS, chain_break, event_hash
+from referee.storage.files import (
     EveningLock,
     atomic_write,
     commit_file,
@@ -521,18 +522,6 @@ class Evening:
         if self._undone:
             self._db.table("undone").insert_multiple(self._undone)
         self._storage.flush()
-
-    # -- audit ---------------------------------------------------------------------------------
-
-    def verify(self) -> list[str]:
-        """Every problem with the hash chain and the snapshots; empty when the file is sound.
-
-        Checks everything; ``referee.audit`` also checks only what was not checked before.
-        """
-        from referee.audit import audit
-
-        return audit(self).problems
-
 
 def _group(records: Iterable[dict[str, Any]]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""
