@@ -1,4 +1,4 @@
-"""The examples in the side tables' docstrings run as written."""
+"""The examples in the side tables' (and a few shared modules') docstrings run as written."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "referee.rules.scum.roles", "referee.rules.scum.plays", "referee.rules.wager.cards",
-    "referee.rules.wager.hands", "referee.rules.fate.cards", "referee.names",
+    "referee.rules.wager.hands", "referee.rules.fate.cards", "referee.names", "referee.streams",
+    "referee.rules.scenario",
 ]
 
 

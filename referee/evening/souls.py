@@ -33,7 +33,7 @@ from referee.rules.pots import check_named_chips
 from referee.streams import Event
 
 if TYPE_CHECKING:
-    from referee.content.scenario import Scenario
+    from referee.rules.scenario import Scenario
 
 GUESSES_PER_SOUL = 3  # R24
 NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
