@@ -212,6 +212,55 @@ class PowerUsed(TypedDict, total=False):
     summary: str
 
 
+# -- the ceremony and the next evening (R40-R43): ``referee.evening.ceremony`` and ``carry`` ----
+
+
+class EveningEnded(TypedDict):
+    kind: str
+    time: float                      # the Fool declares the end (R40, E100)
+
+
+class ClaimDecided(TypedDict):
+    kind: str
+    person: str
+    arcanum: int
+    how: str                         # promote, switch or decline (R40)
+    points: int                      # the claimant's points in the Arcanum at the end (R28)
+    occupant: str | None             # who held it as the roster then stood
+    occupant_points: int | None
+    left: NotRequired[int]           # switch: the Arcanum the member leaves vacant
+
+
+class CeremonyClosed(TypedDict):
+    kind: str
+    time: float
+    roster: dict[str, str]           # Arcanum numeral -> member: the evening's last record
+    left: list[str]                  # members who left the Major Arcana in this ceremony
+    unheard: list[dict[str, Any]]    # claims that would have succeeded and were not made
+
+
+class EveningContinued(TypedDict):
+    """The first event of an evening started from the last one (R41, R42): an
+    ``evening_created`` with what carries, and the last evening's final digest (R43)."""
+
+    kind: str
+    fool: str
+    time: float
+    seats: list[dict[str, Any]]
+    settings: dict[str, Any]
+    scenario: dict[str, Any]         # the new scenario, plus the clue sheets of carried souls
+    souls: list[dict[str, Any]]      # every soul not destroyed, where it ended, and the new ones
+    previous: dict[str, Any]         # file, digest (its head hash), created, events, evening
+    evening: int                     # its number in the chain, the first being 1
+    roster: dict[str, str]           # Arcanum numeral -> member, as the last ceremony left it
+    absent: list[str]                # members and assistants of the last evening not here
+    dead: list[str]                  # everyone dead in the season so far (R22)
+    studies: dict[str, dict[str, int]]
+    guesses: list[dict[str, Any]]
+    sheets: dict[str, dict[str, int]]  # assistant -> soul -> clue sheet number (E107)
+    seen: list[str]                  # every bottled soul's label in the season so far
+
+
 #: ``"from"`` is a keyword in Python: the records that move something name it here.
 FROM = ("chips_given", "soul_given", "charges_given")
 
@@ -226,6 +275,8 @@ KINDS: dict[str, type] = {
     "buyout_declined": BuyoutDeclined, "soul_destroyed": SoulDestroyed,
     "soul_given": SoulGiven, "charges_given": ChargesGiven,
     "power_accessed": PowerAccessed, "power_used": PowerUsed,
+    "evening_ended": EveningEnded, "claim_decided": ClaimDecided,
+    "ceremony_closed": CeremonyClosed, "evening_continued": EveningContinued,
 }
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from referee.errors import InvariantViolation
-from referee.evening import betting, effects
+from referee.evening import betting, effects, roster
 from referee.evening.state import (
     CHIPS_PER_COLOUR,
     POT,
@@ -38,6 +38,7 @@ def apply(state: State, event: Event) -> State:
     handler = HANDLERS.get(event["kind"])
     if handler is None:
         raise InvariantViolation(f"unknown event kind {event['kind']!r}")
+    roster.check_open(state, event)  # E101: after the end only the ceremony goes on
     hand = state.hand
     if hand is not None and hand.answerable is not None and not effects.still_answerable(
             event, hand.answerable):
@@ -333,6 +334,19 @@ def _power_accessed(state: State, e: Event) -> State:
 @handles("power_used")
 def _power_used(state: State, e: Event) -> State:
     return effects.apply_power(state, e)
+
+
+# -- the ceremony and the next evening (R40-R42): ``referee.evening.roster`` --------------------
+
+
+@handles("evening_continued")
+def _continued(state: State, e: Event) -> State:
+    return roster.fold_continued(_created(state, e), e)
+
+
+HANDLERS["evening_ended"] = roster.fold_ended
+HANDLERS["claim_decided"] = roster.fold_claim
+HANDLERS["ceremony_closed"] = roster.fold_closed
 
 
 STREAM = StreamSpec(name="evening", empty=State, apply=apply, dump=dump, load=load)

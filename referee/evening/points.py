@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from referee.evening import roster
 from referee.evening.state import State
 from referee.rules.cards import to_roman
 
@@ -71,6 +72,8 @@ def sources(state: State) -> list[Point]:
         if seat.assistant and seat.assistant_arcanum is not None:
             out.append(Point(seat.assistant, seat.assistant_arcanum, ASSISTANT_START,
                              "start: assistant's attuned Arcanum"))
+    for member, arcanum in roster.unseated(state):  # E102: a member sitting out tonight
+        out.append(Point(member, arcanum, SEATED_START, "start: member, not seated tonight"))
     for record in state.history:
         for name, best in record["best"].items():
             gain = DUET_POINTS.get(best["category"])
@@ -96,10 +99,14 @@ def sources(state: State) -> list[Point]:
             and state.side_of(soul.holder) == soul.owner
         if soul.holder and not at_home:
             out.append(Point(soul.holder, soul.arcanum, SOUL_HELD, f"holds {soul.key}"))  # E21
-        if soul.kind == "own" and soul.owner and not at_home:
+        # Only a member loses points in their own Arcanum; an own soul carried into an
+        # evening where its owner holds none costs nothing (R41, E106).
+        lost_in = roster.own_arcanum(state, soul.owner) if soul.kind == "own" and soul.owner \
+            else None
+        if soul.owner and lost_in is not None and not at_home:
             why = f"own soul {soul.destroyed}" if soul.destroyed else f"own soul held by " \
                 f"{soul.holder}"
-            out.append(Point(soul.owner, state.seat(soul.owner).arcanum, OWN_SOUL_LOST, why))
+            out.append(Point(soul.owner, lost_in, OWN_SOUL_LOST, why))
     for c in state.consumed_points:
         out.append(Point(c["person"], c["arcanum"], CONSUMED, f"consumed {c['soul']}"))
     return out
@@ -127,12 +134,9 @@ def points_json(state: State, *, reveal: bool = True) -> dict[str, dict[str, int
 
 
 def occupants(state: State) -> dict[int, str]:
-    """Who holds each Arcanum among the living present: the Fool and the stakeholders."""
-    out = {0: state.fool}
-    for seat in state.seats:
-        if not seat.dead:
-            out[seat.arcanum] = seat.name
-    return out
+    """Who holds each Arcanum: the roster as it stands (R40), the living only (E19); in a
+    first evening the Fool and the stakeholders."""
+    return roster.standing(state)
 
 
 VACANT_NEEDS = 7  # R28
@@ -155,10 +159,11 @@ def _claims(state: State) -> list[dict[str, Any]]:
     points = totals(state)
     held = occupants(state)
     claims = []
-    dead = {seat.name for seat in state.seats if seat.dead}
+    dead = roster.dead(state)
+    here = set(state.people)
     for person, arcana in points.items():
-        if person in dead:  # a stakeholder killed by a smashed soul claims nothing (R22)
-            continue
+        if person in dead or person not in here:  # the dead claim nothing (R22); the
+            continue  # absent are not at the ceremony (E105)
         for arcanum, n in sorted(arcana.items()):
             occupant = held.get(arcanum)
             if occupant == person:

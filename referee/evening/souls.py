@@ -159,8 +159,10 @@ def _not_barred(state: State, name: str, what: str) -> None:
 
 
 def clue_sheet(state: State, assistant_name: str, soul_key_: str) -> list[str]:
-    """The clues this assistant's seat learns about this soul (sheets differ per seat)."""
-    seat = seat_number(state, side(state, assistant_name))
+    """The clues this assistant's seat learns about this soul (sheets differ per seat). A soul
+    carried from an earlier evening keeps the sheet the assistant read then (E107)."""
+    carried = state.season.get("sheets", {}).get(assistant_name, {}).get(soul_key_)
+    seat = carried or seat_number(state, side(state, assistant_name))
     sheets = state.scenario.get("clues", {}).get(soul_key_, {})
     return list(sheets.get(str(seat), []))
 
@@ -418,6 +420,9 @@ def smash(state: State, holder_text: str, soul_text: str) -> list[Event]:
         raise IllegalAction("only the soul of a living attacker can be smashed: the holder of "
                             "B's soul smashes it when B attacks (R22)", ruling="R22")
     assert soul.owner is not None
+    if soul.owner not in state.stakeholders:  # a soul carried from an earlier evening (E19)
+        raise IllegalAction(f"{soul.owner} holds no seat at this evening: only the own soul of "
+                            "a stakeholder, who dies by it, is smashed (E19)", ruling="E19")
     for who in (holder, soul.owner):
         if at_table(state, who):
             raise LawViolation(f"{who} is at the table, where players are inviolate; a soul is "

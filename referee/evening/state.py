@@ -126,6 +126,10 @@ class State:
     barred: dict[str, dict[str, Any]] = field(default_factory=dict)
     surcharges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     exiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The season (R40-R43, ``referee.evening.roster``): what an evening carried on from the
+    # last one brought in (empty for a first evening), and the ceremony once the evening ended.
+    season: dict[str, Any] = field(default_factory=dict)
+    ceremony: dict[str, Any] | None = None
 
     # -- people -----------------------------------------------------------------------------
 
