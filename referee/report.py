@@ -13,6 +13,7 @@ import html
 import time
 from typing import Any
 
+from referee.evening import ceremony as cer
 from referee.evening import points as pts
 from referee.evening.effects import spent
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, State
@@ -36,6 +37,7 @@ def build(state: State, *, reveal: bool = False, now: float | None = None) -> di
         "arcana": _arcana(state, reveal),
         "highlights": _highlights(state),
         "chart": chips_by_hand(state),
+        "ceremony": cer.summary(state, reveal=reveal),  # R40
     }
 
 
@@ -154,6 +156,27 @@ def _highlights(state: State) -> dict[str, Any]:
     return {"biggest_hands": hands[:5], "duet_hands": duets, "powers_used": used}
 
 
+def decision_line(d: dict[str, Any]) -> str:
+    """One decision of the ceremony as the report says it (R40)."""
+    arcanum = f"{d['arcanum']} {MAJOR_NAMES[parse_arcanum(d['arcanum'])]}"
+    against = (f"against {d['occupant']}'s {d['occupant_points']}" if d["occupant"]
+               else "vacant")
+    if d["how"] == "decline":
+        return f"{d['person']} declines {arcanum} ({d['points']}, {against})"
+    if d["how"] == "switch":
+        line = (f"{d['person']} moves from {d['left']} to {arcanum} with {d['points']}, "
+                f"{against}; {d['left']} is vacant")
+    else:
+        line = f"{d['person']} claims {arcanum} with {d['points']}, {against}: promoted"
+    return line + (f"; {d['occupant']} leaves the Major Arcana" if d["occupant"] else "")
+
+
+def roster_line(entry: dict[str, Any]) -> str:
+    """``III The Empress: Flo`` (with ``absent tonight`` for a member sitting out, E102)."""
+    return (f"{entry['arcanum']} {entry['title']}: {entry['member']}"
+            + (" (absent tonight)" if entry["absent"] else ""))
+
+
 def _pots_note(pots: list[dict[str, Any]]) -> str:
     """`` (main pot 12 to Gus, side pot 4 to Ed)`` when a hand had side pots, else nothing."""
     if len(pots) < 2:
@@ -223,6 +246,11 @@ def chip_colour(colour: str) -> str:
 
 def _e(text: object) -> str:
     return html.escape(str(text))
+
+
+def page(title: str, body: str) -> str:
+    """A standalone printable page around ``body`` (inline CSS, no network)."""
+    return _page(title, body)
 
 
 def _page(title: str, body: str) -> str:
@@ -349,10 +377,29 @@ def render_html(report: dict[str, Any]) -> str:
         + ("<h2>Promotions that would succeed (R28)</h2><table><tr><th>Person</th>"
            f"<th>Arcanum</th><th>Points</th><th>Against</th></tr>{claims}</table>"
            if claims else "<p class=\"verdict\">No promotion claim would succeed.</p>")
+        + _ceremony_html(report["ceremony"])
         + "<h2>The evening in a picture</h2>" + chart_svg(report["chart"])
         + "<h2>Highlights</h2><ul>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
     )
     return _page(report["title"], body)
+
+
+def _ceremony_html(data: dict[str, Any]) -> str:
+    """The ceremony's decisions and the roster (R40)."""
+    if data["stage"] == "playing":
+        return ""
+    stage = {"ended": "The evening has ended; the ceremony is still to be heard.",
+             "ceremony": "The ceremony is under way.",
+             "closed": "The ceremony is closed: this roster is the evening's last record."}
+    items = "".join(f"<li>{_e(decision_line(d))}</li>" for d in data["decisions"])
+    rows = "".join(f"<tr><td>{_e(r['arcanum'])} {_e(r['title'])}</td><td>{_e(r['member'])}"
+                   + (" <span class=\"muted\">(absent tonight)</span>" if r["absent"] else "")
+                   + "</td></tr>" for r in data["roster"])
+    left = (f"<p>Left the Major Arcana: {_e(', '.join(data['left']))}.</p>"
+            if data["left"] else "")
+    return (f"<h2>The ceremony (R40)</h2><p class=\"verdict\">{stage[data['stage']]}</p>"
+            + (f"<ul>{items}</ul>" if items else "<p class=\"muted\">No claim decided.</p>")
+            + left + "<table><tr><th>Arcanum</th><th>Member</th></tr>" + rows + "</table>")
 
 
 # -- the assistant's handout ----------------------------------------------------------------------

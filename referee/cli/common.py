@@ -412,7 +412,8 @@ def _left_out(value: Any, default: Any) -> bool:
 
 
 def transact(stream: str, build: Callable[[Any], list[Event]], *,
-             extra: dict[str, Any] | None = None) -> tuple[Any, Any, list[Event]]:
+             extra: dict[str, Any] | None = None, path: Path | None = None,
+             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[Event]]:
     """The one way a command changes the evening file.
 
     Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
@@ -420,17 +421,23 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
     under the command's log text (``command_text``: one place for every command). Returns the
     state before (a copy), the state after, and the events. The text is derived after
     ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
+    ``path`` is another evening file than ``--db`` (`referee next` writes the next evening);
+    ``more`` holds events of other streams, committed after under the same line (the Card of
+    Fate characters an evening carries, R42).
     """
     from referee.storage.store import open_evening
     from referee.streams import spec
 
-    with open_evening(db_path()) as ev:
+    with open_evening(path or db_path()) as ev:
         state = ev.state(stream)
         sp = spec(stream)
         before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
         events = build(state)
         line = command_text(extra)
         after = ev.commit(stream, events, line) if events else state
+        for other, other_events in (more or {}).items():
+            if events and other_events:
+                ev.commit(other, other_events, line)
     return before, after, events
 
 

@@ -483,7 +483,12 @@ def verify(
             sys.stderr.write("\r\033[K")
         if not found.problems:
             save_trusted(ev, found.sound)
-    problems = found.problems
+        from referee.storage import links
+
+        chain = links.check(ev)  # R43: the last evening, when it is beside this one
+        link = links.link(ev)
+        beside = link is not None and links.previous_path(ev.path, link).is_file()
+    problems = found.problems + chain
     if as_json:
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
                    "problems": problems})
@@ -491,6 +496,10 @@ def verify(
         from referee.cli import render
 
         render.verify(path, found.events, problems)
+        if link is not None and not problems:
+            say(f"It carries on from {lit(link['file'])}, " + (
+                "whose final digest matches the one it recorded (R43)." if beside else
+                "which is not beside it, so that link is not checked (R43)."))
         if not problems and found.checked < found.events:
             say(f"{found.events - found.checked} of them were verified before and are "
                 "unchanged; verify --all checks them again.")

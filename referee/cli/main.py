@@ -11,6 +11,7 @@ import typer
 
 from referee import __version__
 from referee.cli import (
+    ceremony,
     common,
     equity,
     evening,
@@ -22,6 +23,7 @@ from referee.cli import (
     runner,
     scenario,
     scum,
+    season,
     serve,
     shell,
     souls,
@@ -101,6 +103,8 @@ app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
 app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
 app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
 rules.register(app)
+ceremony.register(app)  # R40
+season.register(app)  # R41-R43
 assert table  # `hand start|show|showdown` are added to the hand group on import
 assert equity  # so is `hand equity` (H26-H30)
 
@@ -171,7 +175,8 @@ def table_of_contents() -> str:
         panels.setdefault(str(group.rich_help_panel or "Commands"), []).append(
             (f"{group.name} ...", str(about or "")))
     order = ["Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
-             "Status", "The log", "Side tables", "Away from the table", "The rulebook"]
+             "Status", "Between evenings", "The log", "Side tables", "Away from the table",
+             "The rulebook"]
     panels = dict(sorted(panels.items(),
                          key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
     options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),

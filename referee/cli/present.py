@@ -181,8 +181,14 @@ def demo(
     html: HtmlOut = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only the report.")] = False,
+    season: Annotated[bool, typer.Option(
+        "--season", help="Two short evenings with a ceremony between, then the season (R43)."
+    )] = False,
 ) -> None:
-    """Play a scripted evening through the same commands a GM types, then print the report."""
+    """Play a scripted evening through the same commands a GM types, then print the report.
+
+    With --season: two evenings, the ceremony and `next` between them, then the standings.
+    """
     import tempfile
 
     from referee.cli import common
@@ -191,7 +197,11 @@ def demo(
 
     target = db or common.SETTINGS.db
     if target is None:
-        target = Path(tempfile.mkdtemp(prefix="referee-demo-")) / "demo-evening.json"
+        target = Path(tempfile.mkdtemp(prefix="referee-demo-")) / (
+            "season-1.json" if season else "demo-evening.json")
+    if season:
+        demo_season(target, html=html, force=force, quiet=quiet)
+        return
     if target.exists() and not force:
         raise IllegalAction(f"{target} already exists; the demo writes a fresh evening: give "
                             "another --db or add --force")
@@ -228,6 +238,43 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
         if rc != 0:
             raise RefereeError(f"line {n} of the script failed: {line}")
         common.SETTINGS.db = db
+
+
+# -- the demo season ----------------------------------------------------------------------------
+
+
+def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> None:
+    """Two short evenings with a ceremony between them, then the season (R40-R43)."""
+    import shlex
+
+    from referee.cli import common, runner
+    from referee.content.scenario import data_file
+    from referee.errors import IllegalAction, RefereeError
+
+    stem = first.stem[:-1] + "2" if first.stem.endswith("1") else f"{first.stem}-2"
+    second = first.with_name(stem + first.suffix)
+    for target in (first, second):
+        if target.exists() and not force:
+            raise IllegalAction(f"{target} already exists; the demo writes fresh evenings: give "
+                                "another --db or add --force")
+    for target in (first, second):
+        if target.exists():
+            target.unlink()
+    script = data_file("demo_season.txt").read_text(encoding="utf-8")
+    lines = [ln.strip().replace("{next}", shlex.quote(str(second)))
+             for ln in script.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    cut = next(i for i, ln in enumerate(lines) if ln.startswith("next ")) + 1
+    say(f"[bold]Demo season[/]: two evenings, {lit(first)} and {lit(second)}, and the ceremony "
+        f"between them: {len(lines)} commands, as a GM would type them.")
+    run_lines(lines[:cut], first, echo=not quiet)
+    run_lines(lines[cut:], second, echo=not quiet)
+    common.SETTINGS.db = second
+    # The season as `referee season` prints it: the chain back from the second evening.
+    words = ["season", *(["--html", str(html)] if html else []), *(["--force"] if force else [])]
+    if runner.execute(words, db=second) != 0:
+        raise RefereeError(f"the demo season could not be printed: {' '.join(words)}")
+    say(f"Try `referee --db {lit(second)} verify` (it checks the link to the first evening) or "
+        f"`referee season {lit(first.parent)}`.")
 
 
 def register(app: typer.Typer) -> None:

@@ -53,11 +53,23 @@ def render_terminal(report: dict[str, Any]) -> None:
     lines += [f"Hand {d['hand']}: {lit(d['player'])} played {d['title']} "
               f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]
     lines += [lit(power_line(u)) for u in hl["powers_used"]]  # E57
+    parts: list[Any] = []
+    cer = report.get("ceremony") or {"stage": "playing"}
+    if cer["stage"] != "playing":
+        from referee.report import decision_line, roster_line
+
+        stage = {"ended": "the evening has ended; the ceremony is still to be heard",
+                 "ceremony": "under way", "closed": "closed; the roster is recorded"}
+        lines_c = [lit(decision_line(d)) for d in cer["decisions"]] or ["no claim decided"]
+        if cer["left"]:
+            lines_c.append(f"Left the Major Arcana: {lit(', '.join(cer['left']))}.")
+        lines_c += ["Roster: " + "; ".join(lit(roster_line(r)) for r in cer["roster"])]
+        parts = [f"[bold]The ceremony (R40)[/]: {stage[cer['stage']]}", "\n".join(lines_c)]
     console().print(Panel(Group(
         f"[bold]{lit(report['title'])}[/] - {report['hands_played']} hands, "
         f"{report['phase']} phase - printed {report['printed']}"
         + (" - the GM's copy, every identity shown" if report["revealed"] else ""),
         t_money, verdict, t_souls, t_points,
         t_claims if report["arcana"]["promotions"] else "No promotion claim would succeed.",
-        "[bold]Highlights[/]", "\n".join(lines) or "none yet",
+        *parts, "[bold]Highlights[/]", "\n".join(lines) or "none yet",
     ), title="The evening's status"))

@@ -1,0 +1,235 @@
+"""`referee next` and `referee season`: the evening after this one, and standings across
+evenings (R41-R43); `referee demo --season` plays two evenings with a ceremony between.
+
+Thin: ``next`` reads the closed evening, asks ``referee.evening.carry`` for the new file's
+events and writes them through the one transaction; ``season`` reads the evenings and draws
+``referee.season.standings``.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import typer
+
+from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.evening import Json
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.season import Played
+    from referee.streams import Event
+
+HtmlOut = Annotated[
+    Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
+]
+Force = Annotated[
+    bool, typer.Option("--force", help="Let --html replace an existing file (never an evening).")
+]
+
+
+def next_evening(
+    new: Annotated[Path, typer.Argument(metavar="NEW.json", help="The next evening's file.")],
+    scenario: Annotated[str | None, typer.Option(
+        "--scenario", help="The scenario whose new bottled souls join (default: the shipped "
+                           "one).")] = None,
+    fool: Annotated[str | None, typer.Option(
+        "--fool", help="Tonight's Fool (default: the holder of 0).")] = None,
+    absent: Annotated[list[str] | None, typer.Option(
+        "--absent", help="A member or assistant of this evening not there; once each.")] = None,
+    seat: Annotated[list[str] | None, typer.Option(
+        "--seat", help="NAME[:ARCANUM]:COLOUR[:ASSISTANT[:ARCANUM]], what changes: "
+                       "'Flo::purple', 'Ed:::Cy:IV', 'Ed:::-'; or a newcomer in a vacant "
+                       "Arcanum.")] = None,
+    as_json: Json = False,
+) -> None:
+    """Start the next evening in NEW.json from this one, its ceremony closed (R41, R42).
+
+    The members present sit in Arcanum order from the Fool's left with ten new chips each;
+    every soul stays where it ended, with its clues and guesses; the dead are never seated
+    again; the Card of Fate characters carry; the scenario adds a new bottled soul per seat;
+    and the first event records this evening's final digest, so `verify` follows the chain
+    (R43).
+    """
+    from referee.content.scenario import load_scenario
+    from referee.errors import BadInput
+    from referee.evening import carry
+    from referee.storage import links
+    from referee.storage.store import open_evening
+
+    last_path = db_path()
+    if not last_path.is_file():
+        raise BadInput(f"no evening at {last_path}: `referee next` starts from the evening of "
+                       "--db (or $REFEREE_DB), its ceremony closed")
+    if os.path.realpath(new) == os.path.realpath(last_path):
+        raise BadInput(f"{new} is this evening's own file; the next evening is a file of its "
+                       "own, e.g. evening-2.json")
+    if new.exists() or new.is_symlink():
+        raise BadInput(f"{new} exists already; the next evening is a new file: give another "
+                       "name")
+    changes = [carry.parse_change(s) for s in seat or []]
+    with open_evening(last_path, write=False) as ev:
+        last: State = ev.state("evening")
+        fate_state = ev.state("fate")
+        previous = links.describe(ev)
+    fate_events = carry.fate_events(fate_state)  # E109: not during a duel
+    loaded = load_scenario(scenario)
+
+    def build(state: State) -> list[Event]:
+        events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
+                                    fool=fool, absent=absent or [], changes=changes)
+        from referee.serve import replace_access
+
+        replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
+        return events
+
+    from referee.cli.common import transact
+
+    _, after, _ = transact("evening", build, path=new, more={"fate": fate_events})
+    if as_json:
+        from referee.evening.views import status
+
+        emit_json({"status": status(after), "season": after.season})
+        return
+    _opened(after, new, last_path, previous, len(fate_state["chars"]) if fate_events else 0)
+
+
+def _opened(state: State, new: Path, last: Path, previous: dict[str, Any], chars: int) -> None:
+    from referee.cli import render
+    from referee.evening import roster
+    from referee.rules.cards import to_roman
+
+    say(f"[bold]Evening {state.season['evening']} is open[/] in {lit(new)}, carried on from "
+        f"{lit(last.name)} (its final digest {previous['digest'][:12]}..., R43). The Fool: "
+        f"[bold]{lit(state.fool)}[/]. Seats from the Fool's left (R41):")
+    render.status(state)
+    out = roster.unseated(state)
+    if out:
+        say("Not seated tonight, their Arcanum kept (E102): " + ", ".join(
+            f"{lit(n)} ({to_roman(a)})" for n, a in out) + ".")
+    fresh = set(state.season["seen"][-len(state.seats):])  # the labels added last (R42)
+    new_souls = [s for s in state.souls if s.kind == "bottled" and s.key in fresh]
+    say(f"{len(state.souls) - len(new_souls)} soul(s) carried where they ended, "
+        f"{len(new_souls)} new bottled soul(s) given out (R42); `soul list` shows them.")
+    owing = [s for s in state.souls if s.kind == "own" and s.owner in state.stakeholders
+             and s.holder and state.side_of(s.holder) != s.owner]
+    for soul in owing:
+        say(f"{lit(soul.owner)}'s soul is still held by {lit(soul.holder)}: it costs "
+            f"{lit(soul.owner)} 3 points in {to_roman(soul.arcanum)} (R41).")
+    if chars:
+        say(f"{chars} Card of Fate character(s) carried with their wounds and checks (R42).")
+    say(f"Go on with `referee --db {lit(new)} hand start` (or `export REFEREE_DB={lit(new)}`).")
+
+
+# -- the season ---------------------------------------------------------------------------------
+
+
+def season(
+    evenings: Annotated[list[Path] | None, typer.Argument(
+        metavar="[EVENING...]", help="Evening files (each with the chain back from it) or "
+        "folders of evenings; default: the chain back from --db.", show_default=False)] = None,
+    html: HtmlOut = None,
+    force: Force = False,
+    as_json: Json = False,
+) -> None:
+    """Standings across evenings, and across the tables of one event (R43): per person the
+    evenings played, money won, the Arcanum after each ceremony, souls held and lost,
+    promotions and status points earned; --html with charts of the money and the roster."""
+    from referee import season as sea
+    from referee.cli.present import _check_target, _write
+
+    if html is not None:
+        _check_target(html, force)
+    data = sea.standings(gather(list(evenings or [])))
+    if html is not None:
+        _write(html, sea.render_html(data), secret=False, force=force)
+    if as_json:
+        emit_json(data)
+        return
+    show_season(data)
+    if html is not None:
+        say(f"The season written to {lit(html)}.")
+
+
+def gather(paths: list[Path]) -> list[Played]:
+    """The evenings named: each file with the chain back from it, every evening in a folder;
+    with none, the chain back from --db. Each once."""
+    from referee.errors import BadInput, StoreError
+    from referee.season import Played
+    from referee.storage import files, links
+    from referee.storage.store import open_evening
+
+    found: list[Path] = []
+    if not paths:
+        paths = [db_path()]
+    for path in paths:
+        if path.is_dir():
+            for candidate in sorted(path.glob("*.json")):
+                try:
+                    found += links.chain_back(candidate)
+                except StoreError:
+                    files.NOTES.append(f"{candidate} is no evening file; it was left out")
+        elif path.is_file():
+            found += links.chain_back(path)
+        else:
+            raise BadInput(f"no evening file or folder at {path}; give evening files (.json) "
+                           "or a folder of them")
+    out: list[Played] = []
+    seen: set[str] = set()
+    for path in found:
+        if str(path) in seen:
+            continue
+        seen.add(str(path))
+        with open_evening(path, write=False) as ev:
+            state = ev.state("evening")
+            link = links.link(ev)
+        if not state.started:
+            files.NOTES.append(f"{path} holds no evening yet; it was left out")
+            continue
+        out.append(Played(path.name, state, link["file"] if link else None))
+    if not out:
+        raise BadInput("no evening to count: give evening files or a folder of them")
+    return out
+
+
+def show_season(data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    from referee.cli.common import console
+
+    nights = data["evenings"]
+    table = Table(title=f"The season: {len(nights)} evening(s) (R43)", title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("Person", max_width=16)
+    table.add_column("Ev", justify="right")
+    table.add_column("Money won", justify="right", no_wrap=True)
+    for n in nights:
+        table.add_column(str(n["no"]), no_wrap=True)
+    for col in ("Souls", "Own soul", "Promo", "Points"):
+        table.add_column(col, justify="left" if col == "Own soul" else "right")
+    for r in data["standings"]:
+        money = f"-${-r['money']:,}" if r["money"] < 0 else f"${r['money']:,}"
+        table.add_row(str(r["rank"]), lit(r["name"]), str(r["evenings"]), money,
+                      *[a or "-" for a in r["arcana"]], str(len(r["holds"])),
+                      lit(r["lost"] or "-"), str(r["promotions"]), str(r["points"]))
+    console().print(table)
+    say("Ev: evenings played; the numbered columns: the Arcanum held after each evening's "
+        "ceremony; Souls: souls held besides one's own, and Own soul: whether it is lost, at "
+        "the end of the person's newest evening; Promo: promotions won; Points: status points "
+        "earned (E110). The evenings:")
+    for n in nights:
+        say(f"  {n['no']}. {lit(n['file'])}: {lit(n['title'])}, the Fool {lit(n['fool'])}, "
+            f"{n['hands']} hand(s), ceremony {n['stage']}"
+            + (f", carried on from {lit(n['previous'])}" if n["previous"] else ""))
+    totals = data["totals"]
+    say(f"Buy-ins ${totals['buy_ins']:,}; held at the ends ${totals['at_end']:,}"
+        + (f", in pots ${totals['in_pots']:,}" if totals["in_pots"] else "")
+        + ": the money won sums to $" + f"{totals['won']:,}.")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("next", rich_help_panel="Between evenings")(next_evening)
+    app.command("season", rich_help_panel="Between evenings")(season)
