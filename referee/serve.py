@@ -315,8 +315,10 @@ def side_tables(scum: Any, wager: Any) -> dict[str, Any]:
     return out
 
 
-def build_frame(path: Path, now: float | None = None) -> dict[str, Any]:
-    """The table page's data for the evening at ``path``: the players' frame and more.
+def build_frame(path: Path, now: float | None = None, *, season: bool = False
+                ) -> dict[str, Any]:
+    """The table page's data for the evening at ``path``: the players' frame and more; with
+    ``season``, the standings of the chain of evenings back from it (E111).
 
     Raises:
         RefereeError: no evening file, a corrupt one, or no evening in it yet.
@@ -343,11 +345,35 @@ def build_frame(path: Path, now: float | None = None) -> dict[str, Any]:
     view["palette"] = palette(view["colours"])
     view["chip_labels"] = chip_labels(view["colours"])
     view["title"] = state.scenario.get("name") or "Fool's Errand"
-    view["standings"] = standings(state) if state.over else None
-    view["claims"] = claims(state) if state.over else None
+    from referee.evening import ceremony, roster
+
+    ended = roster.is_ended(state)  # R18, or the Fool's declared end (R40)
+    view["ended"] = ended
+    view["ceremony"] = ceremony.summary(state, reveal=False)  # E43: no secret claim
+    if ended and not state.over and state.ceremony is not None:
+        view["clock_end"] = state.ceremony["ended_at"] or view["clock_end"]  # E80
+    view["standings"] = standings(state) if ended else None
+    view["claims"] = view["ceremony"]["claims"] if ended else None
+    view["season"] = season_frame(path) if season else None
     view["room"] = load_room(path).wall(moment)
     view["problem"] = None
     return view
+
+
+def season_frame(path: Path) -> dict[str, Any] | None:
+    """The season's public standings for the wall (E111): the chain of evenings back from the
+    one served, as ``referee season`` counts it."""
+    from referee import season
+    from referee.storage import links
+    from referee.storage.store import open_evening
+
+    played = []
+    for evening in links.chain_back(path):
+        with open_evening(evening, write=False) as ev:
+            state = ev.state("evening")
+        if state.started:
+            played.append(season.Played(evening.name, state))
+    return season.wall(season.standings(played)) if played else None
 
 
 def standings(state: State) -> list[dict[str, Any]]:

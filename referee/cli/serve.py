@@ -97,6 +97,9 @@ def serve(
     tls: Annotated[tuple[Path, Path] | None, typer.Option(
         "--tls", metavar="CERT KEY",
         help="Serve HTTPS with this certificate and private key (PEM files).")] = None,
+    season: Annotated[bool, typer.Option(
+        "--season", help="Between evenings, also show the season's standings: the chain of "
+                         "evenings back from this one (R43, E111).")] = False,
 ) -> None:
     """The table page for the projector and the assistants' phones, until Ctrl-C.
 
@@ -110,7 +113,7 @@ def serve(
     path = db_path()
     state = live.load_state(path)  # no evening: one line, exit 2
     server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port, station=station,
-                         tls=tls)
+                         tls=tls, season=season)
     bound = server.server_address[1]
     scheme = "https" if tls else "http"
     address = lan_address() if lan else None

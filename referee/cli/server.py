@@ -56,13 +56,15 @@ class Server(ThreadingHTTPServer):
     request_queue_size = 64
 
     def __init__(self, address: tuple[str, int], evening: Path, *, station: bool,
-                 tls: ssl.SSLContext | None = None) -> None:
-        from referee.serve import FrameSource
+                 tls: ssl.SSLContext | None = None, season: bool = False) -> None:
+        from referee.serve import FrameSource, build_frame
 
         self.evening = evening
         self.station = station
         self.tls = tls
-        self.source: FrameSource = FrameSource(evening)
+        # E111: `serve --season` adds the season's standings to every frame.
+        self.source: FrameSource = FrameSource(evening, build=(
+            (lambda path: build_frame(path, season=True)) if season else build_frame))
         self._access: tuple[object, Access | None] = (False, None)
         self._count = threading.Lock()
         self.open = 0  # connections held now
@@ -511,7 +513,7 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
 
 
 def make_server(evening: Path, host: str, port: int, *, station: bool,
-                tls: tuple[Path, Path] | None = None) -> Server:
+                tls: tuple[Path, Path] | None = None, season: bool = False) -> Server:
     """A server bound to ``host:port`` (port 0: any free one), over TLS with ``tls``.
 
     Raises:
@@ -521,7 +523,7 @@ def make_server(evening: Path, host: str, port: int, *, station: bool,
 
     context = tls_context(*tls) if tls is not None else None
     try:
-        return Server((host, port), evening, station=station, tls=context)
+        return Server((host, port), evening, station=station, tls=context, season=season)
     except OSError as exc:
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}; give another "
                        "--port") from None
