@@ -18,6 +18,7 @@ from referee.rules import equity as engine
 from referee.rules.cards import DECK, Card, parse_cards
 from referee.rules.equity import Contender, Pot, Showing, deal_count, equity, unseen_cards
 from referee.rules.hand_keys import evaluate
+from tests.profiles import examples
 
 
 def brute_force(showing: Showing) -> tuple[int, list[dict[str, Fraction]]]:
@@ -74,7 +75,7 @@ def small_tables(draw: st.DrawFn) -> Showing:
     return Showing(tuple(contenders), unseen, pots, out)
 
 
-@settings(max_examples=50)
+@settings(max_examples=examples(50))
 @given(small_tables())
 def test_h29_exact_figures_equal_a_brute_force_over_every_deal(showing: Showing) -> None:
     deals, expected = brute_force(showing)
@@ -85,7 +86,7 @@ def test_h29_exact_figures_equal_a_brute_force_over_every_deal(showing: Showing)
     assert [p.fractions for p in result.pots] == expected[1:]
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(small_tables())
 def test_r7_h30_the_shares_of_the_hand_and_of_each_pot_sum_to_one(showing: Showing) -> None:
     exact = equity(showing)
@@ -100,7 +101,7 @@ def test_r7_h30_the_shares_of_the_hand_and_of_each_pot_sum_to_one(showing: Showi
             assert all(0 <= v <= 1 for v in pot.chances.values())
 
 
-@settings(max_examples=25)
+@settings(max_examples=examples(25))
 @given(small_tables(), st.randoms(use_true_random=False))
 def test_h26_seat_order_changes_no_figure(showing: Showing, rng: random.Random) -> None:
     seats = list(showing.contenders)

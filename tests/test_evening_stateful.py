@@ -41,6 +41,7 @@ from referee.storage import store
 from referee.storage.audit import verify
 from referee.storage.store import open_evening
 from referee.streams import Event, spec
+from tests.profiles import examples
 
 SEATS = ["Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV", "Cy:V:green", "Dee:VII:gold:Eli:VIII"]
 PEOPLE = ["Fool", "Ada", "Ann", "Bob", "Bea", "Cy", "Dee", "Eli"]
@@ -507,7 +508,7 @@ class EveningMachine(RuleBasedStateMachine):
 def test_random_evenings_keep_the_books() -> None:
     SEEN.clear()
     run_state_machine_as_test(EveningMachine, settings=settings(
-        max_examples=40, stateful_step_count=40, deadline=None,
+        max_examples=examples(15), stateful_step_count=40, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     ))
     # The runs reached whole hands, refusals and the CLI, or they proved little.

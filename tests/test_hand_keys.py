@@ -13,6 +13,7 @@ from referee.errors import BadInput
 from referee.rules.cards import DECK, parse_cards
 from referee.rules.hand_keys import category_of, evaluate, hand_key, hand_keys, iter_keys
 from referee.rules.hands import best_hand
+from tests.profiles import examples
 
 # The benchmark (benchmarks/hands.py --agree) runs 100,000 hands each way; CI runs fewer.
 AGREE = 20_000
@@ -34,7 +35,7 @@ def test_r4_r8_bulk_agrees_with_best_hand_on_random_hands_of_1_to_7(magic: bool)
     assert len({category_of(key) for key in keys}) >= 11  # the sample reaches most categories
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(0, 77), min_size=1, max_size=7), st.booleans())
 def test_r7_key_path_and_full_path_agree_and_cards_come_when_asked(
     hand: list[int], shuffle: bool

@@ -26,6 +26,7 @@ from referee.rules.hands import (
     rank_hands,
     verify_showing,
 )
+from tests.profiles import examples
 
 
 def hand(text: str, magic: bool = False) -> Hand:
@@ -629,19 +630,19 @@ def test_cards_made_outside_the_deck_are_the_same_cards() -> None:
 # ---------------------------------------------------------------- properties
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(100))
 @given(hands())
 def test_r4_r9_best_hand_matches_the_oracle(cards: list[Card]) -> None:
     assert best_hand(cards).category == oracle_category(cards)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(100))
 @given(hands(magic=True))
 def test_r8_magic_best_hand_matches_the_oracle(cards: list[Card]) -> None:
     assert best_hand(cards, magic=True).category == oracle_category(cards)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(100))
 @given(hands(), hands())
 def test_r4_r7_order_matches_the_oracle(a: list[Card], b: list[Card]) -> None:
     ha, hb = best_hand(a), best_hand(b)

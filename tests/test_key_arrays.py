@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee.rules.cards import DECK
 from referee.rules.hand_keys import BITS, PATTERN_SHIFT, hand_keys, pattern_entry
 from referee.rules.key_arrays import entries, keys, magic_keys
+from tests.profiles import examples
 
 
 def _patterns(cards: int) -> Iterator[int]:
@@ -52,7 +53,7 @@ def test_h29_entries_equal_the_key_engine_on_six_and_seven_card_patterns() -> No
     assert got == [_expected(p) for p in patterns]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(st.data())
 def test_h29_keys_equal_hand_keys_for_several_players_at_once(data: st.DataObject) -> None:
     deck = data.draw(st.permutations(range(78)))

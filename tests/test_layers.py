@@ -1,149 +1,106 @@
-"""The one-way house: ``cli -> store/report/serve -> evening -> rules``, read from the code's own
-imports (AST). No import cycle anywhere (lazy imports inside functions count; imports only for
-type checking do not), and a pure core: nothing under ``referee/rules/`` or
-``referee/evening/`` imports typer, rich, tinydb, the store, the content loader or the CLI, or
-opens a file."""
+"""The one-way house, guarded (``tests/layers.py``): ``base < rules < evening < storage <
+content < report < serve < cli``, no import cycle (not even for the type checker), only the CLI
+prints, and the pure core touches no file. The guard proves it can fail: each mistake below is
+planted in a copy of the package, and the guard must name it."""
 
 from __future__ import annotations
 
-import ast
+import shutil
 from pathlib import Path
 
 import pytest
 
+from tests import layers
+
 PACKAGE = Path(__file__).resolve().parents[1] / "referee"
-CORE = ("referee.rules", "referee.evening")
-FORBIDDEN = ("typer", "rich", "tinydb", "prompt_toolkit", "referee.storage",
-             "referee.content", "referee.content.scenario", "referee.cli", "referee.report",
-             "referee.serve", "referee.live")
-FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "load_toml"}
 
 
-def _modules() -> dict[str, Path]:
-    out = {}
-    for path in PACKAGE.rglob("*.py"):
-        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
-        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        out[name] = path
-    return out
-
-
-MODULES = _modules()
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
-
-
-def _imports(path: Path) -> set[str]:
-    """Every module ``path`` imports at run time, at the top or inside a function."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    found: set[str] = set()
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            found.add(node.module)
-            for alias in node.names:
-                if f"{node.module}.{alias.name}" in MODULES:
-                    found.add(f"{node.module}.{alias.name}")
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
-
-
-GRAPH = {name: {m for m in _imports(path) if m in MODULES and m != name}
-         for name, path in MODULES.items()}
-
-
-def _cycles() -> list[list[str]]:
-    """Every strongly connected group of modules that import each other (Tarjan)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on: set[str] = set()
-    out: list[list[str]] = []
-    counter = [0]
-
-    def strong(v: str) -> None:
-        index[v] = low[v] = counter[0]
-        counter[0] += 1
-        stack.append(v)
-        on.add(v)
-        for w in sorted(GRAPH[v]):
-            if w not in index:
-                strong(w)
-                low[v] = min(low[v], low[w])
-            elif w in on:
-                low[v] = min(low[v], index[w])
-        if low[v] == index[v]:
-            group = []
-            while True:
-                w = stack.pop()
-                on.discard(w)
-                group.append(w)
-                if w == v:
-                    break
-            if len(group) > 1:
-                out.append(sorted(group))
-
-    for v in sorted(GRAPH):
-        if v not in index:
-            strong(v)
-    return out
-
-
-def test_no_import_cycle_anywhere() -> None:
-    # A package's __init__ importing its own modules is the package, not a cycle.
-    cycles = [c for c in _cycles()
-              if not any(all(m == p or m.startswith(p + ".") for m in c) and p in c
-                         for p in c)]
-    assert cycles == [], cycles
-
-
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith(CORE)))
-def test_the_core_imports_no_shell_and_no_storage(name: str) -> None:
-    bad = sorted(m for m in _imports(MODULES[name])
-                 if any(m == f or m.startswith(f + ".") for f in FORBIDDEN))
-    assert bad == [], f"{name} imports {bad}"
-
-
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith(CORE)))
-def test_the_core_opens_no_file(name: str) -> None:
-    tree = ast.parse(MODULES[name].read_text(encoding="utf-8"))
-    calls = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call):
-            func = node.func
-            called = func.id if isinstance(func, ast.Name) else (
-                func.attr if isinstance(func, ast.Attribute) else "")
-            if called in FILE_CALLS:
-                calls.append(f"{called}() at line {node.lineno}")
-    assert calls == [], f"{name}: {calls}"
+def test_the_house_keeps_its_order() -> None:
+    assert layers.check(PACKAGE) == []
 
 
 def test_the_graph_is_read_from_the_code() -> None:
-    """The test can fail: it sees the arrows that are there."""
-    assert "referee.evening.state" in GRAPH["referee.evening.folds"]
-    assert "referee.rules.pots" in GRAPH["referee.evening.betting"]
-    assert not any(m.startswith("referee.cli") for m in GRAPH["referee.evening.play"])
+    """The guard sees the arrows that are there (relative, lazy and typing imports too)."""
+    arrows = layers.graph(PACKAGE)
+    assert "referee.evening.state" in arrows["referee.evening.folds"]
+    assert "referee.rules.pots" in arrows["referee.evening.betting"]
+    assert "referee.storage.store" in arrows["referee.storage.audit"]  # for the type checker
+    assert not any(m.startswith("referee.cli") for m in arrows["referee.evening.play"])
+    assert {layers.layer(m) for m in arrows} >= {name for name, _ in layers.LAYERS}
 
 
-MIDDLE = ("referee.storage", "referee.report", "referee.live", "referee.serve", "referee.content")
+def test_every_layer_is_ranked_once() -> None:
+    names = [name for name, _ in layers.LAYERS]
+    assert names == ["base", "rules", "evening", "storage", "content", "report", "serve", "cli"]
+    assert layers.layer("referee.storage.store") == "storage"
+    assert layers.layer("referee.cli.main") == "cli" and layers.layer("referee") == "cli"
+    assert layers.layer("referee.nowhere") is None
 
 
-@pytest.mark.parametrize("name", sorted(n for n in MODULES if n.startswith(MIDDLE)))
-def test_no_arrow_runs_back_up_into_the_cli(name: str) -> None:
-    """The store, the report, the players' frames, the served pages and the content loader
-    sit below the CLI: none of them imports it (they are given a console, or return data)."""
-    bad = sorted(m for m in _imports(MODULES[name]) if m.startswith("referee.cli"))
-    assert bad == [], f"{name} imports {bad}"
+TYPING = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    {}\n"
+
+#: (file to change, text appended to it, what the guard must say about it)
+PLANTED = [
+    ("rules/pots.py", "from referee.evening import state\n",
+     "referee.rules.pots:", "imports referee.evening.state (evening), above rules"),
+    ("evening/points.py", "from ..storage import store\n",
+     "referee.evening.points:", "imports referee.storage.store (storage), above evening"),
+    ("evening/betting.py", "def _later():\n    from referee.cli import main\n    return main\n",
+     "referee.evening.betting:", "imports referee.cli.main (cli), above evening"),
+    ("storage/chain.py", TYPING.format("from referee.report import build"),
+     "referee.storage.chain:", "imports referee.report (report), above storage"),
+    ("report.py", "import referee.cli.main\n",
+     "referee.report:", "imports referee.cli.main (cli), above report"),
+    ("evening/state.py", "def _later():\n    from referee.evening import folds\n"
+     "    return folds\n", "import cycle:", "referee.evening.folds -> referee.evening.state"),
+    ("storage/files.py", "def _loud():\n    print('written')\n",
+     "referee.storage.files:", "print below the CLI"),
+    ("evening/views.py", "import sys\n\ndef _loud():\n    sys.stdout.write('x')\n",
+     "referee.evening.views:", "sys.stdout below the CLI"),
+    ("rules/cards.py", "def _peek():\n    return open('deck.txt').read()\n",
+     "referee.rules.cards:", "open reaches a file"),
+    ("evening/folds.py", "from pathlib import Path\n\ndef _peek():\n"
+     "    return Path('e.json').read_text()\n",
+     "referee.evening.folds:", ".read_text() reaches a file"),
+    ("rules/scenario.py", "import tomllib\n\ndef _peek(f):\n    return tomllib.load(f)\n",
+     "referee.rules.scenario:", "tomllib.load reaches a file"),
+    ("evening/souls.py", "def _later():\n    import importlib\n"
+     "    return importlib.import_module('referee.storage.store')\n",
+     "referee.evening.souls:", "imports importlib"),
+    ("serve.py", "import rich\n", "referee.serve:", "imports rich, which only cli may use"),
+    ("evening/state.py", "import tinydb\n",
+     "referee.evening.state:", "imports tinydb, which only storage may use"),
+    ("helpers.py", "X = 1\n", "referee.helpers:", "belongs to no layer"),
+]
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = tmp_path_factory.mktemp("house") / "referee"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert layers.check(copy) == []  # the copy is as sound as the package
+    return copy
+
+
+@pytest.mark.parametrize(("target", "text", "where", "said"), PLANTED,
+                         ids=[f"{t}:{s.split()[0]}" for t, _, _, s in PLANTED])
+def test_the_guard_catches_a_planted_mistake(pristine: Path, tmp_path: Path, target: str,
+                                             text: str, where: str, said: str) -> None:
+    copy = tmp_path / "referee"
+    shutil.copytree(pristine, copy)
+    path = copy / target
+    path.write_text((path.read_text(encoding="utf-8") if path.exists() else "") + "\n" + text,
+                    encoding="utf-8")
+    found = layers.check(copy)
+    assert any(line.startswith(where) and said in line for line in found), found
+
+
+def test_the_planted_mistakes_are_every_kind_the_guard_knows() -> None:
+    """Each kind of violation the guard reports is planted at least once above."""
+    kinds = ["above rules", "above evening", "above storage", "above report", "import cycle",
+             "print below", "sys.stdout below", "open reaches", ".read_text() reaches",
+             "tomllib.load", "imports importlib", "only cli may use", "only storage may use",
+             "belongs to no layer"]
+    assert len(PLANTED) >= 12
+    assert all(any(kind in said or kind in where for _, _, where, said in PLANTED)
+               for kind in kinds)

@@ -17,6 +17,7 @@ from referee.rules.cards import DECK, parse_cards
 from referee.rules.hand_keys import CATEGORIES, category_of, hand_keys
 from referee.rules.hands import best_hand
 from referee.rules.odds import deck_counts, known_counts, probabilities, total_hands
+from tests.profiles import examples
 
 FULL = deck_counts()
 
@@ -30,9 +31,9 @@ def test_r4_the_sixteen_probabilities_sum_to_one_exactly() -> None:
     assert [name for name, n in FULL.items() if n == 0] == list(CATEGORIES[:3])
 
 
-def test_r4_a_sample_of_200000_hands_agrees_within_four_standard_errors() -> None:
+def test_r4_a_sample_of_hands_agrees_within_four_standard_errors() -> None:
     rng = random.Random(78)
-    size = 200_000
+    size = examples(50_000)  # a million in the nightly profile
     hands = [rng.sample(range(78), 7) for _ in range(size)]
     seen = Counter(category_of(key) for key in hand_keys(hands))
     for name, chance in probabilities(FULL).items():
@@ -78,7 +79,7 @@ def test_r4_counting_matches_brute_force_on_reduced_decks(
     assert counted == _brute(_reduced_deck(ranks, suits, majors), size)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(
     st.integers(1, 7),
     st.sets(st.integers(1, 14), min_size=1, max_size=8),
@@ -126,7 +127,7 @@ def test_h20_r8_a_known_card_twice_is_refused() -> None:
         known_counts(parse_cards("KC QC KC"))
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(st.lists(st.integers(0, 77), min_size=5, max_size=6, unique=True))
 def test_h20_known_counts_equal_brute_force_for_any_five_or_six_cards(known: list[int]) -> None:
     # The count draws majors by how many and weighs them; brute force names every card.

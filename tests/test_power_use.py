@@ -24,6 +24,7 @@ from referee.evening.folds import apply
 from referee.evening.state import State
 from referee.rules.cards import DECK, parse_card
 from referee.streams import Event
+from tests.profiles import examples
 from tests.test_souls import evening
 
 USER, OTHERS, FOOL = "Ada", ("Cara", "Eve"), "Fiona"
@@ -157,7 +158,7 @@ def _options(data: st.DataObject, power: str, h: Hand, slot: str, bad: str) -> d
     return kw
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(50), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), power=st.sampled_from(sorted(NAMING)))
 def test_e56_a_card_the_user_does_not_hold_is_refused_or_makes_no_hand(
         data: st.DataObject, power: str) -> None:
@@ -200,7 +201,7 @@ def test_e56_a_card_the_user_does_not_hold_is_refused_or_makes_no_hand(
     raise AssertionError(f"{power} with {kw} ({bad} in {slot}, not Ada's) made a hand")
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), power=st.sampled_from(["The Leap", "Abundance", "Hold Fast",
                                              "Royal Decree", "Upside Down"]))
 def test_e56_cards_the_user_holds_make_the_hand(data: st.DataObject, power: str) -> None:

@@ -23,6 +23,7 @@ from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
 from referee.rules.cards import to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check
 from referee.streams import Event
+from tests.profiles import examples
 from tests.test_souls import AMBER, COBALT, FOOL, GREEN, evening, fold
 
 STAKEHOLDERS = ["Cara", "Eve", "Ada"]
@@ -296,7 +297,7 @@ class PowersMachine(RuleBasedStateMachine):
 
 
 PowersMachine.TestCase.settings = settings(
-    max_examples=80, stateful_step_count=50, deadline=None,
+    max_examples=examples(25), stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestPowers = PowersMachine.TestCase
@@ -324,7 +325,7 @@ def _state_dump(db: Path) -> Any:
         return json.loads(json.dumps(dump(ev.state("evening"))))
 
 
-@settings(max_examples=12, deadline=None,
+@settings(max_examples=examples(12), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(moves=st.lists(st.tuples(st.sampled_from(["Ada", "Cy", "Ed"]), st.sampled_from(POWERS),
                                 ARGS, st.sampled_from(["check", "bet", "call", "none"])),

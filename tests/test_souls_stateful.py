@@ -23,6 +23,7 @@ from referee.evening.folds import apply
 from referee.evening.state import State
 from referee.rules.cards import to_roman
 from referee.streams import Event
+from tests.profiles import examples
 from tests.test_souls import AMBER, COBALT, FOOL, GREEN, evening, fold
 
 STAKEHOLDERS = ["Cara", "Eve", "Ada"]
@@ -329,7 +330,7 @@ class SoulsMachine(RuleBasedStateMachine):
 
 
 SoulsMachine.TestCase.settings = settings(
-    max_examples=150, stateful_step_count=50, deadline=None,
+    max_examples=examples(40), stateful_step_count=50, deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestSouls = SoulsMachine.TestCase

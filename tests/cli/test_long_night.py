@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from referee.storage import audit, store
 from referee.storage.store import open_evening
 from tests.cli.conftest import GM
+from tests.profiles import examples
 
 SEATS = ("Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV")
 
@@ -158,7 +159,7 @@ def test_progress_is_reported_per_segment_when_long(
     assert seen == [(n, total) for n in range(1, total + 1)]
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(st.integers(0, 30), st.integers(2, 9))
 def test_incremental_verify_finds_what_a_full_one_finds(
     tmp_path_factory: pytest.TempPathFactory, transfers: int, size: int

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.cli.serving import Served, copy_evening, demo_db, served
+from tests.profiles import examples
 
 assert demo_db  # the shared demo evening, a fixture
 
@@ -428,7 +429,7 @@ def test_e53_any_address_is_a_page_or_not_found(demo_db: Path, tmp_path: Path) -
         stored = evening.read_bytes()
         sheets = {f"/a/{t}" for t in s.access.assistants.values()}
 
-        @settings(max_examples=150)
+        @settings(max_examples=examples(60))
         @given(st.text(st.characters(min_codepoint=32, max_codepoint=0x2FF), max_size=60),
                st.sampled_from(["GET", "HEAD", "POST", "PUT", "DELETE"]))
         def check(path: str, method: str) -> None:

@@ -82,7 +82,7 @@ def assert_guarded(answer: bytes) -> str:
     (b"GET / HTTP/1.1\r\n" + b"X-A: b\r\n" * 120 + b"\r\n", 431),  # too many headers
     (b"POST /station HTTP/1.1\r\nContent-Length: 20000\r\n\r\n" + b"x" * 20000, 413),
     (b"POST /station HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411),
-    (b"POST /station HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}", 401),
+    (b"POST /station HTTP/1.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 401),
 ])
 def test_e68_every_answer_carries_the_security_headers(server: Served, request_bytes: bytes,
                                                        code: int) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.cli.serving import copy_evening, demo_db
+from tests.profiles import examples
 
 pytestmark = pytest.mark.system
 
@@ -309,7 +310,7 @@ def test_e65_every_root_option_anywhere_in_every_spelling(
         value = draw(values)
         return {"alone": [name], "value": [name, value], "equals": [f"{name}={value}"]}[form]
 
-    @settings(max_examples=120, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(40), suppress_health_check=list(HealthCheck))
     @given(st.sampled_from(lines), spelled(), st.data())
     def check(line: list[str], option: list[str], data: st.DataObject) -> None:
         at = data.draw(st.integers(0, len(line)), label="position")

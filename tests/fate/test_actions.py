@@ -15,6 +15,7 @@ from referee.rules.fate.cards import parse_fate_card
 from referee.rules.fate.characters import PoolSpec, find
 from referee.rules.fate.dealer import Dealer, Typed
 from tests.fate import fresh
+from tests.profiles import examples
 
 State = dict[str, Any]
 
@@ -294,7 +295,7 @@ def test_deck_setting(state: State) -> None:
     assert res.data["a"]["perfect"] == 1 and res.data["b"]["ordinary"] == 1
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 10**9), st.integers(0, 20), st.integers(0, 20),
        st.sampled_from(["standard", "tarot"]))
 def test_r35_a_console_test_never_turns_a_card_twice(seed: int, na: int, nb: int,
@@ -321,7 +322,7 @@ def _best(side: dict[str, Any]) -> str | None:
     return next((tier for tier in ("perfect", "critical", "ordinary") if side[tier]), None)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 10**9), st.integers(0, 9), st.integers(0, 9))
 def test_f29_property_each_fighter_takes_the_others_best_result(seed: int, wa: int,
                                                                 wb: int) -> None:

@@ -10,13 +10,14 @@ from hypothesis import strategies as st
 from referee.errors import BadInput, UnknownCard
 from referee.rules.fate.cards import format_fate_cards
 from referee.rules.fate.dealer import NOTHING_TYPED, Dealer, Typed
+from tests.profiles import examples
 
 _KINDS = st.sampled_from(["standard", "tarot"])
 _JOKERS = st.sampled_from([1, 2])
 _SIZE = st.integers(0, 24)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.integers(0, 10**9), _KINDS, _JOKERS, _SIZE, _SIZE)
 def test_f1_every_card_the_console_deals_can_be_typed_back(seed: int, kind: str, jokers: int,
                                                            na: int, nb: int) -> None:
@@ -36,7 +37,7 @@ def test_f1_the_magician_is_a_joker_only_in_a_tarot_duel_deck() -> None:
         Dealer("tarot", Typed("7C", "I", ""), None).contest(1, 0)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.integers(0, 10**9), _KINDS, _JOKERS, _SIZE, _SIZE, st.booleans())
 def test_f26_a_drawn_complication_is_never_a_card_already_turned(
         seed: int, kind: str, jokers: int, na: int, nb: int, gate: bool) -> None:

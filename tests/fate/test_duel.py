@@ -17,6 +17,7 @@ from referee.rules.fate.characters import find
 from referee.rules.fate.dealer import Dealer, Typed
 from referee.rules.fate.duel import allowed
 from tests.fate import DATA, fresh
+from tests.profiles import examples
 
 State = dict[str, Any]
 PASS, FAIL = "2H", "2S"  # against a 7H Card of Fate
@@ -262,7 +263,7 @@ def test_f10_choices_by_name_in_any_order(state: State, script: Script) -> None:
 _LABELS = [c.label for c in fate_deck() if not c.is_joker] + ["JOKER"]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.lists(st.sampled_from(_LABELS), min_size=10, max_size=10, unique=True)
        .filter(lambda cards: "JOKER" not in (cards[0], cards[9])))
 def test_f20_property_a_lone_shot_is_ruled_alike_for_a_and_for_b(cards: list[str]) -> None:

@@ -19,6 +19,7 @@ from referee.storage.audit import verify
 from referee.storage.store import open_evening
 from referee.streams import spec
 from tests.fate import fresh
+from tests.profiles import examples
 
 
 def test_registered_stream() -> None:
@@ -52,7 +53,7 @@ def test_dump_load_round_trip() -> None:
     assert fate.dump(fate.load(blob)) == blob
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 10**6))
 def test_replaying_events_gives_the_same_state(seed: int) -> None:
     state = fresh()

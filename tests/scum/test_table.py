@@ -14,6 +14,7 @@ from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.rules import scum
 from referee.rules.cards import DECK, parse_cards
 from referee.rules.scum import Role
+from tests.profiles import examples
 from tests.scum.bot import candidates, passing, play_hand
 
 PLAYERS = ["Ann", "Bea", "Cid", "Dan"]
@@ -233,7 +234,7 @@ def test_fold_refuses_a_recorded_move_out_of_turn() -> None:
 # -- a whole hand --------------------------------------------------------------------------------
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(1, 10_000), st.data())
 def test_random_legal_play_uses_every_card_once_and_places_everyone(seed: int,
                                                                      data: st.DataObject) -> None:
@@ -273,7 +274,7 @@ def test_scum_finish_must_agree_with_the_places_already_played() -> None:
         scum.finish(state, [*rest, table_first])
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.integers(1, 10_000), st.integers(0, 60))
 def test_dump_load_round_trip_in_the_middle_of_a_hand(seed: int, moves: int) -> None:
     state = passed(started(seed))
@@ -348,7 +349,7 @@ def test_r30a_two_kings_both_go_and_three_knights_any_two() -> None:
         verify_gifts(knights, _gives(knights, "KnC 5C"))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(1, 100_000))
 def test_r30a_accepted_passings_are_exactly_the_fools_top_two_ranks(seed: int) -> None:
     """Over random deals, every pair of the Fool's minors is tried: the passing is accepted
@@ -472,7 +473,7 @@ def test_t25_refused_moves_name_the_commands_that_work() -> None:
     assert "or pass, `referee scum pass Dan`" in low.value.line
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.permutations(list(Role)), st.sampled_from([None, "0", "XX"]))
 def test_t23_t24_a_role_card_is_refused_exactly_for_those_who_cannot_hold_it(
         order: list[Role], to_magician: str | None) -> None:

@@ -21,6 +21,7 @@ from referee.errors import (
 )
 from referee.rules import wager
 from referee.rules.wager import ELIXIRS, Elixir, PointsTable, WCard, parse_wcard
+from tests.profiles import examples
 
 TABLE = wager_points()
 
@@ -255,7 +256,7 @@ def valid_tables() -> st.SearchStrategy[dict[str, Any]]:
 ANY_CARD = st.sampled_from(wager.WAGER_DECK)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(100))
 @given(valid_tables(), st.sampled_from(ELIXIRS), ANY_CARD, ANY_CARD, ANY_CARD)
 def test_r34_property_set_outscores_every_run_and_pair(
         data: dict[str, Any], elixir: Elixir, partner_mirror: WCard, a: WCard, b: WCard) -> None:
@@ -270,7 +271,7 @@ def test_r34_property_set_outscores_every_run_and_pair(
         assert made_set.points > other.points
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(100))
 @given(valid_tables(), st.sampled_from(ELIXIRS), ANY_CARD)
 def test_r34_property_poisoning_always_costs_points(
         data: dict[str, Any], elixir: Elixir, bottom: WCard) -> None:
@@ -516,7 +517,7 @@ def test_w12_several_turns_alternate_and_run_the_elixir_clock() -> None:
     assert state.game.elixir is not Elixir.RELIEF
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.tuples(st.booleans(), st.sampled_from(["Ann", "Bea", None]),
                           st.integers(1, 3)), max_size=15))
 def test_w12_turns_alternate_whatever_the_gm_types(moves: list[tuple[bool, str | None, int]],
@@ -596,7 +597,7 @@ def test_w15_twelve_turns_six_each() -> None:
         wager.turn(started(), 101)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(st.sampled_from([("5C", "7C"), ("Prince", "~Prince"), ("5C", "6C")]),
                 max_size=14))
 def test_w16_rounds_end_with_a_made_hand(hands: list[tuple[str, str]]) -> None:
@@ -669,7 +670,7 @@ def test_w18_an_ambiguous_prefix_lists_the_matches() -> None:
 NAME = st.text(alphabet="abfilmorst ", min_size=1, max_size=9).map(lambda t: " ".join(t.split()))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(NAME, NAME, st.text(alphabet="abfilmorst ", min_size=1, max_size=6))
 def test_w18_a_player_is_found_only_when_the_query_fits_no_one_else(fool: str, mistress: str,
                                                                      query: str) -> None:
