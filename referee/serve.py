@@ -349,11 +349,12 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
 
     ended = roster.is_ended(state)  # R18, or the Fool's declared end (R40)
     view["ended"] = ended
-    view["ceremony"] = ceremony.summary(state, reveal=False)  # E43: no secret claim
+    # The ceremony once the evening has ended, no claim a soul's secret Arcanum is in (E43).
+    view["ceremony"] = ceremony.summary(state, reveal=False) if ended else None
     if ended and not state.over and state.ceremony is not None:
         view["clock_end"] = state.ceremony["ended_at"] or view["clock_end"]  # E80
     view["standings"] = standings(state) if ended else None
-    view["claims"] = view["ceremony"]["claims"] if ended else None
+    view["claims"] = view["ceremony"]["claims"] if view["ceremony"] else None
     view["season"] = season_frame(path) if season else None
     view["room"] = load_room(path).wall(moment)
     view["problem"] = None
