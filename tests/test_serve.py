@@ -307,3 +307,39 @@ def _keys(obj: Any) -> set[str]:
     if isinstance(obj, list):
         return {k for v in obj for k in _keys(v)}
     return set()
+
+
+# -- the season between evenings (R40, R43, E111) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo season's second evening, its ceremony closed, the first beside it."""
+    from referee.cli.main import app
+
+    first = tmp_path_factory.mktemp("season") / "season-1.json"
+    result = CliRunner().invoke(app, ["demo", "--season", "--db", str(first), "--quiet"])
+    assert result.exit_code == 0, result.output
+    return first.with_name("season-2.json")
+
+
+def test_e111_the_frame_carries_the_seasons_public_standings_when_asked(
+        demo_season: Path) -> None:
+    assert serve.build_frame(demo_season)["season"] is None
+    frame = serve.build_frame(demo_season, season=True)
+    season = frame["season"]
+    assert season["evenings"] == 2
+    # Cy +$500,000 over the two evenings, Ed -$700,000 (tests/cli/test_present.py counts it).
+    rows = {r["name"]: r for r in season["standings"]}
+    assert (rows["Cy"]["money"], rows["Ed"]["money"]) == (500_000, -700_000)
+    assert rows["Flo"]["arcanum"] == "III" and rows["Flo"]["promotions"] == 1
+    text = json.dumps(season)
+    assert "soul" not in text and "points" not in text  # E111: nothing that could tell (E43)
+    # The evening is over by the Fool's word and its ceremony closed: the wall says so.
+    assert frame["ended"] and not frame["over"] and frame["ceremony"]["stage"] == "closed"
+    assert [r["member"] for r in frame["ceremony"]["roster"]] == ["Max", "Flo", "Ed", "Ada"]
+
+
+def test_r40_no_ceremony_on_the_wall_before_the_end(demo_db: Path) -> None:
+    frame = serve.build_frame(demo_db)
+    assert frame["ended"] is False and frame["ceremony"] is None and frame["claims"] is None

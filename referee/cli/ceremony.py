@@ -23,7 +23,8 @@ Reveal = Annotated[bool, typer.Option(
 Name = Annotated[str, typer.Argument(metavar="NAME")]
 Arcanum = Annotated[str, typer.Argument(metavar="ARCANUM", help="III, M3, the empress ...")]
 
-app = typer.Typer(help="The promotion ceremony once the evening has ended (R40).",
+app = typer.Typer(help="The promotion ceremony once the evening has ended (R40); alone, the "
+                       "claims that would succeed now, in the Fool's order.",
                   no_args_is_help=False, invoke_without_command=True)
 
 
@@ -139,7 +140,8 @@ def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
 
 
 @app.command("switch")
-def switch(member: Name, arcanum: Arcanum, as_json: Json = False) -> None:
+def switch(member: Annotated[str, typer.Argument(metavar="MEMBER")], arcanum: Arcanum,
+           as_json: Json = False) -> None:
     """MEMBER moves to ARCANUM on the same terms, leaving their old Arcanum vacant (R40)."""
     from referee.evening import ceremony
 

@@ -262,8 +262,11 @@ def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[i
     setup = setup_from_scenario(dataclasses.replace(scenario, souls=fresh), seats)
     arcanum_of = {name: a for a, name in table.items()}
     souls: list[dict[str, Any]] = []
+    dead = roster.dead(last)
     for soul in last.souls:
-        if soul.destroyed:  # smashed and consumed souls are gone (R42)
+        # Smashed and consumed souls are gone (R42); a consumed own soul is kept on record,
+        # destroyed, for its living owner has no soul and still 3 points fewer (R27, E106).
+        if soul.destroyed and not (soul.kind == "own" and soul.owner not in dead):
             continue
         record = plain(soul)
         if soul.kind == "own" and soul.owner in arcanum_of:

@@ -96,7 +96,7 @@ def sources(state: State) -> list[Point]:
         # E23: an assistant holds the side's own soul for the player ("The Assistant may hold
         # ... souls ... for the Player"): neither a loss for the owner nor a gain for them.
         at_home = soul.kind == "own" and soul.owner is not None and soul.holder is not None \
-            and state.side_of(soul.holder) == soul.owner
+            and soul.owner in (soul.holder, state.side_of(soul.holder))  # Fool tonight (R41)
         if soul.holder and not at_home:
             out.append(Point(soul.holder, soul.arcanum, SOUL_HELD, f"holds {soul.key}"))  # E21
         # Only a member loses points in their own Arcanum; an own soul carried into an

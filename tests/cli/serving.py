@@ -40,14 +40,14 @@ def copy_evening(source: Path, folder: Path) -> Path:
 class Served:
     """A running ``referee serve`` (in this process) and a loopback client for it."""
 
-    def __init__(self, evening: Path, *, station: bool = True) -> None:
+    def __init__(self, evening: Path, *, station: bool = True, season: bool = False) -> None:
         from referee import live, serve
         from referee.cli.server import make_server
 
         state = live.load_state(evening)
         self.evening = evening
         self.access = serve.ensure_access(evening, state.assistants)
-        self.server = make_server(evening, "127.0.0.1", 0, station=station)
+        self.server = make_server(evening, "127.0.0.1", 0, station=station, season=season)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever,
                                        kwargs={"poll_interval": 0.05}, daemon=True)
@@ -85,8 +85,8 @@ class Served:
 
 
 @contextmanager
-def served(evening: Path, *, station: bool = True) -> Iterator[Served]:
-    s = Served(evening, station=station)
+def served(evening: Path, *, station: bool = True, season: bool = False) -> Iterator[Served]:
+    s = Served(evening, station=station, season=season)
     try:
         yield s
     finally:

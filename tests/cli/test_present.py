@@ -221,3 +221,67 @@ def test_e70_serve_lan_keeps_the_rooms_address_for_the_next_handout(evening_copy
     page = tmp_path / "ben.html"
     out = evening_copy("handout", "Ben", "--html", str(page)).output
     assert "E70" not in out and "http://10.1.2.3:8765/a/" in page.read_text()
+
+
+# -- the demo season (R40-R43) ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def demo_season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from typer.testing import CliRunner
+
+    from referee.cli.main import app
+
+    first = tmp_path_factory.mktemp("season") / "season-1.json"
+    result = CliRunner().invoke(app, ["demo", "--season", "--db", str(first), "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert "The season: 2 evening(s) (R43)" in result.output
+    return first
+
+
+def test_r43_the_demo_seasons_standings_by_hand(runner: Any, demo_season: Path) -> None:
+    """The two evenings of ``data/demo_season.txt``, counted by hand.
+
+    Evening 1 (Cy III seat 1, Ed VII seat 2, Ada XVI seat 3; the Fool Max): Ed, Ada and Cy
+    put a chip each in the one pot, and Cy's flush takes it: Cy 9 + 3 = 12, Ed 9, Ada 9. Ed
+    gives Flo 3 green; Flo pays them to Cy for his soul: Cy 15, Ed 6, Ada 9, Flo 0. Money won:
+    Cy +5 chips, Ed -4, Ada -1 (x $100,000). The ceremony: Flo (2 for the amber bottle + 2 for
+    Cy's soul = 4 in III) against Cy (5 - 3 = 2): Flo takes III, Cy leaves.
+    Evening 2 (Flo III purple seat 1 with Di, Ed VII with Cy, Ada XVI with Ben): the same pot
+    of three, to Ada's two pair: Ada 12, Ed 9, Flo 9; Ed pays Ada 2 green for her soul: Ada
+    14, Ed 7. Money won: Ada +4, Ed -3, Flo -1.
+    Over the season: Cy +$500,000, Ada -$100,000 + $400,000 = +$300,000, Flo -$100,000,
+    Ed -$400,000 - $300,000 = -$700,000; Max, Di, Ben nothing.
+    Points earned, every point but the starting ones (E110): evening 1: Cy -3 (his soul held),
+    Di +2 (the cobalt phial), Flo +4 (the amber bottle, Cy's soul), Ben +2 (the green
+    bottle); evening 2: Flo +4 (the same two), Di +4 (the phial, the bottle with black wax),
+    Cy +2 (the smoked-glass flask), Ben +4 (the green bottle, the gilded decanter), Ada -3
+    (her soul held by Ed), Ed +2 (Ada's soul).
+    """
+    from referee.cli.main import app
+
+    second = demo_season.with_name("season-2.json")
+    result = runner.invoke(app, ["--db", str(second), "season", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = {r["name"]: r for r in data["standings"]}
+    table = [(r["rank"], r["name"], r["money"], r["arcana"], r["promotions"], r["points"])
+             for r in data["standings"]]
+    assert table == [
+        (1, "Cy", 500_000, [None, None], 0, -3 + 2),
+        (2, "Ada", 300_000, ["XVI", "XVI"], 0, -3),
+        (3, "Ben", 0, [None, None], 0, 2 + 4),
+        (4, "Di", 0, [None, None], 0, 2 + 4),
+        (5, "Max", 0, ["0", "0"], 0, 0),
+        (6, "Flo", -100_000, ["III", "III"], 1, 4 + 4),
+        (7, "Ed", -700_000, ["VII", "VII"], 0, 2),
+    ]
+    assert all(r["evenings"] == 2 for r in rows.values())
+    assert rows["Ada"]["lost"] == "held by Ed" and rows["Cy"]["lost"] == "held by Flo"
+    assert rows["Ed"]["holds"] == ["Ada's soul"]
+    assert rows["Flo"]["holds"] == ["the amber bottle", "Cy's soul"]
+    assert data["totals"] == {"buy_ins": 6_000_000, "at_end": 6_000_000, "in_pots": 0,
+                              "won": 0}
+    assert [n["previous"] for n in data["evenings"]] == [None, "season-1.json"]
+    verify = runner.invoke(app, ["--db", str(second), "verify"])
+    assert verify.exit_code == 0 and "whose final digest matches" in verify.output

@@ -431,3 +431,49 @@ def test_assistants_phone_follows_their_sheet(server: Served, browser: Browser) 
     assert "white pigeon" in done.stdout
     browser.wait_for(f"{body}.indexOf('white pigeon') >= 0", timeout=10.0)
     assert browser.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+# -- the season between evenings (R40, R43, E111) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def season_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo season's second evening (closed), and a third begun from it."""
+    from referee.cli.main import app
+
+    first = tmp_path_factory.mktemp("season") / "season-1.json"
+    result = CliRunner().invoke(app, ["demo", "--season", "--db", str(first), "--quiet"])
+    assert result.exit_code == 0, result.output
+    second = first.with_name("season-2.json")
+    from tests.cli.test_season_cli import scenario
+
+    GM(CliRunner(), second)("next", str(first.with_name("season-3.json")), "--scenario",
+                            str(scenario(first.parent)))
+    return second
+
+
+@pytest.mark.parametrize("which", ["season-2.json", "season-3.json"])
+def test_e111_the_season_on_the_wall_between_evenings_fits_every_screen(
+        season_db: Path, browser: Browser, tmp_path: Path, which: str) -> None:
+    with served(season_db.with_name(which), season=True) as s:
+        browser.open(f"http://127.0.0.1:{s.port}/", *SIZES[0])
+        for width, height in SIZES:
+            browser.resize(width, height)
+            browser.wait_for(f"innerWidth === {width} && innerHeight === {height}")
+            time.sleep(0.15)
+            seen = browser.evaluate(MEASURE)
+            where = f"{which}, {width}x{height}"
+            assert (seen["width"], seen["height"]) == (width, height), where
+            assert seen["spills"] == [] and seen["cut"] == [], where
+            centre = seen["centre"]
+            # Cy +$500,000 heads the season (tests/cli/test_present.py counts it by hand).
+            assert "The season: " in centre and "Cy$500,000" in centre, where
+            if width == 1280:
+                shot = browser.screenshot(tmp_path / f"season-{which}-{width}.png")
+                assert len(shot) > 20_000
+        if which == "season-2.json":  # over by the Fool's word, the ceremony closed (R40)
+            assert "The evening is over" in centre and "0 Max \u00b7 III Flo" in centre
+            assert "declared its end" in browser.evaluate(TURN)
+            assert "3 evenings" not in centre and "2 evenings" in centre
+        else:  # the next evening, before its first hand
+            assert "The evening begins" in centre and "3 evenings" in centre
