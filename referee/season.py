@@ -55,6 +55,11 @@ def _earned(state: State) -> dict[str, int]:
     return out
 
 
+#: An evening's stage (``ceremony.summary``) as the season says it.
+STAGES = {"playing": "still in play", "ended": "ended, its ceremony to come",
+          "ceremony": "its ceremony under way", "closed": "its ceremony closed"}
+
+
 def _evening(n: int, played: Played) -> dict[str, Any]:
     state = played.state
     summary = cer.summary(state)
@@ -262,7 +267,8 @@ def render_html(season: dict[str, Any]) -> str:
         for r in season["standings"])
     evenings = "".join(
         f"<tr><td class=\"n\">{n['no']}</td><td>{_e(n['file'])}</td><td>{_e(n['title'])}</td>"
-        f"<td>{_e(n['fool'])}</td><td class=\"n\">{n['hands']}</td><td>{_e(n['stage'])}</td>"
+        f"<td>{_e(n['fool'])}</td><td class=\"n\">{n['hands']}</td>"
+        f"<td>{_e(STAGES[n['stage']])}</td>"
         f"<td>{_e(n['previous'] or '-')}</td></tr>" for n in nights)
     totals = season["totals"]
     body = (
@@ -279,7 +285,7 @@ def render_html(season: dict[str, Any]) -> str:
         "<h2>Money won over the season</h2>" + money_svg(season["chart"])
         + "<h2>The roster over the season</h2>" + roster_svg(season["chart"])
         + "<h2>The evenings</h2><table><tr><th>#</th><th>File</th><th>Scenario</th>"
-        "<th>Fool</th><th>Hands</th><th>Ceremony</th><th>Carries on from</th></tr>"
+        "<th>Fool</th><th>Hands</th><th>Where it stands</th><th>Carries on from</th></tr>"
         f"{evenings}</table>")
     return page("Fool's Errand - the season", body)
 

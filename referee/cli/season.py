@@ -114,6 +114,10 @@ def _opened(state: State, new: Path, last: Path, previous: dict[str, Any], chars
     new_souls = [s for s in state.souls if s.kind == "bottled" and s.key in fresh]
     say(f"{len(state.souls) - len(new_souls)} soul(s) carried where they ended, "
         f"{len(new_souls)} new bottled soul(s) given out (R42); `soul list` shows them.")
+    away = [s for s in state.souls if s.holder and s.holder not in state.people]
+    if away:
+        say("Held by people not at this evening, where they ended (R42): " + ", ".join(
+            f"{lit(s.key)} ({lit(s.holder)})" for s in away) + ".")
     owing = [s for s in state.souls if s.kind == "own" and s.owner in state.stakeholders
              and s.holder and state.side_of(s.holder) != s.owner]
     for soul in owing:
@@ -199,6 +203,7 @@ def show_season(data: dict[str, Any]) -> None:
     from rich.table import Table
 
     from referee.cli.common import console
+    from referee.season import STAGES
 
     nights = data["evenings"]
     table = Table(title=f"The season: {len(nights)} evening(s) (R43)", title_justify="left")
@@ -222,7 +227,7 @@ def show_season(data: dict[str, Any]) -> None:
         "earned (E110). The evenings:")
     for n in nights:
         say(f"  {n['no']}. {lit(n['file'])}: {lit(n['title'])}, the Fool {lit(n['fool'])}, "
-            f"{n['hands']} hand(s), ceremony {n['stage']}"
+            f"{n['hands']} hand(s), {STAGES[n['stage']]}"
             + (f", carried on from {lit(n['previous'])}" if n["previous"] else ""))
     totals = data["totals"]
     say(f"Buy-ins ${totals['buy_ins']:,}; held at the ends ${totals['at_end']:,}"

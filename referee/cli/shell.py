@@ -63,7 +63,11 @@ class Vocabulary:
         self.colours = state.colours()
         hand = live.frame(state)["hand"]
         self.to_act = hand["to_act"] if hand else None
-        if hand is None and state.over:  # R18: nothing invites another hand
+        if hand is None and state.ceremony is not None:  # R40: the ceremony, then `next`
+            self.line = ("the ceremony is closed: `next NEW.json` starts the next evening"
+                         if state.ceremony["closed"] else
+                         "the evening is over: `ceremony` lists the claims, `ceremony close`")
+        elif hand is None and state.over:  # R18: nothing invites another hand
             self.line = (f"the game is over: {state.winner or 'nobody'} and the Fool hold the "
                          "chips (R18)")
         elif hand is None:
