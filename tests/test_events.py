@@ -45,3 +45,20 @@ def test_a_record_can_fail() -> None:
     required, allowed = events.fields("soul_sold")
     assert "soul" in required and "holder" in allowed - required
     assert events.fields("chips_given")[0] >= {"from", "to", "chips"}
+
+
+def test_r40_the_demo_season_writes_only_the_fields_each_record_names(
+        tmp_path: Path) -> None:
+    first = tmp_path / "season-1.json"
+    result = CliRunner().invoke(app, ["demo", "--season", "--db", str(first), "--quiet"])
+    assert result.exit_code == 0, result.output
+    seen = set()
+    for db in (first, first.with_name("season-2.json")):
+        with open_evening(db, write=False) as ev:
+            for record in ev.records("evening"):
+                event = record["event"]
+                required, allowed = events.fields(str(event["kind"]))
+                if event["kind"] != "power_used":
+                    assert required <= set(event) <= allowed, (event["kind"], sorted(event))
+                seen.add(event["kind"])
+    assert {"evening_ended", "claim_decided", "ceremony_closed", "evening_continued"} <= seen

@@ -251,3 +251,13 @@ def test_e112_the_season_page_draws_money_and_roster(first: GM, tmp_path: Path) 
     assert text.count("http") == text.count('xmlns="http://www.w3.org/2000/svg"')
     assert "already exists" in two.fails("season", "--html", str(page))
     assert "evening's own file" in two.fails("season", "--html", str(two.db))
+
+
+def test_e54_a_station_may_not_write_or_read_another_evening_file() -> None:
+    from referee.cli import main, station
+
+    assert main.app is not None
+    assert "would read a file" in str(station.refusal(["next", "two.json"]))
+    assert "would read a file" in str(station.refusal(["season", "one.json"]))
+    assert "names a file" in str(station.refusal(["season", "--html", "s.html"]))
+    assert station.refusal(["ceremony", "promote", "Flo", "III"]) is None  # the served one
