@@ -30,8 +30,12 @@ def describe(ev: Evening) -> dict[str, Any]:
 
 
 def link(ev: Evening) -> dict[str, Any] | None:
-    """The link to the last evening recorded by this one's first event, if it has one."""
-    first = next(ev.records(STREAM), None)
+    """The link to the last evening recorded by this one's first event, if it has one (None
+    too when the segment holding that event is missing: ``verify`` says so on its own)."""
+    try:
+        first = next(ev.records(STREAM), None)
+    except StoreError:
+        return None
     if first is None or first["event"].get("kind") != "evening_continued":
         return None
     found: dict[str, Any] = first["event"]["previous"]
