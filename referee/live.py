@@ -138,7 +138,18 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
         "table_effects": [f["text"] for f in data["in_force"] if not badges_for(state, f)],
         "over": data["over"],
         "winner": data["winner"],
+        **ceremony_view(state),
     }
+
+
+def ceremony_view(state: State) -> dict[str, Any]:
+    """Once the evening has ended (R18, or by the Fool's word, R40): that it has, and its
+    ceremony, no claim a soul's secret Arcanum is in (E43)."""
+    from referee.evening import ceremony, roster
+
+    ended = roster.is_ended(state)
+    return {"ended": ended,
+            "ceremony": ceremony.summary(state, reveal=False) if ended else None}
 
 
 def badges_for(state: State, effect: dict[str, Any]) -> str | None:
@@ -163,7 +174,10 @@ def _badges(state: State, in_force: list[dict[str, Any]]) -> dict[str, list[dict
 
 def clock_end(state: State, now: float | None) -> float | None:
     """When the evening's clock stopped (E80): once the game is over (R18), at the end of the
-    last hand (at ``now`` when that hand kept no time); None while it runs."""
+    last hand (at ``now`` when that hand kept no time); when the Fool declared the end (R40),
+    then; None while it runs."""
+    if not state.over and state.ceremony is not None and state.ceremony["ended_at"]:
+        return float(state.ceremony["ended_at"])
     if not state.over:
         return None
     ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from referee.evening import ceremony as cer
@@ -32,6 +33,49 @@ class Played:
     file: str
     state: State
     previous: str | None = None
+
+
+def read(paths: Sequence[Path]) -> list[Played]:
+    """The evenings at ``paths``: each file with the chain back from it (E114), every evening
+    in a folder; each once. A file in a folder that is no evening is left out with a note.
+
+    Raises:
+        BadInput: a path that is neither, or no evening at all.
+        StoreError: a named evening is damaged.
+    """
+    from referee.errors import BadInput, StoreError
+    from referee.storage import files, links
+    from referee.storage.store import open_evening
+
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            for candidate in sorted(path.glob("*.json")):
+                try:
+                    found += links.chain_back(candidate)
+                except StoreError:
+                    files.NOTES.append(f"{candidate} is no evening file; it was left out")
+        elif path.is_file():
+            found += links.chain_back(path)
+        else:
+            raise BadInput(f"no evening file or folder at {path}; give evening files (.json) "
+                           "or a folder of them")
+    out: list[Played] = []
+    seen: set[Path] = set()
+    for path in found:
+        if path in seen:
+            continue
+        seen.add(path)
+        with open_evening(path, write=False) as ev:
+            state = ev.state("evening")
+            link = links.link(ev)
+        if not state.started:
+            files.NOTES.append(f"{path} holds no evening yet; it was left out")
+            continue
+        out.append(Played(path.name, state, link["file"] if link else None))
+    if not out:
+        raise BadInput("no evening to count: give evening files or a folder of them")
+    return out
 
 
 def _lost(state: State, name: str) -> str | None:

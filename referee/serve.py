@@ -345,36 +345,21 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     view["palette"] = palette(view["colours"])
     view["chip_labels"] = chip_labels(view["colours"])
     view["title"] = state.scenario.get("name") or "Fool's Errand"
-    from referee.evening import ceremony, roster
-
-    ended = roster.is_ended(state)  # R18, or the Fool's declared end (R40)
-    view["ended"] = ended
-    # The ceremony once the evening has ended, no claim a soul's secret Arcanum is in (E43).
-    view["ceremony"] = ceremony.summary(state, reveal=False) if ended else None
-    if ended and not state.over and state.ceremony is not None:
-        view["clock_end"] = state.ceremony["ended_at"] or view["clock_end"]  # E80
+    ended = view["ended"]  # R18, or the Fool's declared end (R40)
     view["standings"] = standings(state) if ended else None
     view["claims"] = view["ceremony"]["claims"] if view["ceremony"] else None
-    view["season"] = season_frame(path) if season else None
+    view["season"] = season_frame(path) if season else None  # R43
     view["room"] = load_room(path).wall(moment)
     view["problem"] = None
     return view
 
 
-def season_frame(path: Path) -> dict[str, Any] | None:
+def season_frame(path: Path) -> dict[str, Any]:
     """The season's public standings for the wall (E111): the chain of evenings back from the
     one served, as ``referee season`` counts it."""
     from referee import season
-    from referee.storage import links
-    from referee.storage.store import open_evening
 
-    played = []
-    for evening in links.chain_back(path):
-        with open_evening(evening, write=False) as ev:
-            state = ev.state("evening")
-        if state.started:
-            played.append(season.Played(evening.name, state))
-    return season.wall(season.standings(played)) if played else None
+    return season.wall(season.standings(season.read([path])))
 
 
 def standings(state: State) -> list[dict[str, Any]]:

@@ -159,44 +159,10 @@ def season(
 
 
 def gather(paths: list[Path]) -> list[Played]:
-    """The evenings named: each file with the chain back from it, every evening in a folder;
-    with none, the chain back from --db. Each once."""
-    from referee.errors import BadInput, StoreError
-    from referee.season import Played
-    from referee.storage import files, links
-    from referee.storage.store import open_evening
+    """The evenings named (``referee.season.read``); with none, the chain back from --db."""
+    from referee.season import read
 
-    found: list[Path] = []
-    if not paths:
-        paths = [db_path()]
-    for path in paths:
-        if path.is_dir():
-            for candidate in sorted(path.glob("*.json")):
-                try:
-                    found += links.chain_back(candidate)
-                except StoreError:
-                    files.NOTES.append(f"{candidate} is no evening file; it was left out")
-        elif path.is_file():
-            found += links.chain_back(path)
-        else:
-            raise BadInput(f"no evening file or folder at {path}; give evening files (.json) "
-                           "or a folder of them")
-    out: list[Played] = []
-    seen: set[str] = set()
-    for path in found:
-        if str(path) in seen:
-            continue
-        seen.add(str(path))
-        with open_evening(path, write=False) as ev:
-            state = ev.state("evening")
-            link = links.link(ev)
-        if not state.started:
-            files.NOTES.append(f"{path} holds no evening yet; it was left out")
-            continue
-        out.append(Played(path.name, state, link["file"] if link else None))
-    if not out:
-        raise BadInput("no evening to count: give evening files or a folder of them")
-    return out
+    return read(paths or [db_path()])
 
 
 def show_season(data: dict[str, Any]) -> None:
