@@ -443,6 +443,15 @@ class Cached:
     data: dict[str, Any]
 
 
+def frame_etag(data: dict[str, Any]) -> str:
+    """The ETag of a frame: a digest of everything in it but its running ``clock``, which the
+    page counts itself from ``clock_origin`` and the server's time; so a change that shows
+    nothing on the wall (a Charge, R39) answers 304 whenever it comes."""
+    steady = {k: v for k, v in data.items() if k != "clock"}
+    body = json.dumps(steady, ensure_ascii=False, separators=(",", ":")).encode()
+    return '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+
+
 class FrameSource:
     """The current frame of one evening file, recomputed once per change of the file."""
 
@@ -473,7 +482,7 @@ class FrameSource:
                 data = dict(cached.data) if cached is not None else {}
                 data["problem"] = exc.line  # the last good frame, and what is wrong now
             body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-            etag = '"' + hashlib.blake2b(body, digest_size=12).hexdigest() + '"'
+            etag = frame_etag(data)
             self.computed += 1
             self._cached = Cached(key, etag, body, data)
             return self._cached

@@ -697,3 +697,12 @@ def test_e66_a_token_replaced_by_another_hand_is_never_handed_out(server: Served
     monkeypatch.setattr(station, "run_remote", meanwhile)
     status, there = server.station(["status", "--json"], server.access.station)
     assert status == 200 and there["exit"] == 0 and "token" not in there
+
+
+def test_a_frame_s_etag_ignores_its_running_clock_and_nothing_else() -> None:
+    from referee.serve import frame_etag
+
+    frame = {"clock": 59, "seats": [{"name": "Ada", "stack": 4}], "limit_reached": False}
+    assert frame_etag(frame) == frame_etag({**frame, "clock": 61})
+    assert frame_etag(frame) != frame_etag({**frame, "limit_reached": True})
+    assert frame_etag(frame) != frame_etag({**frame, "seats": [{"name": "Ada", "stack": 5}]})
