@@ -13,10 +13,10 @@ import os
 import re
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from referee.streams import Event
+
+#: A stream's event record (the evening's are ``referee.evening.events.EveningEvent``).
+E = TypeVar("E", bound="Mapping[str, Any]")
 
 
 @dataclass
@@ -110,7 +113,7 @@ def lit(text: object) -> str:
     return out
 
 
-def lit_values(record: dict[str, Any]) -> dict[str, Any]:
+def lit_values(record: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``record`` whose text values (and lists of text) are ``lit``: for events
     and views formatted straight into markup."""
     out: dict[str, Any] = {}
@@ -411,9 +414,9 @@ def _left_out(value: Any, default: Any) -> bool:
         not isinstance(default, bool)
 
 
-def transact(stream: str, build: Callable[[Any], list[Event]], *,
+def transact(stream: str, build: Callable[[Any], list[E]], *,
              extra: dict[str, Any] | None = None, path: Path | None = None,
-             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[Event]]:
+             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[E]]:
     """The one way a command changes the evening file.
 
     Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the

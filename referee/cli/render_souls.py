@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.cli.common import console, lit, lit_values, printable, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.streams import Event
 
 
-def announce(event: Event) -> None:
+def announce(event: Mapping[str, Any]) -> None:
     """One line for a soul, Charge or power event in an action's report."""
     kind = event["kind"]
     raw, event = event, lit_values(event)  # every name printed literally (E42)
@@ -60,7 +60,7 @@ def announce(event: Event) -> None:
         say(lit(f"{kind}: {raw}"))
 
 
-def power_used(event: Event) -> None:
+def power_used(event: Mapping[str, Any]) -> None:
     """The power, its user, target and Charges, then what it did (S11-S30); names literal."""
     title = event.get("title", event["power"])
     on = f" on {event['target']}" if event.get("target") else ""
@@ -97,7 +97,7 @@ def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
     console().print(table)
 
 
-def clue(event: Event) -> None:
+def clue(event: Mapping[str, Any]) -> None:
     event = lit_values(event)
     say(f"[bold]{event['assistant']}[/] studies {event['soul']} "
         f"(clue {event['n']} of {event['of']}):")
@@ -106,7 +106,7 @@ def clue(event: Event) -> None:
         say("  That was the last clue on this sheet (R23).")
 
 
-def guess(event: Event, state: State) -> None:
+def guess(event: Mapping[str, Any], state: State) -> None:
     r = event["result"]
     raw, event = event, lit_values(event)
     parts = []
@@ -152,7 +152,7 @@ def power_text(spec: dict[str, Any], status: str = "", indent: str = "") -> None
     typer.echo("\n".join(printable(line) for line in power_lines(spec, status, indent)))
 
 
-def access(event: Event, spec: dict[str, Any]) -> None:
+def access(event: Mapping[str, Any], spec: dict[str, Any]) -> None:
     from referee.rules.cards import parse_card
 
     card = parse_card(event["card"])

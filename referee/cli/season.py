@@ -19,9 +19,9 @@ from referee.cli.common import db_path, emit_json, lit, say
 from referee.cli.evening import Json
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningContinued
     from referee.evening.state import State
     from referee.season import Played
-    from referee.streams import Event
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
@@ -78,7 +78,7 @@ def next_evening(
     fate_events = carry.fate_events(fate_state)  # E109: not during a duel
     loaded = load_scenario(scenario)
 
-    def build(state: State) -> list[Event]:
+    def build(state: State) -> list[EveningContinued]:
         events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
                                     fool=fool, absent=absent or [], changes=changes)
         from referee.serve import replace_access

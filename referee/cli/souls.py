@@ -10,8 +10,8 @@ from referee.cli.common import emit_json
 from referee.cli.evening import Json, read_state, report_change, run
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningEvent
     from referee.evening.state import State
-    from referee.streams import Event
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
                        no_args_is_help=True)
@@ -265,11 +265,11 @@ def power_use(
 
     extra: dict[str, object] = {}
 
-    def build(s: State) -> list[Event]:
+    def build(s: State) -> list[EveningEvent]:
         events = powers.use_power(s, name, power, target=target, cards=card or (), new=new,
                                   as_card=as_card, action=action, folds=fold or (), seed=seed,
                                   access_card=access)
-        drawn = [e["seed"] for e in events if e.get("kind") == "power_used" and "seed" in e]
+        drawn = [e["seed"] for e in events if e["kind"] == "power_used" and "seed" in e]
         if drawn:  # Downfall's draw: retyping the logged line draws the same power
             extra["seed"] = drawn[0]
         return events

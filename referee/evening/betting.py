@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 from referee.errors import IllegalAction
 from referee.evening import effects
+from referee.evening.events import Action
 from referee.evening.state import HandState, Round, State
 from referee.names import quoted
 from referee.rules.cards import parse_cards
-from referee.streams import Event
 
 if TYPE_CHECKING:
     from referee.rules.pots import Layering
@@ -292,7 +292,7 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
 # -- the Fool's forced moves (R15) -----------------------------------------------------------
 
 
-def forced_move(state: State, hand: HandState) -> Event | None:
+def forced_move(state: State, hand: HandState) -> Action | None:
     """The Fool's forced play when it is his turn (R15), as the action event to record.
 
     While he holds chips he calls every bet and raise; he bets one chip (the least he can,
@@ -312,8 +312,8 @@ def forced_move(state: State, hand: HandState) -> Event | None:
     from referee.rules.pots import pick_chips
 
     chips = pick_chips(state.holding(state.fool), n, own=None) if n else {}
-    return {"kind": "action", "name": state.fool, "action": action, "chips": chips,
-            "all_in": n > 0 and n == stack, "auto": True, "why": f"{why} (R15)"}
+    return Action(kind="action", name=state.fool, action=action, chips=chips,
+                  all_in=n > 0 and n == stack, auto=True, why=f"{why} (R15)")
 
 
 # -- the round's end ---------------------------------------------------------------------------

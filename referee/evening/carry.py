@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import commands, roster
+from referee.evening.events import EveningContinued
 from referee.evening.folds import replay
 from referee.evening.lookup import SeatSpec
 from referee.evening.souls import setup_from_scenario
@@ -85,7 +86,7 @@ def _canonical(name: str, known: list[str]) -> str | None:
 
 def next_evening(last: State, *, previous: dict[str, Any], scenario: Scenario, now: float,
                  fool: str | None = None, absent: Sequence[str] = (),
-                 changes: Sequence[SeatChange] = ()) -> list[Event]:
+                 changes: Sequence[SeatChange] = ()) -> list[EveningContinued]:
     """The first event of the evening after ``last`` (R41, R42, R43).
 
     Args:
@@ -136,7 +137,7 @@ def next_evening(last: State, *, previous: dict[str, Any], scenario: Scenario, n
     # Fresh chips, no Charges, the new scenario's powers; the settings carry (E113).
     base = commands.new_evening(State(), fool_name, seats, now=now, force=False,
                                 scenario=content, souls=souls, settings=dict(last.settings))[0]
-    event: Event = {
+    event: EveningContinued = {
         **base, "kind": "evening_continued", "previous": dict(previous),
         "evening": int(last.season.get("evening", 1)) + 1,
         "roster": roster.numerals(table),

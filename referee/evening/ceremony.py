@@ -12,11 +12,11 @@ from typing import Any
 from referee.errors import IllegalAction
 from referee.evening import points as pts
 from referee.evening import roster
+from referee.evening.events import CeremonyClosed, ClaimDecided, EveningEnded, EveningEvent
 from referee.evening.folds import replay
 from referee.evening.state import State, require_evening
 from referee.names import match_name, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
-from referee.streams import Event
 
 VACANT_NEEDS = pts.VACANT_NEEDS  # R28
 
@@ -29,7 +29,7 @@ def title(arcanum: int) -> str:
 # -- the end ------------------------------------------------------------------------------------
 
 
-def end(state: State, *, now: float) -> list[Event]:
+def end(state: State, *, now: float) -> list[EveningEvent]:
     """The Fool declares the evening's end (R40, E100): between hands, once."""
     require_evening(state)
     if state.hand is not None:
@@ -42,7 +42,7 @@ def end(state: State, *, now: float) -> list[Event]:
         raise IllegalAction(f"the evening is over already (R18): {state.winner or 'nobody'} and "
                             "the Fool alone hold chips; the ceremony is next: `referee "
                             "ceremony` (R40)", ruling="R18")
-    event: Event = {"kind": "evening_ended", "time": now}
+    event: EveningEnded = {"kind": "evening_ended", "time": now}
     replay(state, [event])
     return [event]
 
@@ -132,7 +132,7 @@ def _claimant(state: State, text: str) -> str:
     return name
 
 
-def _decision(state: State, name: str, arcanum: int, how: str) -> Event:
+def _decision(state: State, name: str, arcanum: int, how: str) -> ClaimDecided:
     points = pts.totals(state)
     occupant = roster.standing(state).get(arcanum)
     return {"kind": "claim_decided", "person": name, "arcanum": arcanum, "how": how,
@@ -140,17 +140,17 @@ def _decision(state: State, name: str, arcanum: int, how: str) -> Event:
             "occupant_points": points.get(occupant, {}).get(arcanum, 0) if occupant else None}
 
 
-def promote(state: State, who: str, arcanum: str) -> list[Event]:
+def promote(state: State, who: str, arcanum: str) -> list[EveningEvent]:
     """R40: someone outside the Major Arcana claims ARCANUM and is given it."""
     return _claim(state, who, arcanum, "promote")
 
 
-def switch(state: State, who: str, arcanum: str) -> list[Event]:
+def switch(state: State, who: str, arcanum: str) -> list[EveningEvent]:
     """R40: a member claims another Arcanum and moves, leaving their old one vacant."""
     return _claim(state, who, arcanum, "switch")
 
 
-def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
+def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[EveningEvent]:
     require_ceremony(state)
     name = _claimant(state, who)
     arcanum = parse_arcanum(arcanum_text)
@@ -183,7 +183,7 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
     if occupant is None and n < VACANT_NEEDS:
         raise IllegalAction(f"{name} has {n} point(s) in {title(arcanum)}, which is vacant: a "
                             f"vacant Arcanum needs {VACANT_NEEDS} (R28)", ruling="R28")
-    if occupant is not None and n <= against:
+    if occupant is not None and against is not None and n <= against:
         raise IllegalAction(f"{name} has {n} point(s) in {title(arcanum)} and {occupant}, who "
                             f"holds it, has {against}: a claim needs more than the occupant's "
                             "(R28)", ruling="R28")
@@ -194,7 +194,7 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
     return [event]
 
 
-def decline(state: State, who: str, arcanum_text: str | None = None) -> list[Event]:
+def decline(state: State, who: str, arcanum_text: str | None = None) -> list[EveningEvent]:
     """R40: a claimant declines a claim that would succeed (E104)."""
     require_ceremony(state)
     name = _claimant(state, who)
@@ -219,7 +219,7 @@ def decline(state: State, who: str, arcanum_text: str | None = None) -> list[Eve
     return [event]
 
 
-def close(state: State, *, now: float) -> list[Event]:
+def close(state: State, *, now: float) -> list[EveningEvent]:
     """R40: the roster as the ceremony leaves it, recorded as the evening's last event."""
     require_ceremony(state)
     standing = roster.standing(state)
@@ -227,8 +227,8 @@ def close(state: State, *, now: float) -> list[Event]:
     left = [name for name in start.values() if name not in standing.values()]
     unheard = [{"person": c["person"], "arcanum": c["arcanum"], "points": c["points"]}
                for c in claims(state)]
-    event: Event = {"kind": "ceremony_closed", "time": now, "roster": roster.numerals(standing),
-                    "left": left, "unheard": unheard}
+    event = CeremonyClosed(kind="ceremony_closed", time=now, roster=roster.numerals(standing),
+                           left=left, unheard=unheard)
     replay(state, [event])
     return [event]
 

@@ -15,8 +15,8 @@ import copy
 from typing import Any
 
 from referee.errors import IllegalAction, InvariantViolation
+from referee.evening.events import Action, EveningEvent, PowerAccessed, PowerUsed
 from referee.evening.state import POT, HandState, State, dump, load, move_chips
-from referee.streams import Event
 
 TURN, ROUND, HAND = "turn", "round", "hand"
 
@@ -24,7 +24,7 @@ TURN, ROUND, HAND = "turn", "round", "hand"
 # -- answers: the state before a bet or a power (S15) -------------------------------------------
 
 
-def still_answerable(event: Event, answer: dict[str, Any]) -> bool:
+def still_answerable(event: EveningEvent, answer: dict[str, Any]) -> bool:
     """A bet or power stays answerable through power uses and the Fool's forced moves only,
     and through one card slid to the Fool for the answer (R38): sliding it and using its
     power are one act."""
@@ -34,7 +34,7 @@ def still_answerable(event: Event, answer: dict[str, Any]) -> bool:
                                              and bool(event.get("auto")))
 
 
-def grant(forfeited: dict[str, list[str]], powers: dict[str, dict[str, Any]], e: Event,
+def grant(forfeited: dict[str, list[str]], powers: dict[str, dict[str, Any]], e: PowerAccessed,
           hand_no: int) -> None:
     """R26: the card slid is out of the hand; the power, if free, goes to the one who slid
     it. On the state, and on the state an answer would put back (R38)."""
@@ -45,7 +45,7 @@ def grant(forfeited: dict[str, list[str]], powers: dict[str, dict[str, Any]], e:
         powers[e["power"]] = {"holder": e["name"], "used": False, "hand": hand_no}
 
 
-def on_access(hand: HandState, e: Event) -> None:
+def on_access(hand: HandState, e: PowerAccessed) -> None:
     """R38: a card slid while a bet or power may be answered is slid for the answer: only its
     slider may now answer, and the evening an answer puts back keeps the card given and the
     power granted."""
@@ -75,7 +75,7 @@ def _restore(state: State, before: dict[str, Any]) -> State:
     return load(data)
 
 
-def on_action(state: State, hand: HandState, e: Event) -> None:
+def on_action(state: State, hand: HandState, e: Action) -> None:
     """Before a betting action folds in: a stakeholder's own bet or raise may be answered
     (Second Thoughts); the actor's turn-long effects are used up."""
     if not e.get("auto") and e["action"] in ("bet", "raise") and e["name"] != state.fool:
@@ -90,7 +90,7 @@ def on_action(state: State, hand: HandState, e: Event) -> None:
 # -- the fold -----------------------------------------------------------------------------------
 
 
-def spend(state: State, e: Event) -> None:
+def spend(state: State, e: PowerUsed) -> None:
     """R26: the power is used once, by its holder; its Charges (and any Ill Star) are paid."""
     power = state.powers.get(e["power"])
     if power is None or power["used"] or power["holder"] != e["name"]:
@@ -113,7 +113,7 @@ def spent(power: dict[str, Any]) -> str:
     return "used" if power.get("used") else "unused"
 
 
-def apply_power(state: State, e: Event) -> State:
+def apply_power(state: State, e: PowerUsed) -> State:
     """Fold one ``power_used`` event (validated by ``referee.evening.powers``)."""
     kind = e.get("effect", "by_hand")
     hand = state.hand
@@ -144,20 +144,27 @@ def apply_power(state: State, e: Event) -> State:
     return state
 
 
-def _effect(e: Event, kind: str, scope: str, target: str | None, **more: Any) -> dict[str, Any]:
+def _effect(e: PowerUsed, kind: str, scope: str, target: str | None, **more: Any) -> dict[str, Any]:
     return {"kind": kind, "scope": scope, "target": target, "power": e["title"],
             "by": e["name"], **more}
 
 
-def _nothing(state: State, hand: HandState, e: Event) -> None:
+def _nothing(state: State, hand: HandState, e: PowerUsed) -> None:
     return None
 
 
-def _fold(state: State, hand: HandState, e: Event) -> None:
-    hand.folded.append(e["target"])
+def _target(e: PowerUsed) -> str:
+    """The stakeholder a power was used on: every effect that folds it names one (S7)."""
+    target = e.get("target")
+    assert target is not None, e
+    return target
 
 
-def _toll(state: State, hand: HandState, e: Event) -> None:
+def _fold(state: State, hand: HandState, e: PowerUsed) -> None:
+    hand.folded.append(_target(e))
+
+
+def _toll(state: State, hand: HandState, e: PowerUsed) -> None:
     """S16: toll chips go into the pot as dead money, like antes (R15): no bet, counted towards
     no call, never returned as uncalled."""
     for name, chips in e["paid"].items():
@@ -169,7 +176,7 @@ def _toll(state: State, hand: HandState, e: Event) -> None:
     hand.folded.extend(e["folded"])
 
 
-def _skip(state: State, hand: HandState, e: Event) -> None:
+def _skip(state: State, hand: HandState, e: PowerUsed) -> None:
     """S18: owing, the player is passed over and must call or fold when the action returns."""
     if e.get("passed"):
         hand.round.last = e["target"]
@@ -177,41 +184,41 @@ def _skip(state: State, hand: HandState, e: Event) -> None:
 
 
 def _turn(kind: str) -> Any:
-    def fold_in(state: State, hand: HandState, e: Event) -> None:
+    def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
         more = {"moves": [e["action"]]} if kind == "only" else {}
         hand.effects.append(_effect(e, kind, TURN, e["target"], **more))
     return fold_in
 
 
 def _round(kind: str, everyone: bool = False) -> Any:
-    def fold_in(state: State, hand: HandState, e: Event) -> None:
+    def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
         hand.effects.append(_effect(e, kind, ROUND, None if everyone else e["target"],
                                     street=e["street"]))
     return fold_in
 
 
-def _all_in(state: State, hand: HandState, e: Event) -> None:
+def _all_in(state: State, hand: HandState, e: PowerUsed) -> None:
     hand.effects.append(_effect(e, "all_in", HAND, e["target"]))
 
 
-def _opener(state: State, hand: HandState, e: Event) -> None:
+def _opener(state: State, hand: HandState, e: PowerUsed) -> None:
     hand.effects.append(_effect(e, "opener", ROUND, None, street=e["street"],
                                 who=e["name"] if e["who"] == "self" else "lowest"))
 
 
-def _swap(state: State, hand: HandState, e: Event) -> None:
-    mine, theirs = hand.showing[e["name"]], hand.showing[e["target"]]
+def _swap(state: State, hand: HandState, e: PowerUsed) -> None:
+    mine, theirs = hand.showing[e["name"]], hand.showing[_target(e)]
     mine[mine.index(e["card"])] = e["new"]
     theirs[theirs.index(e["new"])] = e["card"]
 
 
-def _replace(state: State, hand: HandState, e: Event) -> None:
+def _replace(state: State, hand: HandState, e: PowerUsed) -> None:
     cards = hand.showing[e["owner"]]
     cards[cards.index(e["card"])] = e["new"]
     hand.out.setdefault(e["owner"], []).append(e["card"])
 
 
-def _hide(state: State, hand: HandState, e: Event) -> None:
+def _hide(state: State, hand: HandState, e: PowerUsed) -> None:
     hand.showing[e["name"]].remove(e["card"])
     hand.shift[e["name"]] = hand.shift.get(e["name"], 0) + 1
     hand.hooded.setdefault(e["name"], []).append(e["card"])  # E77: marked as hooded
@@ -223,18 +230,18 @@ def _unhood(hand: HandState, owner: str, card: str) -> None:
         hand.hooded[owner].remove(card)
 
 
-def _kill(state: State, hand: HandState, e: Event) -> None:
+def _kill(state: State, hand: HandState, e: PowerUsed) -> None:
     hand.effects.append(_effect(e, "dead", HAND, e["target"], card=e["card"]))
 
 
-def _reveal(state: State, hand: HandState, e: Event) -> None:
+def _reveal(state: State, hand: HandState, e: PowerUsed) -> None:
     for owner, card in e["revealed"]:
         hand.showing.setdefault(owner, []).append(card)
         hand.shift[owner] = hand.shift.get(owner, 0) - 1
         _unhood(hand, owner, card)
 
 
-def _discard(state: State, hand: HandState, e: Event) -> None:
+def _discard(state: State, hand: HandState, e: PowerUsed) -> None:
     if e["up"]:
         hand.showing[e["name"]].remove(e["card"])
         hand.shift[e["name"]] = hand.shift.get(e["name"], 0) + 1
@@ -242,13 +249,13 @@ def _discard(state: State, hand: HandState, e: Event) -> None:
     _unhood(hand, e["name"], e["card"])
 
 
-def _counts_as(state: State, hand: HandState, e: Event) -> None:
+def _counts_as(state: State, hand: HandState, e: PowerUsed) -> None:
     more = {k: e[k] for k in ("needs", "suit") if k in e}  # E56: the other cards it names
     hand.effects.append(_effect(e, "counts_as", HAND, e["name"], card=e["card"], counts=e["as"],
                                 **more))
 
 
-def _lose(state: State, hand: HandState, e: Event) -> None:
+def _lose(state: State, hand: HandState, e: PowerUsed) -> None:
     lost = state.powers[e["lost"]]
     if lost["used"] or lost["holder"] != e["target"]:
         raise InvariantViolation(f"S24: {e['lost']} is no unused power of {e['target']}")
@@ -256,22 +263,22 @@ def _lose(state: State, hand: HandState, e: Event) -> None:
     lost["lost"] = e["title"]
 
 
-def _surcharge(state: State, hand: HandState, e: Event) -> None:
-    state.surcharges.setdefault(e["target"], []).append(
+def _surcharge(state: State, hand: HandState, e: PowerUsed) -> None:
+    state.surcharges.setdefault(_target(e), []).append(
         {"power": e["title"], "by": e["name"], "n": e["n"]})
 
 
-def _bar(state: State, hand: HandState, e: Event) -> None:
+def _bar(state: State, hand: HandState, e: PowerUsed) -> None:
     state.barred[e["assistant"]] = {"power": e["title"], "by": e["name"], "side": e["target"],
                                     "until": hand.no + 1}
 
 
-def _exile(state: State, hand: HandState, e: Event) -> None:
-    state.exiles[e["target"]] = {"power": e["title"], "by": e["name"], "hand": hand.no,
+def _exile(state: State, hand: HandState, e: PowerUsed) -> None:
+    state.exiles[_target(e)] = {"power": e["title"], "by": e["name"], "hand": hand.no,
                                  "until": hand.no + 1}
 
 
-def _protect(state: State, hand: HandState, e: Event) -> None:
+def _protect(state: State, hand: HandState, e: PowerUsed) -> None:
     for card in e["cards"]:
         hand.effects.append(_effect(e, "protect", HAND, e["name"], card=card))
 

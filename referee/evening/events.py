@@ -9,13 +9,16 @@ annotations`` here: TypedDict reads ``NotRequired`` from the evaluated annotatio
 """
 
 
-from typing import Any, NotRequired, Required, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, Required, TypedDict, cast
+
+from referee.errors import InvariantViolation
 
 Chips = dict[str, int]
 
 
 class EveningCreated(TypedDict):
-    kind: str
+    kind: Literal["evening_created"]
     fool: str
     time: float
     seats: list[dict[str, Any]]      # name, arcanum, colour, assistant, assistant_arcanum
@@ -25,12 +28,12 @@ class EveningCreated(TypedDict):
 
 
 class PhaseOpened(TypedDict):
-    kind: str
+    kind: Literal["phase_opened"]
     time: float
 
 
 class HandStarted(TypedDict):
-    kind: str
+    kind: Literal["hand_started"]
     no: int
     order: list[str]                 # seat order from the Fool's left, the Fool last
     antes: dict[str, Chips]          # R13: dead money (R15)
@@ -39,13 +42,13 @@ class HandStarted(TypedDict):
 
 
 class CardsShown(TypedDict):
-    kind: str
+    kind: Literal["cards_shown"]
     name: str
     cards: list[str]                 # every up card so far (E25)
 
 
 class CardsFixed(TypedDict):
-    kind: str
+    kind: Literal["cards_fixed"]
     name: str
     old: str
     new: str
@@ -54,7 +57,7 @@ class CardsFixed(TypedDict):
 
 
 class Action(TypedDict):
-    kind: str
+    kind: Literal["action"]
     name: str
     action: str                      # bet, raise, call, check, fold
     chips: Chips
@@ -64,40 +67,55 @@ class Action(TypedDict):
     power: NotRequired[str]          # made by a power (Iron Rule, Standstill ...)
 
 
+class BestHand(TypedDict):
+    category: str
+    cards: list[str]                 # the five that count, best first
+    duet: list[int] | None           # the Duet's ranks (R3)
+
+
+class ShowdownPot(TypedDict):
+    name: str                        # main pot, side pot 1 ...
+    chips: Chips
+    eligible: list[str]
+    winners: list[str]
+    shares: dict[str, Chips]
+    why: str
+
+
 class Showdown(TypedDict):
-    kind: str
+    kind: Literal["showdown"]
     hands: dict[str, list[str]]
-    best: dict[str, dict[str, Any]]
+    best: dict[str, BestHand]
     leaders: NotRequired[list[str]]
     returned: dict[str, Chips]       # uncalled bets (R15), never an ante
-    pots: list[dict[str, Any]]       # name, chips, eligible, winners, shares, why
+    pots: list[ShowdownPot]
     magic: bool
     time: NotRequired[float]
     keep: NotRequired[dict[str, int]]
     sides: NotRequired[dict[str, int]]
 
 
-class ChipsGiven(TypedDict):
-    kind: str
-    to: str
-    chips: Chips
-    ruling: NotRequired[str]         # `chips settle --why` (E24)
+#: ``"from"`` is a keyword in Python: the records that move something are written this way.
+ChipsGiven = TypedDict("ChipsGiven", {
+    "kind": Literal["chips_given"], "from": str, "to": str, "chips": Chips,
+    "ruling": NotRequired[str],      # `chips settle --why` (E24)
+})
 
 
 class SeatChanged(TypedDict):
-    kind: str
+    kind: Literal["seat_changed"]
     name: str
     seated: NotRequired[bool]
     resigned: NotRequired[bool]
 
 
 class SettingsChanged(TypedDict):
-    kind: str
+    kind: Literal["settings_changed"]
     settings: dict[str, Any]
 
 
 class SoulStudied(TypedDict):
-    kind: str
+    kind: Literal["soul_studied"]
     assistant: str
     soul: str
     clue: str
@@ -106,7 +124,7 @@ class SoulStudied(TypedDict):
 
 
 class SoulGuessed(TypedDict):
-    kind: str
+    kind: Literal["soul_guessed"]
     assistant: str
     side: str
     soul: str
@@ -118,14 +136,14 @@ class SoulGuessed(TypedDict):
 
 
 class AuctionOpened(TypedDict):
-    kind: str
+    kind: Literal["auction_opened"]
     seller: str
     soul: str
     holder: str
 
 
 class AuctionBid(TypedDict):
-    kind: str
+    kind: Literal["auction_bid"]
     soul: str
     buyer: str
     chips: Chips
@@ -133,14 +151,14 @@ class AuctionBid(TypedDict):
 
 
 class AuctionClosed(TypedDict):
-    kind: str
+    kind: Literal["auction_closed"]
     seller: str
     soul: str
     how: str
 
 
 class SoulSold(TypedDict):
-    kind: str
+    kind: Literal["soul_sold"]
     seller: str
     buyer: str
     soul: str
@@ -150,7 +168,7 @@ class SoulSold(TypedDict):
 
 
 class SoulTraded(TypedDict):
-    kind: str
+    kind: Literal["soul_traded"]
     seller: str
     buyer: str
     soul: str
@@ -161,13 +179,13 @@ class SoulTraded(TypedDict):
 
 
 class BuyoutDeclined(TypedDict):
-    kind: str
+    kind: Literal["buyout_declined"]
     buyer: str
     owner: str
 
 
 class SoulDestroyed(TypedDict):
-    kind: str
+    kind: Literal["soul_destroyed"]
     soul: str
     how: str                         # smashed or consumed
     holder: str
@@ -175,20 +193,15 @@ class SoulDestroyed(TypedDict):
     arcanum: NotRequired[int]
 
 
-class SoulGiven(TypedDict):
-    kind: str
-    to: str
-    soul: str
+SoulGiven = TypedDict("SoulGiven", {"kind": Literal["soul_given"], "from": str, "to": str,
+                                     "soul": str})
 
-
-class ChargesGiven(TypedDict):
-    kind: str
-    to: str
-    n: int
+ChargesGiven = TypedDict("ChargesGiven", {"kind": Literal["charges_given"], "from": str,
+                                          "to": str, "n": int})
 
 
 class PowerAccessed(TypedDict):
-    kind: str
+    kind: Literal["power_accessed"]
     name: str
     card: str
     rank: int
@@ -198,30 +211,54 @@ class PowerAccessed(TypedDict):
     depleted: bool
 
 
-class PowerUsed(TypedDict, total=False):
-    """The fields every use has; the effect's own (target, cards, seed ...) ride along."""
-
-    kind: Required[str]
-    name: Required[str]
-    power: Required[str]
-    charges: Required[int]
-    title: str
-    hand: int | None
-    timing: str
-    effect: str
-    summary: str
+#: A power's use: the fields every use has, then each effect's own (``referee.evening.
+#: power_builders`` writes them, ``referee.evening.effects`` folds them). ``"as"`` is a keyword.
+PowerUsed = TypedDict("PowerUsed", {
+    "kind": Required[Literal["power_used"]],
+    "name": Required[str],
+    "power": Required[str],
+    "charges": Required[int],
+    "title": str,
+    "hand": int | None,
+    "timing": str,
+    "effect": str,
+    "summary": str,
+    "surcharge": int,                # the extra Charges a Toll laid on the user (S26)
+    "opener": str | None,            # the turn the use began fixes the round's opener (E3)
+    "seed": int,                     # lose_power: the draw of the power lost (S24)
+    "target": str | None,
+    "paid": dict[str, Chips],        # toll: what each payer put in
+    "folded": list[str],             # toll: who folded rather than pay
+    "passed": bool,                  # skip: the turn passed with a check
+    "action": str,                   # force: the move forced
+    "street": int,                   # the round a round-long effect binds
+    "who": str,                      # opener: self or lowest
+    "card": str,
+    "new": str,
+    "owner": str,                    # replace_up: whose up card is replaced
+    "up": bool,                      # discard: whether the card was showing
+    "revealed": list[list[str]],     # reveal: [owner, card] pairs
+    "as": str,                       # counts_as: what the card counts as
+    "needs": list[str],              # counts_as: the other cards it names (E56)
+    "suit": str,                     # counts_as, same_rank: the second card's suit
+    "cancels": str,                  # cancel: the power cancelled
+    "lost": str,                     # lose_power: the power lost
+    "n": int,                        # surcharge: Charges added
+    "assistant": str,                # bar: the assistant barred
+    "cards": list[str],              # protect: the cards held fast
+}, total=False)
 
 
 # -- the ceremony and the next evening (R40-R43): ``referee.evening.ceremony`` and ``carry`` ----
 
 
 class EveningEnded(TypedDict):
-    kind: str
+    kind: Literal["evening_ended"]
     time: float                      # the Fool declares the end (R40, E100)
 
 
 class ClaimDecided(TypedDict):
-    kind: str
+    kind: Literal["claim_decided"]
     person: str
     arcanum: int
     how: str                         # promote, switch or decline (R40)
@@ -232,7 +269,7 @@ class ClaimDecided(TypedDict):
 
 
 class CeremonyClosed(TypedDict):
-    kind: str
+    kind: Literal["ceremony_closed"]
     time: float
     roster: dict[str, str]           # Arcanum numeral -> member: the evening's last record
     left: list[str]                  # members who left the Major Arcana in this ceremony
@@ -243,7 +280,7 @@ class EveningContinued(TypedDict):
     """The first event of an evening started from the last one (R41, R42): an
     ``evening_created`` with what carries, and the last evening's final digest (R43)."""
 
-    kind: str
+    kind: Literal["evening_continued"]
     fool: str
     time: float
     seats: list[dict[str, Any]]
@@ -261,8 +298,15 @@ class EveningContinued(TypedDict):
     seen: list[str]                  # every bottled soul's label in the season so far
 
 
-#: ``"from"`` is a keyword in Python: the records that move something name it here.
-FROM = ("chips_given", "soul_given", "charges_given")
+#: Every event of the evening's stream: what the fold reads and what the commands build.
+#: A new kind is a record above, a member here and an entry in ``KINDS``.
+EveningEvent = (
+    EveningCreated | PhaseOpened | HandStarted | CardsShown | CardsFixed | Action | Showdown
+    | ChipsGiven | SeatChanged | SettingsChanged | SoulStudied | SoulGuessed | AuctionOpened
+    | AuctionBid | AuctionClosed | SoulSold | SoulTraded | BuyoutDeclined | SoulDestroyed
+    | SoulGiven | ChargesGiven | PowerAccessed | PowerUsed | EveningEnded | ClaimDecided
+    | CeremonyClosed | EveningContinued
+)
 
 KINDS: dict[str, type] = {
     "evening_created": EveningCreated, "phase_opened": PhaseOpened,
@@ -283,9 +327,25 @@ KINDS: dict[str, type] = {
 def fields(kind: str) -> tuple[frozenset[str], frozenset[str]]:
     """The required and the allowed fields of an event of ``kind``."""
     record = KINDS[kind]
-    required = set(record.__required_keys__)  # type: ignore[attr-defined]
-    allowed = required | set(record.__optional_keys__)  # type: ignore[attr-defined]
-    if kind in FROM:
-        required.add("from")
-        allowed.add("from")
-    return frozenset(required), frozenset(allowed)
+    required = frozenset(record.__required_keys__)  # type: ignore[attr-defined]
+    return required, required | record.__optional_keys__  # type: ignore[attr-defined]
+
+
+_REQUIRED = {kind: fields(kind)[0] for kind in KINDS}
+
+
+def read(raw: Mapping[str, Any]) -> EveningEvent:
+    """A stored event as its record: the door where JSON becomes an ``EveningEvent``. Checks
+    the kind and the required fields (what the fold reads without asking); a failure is damage
+    or a bug, never the GM's mistake.
+
+    >>> read({"kind": "phase_opened", "time": 0.0})["kind"]
+    'phase_opened'
+    """
+    required = _REQUIRED.get(raw.get("kind"))  # type: ignore[arg-type]
+    if required is None:
+        raise InvariantViolation(f"unknown event kind {raw.get('kind')!r}")
+    if not required <= raw.keys():
+        raise InvariantViolation(f"a {raw['kind']} event without "
+                                 f"{', '.join(sorted(required - raw.keys()))}")
+    return cast(EveningEvent, raw)

@@ -12,14 +12,14 @@ from collections.abc import Callable
 
 from referee.errors import BadInput
 from referee.evening import betting, effects
+from referee.evening.events import PowerUsed
 from referee.evening.play import act
 from referee.evening.power_use import Use, counts_as, pay, power_label, toll_payers
 from referee.names import match_name
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
-from referee.streams import Event
 
-Builder = Callable[[Use, Event], str]
+Builder = Callable[[Use, PowerUsed], str]
 BUILD: dict[str, Builder] = {}
 
 
@@ -40,7 +40,7 @@ def _to_act(use: Use) -> str:
 
 
 @builds("fold")
-def _fold(use: Use, e: Event) -> str:
+def _fold(use: Use, e: PowerUsed) -> str:
     who = use.target()
     use.chained(who)
     e["target"] = who
@@ -48,7 +48,7 @@ def _fold(use: Use, e: Event) -> str:
 
 
 @builds("toll")
-def _toll(use: Use, e: Event) -> str:
+def _toll(use: Use, e: PowerUsed) -> str:
     n = int(param(use.effect, "chips"))
     payers = toll_payers(use.state, use.hand, use.name)
     folding = [use.person(str(t)) for t in use.take("folds") or ()]
@@ -65,7 +65,7 @@ def _toll(use: Use, e: Event) -> str:
 
 
 @builds("take_back")
-def _take_back(use: Use, e: Event) -> str:
+def _take_back(use: Use, e: PowerUsed) -> str:
     answer = use.hand.answerable
     assert answer is not None
     e["target"] = answer["by"]
@@ -74,7 +74,7 @@ def _take_back(use: Use, e: Event) -> str:
 
 
 @builds("skip_turn")
-def _skip(use: Use, e: Event) -> str:
+def _skip(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
     if betting.owed(use.state, use.hand, who):
@@ -87,7 +87,7 @@ def _skip(use: Use, e: Event) -> str:
 
 
 @builds("force_action")
-def _force(use: Use, e: Event) -> str:
+def _force(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     what = betting.options(use.state, use.hand)
     legal = [*what.moves, "fold"] if what else ["fold"]
@@ -98,7 +98,7 @@ def _force(use: Use, e: Event) -> str:
 
 
 @builds("call_or_fold", "must_raise")
-def _turn(use: Use, e: Event) -> str:
+def _turn(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
     if use.effect["kind"] == "must_raise":
@@ -109,7 +109,7 @@ def _turn(use: Use, e: Event) -> str:
 
 
 @builds("no_raises")
-def _no_raises(use: Use, e: Event) -> str:
+def _no_raises(use: Use, e: PowerUsed) -> str:
     text = str(use.need("action", "the bet or raise it comes with (bet or raise)"))
     action = match_name(text, ["bet", "raise"], "action with this power")
     use.before.extend(act(use.state, use.name, action))
@@ -118,7 +118,7 @@ def _no_raises(use: Use, e: Event) -> str:
 
 
 @builds("no_fold", "no_bets", "all_in")
-def _binds(use: Use, e: Event) -> str:
+def _binds(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"], e["street"] = who, use.hand.round.street
     return {"no_fold": f"{who} may not fold this round",
@@ -128,7 +128,7 @@ def _binds(use: Use, e: Event) -> str:
 
 
 @builds("opener")
-def _opener(use: Use, e: Event) -> str:
+def _opener(use: Use, e: PowerUsed) -> str:
     e["street"], e["who"] = use.hand.round.street, param(use.effect, "who")
     if e["who"] == "self":
         if not use.state.stack(use.name):
@@ -138,16 +138,16 @@ def _opener(use: Use, e: Event) -> str:
 
 
 @builds("swap_up")
-def _swap(use: Use, e: Event) -> str:
+def _swap(use: Use, e: PowerUsed) -> str:
     mine = use.up_card(use.name, use.one_card("cards", f"one of {use.name}'s up cards"))
     who = use.target()
     theirs = use.up_card(who, parse_card(str(use.need("new", f"one of {who}'s up cards"))).short)
-    e.update(target=who, card=mine, new=theirs)
+    e.update({"target": who, "card": mine, "new": theirs})
     return f"{use.name}'s {mine} and {who}'s {theirs} change places, face up"
 
 
 @builds("replace_up")
-def _replace(use: Use, e: Event) -> str:
+def _replace(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "who") == "self":
         owner = use.name
         card = use.up_card(owner, use.one_card("cards", f"the up card {owner} discards"))
@@ -173,18 +173,18 @@ def _replace(use: Use, e: Event) -> str:
         e["target"] = owner
     new = use.unseen(parse_card(str(use.need("new", "the card taken from the deck"))).short,
                      "the top card of the deck")
-    e.update(owner=owner, card=card, new=new)
+    e.update({"owner": owner, "card": card, "new": new})
     return f"{owner} discards {card} face up and takes {new} face up in its place"
 
 
 @builds("hide_up")
-def _hide(use: Use, e: Event) -> str:
+def _hide(use: Use, e: PowerUsed) -> str:
     e["card"] = use.up_card(use.name, use.one_card("cards", f"the up card {use.name} turns down"))
     return f"{use.name} turns {e['card']} face down: a down card for the rest of the hand"
 
 
 @builds("kill_up")
-def _kill(use: Use, e: Event) -> str:
+def _kill(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"] = who
     e["card"] = use.up_card(who, use.one_card("cards", f"the up card of {who} cut down"))
@@ -192,7 +192,7 @@ def _kill(use: Use, e: Event) -> str:
 
 
 @builds("reveal")
-def _reveal(use: Use, e: Event) -> str:
+def _reveal(use: Use, e: PowerUsed) -> str:
     how = param(use.effect, "who")
     pairs: list[tuple[str, str]] = []
     if how in ("target", "both"):
@@ -221,12 +221,12 @@ def _reveal(use: Use, e: Event) -> str:
             raise use.fail(f"{owner} holds no down card", "S21")
         use.unseen(card, f"a down card of {owner}")
         use.unprotected(owner, card)
-    e["revealed"] = pairs
+    e["revealed"] = [[owner, card] for owner, card in pairs]
     return "; ".join(f"{o} turns {c} face up" for o, c in pairs)
 
 
 @builds("discard")
-def _discard(use: Use, e: Event) -> str:
+def _discard(use: Use, e: PowerUsed) -> str:
     card = use.one_card("cards", f"the card {use.name} discards, up or down")
     e["up"] = card in use.hand.showing.get(use.name, [])
     if e["up"]:
@@ -240,7 +240,7 @@ def _discard(use: Use, e: Event) -> str:
 
 
 @builds("counts_as")
-def _counts_as(use: Use, e: Event) -> str:
+def _counts_as(use: Use, e: PowerUsed) -> str:
     rule = param(use.effect, "as")
     target = use.target(live=False) if rule == "target_up" else None
     what = f"the card of {use.name}'s hand that changes"
@@ -260,7 +260,7 @@ def _counts_as(use: Use, e: Event) -> str:
     elif second is not None:
         needs.append(second.short)
     use.own_cards(needs)
-    e.update(card=card.short, target=target, **{"as": made})
+    e.update({"card": card.short, "target": target, "as": made})
     if len(needs) > 1:
         e["needs"] = needs[1:]
     elif rule == "same_rank":
@@ -272,7 +272,7 @@ def _counts_as(use: Use, e: Event) -> str:
 
 
 @builds("cancel")
-def _cancel(use: Use, e: Event) -> str:
+def _cancel(use: Use, e: PowerUsed) -> str:
     answer = use.hand.answerable
     assert answer is not None
     e["target"], e["cancels"] = answer["by"], answer["power"]
@@ -281,7 +281,7 @@ def _cancel(use: Use, e: Event) -> str:
 
 
 @builds("lose_power")
-def _lose(use: Use, e: Event) -> str:
+def _lose(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     unused = sorted(k for k, p in use.state.powers.items()
                     if p["holder"] == who and not p["used"])
@@ -294,14 +294,14 @@ def _lose(use: Use, e: Event) -> str:
 
 
 @builds("surcharge")
-def _surcharge(use: Use, e: Event) -> str:
+def _surcharge(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     e["target"], e["n"] = who, int(param(use.effect, "charges"))
     return f"the next power {who} uses costs {e['n']} Charge(s) more"
 
 
 @builds("bar_assistant")
-def _bar(use: Use, e: Event) -> str:
+def _bar(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     helper = use.state.seat(who).assistant
     if not helper:
@@ -312,7 +312,7 @@ def _bar(use: Use, e: Event) -> str:
 
 
 @builds("exile")
-def _exile(use: Use, e: Event) -> str:
+def _exile(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     e["target"] = who
     return (f"when hand {use.hand.no} ends, {who} rises from the table and sits out hand "
@@ -320,7 +320,7 @@ def _exile(use: Use, e: Event) -> str:
 
 
 @builds("protect")
-def _protect(use: Use, e: Event) -> str:
+def _protect(use: Use, e: PowerUsed) -> str:
     most = int(param(use.effect, "cards"))
     given = [parse_card(str(c)).short for c in use.need("cards", f"up to {most} of "
                                                          f"{use.name}'s cards")]
@@ -333,7 +333,7 @@ def _protect(use: Use, e: Event) -> str:
 
 
 @builds("private", "by_hand")
-def _tell(use: Use, e: Event) -> str:
+def _tell(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "target") == "another":
         e["target"] = use.target()
     what = use.spec["text"]

@@ -8,12 +8,12 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import betting, effects
+from referee.evening.events import EveningEvent
 from referee.evening.play import forfeited
 from referee.evening.state import HandState, State
 from referee.names import match_name
 from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
-from referee.streams import Event
 
 
 def label(spec: dict[str, Any]) -> str:
@@ -44,8 +44,8 @@ class Use:
         self.effect: dict[str, Any] = dict(spec.get("effect") or {"kind": "by_hand"})
         self.given = {k: v for k, v in given.items() if v not in (None, (), [])}
         self.taken: set[str] = set()
-        self.before: list[Event] = []
-        self.after: list[Event] = []
+        self.before: list[EveningEvent] = []
+        self.after: list[EveningEvent] = []
 
     def take(self, key: str) -> Any:
         self.taken.add(key)

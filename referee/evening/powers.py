@@ -14,6 +14,7 @@ from typing import Any
 
 from referee.errors import IllegalAction
 from referee.evening import betting, effects
+from referee.evening.events import EveningEvent, PowerAccessed, PowerUsed
 from referee.evening.folds import replay
 from referee.evening.play import _uncontested, fool_moves
 from referee.evening.power_builders import BUILD
@@ -23,7 +24,6 @@ from referee.evening.state import State, require_evening
 from referee.names import match_name
 from referee.rules.cards import parse_card, to_roman
 from referee.rules.power_vocab import TIMINGS
-from referee.streams import Event
 
 # -- the power set of the evening ---------------------------------------------------------------
 
@@ -116,7 +116,8 @@ def _held_by(state: State, spec: dict[str, Any]) -> str:
     return f"held by {held['holder']}" if held else "not given out"
 
 
-def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
+def access(state: State, who: str, card_text: str,
+           orientation: str) -> list[PowerAccessed]:
     """R26, E22: a stakeholder in the hand slides a face-down major to the Fool for a power."""
     require_evening(state)
     if state.hand is None:
@@ -153,9 +154,9 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     orientation = match_name(orientation, ["upright", "reversed"], "orientation")
     spec = power_spec(state, card.rank, orientation)
     granted = spec["key"] not in state.powers
-    event: Event = {"kind": "power_accessed", "name": name, "card": card.short,
+    event: PowerAccessed = {"kind": "power_accessed", "name": name, "card": card.short,
                     "rank": card.rank, "orientation": orientation, "power": spec["key"],
-                    "granted": granted}
+                    "granted": granted, "depleted": False}
     sim = replay(state, [event])
     # Whether the card is depleted now; it became so with this access when a power was granted.
     event["depleted"] = depleted(sim, card.rank)
@@ -178,7 +179,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
               cards: list[str] | tuple[str, ...] = (), new: str | None = None,
               as_card: str | None = None, action: str | None = None,
               folds: list[str] | tuple[str, ...] = (), seed: int | None = None,
-              access_card: str | None = None) -> list[Event]:
+              access_card: str | None = None) -> list[EveningEvent]:
     """R26, S11: a power used once by its holder, at its moment, paying its Charges.
 
     ``access_card``: the face-down major slid to the Fool for this very power first, in the
@@ -227,7 +228,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     timing = str(spec.get("timing", "any_time"))
     check_timing(use, timing)
     kind = use.effect["kind"]
-    event: Event = {"kind": "power_used", "name": name, "power": spec["key"],
+    event: PowerUsed = {"kind": "power_used", "name": name, "power": spec["key"],
                     "title": spec["name"], "charges": cost, "hand": hand.no, "timing": timing,
                     "effect": kind}
     if extra:
@@ -244,7 +245,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     return events + fool_events + _uncontested(sim)
 
 
-def _access_for(state: State, name: str, spec: dict[str, Any], card_text: str) -> list[Event]:
+def _access_for(state: State, name: str, spec: dict[str, Any],
+                card_text: str) -> list[EveningEvent]:
     """``power use NAME POWER --access CARD`` (R38): the card slid for this power, which must
     be that power's card and still free to be given."""
     card = parse_card(card_text)
@@ -258,7 +260,7 @@ def _access_for(state: State, name: str, spec: dict[str, Any], card_text: str) -
         raise IllegalAction(f"{label} is already out ({_held_by(state, spec)}); sliding "
                             f"{card.short} would grant nothing, so nothing was recorded (R26)",
                             ruling="R26")
-    return access(state, name, card.short, spec["orientation"])
+    return [*access(state, name, card.short, spec["orientation"])]
 
 
 def check_timing(use: Use, timing: str) -> None:

@@ -15,9 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import IllegalAction, InvariantViolation
+from referee.evening.events import (
+    CeremonyClosed,
+    ClaimDecided,
+    EveningContinued,
+    EveningEnded,
+    EveningEvent,
+)
 from referee.evening.state import State
 from referee.rules.cards import parse_arcanum, to_roman
-from referee.streams import Event
 
 #: The evening's events that may follow its end (E101).
 CEREMONY = ("claim_decided", "ceremony_closed")
@@ -110,7 +116,7 @@ def is_closed(state: State) -> bool:
 # -- the fold ---------------------------------------------------------------------------------
 
 
-def check_open(state: State, event: Event) -> None:
+def check_open(state: State, event: EveningEvent) -> None:
     """E101: from the Fool's declared end or the ceremony's first decision the evening's books
     are closed, for the ceremony is heard on the points at the end; only the ceremony goes on,
     and after its close nothing at all. Raised before a command writes anything."""
@@ -136,13 +142,13 @@ def _begin(state: State, *, declared: bool, time: float | None) -> dict[str, Any
             "unheard": []}
 
 
-def fold_ended(state: State, e: Event) -> State:
+def fold_ended(state: State, e: EveningEnded) -> State:
     """``evening_ended``: the Fool declares the end (R40, E100)."""
     state.ceremony = _begin(state, declared=True, time=e["time"])
     return state
 
 
-def fold_claim(state: State, e: Event) -> State:
+def fold_claim(state: State, e: ClaimDecided) -> State:
     """``claim_decided``: one claim heard against the roster as it stands (R40)."""
     if state.ceremony is None:  # an evening over by R18: its ceremony begins with this claim
         state.ceremony = _begin(state, declared=False, time=None)
@@ -169,7 +175,7 @@ def fold_claim(state: State, e: Event) -> State:
     return state
 
 
-def fold_closed(state: State, e: Event) -> State:
+def fold_closed(state: State, e: CeremonyClosed) -> State:
     """``ceremony_closed``: the roster is recorded, the evening's last event (R40)."""
     if state.ceremony is None:
         state.ceremony = _begin(state, declared=False, time=None)
@@ -184,7 +190,7 @@ def fold_closed(state: State, e: Event) -> State:
     return state
 
 
-def fold_continued(state: State, e: Event) -> State:
+def fold_continued(state: State, e: EveningContinued) -> State:
     """``evening_continued``, after the fold of the table it sets (``evening_created``'s): what
     the last evening handed on (R41, R42) and the link to it (R43)."""
     state.season = {

@@ -29,7 +29,7 @@ import contextlib
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,7 +199,7 @@ class Evening:
             try:
                 for record in self._live:
                     if record["stream"] == stream:
-                        state = sp.apply(state, record["event"])
+                        state = sp.apply(state, sp.read(record["event"]))
             except Exception as exc:  # an event of unknown kind or with a field missing
                 seq = record.get("seq", "?") if isinstance(record, dict) else "?"
                 raise StoreError(damaged_message(
@@ -275,7 +275,7 @@ class Evening:
         if not self.writable:
             raise RuntimeError("evening opened read-only")
 
-    def commit(self, stream: str, events: list[Event], text: str) -> Any:
+    def commit(self, stream: str, events: Sequence[Mapping[str, Any]], text: str) -> Any:
         """Append one command's events to ``stream``; returns the new state.
 
         The events are folded first (the stream's invariants are checked there),
@@ -324,7 +324,7 @@ class Evening:
                             "`referee log` shows it; type it again only if it must happen twice",
                             ruling="E41")
 
-    def _fold_into(self, stream: str, events: list[Event]) -> Any:
+    def _fold_into(self, stream: str, events: Sequence[Mapping[str, Any]]) -> Any:
         """Fold ``events`` into the cached state of ``stream``.
 
         A stream's ``apply`` mutates the state it is given, so an event that fails
@@ -358,7 +358,8 @@ class Evening:
             prev = record["hash"]
         self.meta["head"] = prev
 
-    def _append_record(self, stream: str, cmd: int, text: str, now: float, event: Event) -> None:
+    def _append_record(self, stream: str, cmd: int, text: str, now: float,
+                       event: Mapping[str, Any]) -> None:
         record = {
             "seq": self.meta["next_seq"],
             "cmd": cmd,
