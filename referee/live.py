@@ -16,12 +16,12 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 if TYPE_CHECKING:
     from referee.evening.state import State
 
-STREAM = "evening"
+STREAM: Final = "evening"
 
 Signature = tuple[int, int, int, int]
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
 import typer
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from referee.evening.events import EveningCreated, EveningEvent
     from referee.evening.state import State
 
-STREAM = "evening"
+STREAM: Final = "evening"
 #: The records a command's build returns (``list[SoulStudied]`` for ``soul study`` ...).
 E = TypeVar("E", bound="EveningEvent")
 

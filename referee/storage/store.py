@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from tinydb import TinyDB
 from tinydb.storages import Storage
@@ -66,7 +66,12 @@ from referee.storage.files import (
     remove_stale_temps,
     write_failure,
 )
-from referee.streams import Event, plain, spec
+from referee.streams import Event, StreamSpec, plain, spec
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+
+S = TypeVar("S")
 
 __all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLock",
            "atomic_write", "event_hash", "lock_path", "mark_answered", "newest_good_backup",
@@ -184,8 +189,20 @@ class Evening:
 
     # -- reading -------------------------------------------------------------------------------
 
-    def state(self, stream: str) -> Any:
-        """The current state of ``stream``: its snapshot plus the live events, folded."""
+    @overload
+    def state(self, stream: Literal["evening"]) -> State: ...
+
+    @overload
+    def state(self, stream: StreamSpec[S, Any]) -> S: ...
+
+    @overload
+    def state(self, stream: str) -> Any: ...
+
+    def state(self, stream: str | StreamSpec[Any, Any]) -> Any:
+        """The current state of ``stream`` (its name, or its spec): its snapshot plus the live
+        events, folded. The evening's is its ``State``; a spec gives its own state type."""
+        if isinstance(stream, StreamSpec):
+            stream = stream.name
         if stream not in self._states:
             sp = spec(stream)
             base = self._snapshot.get(stream)
