@@ -269,12 +269,16 @@ class PowersMachine(RuleBasedStateMachine):
         hand = self.state.hand
         assert hand is not None
         hands: list[tuple[str | None, str]] = []
+        named = {n: list(hand.showing.get(n, [])) + [
+            f["card"] for f in hand.effects if f["kind"] == "counts_as" and f["target"] == n]
+            for n in hand.live}
+        taken = {c for cards in named.values() for c in cards}
         for name in hand.live:
-            cards = list(hand.showing.get(name, []))
-            cards += [f["card"] for f in hand.effects
-                      if f["kind"] == "counts_as" and f["target"] == name]
-            cards += [c for c in DECK if c not in cards][:max(0, 5 - len(cards))]
-            hands.append((name, " ".join(cards[:7])))
+            cards = named[name]
+            # Filled from cards no hand names: a deck holds each card once (R8).
+            fill = [c for c in DECK if c not in taken][:max(0, 5 - len(cards))]
+            taken.update(fill)
+            hands.append((name, " ".join((cards + fill)[:7])))
         events = self.attempt(play.showdown, hands, magic=True, now=0.0)
         assert events is not None, hands
 

@@ -12,11 +12,22 @@ before it (S15); ``State.barred``, ``surcharges`` and ``exiles`` reach past the 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 from referee.errors import IllegalAction, InvariantViolation
 from referee.evening.events import Action, EveningEvent, PowerAccessed, PowerUsed
-from referee.evening.state import POT, HandState, State, dump, load, move_chips
+from referee.evening.state import (
+    POT,
+    Answerable,
+    Effect,
+    HandState,
+    PowerHeld,
+    State,
+    dump,
+    load,
+    move_chips,
+)
 
 TURN, ROUND, HAND = "turn", "round", "hand"
 
@@ -24,7 +35,7 @@ TURN, ROUND, HAND = "turn", "round", "hand"
 # -- answers: the state before a bet or a power (S15) -------------------------------------------
 
 
-def still_answerable(event: EveningEvent, answer: dict[str, Any]) -> bool:
+def still_answerable(event: EveningEvent, answer: Answerable) -> bool:
     """A bet or power stays answerable through power uses and the Fool's forced moves only,
     and through one card slid to the Fool for the answer (R38): sliding it and using its
     power are one act."""
@@ -34,7 +45,7 @@ def still_answerable(event: EveningEvent, answer: dict[str, Any]) -> bool:
                                              and bool(event.get("auto")))
 
 
-def grant(forfeited: dict[str, list[str]], powers: dict[str, dict[str, Any]], e: PowerAccessed,
+def grant(forfeited: dict[str, list[str]], powers: dict[str, PowerHeld], e: PowerAccessed,
           hand_no: int) -> None:
     """R26: the card slid is out of the hand; the power, if free, goes to the one who slid
     it. On the state, and on the state an answer would put back (R38)."""
@@ -79,8 +90,8 @@ def on_action(state: State, hand: HandState, e: Action) -> None:
     """Before a betting action folds in: a stakeholder's own bet or raise may be answered
     (Second Thoughts); the actor's turn-long effects are used up."""
     if not e.get("auto") and e["action"] in ("bet", "raise") and e["name"] != state.fool:
-        hand.answerable = {"kind": "bet", "by": e["name"], "action": e["action"],
-                           "before": snapshot(state)}
+        hand.answerable = Answerable(kind="bet", by=e["name"], action=e["action"],
+                                     before=snapshot(state))
     street = hand.round.street
     hand.effects = [f for f in hand.effects
                     if not (f["scope"] == TURN and f["target"] == e["name"])
@@ -102,7 +113,7 @@ def spend(state: State, e: PowerUsed) -> None:
         state.surcharges.pop(e["name"], None)
 
 
-def spent(power: dict[str, Any]) -> str:
+def spent(power: PowerHeld) -> str:
     """What became of a power given out (E57): ``used``, ``lost to Downfall`` (drawn by a
     power, as if spent, never used), ``cancelled by Mistrial`` (used, and cancelled before it
     took effect); ``unused`` while it is not spent."""
@@ -139,14 +150,16 @@ def apply_power(state: State, e: PowerUsed) -> State:
         hand.round.opener = e["opener"]
     APPLY.get(kind, _nothing)(state, hand, e)
     if state.hand is not None:
-        state.hand.answerable = {"kind": "power", "by": e["name"], "power": e["power"],
-                                 "event": copy.deepcopy(e), "before": before}
+        state.hand.answerable = Answerable(kind="power", by=e["name"], power=e["power"],
+                                           event=copy.deepcopy(e), before=before)
     return state
 
 
-def _effect(e: PowerUsed, kind: str, scope: str, target: str | None, **more: Any) -> dict[str, Any]:
-    return {"kind": kind, "scope": scope, "target": target, "power": e["title"],
-            "by": e["name"], **more}
+def _effect(e: PowerUsed, kind: str, scope: str, target: str | None, **more: Any) -> Effect:
+    """An effect of the power used in ``e``; ``more`` holds the fields its kind adds."""
+    made = Effect(kind=kind, scope=scope, target=target, power=e["title"], by=e["name"])
+    made.update(more)  # type: ignore[typeddict-item]  # moves, street, who, card ... (Effect)
+    return made
 
 
 def _nothing(state: State, hand: HandState, e: PowerUsed) -> None:
@@ -183,14 +196,14 @@ def _skip(state: State, hand: HandState, e: PowerUsed) -> None:
         hand.effects.append(_effect(e, "only", TURN, e["target"], moves=["call", "fold"]))
 
 
-def _turn(kind: str) -> Any:
+def _turn(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
     def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
         more = {"moves": [e["action"]]} if kind == "only" else {}
         hand.effects.append(_effect(e, kind, TURN, e["target"], **more))
     return fold_in
 
 
-def _round(kind: str, everyone: bool = False) -> Any:
+def _round(kind: str, everyone: bool = False) -> Callable[[State, HandState, PowerUsed], None]:
     def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
         hand.effects.append(_effect(e, kind, ROUND, None if everyone else e["target"],
                                     street=e["street"]))
@@ -283,7 +296,7 @@ def _protect(state: State, hand: HandState, e: PowerUsed) -> None:
         hand.effects.append(_effect(e, "protect", HAND, e["name"], card=card))
 
 
-APPLY: dict[str, Any] = {
+APPLY: dict[str, Callable[[State, HandState, PowerUsed], None]] = {
     "fold": _fold, "toll": _toll, "skip_turn": _skip, "force_action": _turn("only"),
     "call_or_fold": _turn("call_or_fold"), "must_raise": _turn("must_raise"),
     "no_raises": _round("no_raises", everyone=True), "no_fold": _round("no_fold"),
@@ -305,7 +318,7 @@ def hand_ended(state: State, hand: HandState) -> None:
 
 
 def binding(hand: HandState, name: str, kinds: tuple[str, ...] | None = None
-            ) -> list[dict[str, Any]]:
+            ) -> list[Effect]:
     """The effects in force on ``name`` now (round effects of this street only)."""
     street = hand.round.street
     return [f for f in hand.effects
@@ -354,7 +367,7 @@ def opener(state: State, hand: HandState, able: list[str]) -> str | None:
 
 
 def allowed_moves(state: State, hand: HandState, name: str, moves: list[str]
-                  ) -> tuple[list[str], list[dict[str, Any]]]:
+                  ) -> tuple[list[str], list[Effect]]:
     """``moves`` narrowed by the effects on ``name`` (S17), and those effects."""
     fs = [f for f in binding(hand, name)
           if f["kind"] in ("only", "call_or_fold", "must_raise", "no_raises", "no_fold",
@@ -428,7 +441,7 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     return out, changed
 
 
-def _holds_what_it_named(name: str, f: dict[str, Any], cards: list[str]) -> None:
+def _holds_what_it_named(name: str, f: Effect, cards: list[str]) -> None:
     """S22, E56: a magic power's cards are in the user's showdown hand: the card it changes,
     and Abundance's card copied or Mingling the Waters' second card (one of the suit it names,
     when only the suit was given)."""
@@ -495,10 +508,19 @@ def surcharge(state: State, name: str) -> int:
     return sum(s["n"] for s in state.surcharges.get(name, []))
 
 
-def in_force(state: State) -> list[dict[str, Any]]:
-    """What binds the table now, for ``status``, ``watch`` and the table page (S17): each
-    ``{"power", "target", "kind", "text"}``. A card that is not face up is not named."""
-    out: list[dict[str, Any]] = []
+class InForce(TypedDict):
+    """One thing that binds the table now, as ``status`` and ``watch`` show it (S17)."""
+
+    power: str
+    target: str | None
+    kind: str
+    text: str
+
+
+def in_force(state: State) -> list[InForce]:
+    """What binds the table now, for ``status``, ``watch`` and the table page (S17). A card
+    that is not face up is not named."""
+    out: list[InForce] = []
     hand = state.hand
     if hand is not None:
         street = hand.round.street
@@ -533,7 +555,7 @@ def in_force(state: State) -> list[dict[str, Any]]:
     return out
 
 
-def describe(f: dict[str, Any]) -> str:
+def describe(f: Effect) -> str:
     """One line for an effect in force (S17), as ``status`` and ``watch`` show it."""
     who, power = f.get("target"), f["power"]
     text = {

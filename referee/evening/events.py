@@ -135,6 +135,18 @@ class SoulGuessed(TypedDict):
     left: int
 
 
+class Guess(TypedDict):
+    """A guess as the evening keeps it (``State.guesses``) and carries it on (R41)."""
+
+    assistant: str
+    side: str
+    soul: str
+    name: str | None
+    arcanum: str | None
+    result: dict[str, str | None]
+    charges: int
+
+
 class AuctionOpened(TypedDict):
     kind: Literal["auction_opened"]
     seller: str
@@ -293,7 +305,7 @@ class EveningContinued(TypedDict):
     absent: list[str]                # members and assistants of the last evening not here
     dead: list[str]                  # everyone dead in the season so far (R22)
     studies: dict[str, dict[str, int]]
-    guesses: list[dict[str, Any]]
+    guesses: list[Guess]
     sheets: dict[str, dict[str, int]]  # assistant -> soul -> clue sheet number (E107)
     seen: list[str]                  # every bottled soul's label in the season so far
 

@@ -21,6 +21,7 @@ from referee.evening.events import (
     EveningContinued,
     EveningCreated,
     EveningEvent,
+    Guess,
     HandStarted,
     PhaseOpened,
     PowerAccessed,
@@ -263,8 +264,9 @@ def _soul_guessed(state: State, e: SoulGuessed) -> State:
     made = [g for g in state.guesses if g["assistant"] == e["assistant"] and g["soul"] == e["soul"]]
     if len(made) >= 3:
         raise InvariantViolation(f"R24: a fourth guess by {e['assistant']} for {e['soul']}")
-    state.guesses.append({k: e[k] for k in ("assistant", "side", "soul", "name", "arcanum",
-                                            "result", "charges")})
+    state.guesses.append(Guess(assistant=e["assistant"], side=e["side"], soul=e["soul"],
+                               name=e["name"], arcanum=e["arcanum"], result=e["result"],
+                               charges=e["charges"]))
     state.charges[e["side"]] = state.charges.get(e["side"], 0) + e["charges"]
     return state
 

@@ -90,7 +90,8 @@ def find_power(state: State, text: str, holder: str | None = None) -> dict[str, 
         if card is not None and card.is_major:
             found = [p for p in pool if p["card"] == card.rank]
     if len(found) > 1 and holder is not None:
-        mine = [p for p in found if (state.powers.get(p["key"]) or {}).get("holder") == holder]
+        mine = [p for p in found
+                if (held := state.powers.get(p["key"])) is not None and held["holder"] == holder]
         if len(mine) == 1:
             return mine[0]
         if card is not None and not mine:

@@ -21,6 +21,7 @@ from referee.evening.events import (
     EveningContinued,
     EveningEnded,
     EveningEvent,
+    Guess,
 )
 from referee.evening.state import State
 from referee.rules.cards import parse_arcanum, to_roman
@@ -203,5 +204,5 @@ def fold_continued(state: State, e: EveningContinued) -> State:
         "seen": list(e["seen"]),
     }
     state.studies = {a: dict(s) for a, s in e["studies"].items()}
-    state.guesses = [dict(g) for g in e["guesses"]]
+    state.guesses = [Guess(**g) for g in e["guesses"]]
     return state

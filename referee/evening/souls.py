@@ -27,7 +27,7 @@ from referee.evening.lookup import (
     person,
     stakeholder,
 )
-from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
+from referee.evening.state import CHIPS_PER_COLOUR, Auction, Soul, State, require_evening
 from referee.names import match_name, name_key, quoted
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
@@ -256,7 +256,7 @@ def auction(state: State, seller_text: str, soul_text: str | None, *,
     return [{"kind": "auction_opened", "seller": seller, "soul": soul.key, "holder": holder}]
 
 
-def _closings(state: State, open_: dict[str, Any]) -> str:
+def _closings(state: State, open_: Auction) -> str:
     """How the open auction can end, as commands (E28, E58): a sale, a forced trade (of one's
     own soul only), a withdrawal."""
     seller = quoted(open_["seller"])
