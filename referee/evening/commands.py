@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, LawViolation
-from referee.evening.events import ChipsGiven, EveningCreated, EveningEvent
+from referee.evening.events import ChipsGiven, EveningCreated, EveningEvent, SoulRecord
 from referee.evening.folds import replay
 from referee.evening.lookup import (
     SeatSpec,
@@ -48,7 +48,7 @@ def check_seat_count(n: int) -> None:
 
 
 def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, force: bool,
-                scenario: dict[str, Any] | None = None, souls: list[dict[str, Any]] | None = None,
+                scenario: dict[str, Any] | None = None, souls: list[SoulRecord] | None = None,
                 settings: dict[str, Any] | None = None) -> list[EveningCreated]:
     """The opening ceremony: seats in Arcanum order from the Fool's left, ten chips each (R10)."""
     if state.started and not force:

@@ -17,14 +17,37 @@ from referee.errors import InvariantViolation
 Chips = dict[str, int]
 
 
+class SeatRecord(TypedDict):
+    """A seat as the evening opens it, from the Fool's left (R9)."""
+
+    name: str
+    arcanum: int
+    colour: str
+    assistant: str | None
+    assistant_arcanum: int | None
+
+
+class SoulRecord(TypedDict):
+    """A soul as the evening opens with it (R19): bottled (the scenario's) or a stakeholder's."""
+
+    key: str
+    kind: str                        # bottled or own
+    holder: str | None
+    arcanum: int
+    identity: str
+    owner: NotRequired[str | None]
+    destroyed: NotRequired[str | None]
+    aliases: NotRequired[list[str]]
+
+
 class EveningCreated(TypedDict):
     kind: Literal["evening_created"]
     fool: str
     time: float
-    seats: list[dict[str, Any]]      # name, arcanum, colour, assistant, assistant_arcanum
+    seats: list[SeatRecord]
     settings: dict[str, Any]
     scenario: dict[str, Any]         # the scenario's content, copied in (E14)
-    souls: list[dict[str, Any]]
+    souls: list[SoulRecord]
 
 
 class PhaseOpened(TypedDict):
@@ -295,10 +318,10 @@ class EveningContinued(TypedDict):
     kind: Literal["evening_continued"]
     fool: str
     time: float
-    seats: list[dict[str, Any]]
+    seats: list[SeatRecord]
     settings: dict[str, Any]
     scenario: dict[str, Any]         # the new scenario, plus the clue sheets of carried souls
-    souls: list[dict[str, Any]]      # every soul not destroyed, where it ended, and the new ones
+    souls: list[SoulRecord]          # every soul not destroyed, where it ended, and the new ones
     previous: dict[str, Any]         # file, digest (its head hash), created, events, evening
     evening: int                     # its number in the chain, the first being 1
     roster: dict[str, str]           # Arcanum numeral -> member, as the last ceremony left it

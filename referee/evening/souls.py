@@ -10,10 +10,17 @@ before it is returned.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from referee.errors import BadInput, IllegalAction, LawViolation
-from referee.evening.events import EveningEvent, SoulGuessed, SoulSold, SoulStudied, SoulTraded
+from referee.evening.events import (
+    EveningEvent,
+    SoulGuessed,
+    SoulRecord,
+    SoulSold,
+    SoulStudied,
+    SoulTraded,
+)
 from referee.evening.folds import replay
 from referee.evening.lookup import (
     SeatSpec,
@@ -42,7 +49,14 @@ NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
 # -- setup --------------------------------------------------------------------------------------
 
 
-def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, Any]:
+class Setup(TypedDict):
+    """What ``evening_created`` copies in from the scenario (E14)."""
+
+    scenario: dict[str, Any]
+    souls: list[SoulRecord]
+
+
+def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> Setup:
     """The scenario's content for ``evening_created`` (E14): bottled souls given out one to each
     side in seat order (held by the assistant where there is one), plus every stakeholder's
     own soul (R19). The content is copied into the evening, so the file stands alone. The
@@ -52,7 +66,7 @@ def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, 
         raise BadInput(f"the scenario {scenario.source} has {len(scenario.souls)} souls for "
                        f"{len(seats)} seats; it needs one bottled soul per stakeholder (R19)")
     ordered = sorted(seats, key=lambda s: s.arcanum)
-    souls: list[dict[str, Any]] = []
+    souls: list[SoulRecord] = []
     for seat, spec in zip(ordered, scenario.souls, strict=False):
         souls.append({"key": spec.label, "kind": "bottled", "holder": seat.assistant or seat.name,
                       "arcanum": spec.arcanum, "identity": spec.name,
@@ -72,7 +86,7 @@ def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, 
             for p in scenario.powers.powers
         ],
     }
-    return {"scenario": content, "souls": souls}
+    return Setup(scenario=content, souls=souls)
 
 
 # -- lookups ------------------------------------------------------------------------------------

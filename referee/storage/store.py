@@ -32,7 +32,7 @@ import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from tinydb import TinyDB
 from tinydb.storages import Storage
@@ -51,7 +51,7 @@ from referee.storage.answers import (
     slot_for,
     was_told,
 )
-from referee.storage.chain import GENESIS, chain_break, event_hash
+from referee.storage.chain import GENESIS, Record, chain_break, event_hash
 from referee.storage.files import (
     EveningLock,
     atomic_write,
@@ -184,7 +184,8 @@ class Evening:
         }
         snap = self._db.table("snapshot").get(doc_id=1)
         self._snapshot: dict[str, Any] = dict(snap["states"]) if snap else {}
-        self._live: list[dict[str, Any]] = [dict(d) for d in self._db.table("events").all()]
+        # Records as stored; a malformed one is found by the chain check (``chain_break``).
+        self._live: list[Record] = [cast(Record, dict(d)) for d in self._db.table("events").all()]
         self._undone: list[dict[str, Any]] = [dict(d) for d in self._db.table("undone").all()]
 
     # -- reading -------------------------------------------------------------------------------
@@ -225,7 +226,7 @@ class Evening:
             self._states[stream] = state
         return self._states[stream]
 
-    def records(self, stream: str | None = None) -> Iterator[dict[str, Any]]:
+    def records(self, stream: str | None = None) -> Iterator[Record]:
         """Every stored event record of the evening, oldest first, segments included."""
         for n in range(1, self.meta["segments"] + 1):
             for record in self._segment(n)["events"]:
@@ -377,15 +378,8 @@ class Evening:
 
     def _append_record(self, stream: str, cmd: int, text: str, now: float,
                        event: Mapping[str, Any]) -> None:
-        record = {
-            "seq": self.meta["next_seq"],
-            "cmd": cmd,
-            "stream": stream,
-            "time": now,
-            "text": text,
-            "event": event,
-            "prev": self.meta["head"],
-        }
+        record = Record(seq=self.meta["next_seq"], cmd=cmd, stream=stream, time=now, text=text,
+                        event=dict(event), prev=self.meta["head"], hash="")
         record["hash"] = event_hash(record["prev"], record)
         self.meta["next_seq"] += 1
         self.meta["head"] = record["hash"]
@@ -541,7 +535,7 @@ class Evening:
             self._db.table("undone").insert_multiple(self._undone)
         self._storage.flush()
 
-def _group(records: Iterable[dict[str, Any]]) -> Iterator[Command]:
+def _group(records: Iterable[Record]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""
     last: Command | None = None
     for record in records:
