@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from referee.errors import IllegalAction, InvariantViolation
@@ -28,6 +29,8 @@ from referee.evening.state import (
     load,
     move_chips,
 )
+from referee.rules.cards import Card, parse_cards
+from referee.rules.hands import best_hand
 
 TURN, ROUND, HAND = "turn", "round", "hand"
 
@@ -348,65 +351,98 @@ def live_showing(hand: HandState) -> dict[str, list[str]]:
     return {name: live_up(hand, name) for name in hand.showing}
 
 
-def opener(state: State, hand: HandState, able: list[str]) -> str | None:
-    """S20: the round's opener named by a power, or None for the usual one (R9)."""
-    from referee.rules.cards import parse_cards
-    from referee.rules.hands import best_hand
+#: The effects that narrow a player's moves (S17).
+NARROWING = ("only", "call_or_fold", "must_raise", "no_raises", "no_fold", "no_bets")
 
-    for f in binding(hand, "", ("opener",)):
+
+@dataclass(frozen=True)
+class Constraints:
+    """What the powers in force impose on the betting now (S17-S21), built once per question
+    by ``constraints``: the betting machine (``referee.evening.betting``) reads these and never
+    asks the powers one by one. Cards are parsed here, once."""
+
+    fool: str
+    suspended: frozenset[str]             # S19: play as if all-in, take no further action
+    showing: dict[str, list[Card]]        # S21: each player's up cards that count, parsed
+    opening: Effect | None                # S20: a power names the round's opener
+    narrowing: dict[str, list[Effect]]    # S17: the effects that narrow each player's moves
+
+    def opener(self, able: list[str]) -> str | None:
+        """S20: the round's opener a power names among ``able``, or None for the usual (R9)."""
+        f = self.opening
+        if f is None:
+            return None
         if f["who"] != "lowest":
-            return str(f["who"]) if f["who"] in able else None
-        shown = [p for p in able if p != state.fool and live_up(hand, p)]
+            return f["who"] if f["who"] in able else None
+        shown = [p for p in able if p != self.fool and self.showing.get(p)]
         if not shown:
             return None
-        strength = {p: best_hand(parse_cards(" ".join(live_up(hand, p))), magic=True)
-                    for p in shown}
+        strength = {p: best_hand(self.showing[p], magic=True) for p in shown}
         low = min(strength.values())
         return next(p for p in shown if strength[p] == low)
-    return None
+
+    def allowed(self, name: str, moves: list[str], owes: bool) -> tuple[list[str], list[Effect]]:
+        """``moves`` narrowed by the effects on ``name`` (S17), and those effects."""
+        fs = self.narrowing.get(name, [])
+        if not fs or name == self.fool:
+            return moves, []
+        keep = moves if "fold" in moves else [*moves, "fold"]
+        for f in fs:
+            drop = {"no_raises": ("raise",), "no_fold": ("fold",),
+                    "no_bets": ("bet", "raise")}.get(f["kind"], ())
+            keep = [m for m in keep if m not in drop]
+        for f in fs:
+            if f["kind"] == "only":
+                keep = [m for m in keep if m in f["moves"]]
+            elif f["kind"] == "call_or_fold":
+                keep = [m for m in keep if m in (("call", "fold") if owes else ("bet", "fold"))]
+            elif f["kind"] == "must_raise":
+                want = next((m for m in ("bet", "raise", "call") if m in keep), None)
+                keep = [m for m in keep if m == want]
+        if not keep:  # S17: effects that leave no legal move give way to the rules
+            return moves, []
+        return keep, fs
+
+    def check(self, name: str, action: str, amount: int | None, moves: list[str],
+              owes: bool) -> None:
+        """Refuse an action an effect in force forbids, naming the power (S17)."""
+        keep, fs = self.allowed(name, moves, owes)
+        if not fs:
+            return
+        names = ", ".join(dict.fromkeys(f["power"] for f in fs))
+        if action not in keep:
+            raise IllegalAction(f"{name} may not {action} now: {name} must "
+                                f"{' or '.join(keep)} ({names}, S17)", ruling="S17")
+        if action == "bet" and amount not in (None, 1) and any(
+                f["kind"] == "call_or_fold" for f in fs):
+            raise IllegalAction(f"{name} must bet one chip or fold ({names}, S17)",
+                                ruling="S17")
 
 
-def allowed_moves(state: State, hand: HandState, name: str, moves: list[str]
-                  ) -> tuple[list[str], list[Effect]]:
-    """``moves`` narrowed by the effects on ``name`` (S17), and those effects."""
-    fs = [f for f in binding(hand, name)
-          if f["kind"] in ("only", "call_or_fold", "must_raise", "no_raises", "no_fold",
-                           "no_bets")]
-    if not fs or name == state.fool:
-        return moves, []
-    base = moves if "fold" in moves else [*moves, "fold"]
-    keep = list(base)
-    for f in fs:
-        drop = {"no_raises": ("raise",), "no_fold": ("fold",),
-                "no_bets": ("bet", "raise")}.get(f["kind"], ())
-        keep = [m for m in keep if m not in drop]
-    owes = hand.round.bet > hand.round.committed.get(name, 0)
-    for f in fs:
-        if f["kind"] == "only":
-            keep = [m for m in keep if m in f["moves"]]
-        elif f["kind"] == "call_or_fold":
-            keep = [m for m in keep if m in (("call", "fold") if owes else ("bet", "fold"))]
-        elif f["kind"] == "must_raise":
-            want = next((m for m in ("bet", "raise", "call") if m in keep), None)
-            keep = [m for m in keep if m == want]
-    if not keep:  # S17: effects that leave no legal move give way to the rules
-        return moves, []
-    return keep, fs
-
-
-def check_action(state: State, hand: HandState, name: str, action: str, amount: int | None,
-                 moves: list[str]) -> None:
-    """Refuse an action an effect in force forbids, naming the power (S17)."""
-    keep, fs = allowed_moves(state, hand, name, moves)
-    if not fs:
-        return
-    names = ", ".join(dict.fromkeys(f["power"] for f in fs))
-    if action not in keep:
-        raise IllegalAction(f"{name} may not {action} now: {name} must {' or '.join(keep)} "
-                            f"({names}, S17)", ruling="S17")
-    if action == "bet" and amount not in (None, 1) and any(
-            f["kind"] == "call_or_fold" for f in fs):
-        raise IllegalAction(f"{name} must bet one chip or fold ({names}, S17)", ruling="S17")
+def constraints(state: State, hand: HandState) -> Constraints:
+    """The powers in force on ``hand``, turned once into what they impose on the betting."""
+    street = hand.round.street
+    narrowing: dict[str, list[Effect]] = {}
+    suspended: set[str] = set()
+    dead: dict[str, list[str]] = {}
+    opening = None
+    for f in hand.effects:
+        kind, target = f["kind"], f["target"]
+        if kind == "all_in" and target is not None:
+            suspended.add(target)
+        elif kind == "dead" and target is not None:
+            dead.setdefault(target, []).append(f["card"])
+        if f["scope"] == ROUND and f["street"] != street:
+            continue
+        if kind == "opener" and opening is None:
+            opening = f
+        elif kind in NARROWING and (target is not None or f["scope"] == ROUND):
+            for name in hand.order if target is None else [target]:  # None: the whole round
+                narrowing.setdefault(name, []).append(f)
+    showing = {name: parse_cards([c for c in cards if c not in dead.get(name, ())])
+               for name, cards in hand.showing.items()}
+    return Constraints(fool=state.fool, suspended=frozenset(suspended), showing=showing,
+                       opening=opening, narrowing=narrowing)
 
 
 def protected(hand: HandState, owner: str, card: str) -> str | None:

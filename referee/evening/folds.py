@@ -3,7 +3,7 @@ what is checked here is what would be a bug."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from referee.errors import InvariantViolation
@@ -81,7 +81,7 @@ def apply(state: State, event: EveningEvent) -> State:
     return state
 
 
-def replay(state: State, made: list[EveningEvent]) -> State:
+def replay(state: State, made: Sequence[EveningEvent]) -> State:
     """The state after ``events``, folded on a copy: ``state`` itself is left as it was. The
     commands replay what they are about to return, so what they return always folds."""
     sim = load(dump(state))  # a deep copy, at a third of copy.deepcopy's cost

@@ -285,6 +285,15 @@ def _opener_changes(state: State, hand: HandState, name: str,
 # -- betting ------------------------------------------------------------------------------------
 
 
+def follows(state: State) -> tuple[list[EveningEvent], State]:
+    """What follows a move by itself, and the state after it: the Fool's forced moves while
+    it is his turn (R15, ``betting.forced_move``), then, when every stakeholder has folded,
+    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here."""
+    forced, sim = fool_moves(state)
+    won = _uncontested(sim)
+    return [*forced, *won], (replay(sim, won) if won else sim)
+
+
 def fool_moves(state: State) -> tuple[list[Action], State]:
     """Play the Fool's forced moves while it is his turn (R15, ``betting.forced_move``):
     the events and the state after them (``state`` itself when there are none)."""
@@ -339,12 +348,8 @@ def act(state: State, who: str | None, action: str, amount: int | None = None,
     else:
         chips = pick_chips(sim.holding(name), n, own=sim.colour_of(name),
                            own_first=sim.settings.get("r11_own_colour_first", True))
-    event: Action = {"kind": "action", "name": name, "action": action, "chips": chips,
-                    "all_in": n > 0 and n == sim.stack(name), "auto": False}
-    events.append(event)
-    sim = replay(sim, [event])
-    fool_events, sim = fool_moves(sim)
-    return events + fool_events + _uncontested(sim)
+    events.append(betting.move(sim, hand, name, action, chips))
+    return [*events, *follows(replay(sim, events[-1:]))[0]]
 
 
 def _said(events: list[Action]) -> str:
@@ -366,8 +371,7 @@ def _fool_on_request(state: State, action: str,
     if action != event["action"]:
         raise IllegalAction(f"the Fool must {event['action']} now, not {action}: "
                             f"{event['why']}", ruling="R15")
-    events, sim = fool_moves(state)
-    return before + events + _uncontested(sim)
+    return [*before, *follows(state)[0]]
 
 
 def _uncontested(sim: State) -> list[EveningEvent]:

@@ -16,7 +16,7 @@ from referee.errors import IllegalAction
 from referee.evening import betting, effects
 from referee.evening.events import EveningEvent, PowerAccessed, PowerUsed
 from referee.evening.folds import replay
-from referee.evening.play import _uncontested, fool_moves
+from referee.evening.play import follows
 from referee.evening.power_builders import BUILD
 from referee.evening.power_use import Use
 from referee.evening.power_use import label as _label
@@ -242,8 +242,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     use.leftovers()
     events = [*use.before, event, *use.after]
     sim = replay(state, events)
-    fool_events, sim = fool_moves(sim)
-    return events + fool_events + _uncontested(sim)
+    return [*events, *follows(sim)[0]]
 
 
 def _access_for(state: State, name: str, spec: dict[str, Any],
