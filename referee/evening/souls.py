@@ -306,7 +306,8 @@ def bid(state: State, buyer_text: str, chips_text: str | None,
 def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
          chips_text: str | None, promise: str | None) -> list[EveningEvent]:
     """R20: an auction's result: the soul and the chips move together, or nothing does. With
-    an auction open and no bid named, the buyer's last bid is the one accepted."""
+    an auction open and no bid named, the buyer's last bid is the one accepted. The Fool may
+    sell or buy like any player: a sale is no gift (R16a)."""
     require_evening(state)
     seller, buyer = person(state, seller_text), person(state, buyer_text)
     soul = live_soul(state, soul_text)
