@@ -11,9 +11,9 @@ import typer
 
 from referee import __version__
 from referee.cli import (
+    boundary,
     ceremony,
-    common,
-    equity,
+    context,
     evening,
     fate,
     hand,
@@ -24,14 +24,14 @@ from referee.cli import (
     scenario,
     scum,
     season,
-    serve,
     shell,
     souls,
-    table,
     wager,
+    wall,
     watch,
 )
-from referee.cli.common import RefereeGroup, Settings
+from referee.cli.boundary import RefereeGroup
+from referee.cli.context import Settings
 
 app = typer.Typer(
     cls=RefereeGroup,
@@ -83,7 +83,7 @@ def main(
 
         raise BadInput("a station's commands run on the evening served there only, without "
                        "--db, --debug, --station or --token (E65)", ruling="E65")
-    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
+    context.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "
@@ -96,7 +96,7 @@ souls.register(app)
 present.register(app)
 watch.register(app)
 shell.register(app)
-serve.register(app)
+wall.register(app)
 app.add_typer(room.app, name="room", rich_help_panel="Status")
 app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
 app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
@@ -105,11 +105,9 @@ app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
 rules.register(app)
 ceremony.register(app)  # R40
 season.register(app)  # R41-R43
-assert table  # `hand start|show|showdown` are added to the hand group on import
-assert equity  # so is `hand equity` (H26-H30)
 
 
-_hoist_root_options = common.hoist_root_options  # kept for scripts that named it here
+_hoist_root_options = boundary.hoist_root_options  # kept for scripts that named it here
 
 
 def _target(args: list[str]) -> str | None:

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import console, emit_json, lit
+from referee.cli.context import console
+from referee.cli.output import emit_json, lit
 
 if TYPE_CHECKING:
     from referee.content.scenario import Scenario

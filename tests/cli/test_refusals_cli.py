@@ -59,12 +59,12 @@ class Replay:
         self.probes = 0
 
     def run(self, db: Path, line: str) -> Result:
-        from referee.cli import common
+        from referee.cli import context
 
         words = shlex.split(line)
         if words and words[0] == "referee":
             words = words[1:]
-        common._console = None  # each line as a fresh process whose output is piped (plain)
+        context._console = None  # each line as a fresh process whose output is piped (plain)
         return self.runner.invoke(app, ["--db", str(db), *words])
 
     def copy(self) -> Path:
