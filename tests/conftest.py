@@ -67,7 +67,7 @@ def _plain_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import referee.cli.aloud as aloud
     from referee.cli import context
 
-    monkeypatch.setattr(context, "_console", None)
+    monkeypatch.setattr(context, "_OUTSIDE", context.Context())
     monkeypatch.setattr(aloud, "memory", None)  # each test starts as a fresh process would
     monkeypatch.setattr(aloud, "on_disk", True)
 

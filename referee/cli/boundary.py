@@ -38,7 +38,7 @@ def refuse(line: str, ruling: str | None = None) -> None:
     from referee.cli import aloud
 
     memory = aloud.remember(line, ruling, context.db_path())
-    if context.SETTINGS.explain:
+    if context.current().explain:
         try:
             typer.echo(aloud.explanation(memory["rulings"]))
         except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
@@ -153,12 +153,12 @@ class RefereeGroup(TyperGroup):
         except Exception as exc:
             if type(exc).__module__.split(".")[0] in ("click", "typer"):
                 raise  # usage errors: the parser prints them and exits 2
-            if context.SETTINGS.debug:
+            if context.current().debug:
                 traceback.print_exc()
             if _recorded():
                 _answer_failed(exc)
                 raise typer.Exit(0) from None
-            if not context.SETTINGS.debug:
+            if not context.current().debug:
                 typer.echo(
                     f"internal error: {type(exc).__name__}: {exc} "
                     "(a bug, not your mistake; nothing was written; rerun with --debug)",

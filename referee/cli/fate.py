@@ -478,3 +478,8 @@ def _said(events: Any) -> list[str]:
 
 
 add_log(app, STREAM, "Card of Fate", _said)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `fate` group (Away from the table) to the root app."""
+    root.add_typer(app, name="fate", rich_help_panel="Away from the table")

@@ -136,3 +136,7 @@ def showdown(
     before, after, events = run(build)
     report_change(before, after, events, as_json)
 
+
+def register(root: typer.Typer) -> None:
+    """Add the `hand` group (At the table) to the root app."""
+    root.add_typer(app, name="hand", rich_help_panel="At the table")

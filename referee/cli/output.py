@@ -89,7 +89,7 @@ def say(text: str) -> None:
 
     Names and free text go in through ``lit`` at the formatting site.
     """
-    if context._console is None and not sys.stdout.isatty():
+    if not context.current().has_console and not sys.stdout.isatty():
         typer.echo(plain(text))
         return
     context.console().print(text)

@@ -195,7 +195,7 @@ def demo(
     from referee.content.scenario import data_file
     from referee.errors import IllegalAction
 
-    target = db or context.SETTINGS.db
+    target = db or context.current().db
     if target is None:
         target = Path(tempfile.mkdtemp(prefix="referee-demo-")) / (
             "season-1.json" if season else "demo-evening.json")
@@ -213,7 +213,7 @@ def demo(
     say(f"[bold]Demo evening[/] into {lit(target)}: {len(lines)} commands, as a GM would "
         "type them.")
     run_lines(lines, target, echo=not quiet)
-    context.SETTINGS.db = target
+    context.current().db = target
     report(html=html, reveal=True, as_json=False)
     say(f"The demo evening stays in {lit(target)}: try `referee --db {lit(target)} log` or "
         f"`referee --db {lit(target)} shell`.")
@@ -237,7 +237,7 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
             raise RuntimeError(f"line {n} of the demo script hit a bug: {line}")
         if rc != 0:
             raise RefereeError(f"line {n} of the script failed: {line}")
-        context.SETTINGS.db = db
+        context.current().db = db
 
 
 # -- the demo season ----------------------------------------------------------------------------
@@ -268,7 +268,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
         f"between them: {len(lines)} commands, as a GM would type them.")
     run_lines(lines[:cut], first, echo=not quiet)
     run_lines(lines[cut:], second, echo=not quiet)
-    context.SETTINGS.db = second
+    context.current().db = second
     # The season as `referee season` prints it: the chain back from the second evening.
     words = ["season", *(["--html", str(html)] if html else []), *(["--force"] if force else [])]
     if runner.execute(words, db=second) != 0:

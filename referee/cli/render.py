@@ -312,7 +312,7 @@ def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
 
     from referee.cli import context
 
-    if context._console is None and not sys.stdout.isatty():
+    if not context.current().has_console and not sys.stdout.isatty():
         _plain_log(commands, undone)  # piped: plain lines, without loading rich
         return
     from rich.table import Table

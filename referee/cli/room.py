@@ -116,3 +116,7 @@ def status(
         return
     say(f"The wall shows {lit(room.says(now))}.")
 
+
+def register(root: typer.Typer) -> None:
+    """Add the `room` group (Status) to the root app."""
+    root.add_typer(app, name="room", rich_help_panel="Status")

@@ -20,9 +20,10 @@ from typing import Any
 
 import typer
 
-#: In-process commands share the root options (``context.SETTINGS``) and, when captured, the
-#: process's stdout and stderr: one runs at a time. The evening file's lock is taken inside,
-#: by the command itself, exactly as for a command typed in another terminal.
+#: Each in-process command carries its own context (``referee.cli.context``), but a
+#: captured one takes over the process's stdout and stderr: one runs at a time. The evening
+#: file's lock is taken inside, by the command itself, exactly as for a command typed in
+#: another terminal.
 _RUNNING = threading.RLock()
 
 _ROOT: Any = None
@@ -145,14 +146,13 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
     a shell's prompt leaves out. With ``sealed`` the line may reach only the evening ``db``
     (E65). Returns the exit status.
     """
-    from referee.cli import boundary, context
+    from referee.cli import boundary
     from referee.errors import RefereeError
 
     if not words:
         return 0
     command = root if root is not None else root_command()
     with _RUNNING:
-        saved = context.SETTINGS
         try:
             seal = Sealed(db) if sealed and db is not None else None
             code = command.main(args=root_args(words, db, debug), prog_name="referee",
@@ -181,8 +181,6 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
                 typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
                            f"mistake; nothing was written; {again})", err=True)
             return 1
-        finally:
-            context.SETTINGS = saved
 
 
 def _usage_error(exc: Any, shell: bool) -> int:
@@ -217,15 +215,14 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
     """
     import os
 
-    from referee.cli import boundary, context
+    from referee.cli import boundary
     from referee.errors import RefereeError
 
     out, err = io.StringIO(), io.StringIO()
     with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        saved_in, saved_console = sys.stdin, context._console
+        saved_in = sys.stdin
         saved_columns = os.environ.get("COLUMNS")
         sys.stdin = io.StringIO(stdin)
-        context._console = None  # a console made for the server's terminal would add colour
         if columns:
             os.environ["COLUMNS"] = str(columns)  # the caller's terminal (one run at a time)
         try:
@@ -236,7 +233,7 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
                 return 2, out.getvalue(), err.getvalue()
             code = execute(words, db=db, debug=debug, sealed=sealed)
         finally:
-            sys.stdin, context._console = saved_in, saved_console
+            sys.stdin = saved_in
             if saved_columns is None:
                 os.environ.pop("COLUMNS", None)
             else:

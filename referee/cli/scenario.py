@@ -139,3 +139,8 @@ def show(
                       lit(p["when"]))
     out.print(table)
     out.print("* magic: the hand is ruled with --magic at the showdown (R8)")
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `scenario` group (Setup) to the root app."""
+    root.add_typer(app, name="scenario", rich_help_panel="Setup")

@@ -514,3 +514,8 @@ def _describe(events: Any) -> list[str]:
 
 
 add_log(app, STREAM, "Tarot Scum", _describe)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `scum` group (Side tables) to the root app."""
+    root.add_typer(app, name="scum", rich_help_panel="Side tables")

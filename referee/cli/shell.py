@@ -420,7 +420,7 @@ def shell(
 
         raise typer.Exit(remote.remote(station, token, ["shell"]))
 
-    sh = Shell(full_command(), context.SETTINGS.db, context.SETTINGS.debug)
+    sh = Shell(full_command(), context.current().db, context.current().debug)
     code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
     raise typer.Exit(code)
 

@@ -355,3 +355,8 @@ def _describe(events: Any) -> list[str]:
 
 
 add_log(app, STREAM, "Weir's Wager", _describe)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `wager` group (Side tables) to the root app."""
+    root.add_typer(app, name="wager", rich_help_panel="Side tables")

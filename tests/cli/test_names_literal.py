@@ -35,8 +35,9 @@ def odd(gm: GM, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest)
 
     if request.param == "terminal":
         monkeypatch.setenv("TERM", "xterm")  # rich gives a dumb terminal 80 columns
-        monkeypatch.setattr(context, "_console", Console(
-            force_terminal=True, color_system=None, width=200, highlight=False, emoji=False))
+        terminal = Console(force_terminal=True, color_system=None, width=200, highlight=False,
+                           emoji=False)
+        monkeypatch.setattr(context, "preset_console", lambda: terminal)
         invoke = gm.invoke
         sgr = re.compile(r"\x1b\[[0-9;]*m")  # rich's own bold and dim, not the names'
 

@@ -432,7 +432,7 @@ def test_e42_plain_output_shows_no_markup_escape(gm: GM, monkeypatch: pytest.Mon
     from referee.cli import context
 
     gm("new", "--fool", "Max", *SEATS)
-    monkeypatch.setattr(context, "_console", None)  # a fresh process, its output piped
+    monkeypatch.setattr(context, "_OUTSIDE", context.Context())  # a fresh process, piped
     out = gm("soul", "auction", "Ben", "green").output
     assert "`soul bid BUYER COLOUR:N [--promise TEXT]`" in out and "\\[" not in out
 
