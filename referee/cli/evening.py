@@ -8,12 +8,13 @@ stay light so every command starts fast.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.events import EveningCreated, EveningEvent
@@ -32,10 +33,10 @@ Chips = Annotated[
 
 def run(build: Callable[[State], list[E]], extra: dict[str, Any] | None = None,
         ) -> tuple[State, State, list[E]]:
-    """An evening command through the one transaction (``common.transact``); its log line is
-    derived from the parsed arguments there, in one place (``common.command_text``), with
+    """An evening command through the one transaction (``transaction.transact``); its log line is
+    derived from the parsed arguments there, in one place (``transaction.command_text``), with
     ``extra`` for what the core chose (``build`` may fill it)."""
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
 
     return transact(STREAM, build, extra=extra)
 
@@ -103,7 +104,7 @@ def new(
             backup = _force_backup(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
-        from referee.serve import replace_access
+        from referee.serve.access import replace_access
 
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events
@@ -451,7 +452,7 @@ def _of_hand(commands: Iterable[Any], no: int) -> Iterator[Any]:
                 inside = False
 
 
-def _mentions(text: str, events: tuple[EveningEvent, ...], who: str) -> bool:
+def _mentions(text: str, events: tuple[Mapping[str, Any], ...], who: str) -> bool:
     import json
 
     needle = who.lower()
