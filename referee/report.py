@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.evening import ceremony as cer
 from referee.evening import points as pts
-from referee.evening.effects import spent
+from referee.evening.powers.effects import spent
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, State
 from referee.evening.views import status
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman

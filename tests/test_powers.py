@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 from referee.content.scenario import data_file, load_powers, validate_powers
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, powers, souls
+from referee.evening import betting, commands, play, souls
 from referee.evening.folds import apply
+from referee.evening.powers import use as powers
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
 from referee.rules.cards import to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check

@@ -215,7 +215,7 @@ def power_access(
     as_json: Json = False,
 ) -> None:
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
 
     _, after, events = run(lambda s: powers.access(s, name, card, orientation))
     e = events[0]
@@ -261,7 +261,7 @@ def power_use(
 ) -> None:
     """NAME uses POWER at its moment, paying its Charges; the console applies its effect
     (R26, S11). POWER is its name, a word of it, or its card (E55)."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
 
     extra: dict[str, object] = {}
 
@@ -286,7 +286,7 @@ def power_use(
 @power_app.command("list")
 def power_list(as_json: Json = False) -> None:
     """Every power: available, held by whom, used; and the depleted cards."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
 
     state = read_state()
     rows = [_power_row(state, p, p["key"].split("-")[0]) for p in powers.powers(state)]
@@ -309,7 +309,7 @@ def power_show(
 ) -> None:
     """The power of major CARD (both ways, or one), with its name and text, to read aloud (R26)."""
     from referee.errors import IllegalAction
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
     from referee.names import match_name
     from referee.rules.cards import parse_card
 
@@ -333,7 +333,7 @@ def power_show(
 
 def _power_row(state: State, spec: dict[str, object], card: str) -> dict[str, object]:
     """A power for `power list` and `power show`: its words and what became of it (E57)."""
-    from referee.evening.effects import spent
+    from referee.evening.powers.effects import spent
 
     held = state.powers.get(str(spec["key"]))
     return {"key": spec["key"], "card": card, "orientation": spec["orientation"],

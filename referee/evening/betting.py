@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.errors import IllegalAction
-from referee.evening import effects
 from referee.evening.events import Action
+from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
 from referee.names import quoted
 from referee.rules.cards import parse_cards
@@ -34,11 +34,11 @@ ALL_UP = (4, 7)
 class Table:
     """One question put to the betting (whose turn is it, what may they do, is this move
     legal): the state, the hand and the constraints of the powers in force, read once
-    (``effects.constraints``). Every answer below is a method of one ``Table``."""
+    (``constraints.constraints``). Every answer below is a method of one ``Table``."""
 
     def __init__(self, state: State, hand: HandState) -> None:
         self.state, self.hand = state, hand
-        self.limits = effects.constraints(state, hand)
+        self.limits = constraints.constraints(state, hand)
 
     def can_act(self, name: str) -> bool:
         """Still in the hand and holding chips to bet with (an all-in player cannot act)."""

@@ -166,7 +166,7 @@ def sit(state: State, who: str) -> list[EveningEvent]:
                             ruling="R17")
     if seat.seated:
         raise IllegalAction(f"{name} is already seated; `referee status` shows the table")
-    from referee.evening.effects import exiled
+    from referee.evening.powers.constraints import exiled
 
     why = exiled(state, name)
     if why:

@@ -246,8 +246,8 @@ class PowerAccessed(TypedDict):
     depleted: bool
 
 
-#: A power's use: the fields every use has, then each effect's own (``referee.evening.
-#: power_builders`` writes them, ``referee.evening.effects`` folds them). ``"as"`` is a keyword.
+#: A power's use: the fields every use has, then each effect's own (``referee.evening.powers.
+#: builders`` writes them, ``referee.evening.powers.effects`` folds them). ``"as"`` is a keyword.
 PowerUsed = TypedDict("PowerUsed", {
     "kind": Required[Literal["power_used"]],
     "name": Required[str],

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from referee.errors import InvariantViolation
-from referee.evening import betting, effects, events, roster
+from referee.evening import betting, events, roster
 from referee.evening.events import (
     Action,
     AuctionBid,
@@ -36,6 +36,7 @@ from referee.evening.events import (
     SoulStudied,
     SoulTraded,
 )
+from referee.evening.powers import effects
 from referee.evening.state import (
     CHIPS_PER_COLOUR,
     POT,

@@ -80,7 +80,7 @@ def forfeited(hand: HandState) -> dict[str, str]:
 
 def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
     """A card may show for one player only, and never after it went to the Fool (R8, R26)."""
-    from referee.evening.effects import discarded
+    from referee.evening.powers.constraints import discarded
 
     thrown = discarded(hand)
     if card.short in thrown:  # S21
@@ -443,7 +443,7 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
         typed[name] = parse_cards(cards_text)
     given = {name: _hand_cards(state, hand, name, typed.get(name), magic=magic)
              for name in hand.live}
-    from referee.evening.effects import counted_hand  # S21, S22: powers in force
+    from referee.evening.powers.constraints import counted_hand  # S21, S22: powers in force
     from referee.rules.hands import check_distinct
 
     check_distinct(list(given.values()), magic=magic, names=list(given))

@@ -164,7 +164,7 @@ def study(state: State, who: str, soul_text: str) -> list[SoulStudied]:
 
 def _not_barred(state: State, name: str, what: str) -> None:
     """S26: an assistant barred by Neglect may not study souls or guess."""
-    from referee.evening.effects import barred
+    from referee.evening.powers.constraints import barred
 
     why = barred(state, name)
     if why:

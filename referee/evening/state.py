@@ -174,7 +174,7 @@ class HandState:
     antes: dict[str, int] = field(default_factory=dict)   # chips each put in as the ante (R13)
     #: Each round's opening as it happened: street, opener, who could bet (for ``hand fix``).
     openings: list[Opening] = field(default_factory=list)
-    # Powers in force (S11-S30), folded from power_used events by referee.evening.effects:
+    # Powers in force (S11-S30), folded from power_used events by referee.evening.powers.effects:
     # {kind, scope: turn|round|hand, target, power, by, ...}; the bet or power a power may
     # answer now; up cards gone face down (net, per player); cards discarded by powers.
     effects: list[Effect] = field(default_factory=list)

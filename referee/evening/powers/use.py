@@ -2,7 +2,7 @@
 
 Like ``commands``: pure functions of the state and the GM's words. ``use_power`` checks the
 power's timing against the hand (S11), asks for exactly what its effect needs, and returns
-one ``power_used`` event carrying everything the fold needs (``referee.evening.effects``),
+one ``power_used`` event carrying everything the fold needs (``referee.evening.powers.effects``),
 plus the betting actions the power makes (an Iron Rule bet, a Standstill check) and the
 Fool's forced moves that follow, all replayed on a copy before they are returned.
 """
@@ -13,17 +13,18 @@ import random
 from typing import Any
 
 from referee.errors import IllegalAction
-from referee.evening import betting, effects
+from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerUsed
 from referee.evening.folds import replay
 from referee.evening.play import follows
-from referee.evening.power_builders import BUILD
-from referee.evening.power_use import Use
-from referee.evening.power_use import label as _label
+from referee.evening.powers import constraints, effects
+from referee.evening.powers.builders import BUILD
+from referee.evening.powers.building import Use
+from referee.evening.powers.building import label as _label
+from referee.evening.powers.timing import check_timing
 from referee.evening.state import State, require_evening
 from referee.names import match_name
 from referee.rules.cards import parse_card, to_roman
-from referee.rules.power_vocab import TIMINGS
 
 # -- the power set of the evening ---------------------------------------------------------------
 
@@ -209,7 +210,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         raise IllegalAction(f"{spec['name']} was already {effects.spent(held)}; a power is "
                             "used once (R26, E57); `referee power list` shows what is left",
                             ruling="R26")
-    extra = effects.surcharge(state, name)
+    extra = constraints.surcharge(state, name)
     cost = spec["charges"] + extra
     have = state.charges.get(name, 0)
     if have < cost:
@@ -261,42 +262,3 @@ def _access_for(state: State, name: str, spec: dict[str, Any],
                             f"{card.short} would grant nothing, so nothing was recorded (R26)",
                             ruling="R26")
     return [*access(state, name, card.short, spec["orientation"])]
-
-
-def check_timing(use: Use, timing: str) -> None:
-    """S11: the moment the power's timing names, or a refusal saying which moment it is."""
-    state, hand, name = use.state, use.hand, use.name
-    moment = TIMINGS.get(timing, timing)
-    if timing in ("own_turn", "before_turn", "round_end") and hand.betting_over:
-        raise use.fail(f"played {moment}; the betting of hand {hand.no} is over")
-    current = betting.to_act(state, hand)
-    if timing in ("own_turn", "before_turn") and current is None:
-        raise use.fail(f"played {moment}; nobody is to act yet: "
-                       f"{betting.waiting_line(state, hand)}")
-    if timing == "own_turn":
-        if current != name:
-            raise use.fail(f"played {moment}; {current} is to act, not {name}: "
-                           f"{betting.move_commands(state, hand)} first")
-    elif timing == "before_turn":
-        if current == name:
-            raise use.fail(f"played {moment} (S13); it is {name}'s own turn")
-        if current == state.fool:
-            raise use.fail(f"played {moment} (S13); the Fool is to act, and powers never "
-                           "touch him", "S7")
-        given = use.given.get("target")
-        if given is not None and use.person(str(given)) != current:
-            raise use.fail(f"played {moment}: on the stakeholder to act, {current} (S13)",
-                           "S13")
-    elif timing == "round_end":
-        if hand.round.street < 2 or hand.round.actions > 0:
-            raise use.fail(f"played {moment}: after a round's last action and before the "
-                           "next round's first (S14)", "S14")
-    elif timing in ("answer_bet", "answer_power"):
-        want = "bet" if timing == "answer_bet" else "power"
-        answer = hand.answerable
-        if answer is None or answer["kind"] != want or answer["by"] == name:
-            raise use.fail(f"played {moment}, at once: nothing else may have happened since "
-                           "(S15)", "S15")
-        if answer.get("via") not in (None, name):
-            raise use.fail(f"played {moment}, at once: {answer['via']} has slid a card to the "
-                           f"Fool since, and only that answer may follow (R38)", "R38")

@@ -1,7 +1,7 @@
 """What each kind of effect asks for and records (S12-S30): one builder per effect kind.
 
-A builder takes what it needs from the ``Use`` (``referee.evening.powers``), checks it
-against the hand, fills the ``power_used`` event for the fold (``referee.evening.effects``)
+A builder takes what it needs from the ``Use`` (``referee.evening.powers.building``), checks it
+against the hand, fills the ``power_used`` event for the fold (``referee.evening.powers.effects``)
 and returns one line saying what the power did, for the GM and the log.
 """
 
@@ -11,10 +11,11 @@ import random
 from collections.abc import Callable
 
 from referee.errors import BadInput
-from referee.evening import betting, effects
+from referee.evening import betting
 from referee.evening.events import PowerUsed
 from referee.evening.play import act
-from referee.evening.power_use import Use, counts_as, pay, power_label, toll_payers
+from referee.evening.powers import constraints
+from referee.evening.powers.building import Use, counts_as, pay, power_label, toll_payers
 from referee.names import match_name
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
@@ -153,7 +154,7 @@ def _replace(use: Use, e: PowerUsed) -> str:
         card = use.up_card(owner, use.one_card("cards", f"the up card {owner} discards"))
     else:
         owner = use.target()
-        up = effects.live_up(use.hand, owner)
+        up = constraints.live_up(use.hand, owner)
         if not up:
             raise use.fail(f"{owner} shows no up card", "S21")
         top = max(parse_card(c).strength for c in up)
@@ -253,7 +254,7 @@ def _counts_as(use: Use, e: PowerUsed) -> str:
     use.unprotected(use.name, card.short)
     made = counts_as(use, rule, card, target, second)
     # E56: the cards the power names as the user's must be in the user's hand: now, as far
-    # as the table can see, and at the showdown (effects.counted).
+    # as the table can see, and at the showdown (constraints.counted).
     needs = [card.short]
     if rule == "own_card":
         needs.append(made)  # Abundance: "choose two cards in your hand"
