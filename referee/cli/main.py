@@ -13,6 +13,7 @@ from referee import __version__
 from referee.cli import (
     ceremony,
     common,
+    count,
     equity,
     evening,
     fate,
@@ -91,6 +92,7 @@ def main(
 
 
 evening.register(app)
+count.register(app)  # E130-E132
 app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
 present.register(app)
