@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
-from referee.errors import RefereeError
+from referee.errors import DryRunDone, RefereeError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -36,6 +36,7 @@ class Settings:
     db: Path | None = None
     debug: bool = False
     explain: bool = False  # after a refusal, read its ruling aloud
+    dry_run: bool = False  # E133: run to the write, show it, write nothing
 
 
 def default_db() -> Path:
@@ -287,6 +288,7 @@ class RefereeGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         _begin_command()
+        words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         try:
             rv = super().invoke(ctx)
         except RefereeError as exc:
@@ -298,6 +300,11 @@ class RefereeGroup(TyperGroup):
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             _end_command()
             raise
+        except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
+            show_dry_run(dry, as_json="--json" in words[:words.index("--")] if "--" in words
+                        else "--json" in words)
+            _end_command()
+            raise typer.Exit(0) from None
         except BrokenPipeError:
             # `referee log | head`: the reader left; say nothing more.
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -323,6 +330,15 @@ class RefereeGroup(TyperGroup):
         return rv
 
 
+def _no_dry_run_report(dry: DryRunDone, as_json: bool) -> None:
+    typer.echo(f"dry run: `{dry.text}` was not written (E133)")
+
+
+#: Prints a dry run (E133): ``referee.cli.dryrun.show``, set by the app that has it
+#: (``referee.cli.main``), so that this module, which everything imports, imports no view.
+show_dry_run: Callable[..., None] = _no_dry_run_report
+
+
 def _store() -> Any:
     return sys.modules.get("referee.storage.store")
 
@@ -332,6 +348,7 @@ def _begin_command() -> None:
 
     files.NOTES.clear()
     files.TRACK_ANSWERS = True
+    files.DRY_RUN = False  # the root callback sets it from --dry-run (E133)
     store = _store()
     if store is not None:
         store.WRITTEN.clear()
@@ -442,8 +459,8 @@ def transact(stream: str, build: Callable[[Any], list[Event]], *,
 
 
 def hoist_root_options(argv: list[str]) -> list[str]:
-    """Let ``--db PATH``, ``--debug`` and ``--explain`` stand anywhere on the line, as a GM
-    types them."""
+    """Let ``--db PATH``, ``--debug``, ``--explain`` and ``--dry-run`` stand anywhere on the
+    line, as a GM types them."""
     front: list[str] = []
     rest: list[str] = []
     i = 0
@@ -456,7 +473,7 @@ def hoist_root_options(argv: list[str]) -> list[str]:
             front += argv[i : i + 2]
             i += 2
             continue
-        if arg.startswith("--db=") or arg in ("--debug", "--explain"):
+        if arg.startswith("--db=") or arg in ("--debug", "--explain", "--dry-run"):
             front.append(arg)
         else:
             rest.append(arg)

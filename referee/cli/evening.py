@@ -97,6 +97,10 @@ def new(
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
+        from referee.storage import files
+
+        if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
+            return events
         if state.started and force:
             backup = _force_backup(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is

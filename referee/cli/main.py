@@ -14,6 +14,7 @@ from referee.cli import (
     ceremony,
     common,
     count,
+    dryrun,
     equity,
     evening,
     fate,
@@ -63,6 +64,10 @@ def main(
     explain: Annotated[
         bool, typer.Option("--explain", help="After a refusal, read its ruling in full.")
     ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what the command would record and change; "
+                           "write nothing (E133).")
+    ] = False,
     version: Annotated[
         bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                            help="Print the version and exit.")
@@ -84,7 +89,10 @@ def main(
 
         raise BadInput("a station's commands run on the evening served there only, without "
                        "--db, --debug, --station or --token (E65)", ruling="E65")
-    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
+    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain, dry_run=dry_run)
+    from referee.storage import files
+
+    files.DRY_RUN = dry_run  # E133: every write of this command stops short of the disk
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "
@@ -158,6 +166,7 @@ def full_app() -> typer.Typer:
 
 
 runner.use_app(full_app)  # the in-process runner builds the whole tree from here
+common.show_dry_run = dryrun.show  # E133: how a dry run is printed
 
 
 def table_of_contents() -> str:
@@ -184,6 +193,8 @@ def table_of_contents() -> str:
     options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),
                ("--debug", "Show tracebacks of internal errors."),
                ("--explain", "After a refusal, read its ruling in full (also `rules last`)."),
+               ("--dry-run", "Show the events, rulings and changes a command would make; "
+                "write nothing (E133; `try LINE` in the shell)."),
                ("--station URL", "Run the command at a `referee serve --station` (with --token "
                 "T)."),
                ("--version, -V", "Print the version and exit."),
@@ -203,7 +214,8 @@ def table_of_contents() -> str:
                 for name, text in items]
 
     commands = max(len(n) for items in panels.values() for n, _ in items) + 4
-    out = ["Usage: referee [--db PATH] [--debug] [--explain] COMMAND [ARGS]...", "",
+    out = ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
+           "",
            "  Referee console for a live Fool's Errand evening and its side tables.",
            "  Every command has --help; every command that reads has --json.", ""]
     for panel, items in panels.items():

@@ -120,6 +120,8 @@ def split(text: str) -> list[str]:
         words = words[1:]
     if words and words[0] == "help":
         words = [*words[1:], "--help"]
+    if words and words[0] == "try":  # `try LINE`: the line as a dry run (E133)
+        words = ["--dry-run", *words[1:]]
     return words
 
 
