@@ -19,6 +19,7 @@ from referee.cli import (
     evening,
     fate,
     hand,
+    history,
     present,
     room,
     rules,
@@ -117,6 +118,7 @@ ceremony.register(app)  # R40
 season.register(app)  # R41-R43
 assert table  # `hand start|show|showdown` are added to the hand group on import
 assert equity  # so is `hand equity` (H26-H30)
+assert history  # and `hand history` (E135)
 
 
 _hoist_root_options = common.hoist_root_options  # kept for scripts that named it here
