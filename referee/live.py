@@ -298,8 +298,10 @@ def replay_frame(ev: Any, wall: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(asked, dict) or type(asked.get("hand")) is not int:
         return None
     sp = spec("evening")
-    commands = ((c.cmd, c.text, [plain(e) for e in c.events])
-                for c in ev.iter_commands("evening"))
+    from referee.evening.amend import effective
+
+    commands = effective((c.cmd, c.text, [plain(e) for e in c.events])
+                         for c in ev.iter_commands("evening"))  # E138: as it now stands
     try:
         told = hand_history(commands, sp.empty(), sp.apply, asked["hand"])
     except RefereeError:

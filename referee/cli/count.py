@@ -47,8 +47,10 @@ def _moves(found: list[dict[str, Any]]) -> dict[str, list[str]]:
 
     sp = spec("evening")
     with open_evening(db_path(), write=False) as ev:
-        commands = ((c.text, [plain(e) for e in c.events])
-                    for c in ev.iter_commands("evening"))
+        from referee.evening.amend import effective
+
+        commands = ((text, events) for _, text, events in effective(
+            (c.cmd, c.text, [plain(e) for e in c.events]) for c in ev.iter_commands("evening")))
         return counting.last_moves(commands, sp.empty(), sp.apply, found)
 
 

@@ -413,15 +413,16 @@ def log(
         if as_json:
             _stream_log_json(commands, undone)
             return
+        notes = amended_by(ev)  # E138
         if form is not None:
             from referee.cli.logs import stream_rows
 
-            stream_rows(commands, form, amended_by(ev))
+            stream_rows(commands, form, notes)
             return
         commands = list(commands)
     from referee.cli import render
 
-    render.log(commands, undone)
+    render.log(commands, undone, notes)
 
 
 def _log_filter(state: Any, person: str | None, soul: str | None,

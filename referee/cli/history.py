@@ -19,11 +19,13 @@ if TYPE_CHECKING:
 
 
 def evening_commands(ev: Evening) -> Iterator[tuple[int, str, list[Event]]]:
-    """The evening table's commands as (number, text, events), oldest first, copied."""
+    """The evening table's commands as (number, text, events), oldest first, copied: the
+    timeline as it stands, an amendment's replay in place of what it replaced (E138)."""
+    from referee.evening.amend import effective
     from referee.streams import plain
 
-    for c in ev.iter_commands("evening"):
-        yield c.cmd, c.text, [plain(e) for e in c.events]
+    yield from effective((c.cmd, c.text, [plain(e) for e in c.events])
+                         for c in ev.iter_commands("evening"))
 
 
 def state_at(seq: int, path: Path | None = None) -> State:

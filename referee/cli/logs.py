@@ -7,7 +7,7 @@ from typing import Any
 
 
 def amended_by(ev: Any) -> dict[int, str]:
-    """Each amended or replayed command's number -> what the log says of it."""
+    """Each amended or replayed command's number -> what the log says of it (E138)."""
     out: dict[int, str] = {}
     for a in ev.state("evening").amendments if ev.state("evening").started else []:
         out[a["cmd"]] = f"amended: now `{a['new']}`"

@@ -11,6 +11,7 @@ import typer
 
 from referee import __version__
 from referee.cli import (
+    amend,
     ceremony,
     common,
     count,
@@ -102,6 +103,7 @@ def main(
 
 evening.register(app)
 count.register(app)  # E130-E132
+amend.register(app)  # E138, E139
 app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
 souls.register(app)
 present.register(app)
