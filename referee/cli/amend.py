@@ -16,7 +16,8 @@ from typing import Annotated, Any, NamedTuple
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 #: Words of the first command that make no sense as an amendment (E139).
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")

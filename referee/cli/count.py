@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -22,7 +23,7 @@ def count(
     """Count the chips in front of people and in the pot against the books, colour by colour:
     each difference is named with the moves that last touched it, and the count is recorded
     (E130). Nothing is corrected: `chips settle ... --why` is the ruling (E132)."""
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
     from referee.evening import count as counting
 
     def build(state: State) -> list[Event]:

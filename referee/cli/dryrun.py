@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from referee.cli.common import emit_json, lit, say
+from referee.cli.output import emit_json, lit, say
 from referee.errors import DryRunDone
 
 

@@ -1,5 +1,5 @@
-"""The past on demand: `hand history [N]` (E135), and the folding `status --at` and
-`room replay` read the log with (E134, E136)."""
+"""The past on demand: `hand history [N]` (E135), added to the `hand` group, and the folding
+`status --at` and `room replay` read the log with (E134, E136)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
-from referee.cli.hand import app
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -55,7 +55,6 @@ def read_history(no: int | None, path: Path | None = None) -> dict[str, Any]:
         return history.hand_history(evening_commands(ev), sp.empty(), sp.apply, no)
 
 
-@app.command("history", rich_help_panel="At the table")
 def hand_history(
     no: Annotated[int | None, typer.Argument(
         metavar="[N]", min=1, help="The hand's number; the last finished hand if left out.")
@@ -75,3 +74,8 @@ def hand_history(
     say(f"[bold]{lit(lines[0])}[/]")
     for line in lines[1:]:
         say(lit(line))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `hand history` to the `hand` group."""
+    app.command("history", rich_help_panel="At the table")(hand_history)

@@ -8,7 +8,8 @@ import io
 import json
 from pathlib import Path
 
-from referee.serve import build_frame, room_path
+from referee.serve.frame import build_frame
+from referee.serve.room import room_path
 from tests.cli.conftest import GM
 
 SEATS = ["--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II", "--seat", "Ed:VII:green"]
