@@ -44,13 +44,19 @@ def blank() -> None:
 
 @app.command("show")
 def show() -> None:
-    """The table on the wall again: ends a blank, an announcement and a break (E82)."""
+    """The table on the wall again: ends a blank, an announcement, a break (E82) and a
+    replay (E136)."""
     import dataclasses
 
     before: list[str] = []
 
     def clear(room: Room) -> Room:
-        before.append(room.says(time.time()))
+        replay = room.more.get("replay")
+        said = room.says(time.time())
+        if isinstance(replay, dict):
+            said = (f"the replay of hand {replay.get('hand')}" if said == "the table"
+                    else f"{said}; the replay of hand {replay.get('hand')}")
+        before.append(said)
         more = {k: v for k, v in room.more.items() if k != "replay"}  # E136: a replay ends
         return dataclasses.replace(room, blank=False, announce=None, pause=None, more=more)
 

@@ -8,7 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from referee.cli import runner, station
@@ -41,30 +41,59 @@ def _new(db: Path) -> None:
 MOVES = [
     ["hand", "start"], ["bet"], ["call"], ["check"], ["fold"], ["raise"],
     ["hand", "show", *(f"{n}: {c}" for n, c in UP.items())],
-    ["hand", "show", "Cy: +6S 7S", "Ed: +10C 4W", "Ada: +AS 6C", "Max: +QW 10S"],
-    ["hand", "show", "Max: +2S"],
-    ["hand", "showdown", "Cy: KC KW 6S 7S 3C 9C PC", "Ed: 2S 7P 10C 4W 5S 7S AC",
-     "Ada: 4C 9W AS 6C 8C 2W QC", "Max: AC 6W 7S QP QW 10S 2S"],
+    ["hand", "show", "Cy: +6S 8S", "Ed: +10C 4W", "Ada: +AS 6C", "Max: +QW 10S"],
+    ["hand", "show", "Max: +2P"],
+    ["hand", "showdown", "Cy: KC KW 6S 8S 3C 9C PC", "Ed: 2S 7P 10C 4W 5S 3S 9P",
+     "Ada: 4C 9W AS 6C 8C 2W QC", "Max: AC 6W 7S QP QW 10S 2P"],
     ["rise", "Ada"], ["sit", "Ada"], ["chips", "give", "Ada", "Ben", "red:1"],
     ["count", "Ada", "red:9", "pot:2"], ["bet", "Ada"], ["call", "Cy"], ["open-phase"],
 ]
 
 
-@settings(max_examples=examples(15))
-@given(st.lists(st.sampled_from(MOVES), max_size=12), st.sampled_from(MOVES))
+#: Each round's up cards (R9: two, two more, and the Fool's seventh) and the seven cards.
+UPS = {1: UP, 2: {"Cy": "+6S 8S", "Ed": "+10C 4W", "Ada": "+AS 6C", "Max": "+QW 10S"},
+       3: {"Max": "+2P"}}
+SEVEN = {"Cy": "KC KW 6S 8S 3C 9C PC", "Ed": "2S 7P 10C 4W 5S 3S 9P",
+         "Ada": "4C 9W AS 6C 8C 2W QC", "Max": "AC 6W 7S QP QW 10S 2P"}
+ASIDE = [["count", "Ada", "red:9", "pot:2"], ["chips", "give", "Ada", "Ben", "red:1"],
+         ["rise", "Ada"], ["sit", "Ada"], ["bet", "Ed"], ["open-phase"]]
+
+
+def _sensible(db: Path, data: st.DataObject) -> list[str]:
+    """A command a GM might type now: mostly what the console says is allowed (the moves
+    open to the player to act, the up cards due, the next hand), now and then another."""
+    hand = json.loads(_run(db, ["status", "--json"])[1])["hand"]
+    if hand is None:
+        likely = [["hand", "start"]]
+    elif hand["missing_up"]:
+        street = UPS[hand["street"]]
+        likely = [["hand", "show", *(f"{n}: {street[n]}" for n in hand["missing_up"]
+                                     if n in street)]]
+    elif hand["to_act"]:
+        likely = [[move] for move in hand["moves"]]
+    else:
+        likely = [["hand", "showdown", *(f"{n}: {SEVEN[n]}" for n in hand["in"])]]
+    return data.draw(st.sampled_from(likely) if data.draw(st.integers(0, 4)) else
+                     st.sampled_from(ASIDE + likely))
+
+
+@settings(max_examples=examples(25))
+@given(st.integers(0, 14), st.data())
 def test_e133_a_dry_run_prints_the_change_the_command_then_makes(
-        history: list[list[str]], move: list[str]) -> None:
+        steps: int, data: st.DataObject) -> None:
     with tempfile.TemporaryDirectory() as folder:
         db = Path(folder) / "e.json"
         _new(db)
-        for line in history:
-            _run(db, line)
+        for _ in range(steps):
+            _run(db, _sensible(db, data))
+        move = _sensible(db, data)
         files = _files(Path(folder))
         before = _state(db)
         code, out, _ = _run(db, ["--dry-run", *move, "--json"])
         assert _files(Path(folder)) == files  # byte for byte, every file beside it too
         real, _, _ = _run(db, [*move, "--json"])
         assert real == code
+        event(f"{move[0]}: {'refused' if code else 'ran'}")
         if code:
             return
         dry = json.loads(out)
@@ -118,6 +147,8 @@ def test_e133_try_in_the_shell_and_through_a_station(tmp_path: Path) -> None:
     files = _files(tmp_path)
     code, out, _ = runner.run_line("try hand start", db=db)
     assert code == 0 and "`hand start` would record" in out
+    code, out, err = runner.run_line("try", db=db)
+    assert code == 2 and "give the line after it" in err and not out
     code, out, err = station.run_remote(["--dry-run", "hand", "start"], db)
     assert code == 0, err
     assert "`hand start` would record" in out and "hand 1 round 1" in out

@@ -91,7 +91,7 @@ def test_e136_h31_replay_and_odds_on_the_wall_only_when_asked(gm: GM, db: Path) 
     assert frame["replay"]["hand"] == 1 and frame["replay"]["lines"][0].startswith("Hand 1")
     assert "  Ed raises 2" in frame["replay"]["lines"]
     assert frame["odds"] is None  # never by default (H31)
-    gm("room", "show")
+    assert "it showed the replay of hand 1" in gm("room", "show").output
     assert build_frame(db)["replay"] is None
     gm("room", "odds", "on")
     assert build_frame(db)["odds"] is None  # between hands: nothing to show
