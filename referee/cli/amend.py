@@ -51,6 +51,13 @@ def amend(
     if words[0] in NOT_COMMANDS:
         raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
                        "the evening table after `--` (E139)", ruling="E139")
+    from referee.cli.station import refusal
+
+    why = refusal(words)  # E65, E54: it runs on a scratch evening and reaches nothing else
+    if why is not None:
+        raise BadInput(f"`{shlex.join(words)}` cannot stand in for a past command: "
+                       f"{why.split(' (E')[0]}; an amendment reaches its own evening only "
+                       "(E139)", ruling="E139")
     dry = files.DRY_RUN
     with open_evening(db_path()) as ev:
         result = _replay(ev, seq, words)
@@ -148,7 +155,8 @@ def _run(scratch: Path, words: list[str], was: Any) -> tuple[str, list[Any]] | N
         count = t.meta["next_cmd"]
     saved = files.DRY_RUN
     try:
-        code, _, err = runner.run_line(words, db=scratch)
+        # Sealed as a station's line is (E65): the scratch evening and nothing else.
+        code, _, err = runner.run_line(words, db=scratch, sealed=True)
     finally:
         files.DRY_RUN = saved  # the line's own run set it
     if code != 0:

@@ -100,6 +100,12 @@ def test_e139_what_is_not_amended(gm: GM) -> None:
     assert "Missing argument" in gm.fails("amend", "4", "--")
     assert "give the new command" in gm.fails("amend", "4", "--", "--yes")
     assert "does not apply there" in gm.fails("amend", "4", "--", "bet", "Zed")
+    # Its command runs on a scratch copy of the evening, and reaches nothing else (E65).
+    other = gm.db.with_name("other.json")
+    assert "--db cannot be sent" in gm.fails("amend", "4", "--", "--db", str(other), "bet")
+    assert "names a file" in gm.fails("amend", "4", "--", "hand", "showdown", "--from-file",
+                                      str(other))
+    assert not other.exists()
 
 
 def test_e138_a_later_amendment_amends_the_timeline_as_it_stands(gm: GM) -> None:
