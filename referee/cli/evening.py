@@ -462,10 +462,10 @@ def verify(
         bool, typer.Option("--all", help="Check every event again, not only the new ones.")
     ] = False,
 ) -> None:
-    """Check the evening file: the hash chain over every event and the stored snapshots.
+    """Check the evening file: every sealed segment's bytes, the hash chain, the snapshots.
 
-    What an earlier verify found sound (sealed segments, unchanged since) is not read
-    again; --all checks everything.
+    Exit 2 on damage, naming the newest good backup. What an earlier verify replayed (sealed
+    segments whose bytes are unchanged since) is not replayed again; --all replays everything.
     """
     import sys
 
@@ -489,13 +489,18 @@ def verify(
         link = links.link(ev)
         beside = link is not None and links.previous_path(ev.path, link).is_file()
     problems = found.problems + chain
+    backup = None
+    if found.problems:  # damage: the way back is the newest good backup of this evening (E93)
+        from referee.storage.backups import newest_good_backup
+
+        backup = newest_good_backup(path)
     if as_json:
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
-                   "problems": problems})
+                   "problems": problems, "backup": None if backup is None else str(backup)})
     else:
         from referee.cli import render
 
-        render.verify(path, found.events, problems)
+        render.verify(path, found.events, problems, backup, damaged=bool(found.problems))
         if link is not None and not problems:
             say(f"It carries on from {lit(link['file'])}, " + (
                 "whose final digest matches the one it recorded (R43)." if beside else
@@ -504,7 +509,7 @@ def verify(
             say(f"{found.events - found.checked} of them were verified before and are "
                 "unchanged; verify --all checks them again.")
     if problems:
-        raise typer.Exit(1)
+        raise typer.Exit(2)  # damage is the GM's situation, not a bug (E93)
 
 
 def _progress(done: int, total: int) -> None:

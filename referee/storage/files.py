@@ -227,9 +227,6 @@ def _read_bytes(path: Path) -> bytes | None:
     except OSError as exc:
         raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
                          "path of an evening file with --db") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise StoreError(damaged_message(path, f"larger than {MAX_FILE_BYTES >> 20} MB: no "
-                                               "evening file"))
     return data
 
 
@@ -287,6 +284,8 @@ def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
     raw = _read_bytes(path)
     if raw is None:
         return None, None, None, None
+    if len(raw) > MAX_FILE_BYTES:
+        return None, None, f"larger than {MAX_FILE_BYTES >> 20} MB: no evening file", None
     checked: bool | None = None
     body = raw
     slot = None
@@ -334,46 +333,8 @@ def mark_shown(path: str | Path, token: str) -> None:
         os.close(fd)
 
 
-def read_json(path: Path) -> dict[str, Any] | None:
-    """The JSON object at ``path`` (None if there is no file); damage is a ``StoreError``."""
-    data, checked, what = read_checked(path)
-    if what is not None:
-        raise StoreError(damaged_message(path, what))
-    if checked is False:
-        raise StoreError(damaged_message(path, "its checksum does not match: it was changed "
-                                               "outside the referee"))
-    return data
-
-
 def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.name}.bak.{n}")
-
-
-def newest_good_backup(path: Path) -> Path | None:
-    """The newest backup of ``path`` that reads as sound, if any."""
-    for n in range(1, BACKUPS + 1):
-        candidate = backup_path(path, n)
-        try:
-            data, checked, what = read_checked(candidate)
-        except StoreError:
-            continue
-        if data is not None and checked is not False and isinstance(data.get("meta"), dict):
-            return candidate
-    return None
-
-
-def damaged_message(path: Path, why: str) -> str:
-    """``PATH is damaged (what); the newest good backup is PATH.bak.N`` (issue 12, point 7)."""
-    backup = newest_good_backup(path)
-    where = (
-        f"the newest good backup is {backup} (copy it over {path.name} to go on)"
-        if backup
-        else "no good backup was found"
-    )
-    return f"{path} is damaged ({why}); {where}; the file was not touched"
-
-
-corrupt_message = damaged_message
 
 
 def rotate_backups(path: Path, staging: Path) -> None:
