@@ -65,9 +65,9 @@ def _plain_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     # `rules last` remembers refusals outside the evening's folder, never in the user's cache.
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
     import referee.cli.aloud as aloud
-    import referee.cli.common as common
+    from referee.cli import context
 
-    monkeypatch.setattr(common, "_console", None)
+    monkeypatch.setattr(context, "_OUTSIDE", context.Context())
     monkeypatch.setattr(aloud, "memory", None)  # each test starts as a fresh process would
     monkeypatch.setattr(aloud, "on_disk", True)
 

@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("storage", ("referee.storage",)),
     ("content", ("referee.content", "referee.rulebook")),
     ("report", ("referee.report", "referee.season")),
-    ("serve", ("referee.serve", "referee.live")),
+    ("serve", ("referee.serve",)),
     # The package's own face (``from referee import parse_cards``) and ``python -m referee``
     # stand with the command line, at the top: nothing below imports them.
     ("cli", ("referee.cli", "referee.__main__", "referee")),

@@ -68,7 +68,8 @@ PLANTED = [
     ("evening/souls.py", "def _later():\n    import importlib\n"
      "    return importlib.import_module('referee.storage.store')\n",
      "referee.evening.souls:", "imports importlib"),
-    ("serve.py", "import rich\n", "referee.serve:", "imports rich, which only cli may use"),
+    ("serve/frame.py", "import rich\n", "referee.serve.frame:",
+     "imports rich, which only cli may use"),
     ("evening/state.py", "import tinydb\n",
      "referee.evening.state:", "imports tinydb, which only storage may use"),
     ("helpers.py", "X = 1\n", "referee.helpers:", "belongs to no layer"),

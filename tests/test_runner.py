@@ -70,12 +70,13 @@ def test_run_line_reads_a_broken_line_as_a_mistake(db: Path) -> None:
 
 
 def test_run_line_leaves_the_process_as_it_was(db: Path) -> None:
-    from referee.cli import common
+    from referee.cli import context
 
-    saved_out, saved_err, settings = sys.stdout, sys.stderr, common.SETTINGS
+    saved_out, saved_err, outside = sys.stdout, sys.stderr, context.current()
     runner.run_line(NEW, db=db, columns=77)
     runner.run_line("bet Zed", db=db)
-    assert (sys.stdout, sys.stderr, common.SETTINGS) == (saved_out, saved_err, settings)
+    assert (sys.stdout, sys.stderr, context.current()) == (saved_out, saved_err, outside)
+    assert outside == context.Context()  # no run left its options behind
     assert os.environ.get("COLUMNS") == "120"  # the tests' pinned width is back
 
 

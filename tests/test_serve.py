@@ -12,7 +12,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee import serve
+from referee.serve import access as serve_access
+from referee.serve import frame as serve_frame
+from referee.serve import pages
+from referee.serve import room as serve_room
 from tests.cli.conftest import GM
 from tests.cli.serving import demo_db
 
@@ -27,21 +30,21 @@ def gm(db: Path) -> GM:
 
 
 def test_e50_chart_of_a_new_evening_is_ten_chips_each(gm: GM, db: Path) -> None:
-    from referee import live
     from referee.report import chips_by_hand
+    from referee.serve import players
 
     gm("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
-    chart = chips_by_hand(live.load_state(db))
+    chart = chips_by_hand(players.load_state(db))
     assert chart["labels"] == ["start"]
     assert sorted((s["name"], s["colour"], s["chips"]) for s in chart["series"]) == [
         ("Ada", "red", [10]), ("Cy", "blue", [10])]
 
 
 def test_e50_chart_follows_every_hand_and_then_now(demo_db: Path) -> None:
-    from referee import live
     from referee.report import chips_by_hand
+    from referee.serve import players
 
-    state = live.load_state(demo_db)
+    state = players.load_state(demo_db)
     chart = chips_by_hand(state)
     # Three hands, then Cy sold his own soul to Flo for three chips away from the table.
     assert chart["labels"] == ["start", "1", "2", "3", "now"]
@@ -98,9 +101,9 @@ def test_e51_highlights_count_main_and_side_pots_together() -> None:
 
 def test_names_are_data_on_the_table_page(gm: GM, db: Path) -> None:
     gm("new", "--fool", "Max", "--seat", f"{MARKUP}:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
-    frame = serve.build_frame(db)
+    frame = serve_frame.build_frame(db)
     names = [s["name"] for s in frame["seats"]]
-    page = serve.table_page(frame, '"x"')
+    page = pages.table_page(frame, '"x"')
     inline = re.search(r'<script id="first" type="application/json">(.*?)</script>', page, re.S)
     assert inline is not None
     assert "<b>" not in inline.group(1) and "</script" not in inline.group(1).lower()
@@ -111,7 +114,7 @@ def test_names_are_data_on_the_table_page(gm: GM, db: Path) -> None:
 
 @given(st.text())
 def test_inline_json_never_closes_its_script(text: str) -> None:
-    out = serve._inline_json({"name": text})
+    out = pages._inline_json({"name": text})
     assert "<" not in out and ">" not in out
     assert json.loads(out) == {"name": text}
 
@@ -135,7 +138,7 @@ def test_frame_source_builds_once_per_change_and_keeps_the_last_good_frame(
     path = tmp_path / "evening.json"
     path.write_text("1")
     builds = _Builds()
-    source = serve.FrameSource(path, build=builds)
+    source = serve_frame.FrameSource(path, build=builds)
     first = source.current()
     assert source.current() is first and builds.calls == 1
     path.write_text("22")
@@ -149,13 +152,13 @@ def test_frame_source_builds_once_per_change_and_keeps_the_last_good_frame(
 
 
 def test_frame_of_a_missing_evening_says_so(tmp_path: Path) -> None:
-    source = serve.FrameSource(tmp_path / "nothing.json")
+    source = serve_frame.FrameSource(tmp_path / "nothing.json")
     cached = source.current()
     assert cached.data == {"problem": "no evening yet: open one with `referee new`"}
 
 
 def test_e52_access_compares_every_token(tmp_path: Path) -> None:
-    access = serve.Access(station="s" * 32, assistants={"Ben": "b" * 32, "Di": "d" * 32})
+    access = serve_access.Access(station="s" * 32, assistants={"Ben": "b" * 32, "Di": "d" * 32})
     assert access.assistant_for("b" * 32) == "Ben"
     assert access.assistant_for("d" * 32) == "Di"
     assert access.assistant_for("s" * 32) is None
@@ -166,8 +169,8 @@ def test_e52_access_compares_every_token(tmp_path: Path) -> None:
 
 def test_e52_unreadable_access_file_is_none(tmp_path: Path) -> None:
     evening = tmp_path / "e.json"
-    serve.access_path(evening).write_text("{not json")
-    assert serve.load_access(evening) is None
+    serve_access.access_path(evening).write_text("{not json")
+    assert serve_access.load_access(evening) is None
 
 
 # -- the page is filled in one pass (E84) ----------------------------------------------------------
@@ -181,7 +184,7 @@ def test_e84_no_text_put_in_the_page_is_read_as_a_placeholder(
     import html
 
     frame = {"title": title, "seats": [{"name": n} for n in names], "problem": None}
-    page = serve.table_page(frame, etag, now=12.5)
+    page = pages.table_page(frame, etag, now=12.5)
     block = re.findall(r'<script id="first" type="application/json">(.*?)</script>', page,
                        re.S)
     assert len(block) == 1
@@ -189,14 +192,14 @@ def test_e84_no_text_put_in_the_page_is_read_as_a_placeholder(
     shown = re.search(r"<title>(.*?)</title>", page, re.S)
     assert shown is not None and html.unescape(shown.group(1)) == (title or "Fool's Errand")
     # The script is the same whatever went in: a Content-Security-Policy can name its hash.
-    plain = serve.table_page({"title": "x", "seats": []}, '"t"', now=1.0)
+    plain = pages.table_page({"title": "x", "seats": []}, '"t"', now=1.0)
     script = re.compile(r"<script>(.*?)</script>", re.S)
     assert script.findall(page) == script.findall(plain)
     assert "{{" not in script.findall(page)[0]
 
 
 def test_e84_the_page_holds_no_inline_style_or_handler_attributes() -> None:
-    page = serve.table_page({"title": "x", "seats": []}, '"t"')
+    page = pages.table_page({"title": "x", "seats": []}, '"t"')
     assert not re.search(r"<[^>]+\sstyle\s*=", page)
     assert not re.search(r"<[^>]+\son[a-z]+\s*=", page, re.I)
     assert "eval(" not in page and "new Function" not in page and "innerHTML" not in page
@@ -210,8 +213,9 @@ def test_e84_the_page_holds_no_inline_style_or_handler_attributes() -> None:
 def test_e82_an_announcement_or_a_break_is_gone_once_its_time_is_up(
         now: float, announce_in: float, break_in: float, forever: bool) -> None:
     said, ends = now + announce_in, now + break_in
-    room = serve.Room(announce={"text": "Dinner", "at": 0.0, "until": None if forever else said},
-                      pause={"minutes": 10, "at": 0.0, "until": ends})
+    room = serve_room.Room(announce={"text": "Dinner", "at": 0.0,
+                                     "until": None if forever else said},
+                           pause={"minutes": 10, "at": 0.0, "until": ends})
     wall = room.wall(now)
     assert (wall["announce"] is not None) == (forever or said > now)
     assert (wall["break"] is not None) == (ends > now)
@@ -221,27 +225,27 @@ def test_e82_the_wall_file_keeps_what_a_later_console_wrote_and_survives_junk(
         tmp_path: Path) -> None:
     evening = tmp_path / "e.json"
     evening.write_text("{}")
-    serve.room_path(evening).write_text(json.dumps(
+    serve_room.room_path(evening).write_text(json.dumps(
         {"blank": True, "replay": {"hand": 3}, "odds": "on", "announce": "not a record"}))
-    room = serve.load_room(evening)
+    room = serve_room.load_room(evening)
     assert room.blank and room.announce is None and room.more == {"replay": {"hand": 3},
                                                                   "odds": "on"}
-    serve.change_room(evening, lambda r: serve.Room(blank=False, more=r.more))
-    data = json.loads(serve.room_path(evening).read_text())
+    serve_room.change_room(evening, lambda r: serve_room.Room(blank=False, more=r.more))
+    data = json.loads(serve_room.room_path(evening).read_text())
     assert data["replay"] == {"hand": 3} and data["odds"] == "on" and data["blank"] is False
     assert evening.read_text() == "{}"  # the evening itself: never touched
-    serve.room_path(evening).write_text("{not json")
-    assert serve.load_room(evening) == serve.Room()  # unreadable: the plain table
-    serve.room_path(evening).write_text(json.dumps({"announce": {"text": "x", "until": "soon"},
+    serve_room.room_path(evening).write_text("{not json")
+    assert serve_room.load_room(evening) == serve_room.Room()  # unreadable: the plain table
+    serve_room.room_path(evening).write_text(json.dumps({"announce": {"text": "x", "until": "soon"},
                                                     "break": {"until": None}}))
-    assert serve.load_room(evening).wall(0.0) == {"blank": False, "announce": None,
+    assert serve_room.load_room(evening).wall(0.0) == {"blank": False, "announce": None,
                                                   "break": None}
 
 
 def test_e82_the_frame_follows_the_wall_without_a_change_of_the_evening(
         gm: GM, db: Path) -> None:
     gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
-    source = serve.FrameSource(db)
+    source = serve_frame.FrameSource(db)
     first = source.current()
     assert first.data["room"] == {"blank": False, "announce": None, "break": None}
     assert source.current() is first
@@ -262,12 +266,12 @@ COLOURS = st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, ma
 @given(COLOURS)
 def test_e83_every_colour_has_its_own_label_and_unknown_ones_their_own_hue(
         colours: list[str]) -> None:
-    labels = serve.chip_labels(colours)
+    labels = serve_frame.chip_labels(colours)
     assert len(set(labels.values())) == len(colours)
     assert all(colour.startswith(label) and len(label) <= max(6, len(colour)) for colour, label
                in labels.items())
-    palette = serve.palette(colours)
-    unknown = [c for c in colours if c not in serve.WALL_COLOURS]
+    palette = serve_frame.palette(colours)
+    unknown = [c for c in colours if c not in serve_frame.WALL_COLOURS]
     assert len({palette[c] for c in unknown}) == len(unknown)
     assert all(re.fullmatch(r"#[0-9a-f]{6}", v) for v in palette.values())
 
@@ -276,7 +280,7 @@ def test_e83_every_colour_has_its_own_label_and_unknown_ones_their_own_hue(
 
 
 def test_e81_between_hands_the_last_hands_result(demo_db: Path) -> None:
-    frame = serve.build_frame(demo_db)
+    frame = serve_frame.build_frame(demo_db)
     # The demo's hand 3: Ada's three pair takes the only pot, ten chips (its report says so).
     assert frame["last_hand"] == {"no": 3, "contested": True, "pots": [
         {"name": "main pot", "size": 10, "winners": ["Ada"], "hand": "three pair"}]}
@@ -286,18 +290,18 @@ def test_e81_between_hands_the_last_hands_result(demo_db: Path) -> None:
 
 def test_e80_e81_at_the_end_the_standings_the_claims_and_a_stopped_clock(
         tmp_path: Path) -> None:
-    from referee import live
+    from referee.serve import players
     from tests.cli import tables
 
     db = tmp_path / "end.json"
     tables.play(tables.GM(db), 2, "end")
-    frame = serve.build_frame(db, now=4e9)
+    frame = serve_frame.build_frame(db, now=4e9)
     assert frame["over"] and frame["winner"] == "Ivy"
     assert [(s["name"], s["chips"], s["dollars"]) for s in frame["standings"]] == [
         ("Ivy", 20, 2_000_000), ("Ada", 0, 0), ("Max", 0, 0)]
     assert frame["standings"][-1]["fool"] is True
     assert frame["claims"] == []
-    state = live.load_state(db)
+    state = players.load_state(db)
     assert frame["clock_end"] == state.history[-1]["time"] < 4e9  # the last hand's end
 
 
@@ -325,8 +329,8 @@ def demo_season(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_e111_the_frame_carries_the_seasons_public_standings_when_asked(
         demo_season: Path) -> None:
-    assert serve.build_frame(demo_season)["season"] is None
-    frame = serve.build_frame(demo_season, season=True)
+    assert serve_frame.build_frame(demo_season)["season"] is None
+    frame = serve_frame.build_frame(demo_season, season=True)
     season = frame["season"]
     assert season["evenings"] == 2
     # Cy +$500,000 over the two evenings, Ed -$700,000 (tests/cli/test_present.py counts it).
@@ -341,5 +345,5 @@ def test_e111_the_frame_carries_the_seasons_public_standings_when_asked(
 
 
 def test_r40_no_ceremony_on_the_wall_before_the_end(demo_db: Path) -> None:
-    frame = serve.build_frame(demo_db)
+    frame = serve_frame.build_frame(demo_db)
     assert frame["ended"] is False and frame["ceremony"] is None and frame["claims"] is None

@@ -89,10 +89,11 @@ def test_a_whole_night_in_one_process_through_the_console_script(db: Path) -> No
 
 
 def test_the_shell_rebuilds_the_full_tree_after_pruning(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(main.app, "registered_commands", main.app.registered_commands)
-    monkeypatch.setattr(main.app, "registered_groups", main.app.registered_groups)
+    app = main.full_app()
+    monkeypatch.setattr(app, "registered_commands", app.registered_commands)
+    monkeypatch.setattr(app, "registered_groups", app.registered_groups)
     assert main.only("shell")
-    assert [c.name for c in main.app.registered_commands] == ["shell"]
+    assert [c.name for c in app.registered_commands] == ["shell"]
     root = prompt.full_command()
     for word in ("bet", "status", "watch", "shell", "hand", "soul", "new"):
         assert word in root.commands, word

@@ -1,7 +1,7 @@
 """`referee end` and `referee ceremony ...`: the evening's end and its promotion ceremony (R40).
 
 Thin: each command calls one function of ``referee.evening.ceremony`` through the one
-transaction (``common.transact``) and says what it did in a line or two.
+transaction (``transaction.transact``) and says what it did in a line or two.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import emit_json, lit, say
 from referee.cli.evening import Json, read_state, run
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -61,7 +61,7 @@ def listing(ctx: typer.Context, reveal: Reveal = False, as_json: Json = False) -
 def _show(state: State, data: dict[str, Any], reveal: bool) -> None:
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.context import console
     from referee.evening import ceremony
     from referee.report import decision_line, roster_line
     from referee.rules.cards import parse_arcanum

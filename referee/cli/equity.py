@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.cli.common import emit_json, lit, say
+import typer
+
 from referee.cli.evening import Json, read_state
-from referee.cli.hand import app
+from referee.cli.output import emit_json, lit, say
 
 
-@app.command("equity", rich_help_panel="At the table")
 def equity(as_json: Json = False) -> None:
     """Each live player's chance to win the hand and each pot, from the up cards alone.
 
@@ -44,7 +44,7 @@ def _percent(chance: float, exact: bool) -> str:
 def _render(view: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.context import console
     from referee.evening.equity import summary
 
     when = "after the betting" if view["betting_over"] else f"round {view['street']}"
@@ -73,3 +73,8 @@ def _render(view: dict[str, Any]) -> None:
     say(lit(summary(view)))
     for note in view["notes"]:
         say(lit(f"Note: {note}"))
+
+
+def register(app: typer.Typer) -> None:
+    """Add `hand equity` to the `hand` group."""
+    app.command("equity", rich_help_panel="At the table")(equity)

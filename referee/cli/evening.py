@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -30,10 +31,10 @@ Chips = Annotated[
 
 def run(build: Callable[[State], list[Event]], extra: dict[str, Any] | None = None,
         ) -> tuple[State, State, list[Event]]:
-    """An evening command through the one transaction (``common.transact``); its log line is
-    derived from the parsed arguments there, in one place (``common.command_text``), with
+    """An evening command through the one transaction (``transaction.transact``); its log line is
+    derived from the parsed arguments there, in one place (``transaction.command_text``), with
     ``extra`` for what the core chose (``build`` may fill it)."""
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
 
     return transact(STREAM, build, extra=extra)
 
@@ -101,7 +102,7 @@ def new(
             backup = _force_backup(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
-        from referee.serve import replace_access
+        from referee.serve.access import replace_access
 
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events

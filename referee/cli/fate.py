@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import add_undo_redo, lit
 from referee.cli.fate_duel import duel_app
-from referee.cli.fate_shared import (
+from referee.cli.fate_run import (
     STREAM,
     CardsA,
     CardsB,
@@ -29,7 +28,9 @@ from referee.cli.fate_shared import (
     tup,
     typed,
 )
-from referee.cli.side_common import add_log
+from referee.cli.output import lit
+from referee.cli.side_log import add_log
+from referee.cli.transaction import add_undo_redo
 
 if TYPE_CHECKING:
     from referee.rules.fate import FateData, Outcome
@@ -53,7 +54,7 @@ def _player(player: str | None) -> str | None:
     near misses suggested), else free text."""
     if not player:
         return player
-    from referee.cli.common import db_path
+    from referee.cli.context import db_path
     from referee.names import match_name
     from referee.storage.store import open_evening
 
@@ -154,7 +155,7 @@ def _char_json(char: dict[str, Any], data: FateData) -> dict[str, Any]:
 def _show_char(char: dict[str, Any], data: FateData) -> None:
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.context import console
 
     out = console()
     who = char["name"] + (f" (played by {char['player']})" if char.get("player") else "")
@@ -206,7 +207,7 @@ def char_show(
     as_json: Json = False,
 ) -> None:
     """Show a character: Measures, Reputations and their states, Traits, checks."""
-    from referee.cli.common import emit_json
+    from referee.cli.output import emit_json
     from referee.rules import fate
     from referee.rules.fate.characters import find
 
@@ -224,7 +225,8 @@ def char_list(as_json: Json = False) -> None:
     """All characters with their Health and player."""
     from rich.table import Table
 
-    from referee.cli.common import console, emit_json
+    from referee.cli.context import console
+    from referee.cli.output import emit_json
     from referee.rules import fate
 
     state = read_state()
@@ -476,3 +478,8 @@ def _said(events: Any) -> list[str]:
 
 
 add_log(app, STREAM, "Card of Fate", _said)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `fate` group (Away from the table) to the root app."""
+    root.add_typer(app, name="fate", rich_help_panel="Away from the table")

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.fate_shared import (
+from referee.cli.fate_run import (
     Calms,
     CardsA,
     CardsB,

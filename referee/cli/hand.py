@@ -1,21 +1,21 @@
-"""`referee hand`: rulings that need no evening (rank, compare, first, categories, odds).
-
-Commands parse, call ``referee.rules.hands`` and render; the rules modules are
-imported inside the commands so that ``referee --help`` stays fast.
-"""
+"""`referee hand`: the group; the hand at the table (start, show, fix, showdown) here, the
+rulings that need no evening (``hand_rulings``) and the equity (``equity``) added to it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+import time
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.errors import BadInput, RefereeError
+from referee.cli import equity, hand_rulings
+from referee.cli.evening import Json, report_change, run
+from referee.cli.output import say
 
 if TYPE_CHECKING:
-    from referee.rules.cards import Card
-    from referee.rules.hands import Hand
+    from referee.evening.state import State
+    from referee.streams import Event
+
 
 app = typer.Typer(
     help="The hand: start, show up cards, showdown; rulings: rank, compare, first, categories,"
@@ -23,510 +23,120 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Magic = Annotated[
-    bool,
-    typer.Option("--magic", help="Cards were changed by magic: duplicates allowed (R8)."),
-]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
-FromFile = Annotated[
-    str | None,
-    typer.Option(
-        "--from-file",
-        metavar="FILE",
-        help="One ruling per line (hands separated by ' | '), '-' for stdin; "
-        "prints one JSON object per line. A bad line fails the whole run (H8).",
-    ),
-]
+hand_rulings.register(app)  # rank, compare, first, categories, odds
+equity.register(app)  # `hand equity` (H26-H30)
 
 
-# ---------------------------------------------------------------- parsing
-
-
-def _hand_args(args: Sequence[str]) -> list[tuple[str, str]]:
-    """``name: cards`` arguments (or bare cards, named 1, 2, ...) as (name, text) pairs.
-
-    Single words after a named hand typed without quotes join it, so
-    ``alice: KC QC bob:2C 3C`` still reads as two hands.
-    """
-    if not any(":" in arg for arg in args):
-        return [(str(number), arg.strip()) for number, arg in enumerate(args, start=1)]
-    pairs: list[tuple[str, str]] = []
-    open_hand = False
-    for arg in args:
-        one_word = len(arg.split()) <= 1
-        if ":" in arg:
-            name, _, text = arg.partition(":")
-            pairs.append((name.strip(), text.strip()))
-            open_hand = len(text.split()) <= 1 and len(name.split()) <= 1
-        elif open_hand and one_word:
-            name, text = pairs[-1]
-            pairs[-1] = (name, f"{text} {arg}".strip())
-        else:
-            raise BadInput(
-                f"hand {arg!r} has no name; when hands are named, name each one and quote it "
-                "as one argument: 'alice: KC KW 2S'"
-            )
-    return pairs
-
-
-def _line_hands(text: str) -> list[tuple[str, str]]:
-    """One ``--from-file`` line: hands separated by ``|``, each ``name: cards`` or cards."""
-    pairs = []
-    for number, part in enumerate(text.split("|"), start=1):
-        name, colon, cards = part.partition(":")
-        pairs.append((name.strip(), cards.strip()) if colon else (str(number), part.strip()))
-    return pairs
-
-
-def _parse_hands(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, list[Card]]]:
-    from referee.rules.cards import parse_cards
-
-    seen: dict[str, str] = {}
-    hands: list[tuple[str, list[Card]]] = []
-    for name, text in pairs:
-        if not name:
-            raise BadInput(f"a hand has an empty name before ':' ({text!r}); write 'name: cards'")
-        if name.casefold() in seen:
-            raise BadInput(f"two hands are named {name!r}; give each hand its own name")
-        seen[name.casefold()] = name
-        try:
-            cards = parse_cards(text)
-        except RefereeError as exc:
-            hint = "; to name a hand write 'name: cards'" if name.isdigit() else ""
-            raise type(exc)(f"hand {name}: {exc}{hint}", ruling=exc.ruling) from None
-        if not cards:
-            raise BadInput(f"hand {name} is empty: give 1 to 7 cards (R7)")
-        hands.append((name, cards))
-    return hands
-
-
-def _evaluate(
-    hands: Sequence[tuple[str, Sequence[Card]]], magic: bool
-) -> dict[str, Hand]:
-    from referee.rules.hands import best_hand, check_distinct
-
-    out: dict[str, Hand] = {}
-    for name, cards in hands:
-        try:
-            out[name] = best_hand(cards, magic=magic)
-        except RefereeError as exc:
-            raise type(exc)(f"hand {name}: {exc}", ruling=exc.ruling) from None
-    check_distinct([cards for _, cards in hands], magic=magic, names=[n for n, _ in hands])
-    return out
-
-
-def _runs(
-    positional: Sequence[str] | None, from_file: str | None, what: str
-) -> list[tuple[int, str]] | None:
-    """The ``--from-file`` lines as (line number, text), or None for a positional ruling."""
-    if from_file is None:
-        if not positional:
-            raise BadInput(f"give {what}, or --from-file FILE ('-' for stdin)")
-        return None
-    if positional:
-        raise BadInput(f"give {what} or --from-file, not both")
-    from referee.cli.common import read_lines
-
-    lines = read_lines(from_file)
-    if not lines:
-        raise BadInput(f"{from_file!r} holds no rulings (one per line, '#' starts a comment)")
-    return list(enumerate(lines, start=1))
-
-
-def _each_line(
-    lines: list[tuple[int, str]], source: str, rule: Callable[[str], dict[str, Any]]
-) -> None:
-    """All lines or nothing (H8): rule every line first, then print one JSON line each."""
-    from referee.cli.common import emit_json
-
-    results = []
-    for number, text in lines:
-        try:
-            results.append(rule(text))
-        except RefereeError as exc:
-            label = "stdin" if source == "-" else source
-            raise type(exc)(f"{label} line {number}: {exc}", ruling=exc.ruling) from None
-    for result in results:
-        emit_json(result)
-
-
-# ---------------------------------------------------------------- rendering
-
-
-def _cards_long(cards: Sequence[Card]) -> str:
-    return ", ".join(card.long for card in cards)
-
-
-def _hands_json(hands: dict[str, Hand]) -> dict[str, Any]:
-    return {name: hand.as_dict() for name, hand in hands.items()}
-
-
-def _why_lines(groups: list[list[str]], hands: dict[str, Hand]) -> list[str]:
-    from referee.rules.hands import explain
-
-    lines = []
-    top = groups[0]
-    if len(top) > 1:
-        lines.append(
-            f"{_and(top)} split the pot: {explain(hands[top[0]], hands[top[1]])}"
-        )
-    for better, worse in zip(groups, groups[1:], strict=False):
-        verb = "beats" if len(better) == 1 else "beat"
-        lines.append(
-            f"{_and(better)} {verb} {_and(worse)}: "
-            f"{explain(hands[better[0]], hands[worse[0]])}"
-        )
-    return lines
-
-
-def _and(names: Sequence[str]) -> str:
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
-
-
-# ---------------------------------------------------------------- commands
-
-
-@app.command("rank")
-def rank(
-    cards: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="1-7 cards, e.g. KnC KnW 3S 3P 0 XXI 9C.", metavar="CARDS...", show_default=False
-        ),
-    ] = None,
-    magic: Magic = False,
-    json_out: Json = False,
-    from_file: FromFile = None,
-) -> None:
-    """Name the best hand in 1-7 cards, e.g. `referee hand rank KnC KnW 3S 3P 0 XXI 9C`."""
-    from referee.rules.cards import parse_cards
-    from referee.rules.hands import best_hand
-
-    def rule(text: str) -> dict[str, Any]:
-        if "|" in text:
-            raise BadInput("rank takes one hand per line; use compare for hands against each other")
-        return best_hand(parse_cards(text), magic=magic).as_dict()
-
-    lines = _runs(cards, from_file, "1-7 cards")
-    if lines is not None:
-        _each_line(lines, str(from_file), rule)
-        return
-    assert cards is not None
-    given = parse_cards(cards)
-    hand = best_hand(given, magic=magic)
-    if json_out:
-        from referee.cli.common import emit_json
-
-        emit_json(hand.as_dict())
-        return
-    _render_rank(hand, given)
-
-
-def _render_rank(hand: Hand, given: Sequence[Card]) -> None:
-    from rich.table import Table
-
-    from referee.cli.common import console
-    from referee.rules.hands import CATEGORIES
-
-    unused = list(given)
-    for card in hand.cards:
-        unused.remove(card)
-    place = CATEGORIES.index(hand.category) + 1
-    out = console()
-    out.print(f"[bold]{hand.title}[/bold]  ({hand.category}, {place} of 16)")
-    table = Table()
-    table.add_column("Cards that count")
-    table.add_column("Short")
-    for card in hand.cards:
-        table.add_row(card.long, card.short)
-    for card in unused:
-        table.add_row(f"[dim]{card.long} (not used)[/dim]", f"[dim]{card.short}[/dim]")
-    out.print(table)
-
-
-@app.command("compare")
-def compare(
-    hands: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Hands as 'name: cards' (quoted), or just cards (named 1, 2, ...).",
-            metavar="HAND...",
-            show_default=False,
-        ),
-    ] = None,
-    magic: Magic = False,
-    json_out: Json = False,
-    from_file: FromFile = None,
-) -> None:
-    """Who wins: rank two or more hands, e.g. `referee hand compare "ann: KC KW 2S" "bo: 0 I 9C"`.
-
-    Equal hands split the pot (R7); suits never break ties (R3).
-    """
-    from referee.rules.hands import rank_hands
-
-    def rule_pairs(pairs: list[tuple[str, str]]) -> tuple[list[list[str]], dict[str, Hand]]:
-        if len(pairs) < 2:
-            raise BadInput("compare needs two or more hands; use 'hand rank' for one")
-        ranked = _evaluate(_parse_hands(pairs), magic)
-        return rank_hands(ranked), ranked
-
-    def rule(text: str) -> dict[str, Any]:
-        ranking, ranked = rule_pairs(_line_hands(text))
-        return {"ranking": ranking, "hands": _hands_json(ranked)}
-
-    lines = _runs(hands, from_file, "two or more hands")
-    if lines is not None:
-        _each_line(lines, str(from_file), rule)
-        return
-    assert hands is not None
-    ranking, ranked = rule_pairs(_hand_args(hands))
-    if json_out:
-        from referee.cli.common import emit_json
-
-        emit_json({"ranking": ranking, "hands": _hands_json(ranked)})
-        return
-    from rich.table import Table
-
-    from referee.cli.common import console, lit
-
-    table = Table()
-    table.add_column("Place", justify="right")
-    table.add_column("Hand")
-    table.add_column("Best hand")
-    table.add_column("Cards that count")
-    for place, group in enumerate(ranking, start=1):
-        mark = f"={place}" if len(group) > 1 else str(place)
-        for name in group:
-            table.add_row(mark, lit(name), ranked[name].title, _cards_long(ranked[name].cards))
-    out = console()
-    out.print(table)
-    for line in _why_lines(ranking, ranked):
-        out.print(line, markup=False)
-
-
-@app.command("first")
-def first(
-    hands: Annotated[
-        list[str] | None,
-        typer.Argument(
-            help="Up cards as 'name: cards', in seat order from the Fool's left; "
-            "the hand named 'fool' is the Fool's (4-7 cards).",
-            metavar="HAND...",
-            show_default=False,
-        ),
-    ] = None,
-    fool_broke: Annotated[
-        bool,
-        typer.Option(
-            "--fool-broke",
-            help="The Fool holds no chips: if he shows the high hand, "
-            "the best-showing stakeholder opens (R15).",
-        ),
+@app.command("start", rich_help_panel="At the table")
+def start(
+    open_phase: Annotated[
+        bool, typer.Option("--open", help="Declare the open phase with this hand (R13).")
     ] = False,
-    magic: Magic = False,
-    json_out: Json = False,
-    from_file: FromFile = None,
+    as_json: Json = False,
 ) -> None:
-    """Who bets first: the best hand showing (R9).
+    """Deal a hand: every seated stakeholder with chips, and the Fool (antes when open)."""
+    from referee.evening import play
 
-    Example: `referee hand first "ann: KC 2S" "bo: 9W 9P" "fool: 0 I 9C 3S"`.
-    Face-up cards only. Ties go to the seat nearest the Fool's left (the earliest
-    argument); the Fool counts as the last seat (H5). The Fool must bet if he shows
-    the high hand and holds chips (R15).
-    """
+    now = time.time()
+    before, after, events = run(lambda s: play.start_hand(s, now=now, open_phase=open_phase))
+    report_change(before, after, events, as_json)
+    if not as_json and after.phase == "limit" and play.hour_passed(after, now):
 
-    def rule_pairs(pairs: list[tuple[str, str]]) -> tuple[str, str | None, dict[str, Hand]]:
-        from referee.rules.hands import first_to_bet, verify_showing
-
-        if len(pairs) < 2:
-            raise BadInput("first needs the showing hands of two or more seats")
-        showing = _parse_hands(pairs)
-        fool = next((name for name, _ in showing if name.casefold() == "fool"), None)
-        for name, cards in showing:
-            verify_showing(name, cards, is_fool=name == fool)
-        ranked = _evaluate(showing, magic)
-        opener = first_to_bet(
-            showing, fool=fool, fool_has_chips=not fool_broke, magic=magic
-        )
-        return opener, fool, ranked
-
-    def rule(text: str) -> dict[str, Any]:
-        opener, _, ranked = rule_pairs(_line_hands(text))
-        return {"first": opener, "hands": _hands_json(ranked)}
-
-    lines = _runs(hands, from_file, "the showing hands")
-    if lines is not None:
-        _each_line(lines, str(from_file), rule)
-        return
-    assert hands is not None
-    opener, fool, ranked = rule_pairs(_hand_args(hands))
-    if json_out:
-        from referee.cli.common import emit_json
-
-        emit_json({"first": opener, "hands": _hands_json(ranked)})
-        return
-    _render_first(opener, fool, ranked, fool_broke)
+        say("[yellow]An hour has passed since the first hand: the Fool may declare the "
+                   "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
 
 
-def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke: bool) -> None:
-    from rich.table import Table
+def _named(args: list[str], what: str) -> list[tuple[str, str]]:
+    """``NAME CARDS...`` for one player, or ``NAME: CARDS ...`` for several, quoted or not:
+    a word with a colon starts a player, the words after it are their cards (E27)."""
+    from referee.errors import BadInput
 
-    from referee.cli.common import console, lit
-    from referee.rules.hands import explain
-
-    table = Table()
-    table.add_column("Seat", justify="right")
-    table.add_column("Hand")
-    table.add_column("Showing")
-    table.add_column("Up cards")
-    seat = 0
-    for name, hand in ranked.items():
-        if name == fool:
-            label = "Fool"
-        else:
-            seat += 1
-            label = str(seat)
-        who = f"[bold]{lit(name)}[/bold]" if name == opener else lit(name)
-        table.add_row(label, who, hand.title, _cards_long(hand.cards))
-    out = console()
-    out.print(table)
-    best = ranked[opener]
-    top_fool = fool is not None and fool != opener and ranked[fool] > best
-    if top_fool:
-        out.print(
-            f"The Fool shows the high hand but holds no chips, so {opener}, the "
-            f"highest-showing stakeholder, opens (R15).", markup=False
-        )
-    rivals = [n for n in ranked if n != opener and not (top_fool and n == fool)]
-    if not rivals:
-        out.print(f"{opener} bets first.", markup=False)
-        return
-    runner = max(rivals, key=lambda n: ranked[n])
-    if ranked[runner] == best:
-        reason = (
-            f"tied with {runner}, {explain(best, ranked[runner])}; "
-            + (
-                "the Fool counts as the last seat (H5)"
-                if runner == fool
-                else f"{opener} sits nearer the Fool's left (R9)"
-            )
-        )
-    else:
-        reason = f"over {runner}: {explain(best, ranked[runner])}"
-    must = " and must bet: he holds chips (R15)" if opener == fool and not broke else ""
-    out.print(f"{opener} bets first{must}; {reason}.", markup=False)
+    if any(":" in a for a in args):
+        out: list[tuple[str, str]] = []
+        for item in args:
+            if ":" in item:
+                name, _, cards = item.partition(":")
+                if not name.strip():
+                    raise BadInput(f"bad {what} {item!r}; write NAME: CARDS for each player")
+                out.append((name.strip(), cards.strip()))
+            elif out:
+                out[-1] = (out[-1][0], f"{out[-1][1]} {item}".strip())
+            else:
+                raise BadInput(f"cards {item!r} before any name; write NAME: CARDS for each "
+                               f"player, e.g. `hand {what} Ada: KC KW Cy: 2S 3P`")
+        return out
+    if len(" ".join(args).split()) < 2:
+        raise BadInput(f"give a name and cards: `hand {what} NAME CARDS`, or "
+                       f"`hand {what} NAME CARDS NAME CARDS ...` for several players")
+    return []  # names without colons: grouped against the evening's players (play.by_names)
 
 
-@app.command("categories")
-def categories(json_out: Json = False) -> None:
-    """The sixteen hands, high to low, each with an example (R4)."""
-    from referee.rules.hands import CATEGORIES, CATEGORY_EXAMPLES, CATEGORY_TITLES
+@app.command("show", rich_help_panel="At the table")
+def show(
+    cards: Annotated[list[str], typer.Argument(
+        metavar="NAME CARDS... | \"NAME: CARDS\"...",
+        help="NAME's up cards so far, or +CARDS for the new ones; or several players as "
+        "\"NAME: CARDS\" (all or nothing).")],
+    magic: Annotated[bool, typer.Option("--magic", help="Cards changed by magic (R8).")] = False,
+    as_json: Json = False,
+) -> None:
+    """Give up cards as they are dealt: those showing stay, `+CARDS` adds (R9, E25)."""
+    from referee.evening import play
 
-    if json_out:
-        from referee.cli.common import emit_json
+    items = _named(cards, "show")
 
-        emit_json(
-            [
-                {"category": c, "title": CATEGORY_TITLES[c], "example": CATEGORY_EXAMPLES[c]}
-                for c in CATEGORIES
-            ]
-        )
-        return
-    from rich.table import Table
+    def build(s: State) -> list[Event]:
+        return play.show(s, items or play.by_names(s, " ".join(cards).split()), magic=magic)
 
-    from referee.cli.common import console
-
-    table = Table(title="Fool's Errand hands, high to low (R4)", title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("Hand")
-    table.add_column("JSON name")
-    table.add_column("Example")
-    for place, cat in enumerate(CATEGORIES, start=1):
-        note = " (magic)" if place <= 3 else ""
-        table.add_row(str(place), CATEGORY_TITLES[cat] + note, cat, CATEGORY_EXAMPLES[cat])
-    console().print(table)
-    console().print(
-        "Ace low, King high; straights wrap (10 P Kn Q K highest, P Kn Q K A lowest, R5); "
-        "any two majors make a Duet, which loses to a regular pair (R4, R6)."
-    )
+    before, after, events = run(build)
+    report_change(before, after, events, as_json)
 
 
-@app.command("odds")
-def odds(
-    cards: Annotated[
+@app.command("fix", rich_help_panel="At the table")
+def fix(
+    name: str,
+    old: Annotated[str, typer.Argument(help="The up card given by mistake.")],
+    new: Annotated[str, typer.Argument(help="The card really showing.")],
+    magic: Annotated[bool, typer.Option("--magic", help="Cards changed by magic (R8).")] = False,
+    as_json: Json = False,
+) -> None:
+    """Correct one of NAME's up cards; says if it would have changed an opener (E25)."""
+    from referee.evening import play
+
+    before, after, events = run(lambda s: play.fix(s, name, old, new, magic=magic))
+    report_change(before, after, events, as_json)
+
+
+@app.command("showdown", rich_help_panel="At the table")
+def showdown(
+    hands: Annotated[
+        list[str], typer.Argument(help='"NAME: DOWN CARDS" for every stakeholder still in (the '
+                                  'console adds the up cards; all seven are accepted too).')
+    ],
+    magic: Annotated[bool, typer.Option("--magic", help="Hands changed by magic (R8).")] = False,
+    keep: Annotated[
         list[str] | None,
-        typer.Argument(
-            help="3-6 known cards of one hand (H20); none: a whole hand from the full deck.",
-            metavar="[CARDS...]",
-            show_default=False,
-        ),
+        typer.Option("--keep", help="NAME:ARCANUM: the Duet Arcanum a player keeps; the "
+                     "assistant gets the other (R27; default: the lower-numbered)."),
     ] = None,
-    json_out: Json = False,
+    as_json: Json = False,
 ) -> None:
-    """The exact chance of each hand of seven cards: counted, never sampled (H20).
+    """Rank every hand still in and award the main pot and each side pot (R7, R11, R15).
 
-    With no cards, over all seven-card hands of the full 78-card deck; with 3-6 known
-    cards (`referee hand odds KC KW 0`), over every way the unseen deck can finish them.
+    Give each stakeholder's down cards; the console adds the up cards it holds (E26).
     """
-    from referee.rules import odds as counting
-    from referee.rules.cards import parse_cards
+    from referee.evening import play
 
-    known = parse_cards(cards or [])
-    counts = counting.known_counts(known) if known else counting.deck_counts()
-    total = counting.total_hands(len(known))
-    if json_out:
-        from referee.cli.common import emit_json
+    named = _named(hands, "showdown")
 
-        emit_json(_odds_json(known, counts, total))
-        return
-    _render_odds(known, counts, total)
+    def build(s: State) -> list[Event]:
+        given = named or play.by_names(s, " ".join(hands).split())
+        return play.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
+
+    before, after, events = run(build)
+    report_change(before, after, events, as_json)
 
 
-def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> dict[str, Any]:
-    from fractions import Fraction
-
-    rows = []
-    for category, count in counts.items():
-        exact = Fraction(count, total)
-        rows.append({
-            "category": category, "count": count,
-            "probability": str(exact),  # exact: "19/81030", "0"
-            "percent": round(100 * count / total, 6),
-        })
-    return {"known": [card.short for card in known], "draw": 7 - len(known),
-            "hands": total, "categories": rows}
-
-
-def _render_odds(known: Sequence[Card], counts: dict[str, int], total: int) -> None:
-    from rich.table import Table
-
-    from referee.cli.common import console
-    from referee.rules.hands import CATEGORY_TITLES
-
-    if known:
-        shown = " ".join(card.short for card in known)
-        title = (f"{shown} and {7 - len(known)} of the {78 - len(known)} unseen cards: "
-                 f"{total:,} ways (H20)")
-    else:
-        title = f"Seven cards from the full deck, no magic: {total:,} hands (R4)"
-    table = Table(title=title, title_justify="left")
-    table.add_column("Hand")
-    table.add_column("Hands", justify="right")
-    table.add_column("Chance", justify="right")
-    table.add_column("One in", justify="right")
-    for category, count in counts.items():
-        if not count:
-            continue
-        table.add_row(CATEGORY_TITLES[category], f"{count:,}", _percent(count, total),
-                      f"{total / count:,.1f}")
-    console().print(table)
-    never = [CATEGORY_TITLES[c] for c, n in counts.items() if not n]
-    if never:
-        console().print("Impossible here: " + ", ".join(never) + ".", markup=False)
-
-
-def _percent(count: int, total: int) -> str:
-    share = 100 * count / total
-    return f"{share:.4f}%" if share >= 0.01 else f"{share:.6f}%"
+def register(root: typer.Typer) -> None:
+    """Add the `hand` group (At the table) to the root app."""
+    root.add_typer(app, name="hand", rich_help_panel="At the table")

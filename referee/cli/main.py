@@ -1,7 +1,13 @@
-"""The ``referee`` command: a table of contents of an evening."""
+"""The ``referee`` command: a table of contents of an evening, and its command tree.
+
+Each group of commands lives in a module of its own (``TREE``); a command line imports only
+the module of its command word, so `referee status` never loads the side tables, the server
+or the shell. ``app`` (``from referee.cli.main import app``) is the whole tree.
+"""
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from pathlib import Path
@@ -10,30 +16,11 @@ from typing import Annotated
 import typer
 
 from referee import __version__
-from referee.cli import (
-    ceremony,
-    common,
-    equity,
-    evening,
-    fate,
-    hand,
-    present,
-    room,
-    rules,
-    runner,
-    scenario,
-    scum,
-    season,
-    serve,
-    shell,
-    souls,
-    table,
-    wager,
-    watch,
-)
-from referee.cli.common import RefereeGroup, Settings
+from referee.cli import runner
+from referee.cli.boundary import RefereeGroup, hoist_root_options
+from referee.cli.context import Context
 
-app = typer.Typer(
+_root = typer.Typer(
     cls=RefereeGroup,
     help="Referee console for a live Fool's Errand evening and its side tables.",
     no_args_is_help=True,
@@ -49,7 +36,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
+@_root.callback()
 def main(
     ctx: typer.Context,
     db: Annotated[
@@ -83,33 +70,51 @@ def main(
 
         raise BadInput("a station's commands run on the evening served there only, without "
                        "--db, --debug, --station or --token (E65)", ruling="E65")
-    common.SETTINGS = ctx.obj = Settings(db=db, debug=debug, explain=explain)
+    sealed = ctx.obj.evening if isinstance(ctx.obj, runner.Sealed) else None
+    # The run's one context (its evening, its console, the station, --explain), passed down
+    # the command tree on the click context: nothing of it outlives the run.
+    ctx.obj = Context(db=db, debug=debug, explain=explain, station=sealed)
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "
                                  "on the command line", param_hint="--station")
 
 
-evening.register(app)
-app.add_typer(hand.app, name="hand", rich_help_panel="At the table")
-souls.register(app)
-present.register(app)
-watch.register(app)
-shell.register(app)
-serve.register(app)
-app.add_typer(room.app, name="room", rich_help_panel="Status")
-app.add_typer(scenario.app, name="scenario", rich_help_panel="Setup")
-app.add_typer(scum.app, name="scum", rich_help_panel="Side tables")
-app.add_typer(wager.app, name="wager", rich_help_panel="Side tables")
-app.add_typer(fate.app, name="fate", rich_help_panel="Away from the table")
-rules.register(app)
-ceremony.register(app)  # R40
-season.register(app)  # R41-R43
-assert table  # `hand start|show|showdown` are added to the hand group on import
-assert equity  # so is `hand equity` (H26-H30)
+#: The command tree: every module of commands, in the order `referee --help` lists them, with
+#: the words it adds at the root (``tests/cli/test_tree.py`` holds this to what the modules
+#: register). Each module adds its words with ``register(root)``.
+TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("evening", ("new", "status", "bet", "raise", "call", "check", "fold", "open-phase",
+                 "rise", "sit", "resign", "undo", "redo", "log", "verify", "chips")),
+    ("hand", ("hand",)),
+    ("souls", ("points", "promotions", "soul", "charge", "power")),
+    ("present", ("report", "handout", "demo")),
+    ("watch", ("watch",)),
+    ("shell", ("shell",)),
+    ("wall", ("serve", "links")),
+    ("room", ("room",)),
+    ("scenario", ("scenario",)),
+    ("scum", ("scum",)),
+    ("wager", ("wager",)),
+    ("fate", ("fate",)),
+    ("rules", ("rules",)),
+    ("ceremony", ("end", "ceremony")),  # R40
+    ("season", ("next", "season")),  # R41-R43
+)
+#: The module of each command word.
+MODULE_OF = {word: module for module, words in TREE for word in words}
 
 
-_hoist_root_options = common.hoist_root_options  # kept for scripts that named it here
+def _grow(modules: list[str]) -> typer.Typer:
+    """The root app with the commands of ``modules`` only (each imported on first need)."""
+    _root.registered_commands = []
+    _root.registered_groups = []
+    for name in modules:
+        importlib.import_module(f"referee.cli.{name}").register(_root)
+    return _root
+
+
+_hoist_root_options = hoist_root_options  # kept for scripts that named it here
 
 
 def _target(args: list[str]) -> str | None:
@@ -126,33 +131,36 @@ def _target(args: list[str]) -> str | None:
 
 
 def only(target: str | None) -> bool:
-    """Keep only the command group ``target`` in the app, so that only it is built.
+    """Grow only the command ``target`` in the app: import its module alone and keep only
+    its word, so that only it is built.
 
     Typer turns every registered command into a click command (evaluating every
-    annotation) before it runs one; for a console answering mid-hand that is most
-    of the start-up. Returns False (and keeps everything) for an unknown word, so
-    the parser can suggest the right one.
+    annotation) before it runs one; for a console answering mid-hand that and the imports
+    of every other group are most of the start-up. Returns False (and grows everything)
+    for no word or an unknown one, so the parser can list or suggest the right one.
     """
-    if target is None or os.environ.get("_REFEREE_COMPLETE"):
+    module = MODULE_OF.get(target or "")
+    if module is None or os.environ.get("_REFEREE_COMPLETE"):
+        full_app()
         return False
-    commands = [c for c in app.registered_commands
-                if (c.name or (c.callback.__name__ if c.callback else "")).replace("_", "-")
-                == target]
-    groups = [g for g in app.registered_groups if g.name == target]
-    if not commands and not groups:
-        return False
-    app.registered_commands = commands
-    app.registered_groups = groups
+    _grow([module])
+    _root.registered_commands = [
+        c for c in _root.registered_commands
+        if (c.name or (c.callback.__name__ if c.callback else "")).replace("_", "-") == target]
+    _root.registered_groups = [g for g in _root.registered_groups if g.name == target]
     return True
-
-
-_FULL = (list(app.registered_commands), list(app.registered_groups))
 
 
 def full_app() -> typer.Typer:
     """The root app with every command (undoing ``only``), for the shell and the demo."""
-    app.registered_commands, app.registered_groups = list(_FULL[0]), list(_FULL[1])
-    return app
+    return _grow([name for name, _ in TREE])
+
+
+def __getattr__(name: str) -> typer.Typer:
+    # ``main.app``: the whole tree, grown when asked for (a test, the reference, a script).
+    if name == "app":
+        return full_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 runner.use_app(full_app)  # the in-process runner builds the whole tree from here
@@ -164,6 +172,7 @@ def table_of_contents() -> str:
     Written from the registered commands' docstrings without building them: typer would
     convert all ~90 commands (evaluating every annotation) just to print their first lines.
     """
+    app = full_app()
     panels: dict[str, list[tuple[str, str]]] = {}
     for info in app.registered_commands:
         assert info.callback is not None
@@ -242,4 +251,4 @@ def run() -> None:
         typer.echo(f"referee {__version__}")
         return
     only(_target(args))
-    app(args=args, prog_name="referee")
+    _root(args=args, prog_name="referee")

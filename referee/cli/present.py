@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from referee.cli.common import emit_json, lit, say
 from referee.cli.evening import Json, read_state
+from referee.cli.output import emit_json, lit, say
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
@@ -78,7 +78,7 @@ def handout(
     render_souls.handout(data)
     if html is not None:
         say(f"Handout written to {lit(html)}.")
-        from referee.cli.serve import loopback_note
+        from referee.cli.wall import loopback_note
 
         note = loopback_note(base or "", f"{name}'s link points")
         if note:
@@ -93,8 +93,8 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
 
     import segno
 
-    from referee.cli.common import db_path
-    from referee.serve import DEFAULT_PORT, ensure_access, is_loopback, local_url
+    from referee.cli.context import db_path
+    from referee.serve.access import DEFAULT_PORT, ensure_access, is_loopback, local_url
 
     if url is not None and not url.startswith(("http://", "https://")):
         from referee.errors import BadInput
@@ -128,7 +128,7 @@ def _check_target(path: Path, force: bool) -> None:
     import os
     import re
 
-    from referee.cli.common import db_path
+    from referee.cli.context import db_path
     from referee.errors import BadInput
 
     real = Path(os.path.realpath(path))
@@ -191,11 +191,11 @@ def demo(
     """
     import tempfile
 
-    from referee.cli import common
+    from referee.cli import context
     from referee.content.scenario import data_file
     from referee.errors import IllegalAction
 
-    target = db or common.SETTINGS.db
+    target = db or context.current().db
     if target is None:
         target = Path(tempfile.mkdtemp(prefix="referee-demo-")) / (
             "season-1.json" if season else "demo-evening.json")
@@ -213,7 +213,7 @@ def demo(
     say(f"[bold]Demo evening[/] into {lit(target)}: {len(lines)} commands, as a GM would "
         "type them.")
     run_lines(lines, target, echo=not quiet)
-    common.SETTINGS.db = target
+    context.current().db = target
     report(html=html, reveal=True, as_json=False)
     say(f"The demo evening stays in {lit(target)}: try `referee --db {lit(target)} log` or "
         f"`referee --db {lit(target)} shell`.")
@@ -224,7 +224,7 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
     import contextlib
     import io
 
-    from referee.cli import common, runner
+    from referee.cli import context, runner
     from referee.errors import RefereeError
 
     for n, line in enumerate(lines, 1):
@@ -237,7 +237,7 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
             raise RuntimeError(f"line {n} of the demo script hit a bug: {line}")
         if rc != 0:
             raise RefereeError(f"line {n} of the script failed: {line}")
-        common.SETTINGS.db = db
+        context.current().db = db
 
 
 # -- the demo season ----------------------------------------------------------------------------
@@ -247,7 +247,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
     """Two short evenings with a ceremony between them, then the season (R40-R43)."""
     import shlex
 
-    from referee.cli import common, runner
+    from referee.cli import context, runner
     from referee.content.scenario import data_file
     from referee.errors import IllegalAction, RefereeError
 
@@ -268,7 +268,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
         f"between them: {len(lines)} commands, as a GM would type them.")
     run_lines(lines[:cut], first, echo=not quiet)
     run_lines(lines[cut:], second, echo=not quiet)
-    common.SETTINGS.db = second
+    context.current().db = second
     # The season as `referee season` prints it: the chain back from the second evening.
     words = ["season", *(["--html", str(html)] if html else []), *(["--force"] if force else [])]
     if runner.execute(words, db=second) != 0:

@@ -6,7 +6,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.common import clock, console, lit, money, printable, say, short_money
+from referee.cli.context import console
+from referee.cli.output import clock, lit, money, printable, say, short_money
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -309,9 +310,9 @@ def _say_showdown(event: Event) -> None:
 def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
     import sys
 
-    from referee.cli import common
+    from referee.cli import context
 
-    if common._console is None and not sys.stdout.isatty():
+    if not context.current().has_console and not sys.stdout.isatty():
         _plain_log(commands, undone)  # piped: plain lines, without loading rich
         return
     from rich.table import Table

@@ -12,7 +12,8 @@ def render_terminal(report: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from referee.cli.common import console, lit
+    from referee.cli.context import console
+    from referee.cli.output import lit
     from referee.report import _arcanum_label, _pots_note, power_line
 
     money = report["money"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.common import console, lit, lit_values, printable, say
+from referee.cli.context import console
+from referee.cli.output import lit, lit_values, printable, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State

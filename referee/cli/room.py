@@ -3,7 +3,7 @@
 None of these touch the evening: the wall lives in ``PATH.room`` beside it (E82), read by
 `referee serve` with every frame, so a command typed here, in `referee shell` or through a
 second station shows on the wall within a poll. Each subcommand is one change of
-``referee.serve.Room``; later ones (a replay of a hand, the odds on the wall) join the same
+``referee.serve.room.Room``; later ones (a replay of a hand, the odds on the wall) join the same
 record and the same group.
 """
 
@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from referee.serve import Room
+    from referee.serve.room import Room
 
 app = typer.Typer(help="The room's wall (the projector's page): blank it, show the table, "
                        "announce, a break (E82). The evening itself is never touched.",
@@ -27,7 +28,7 @@ app = typer.Typer(help="The room's wall (the projector's page): blank it, show t
 
 
 def _change(change: Callable[[Room], Room]) -> Room:
-    from referee.serve import change_room
+    from referee.serve.room import change_room
 
     return change_room(db_path(), change)
 
@@ -68,7 +69,7 @@ def announce(
     import dataclasses
 
     from referee.names import check_text
-    from referee.serve import MAX_ANNOUNCEMENT
+    from referee.serve.room import MAX_ANNOUNCEMENT
 
     line = check_text(text, "announcement", MAX_ANNOUNCEMENT)  # E42, E75
     now = time.time()
@@ -102,7 +103,7 @@ def status(
 ) -> None:
     """What the wall shows now (E82)."""
     from referee.errors import StoreError
-    from referee.serve import load_room
+    from referee.serve.room import load_room
 
     path = db_path()
     if not path.exists():
@@ -115,3 +116,7 @@ def status(
         return
     say(f"The wall shows {lit(room.says(now))}.")
 
+
+def register(root: typer.Typer) -> None:
+    """Add the `room` group (Status) to the root app."""
+    root.add_typer(app, name="room", rich_help_panel="Status")

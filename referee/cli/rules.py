@@ -14,7 +14,8 @@ import typer
 
 from referee.cli.aloud import LAST, book, explanation, read_aloud, recall
 from referee.cli.aloud import width as aloud_width
-from referee.cli.common import emit_json, fail
+from referee.cli.boundary import fail
+from referee.cli.output import emit_json
 
 if TYPE_CHECKING:
     from referee.rulebook import Ruling

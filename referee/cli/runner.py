@@ -20,9 +20,10 @@ from typing import Any
 
 import typer
 
-#: In-process commands share the root options (``common.SETTINGS``) and, when captured, the
-#: process's stdout and stderr: one runs at a time. The evening file's lock is taken inside,
-#: by the command itself, exactly as for a command typed in another terminal.
+#: Each in-process command carries its own context (``referee.cli.context``), but a
+#: captured one takes over the process's stdout and stderr: one runs at a time. The evening
+#: file's lock is taken inside, by the command itself, exactly as for a command typed in
+#: another terminal.
 _RUNNING = threading.RLock()
 
 _ROOT: Any = None
@@ -125,7 +126,7 @@ def split(text: str) -> list[str]:
 
 def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     """``words`` with the runner's root options (``--db``, ``--debug``) in front."""
-    from referee.cli.common import hoist_root_options
+    from referee.cli.boundary import hoist_root_options
 
     args = hoist_root_options(words)
     given = args[:args.index("--")] if "--" in args else args  # after `--`: arguments (E65)
@@ -145,14 +146,13 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
     a shell's prompt leaves out. With ``sealed`` the line may reach only the evening ``db``
     (E65). Returns the exit status.
     """
-    from referee.cli import common
+    from referee.cli import boundary
     from referee.errors import RefereeError
 
     if not words:
         return 0
     command = root if root is not None else root_command()
     with _RUNNING:
-        saved = common.SETTINGS
         try:
             seal = Sealed(db) if sealed and db is not None else None
             code = command.main(args=root_args(words, db, debug), prog_name="referee",
@@ -162,7 +162,7 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             typer.echo("aborted", err=True)
             return 1
         except RefereeError as exc:
-            common.refuse(exc.line, exc.ruling)
+            boundary.refuse(exc.line, exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
             return _usage_error(exc, shell)
@@ -181,26 +181,24 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
                 typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
                            f"mistake; nothing was written; {again})", err=True)
             return 1
-        finally:
-            common.SETTINGS = saved
 
 
 def _usage_error(exc: Any, shell: bool) -> int:
-    from referee.cli import common
+    from referee.cli import boundary
 
     ctx = getattr(exc, "ctx", None)
     if type(exc).__name__ == "NoArgsIsHelpError":
         exc.show()  # a group on its own: its help
         return 0 if shell else 2
     if not shell or ctx is None:
-        line = common.usage_line(exc)  # as the plain command line says it
+        line = boundary.usage_line(exc)  # as the plain command line says it
     else:  # as the plain CLI says it, without the `referee` a shell omits
         message = exc.format_message().rstrip(".")
         line = message + ("" if message.endswith(("?", "!")) else ".")
         usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
         path = ctx.command_path.removeprefix("referee").strip()
         line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
-    common.refuse(line)
+    boundary.refuse(line)
     code: int = getattr(exc, "exit_code", 2)
     return code
 
@@ -217,26 +215,25 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
     """
     import os
 
-    from referee.cli import common
+    from referee.cli import boundary
     from referee.errors import RefereeError
 
     out, err = io.StringIO(), io.StringIO()
     with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        saved_in, saved_console = sys.stdin, common._console
+        saved_in = sys.stdin
         saved_columns = os.environ.get("COLUMNS")
         sys.stdin = io.StringIO(stdin)
-        common._console = None  # a console made for the server's terminal would add colour
         if columns:
             os.environ["COLUMNS"] = str(columns)  # the caller's terminal (one run at a time)
         try:
             try:
                 words = split(line) if isinstance(line, str) else list(line)
             except RefereeError as exc:
-                common.refuse(exc.line, exc.ruling)
+                boundary.refuse(exc.line, exc.ruling)
                 return 2, out.getvalue(), err.getvalue()
             code = execute(words, db=db, debug=debug, sealed=sealed)
         finally:
-            sys.stdin, common._console = saved_in, saved_console
+            sys.stdin = saved_in
             if saved_columns is None:
                 os.environ.pop("COLUMNS", None)
             else:

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import console, emit_json, lit
+from referee.cli.context import console
+from referee.cli.output import emit_json, lit
 
 if TYPE_CHECKING:
     from referee.content.scenario import Scenario
@@ -138,3 +139,8 @@ def show(
                       lit(p["when"]))
     out.print(table)
     out.print("* magic: the hand is ruled with --magic at the showdown (R8)")
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `scenario` group (Setup) to the root app."""
+    root.add_typer(app, name="scenario", rich_help_panel="Setup")

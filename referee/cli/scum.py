@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import add_undo_redo
-from referee.cli.side_common import add_log, plain
+from referee.cli.side_log import add_log, plain
+from referee.cli.transaction import add_undo_redo
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -57,7 +57,7 @@ def _print_hand(match: Match, how: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from referee.cli.common import console
+    from referee.cli.context import console
     from referee.rules import scum
 
     out = console()
@@ -138,7 +138,9 @@ def new(
     (R29, R31, T1)."""
     import random
 
-    from referee.cli.common import console, emit_json, transact
+    from referee.cli.context import console
+    from referee.cli.output import emit_json
+    from referee.cli.transaction import transact
     from referee.errors import BadInput
     from referee.rules import scum
 
@@ -178,7 +180,7 @@ def check(
 
     Exit 0 when legal, 2 when not; the reason says what would be legal (T12).
     """
-    from referee.cli.common import emit_json
+    from referee.cli.output import emit_json
     from referee.errors import IllegalAction
     from referee.rules import scum
 
@@ -203,7 +205,8 @@ def _print_result(match: Match, as_json: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from referee.cli.common import console, emit_json
+    from referee.cli.context import console
+    from referee.cli.output import emit_json
     from referee.rules import scum
 
     result = match.results[-1]
@@ -245,7 +248,7 @@ def finish(
 
     Plays recorded with `scum play` finish the hand themselves (T20).
     """
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
     from referee.rules import scum
 
     extra: dict[str, Any] = {}
@@ -263,7 +266,8 @@ def finish(
 def standings(as_json: Json = False) -> None:
     """Points of the match so far, each hand's roles and places; the hand in play: who is to
     act, who is out, each player's cards left (T26)."""
-    from referee.cli.common import console, db_path, emit_json
+    from referee.cli.context import console, db_path
+    from referee.cli.output import emit_json
     from referee.rules import scum
     from referee.storage.store import open_evening
 
@@ -314,7 +318,8 @@ def deal(as_json: Json = False) -> None:
 
     Recorded: from then on a play of a card the player does not hold is refused (T16).
     """
-    from referee.cli.common import emit_json, transact
+    from referee.cli.output import emit_json
+    from referee.cli.transaction import transact
     from referee.rules import scum
     from referee.rules.cards import format_cards
 
@@ -340,7 +345,8 @@ def hand(
     as_json: Json = False,
 ) -> None:
     """What a player still holds (the GM's view; only when the console dealt, T16)."""
-    from referee.cli.common import db_path, emit_json
+    from referee.cli.context import db_path
+    from referee.cli.output import emit_json
     from referee.errors import IllegalAction
     from referee.rules import scum
     from referee.rules.cards import format_cards
@@ -383,7 +389,8 @@ def pass_cards(
 
     Without a console deal only the kinds, the counts and the role cards are checked (T27).
     """
-    from referee.cli.common import emit_json, transact
+    from referee.cli.output import emit_json
+    from referee.cli.transaction import transact
     from referee.rules import scum
     from referee.rules.cards import parse_cards
 
@@ -430,7 +437,7 @@ def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
 
 
 def _print_move(match: Match, as_json: bool, events: list[Event]) -> None:
-    from referee.cli.common import emit_json
+    from referee.cli.output import emit_json
 
     finished = any(e["kind"] == "scum_hand_finished" for e in events)
     table = None if finished or match.table is None else match.table
@@ -461,7 +468,7 @@ def play(
 ) -> None:
     """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
     it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
     from referee.rules import scum
 
     extra: dict[str, Any] = {}
@@ -483,7 +490,7 @@ def pass_(
     as_json: Json = False,
 ) -> None:
     """A pass: that player is out of the series until the next lead (R30, T6)."""
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
     from referee.rules import scum
 
     extra: dict[str, Any] = {}
@@ -507,3 +514,8 @@ def _describe(events: Any) -> list[str]:
 
 
 add_log(app, STREAM, "Tarot Scum", _describe)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `scum` group (Side tables) to the root app."""
+    root.add_typer(app, name="scum", rich_help_panel="Side tables")

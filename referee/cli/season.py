@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
 from referee.cli.evening import Json
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -81,12 +82,12 @@ def next_evening(
     def build(state: State) -> list[Event]:
         events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
                                     fool=fool, absent=absent or [], changes=changes)
-        from referee.serve import replace_access
+        from referee.serve.access import replace_access
 
         replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
         return events
 
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
 
     _, after, _ = transact("evening", build, path=new, more={"fate": fate_events})
     if as_json:
@@ -168,7 +169,7 @@ def gather(paths: list[Path]) -> list[Played]:
 def show_season(data: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from referee.cli.common import console
+    from referee.cli.context import console
     from referee.season import STAGES
 
     nights = data["evenings"]

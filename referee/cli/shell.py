@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, printable
+from referee.cli.context import db_path
+from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
 
@@ -43,15 +44,15 @@ class Vocabulary:
         self.seen: object = False  # the file's signature when last read
 
     def refresh(self) -> Vocabulary:
-        from referee import live
         from referee.errors import RefereeError
+        from referee.serve import players
 
-        now = live.signature(self.path)
+        now = players.signature(self.path)
         if now == self.seen:
             return self
         self.seen = now
         try:
-            state = live.load_state(self.path)
+            state = players.load_state(self.path)
         except RefereeError:
             self.people, self.players, self.souls, self.colours = [], [], [], []
             self.line = "no evening yet: `new --fool NAME --seat ...`"
@@ -61,7 +62,7 @@ class Vocabulary:
                             else [*state.stakeholders, state.fool])
         self.souls = [s.key for s in state.souls if s.destroyed is None]
         self.colours = state.colours()
-        hand = live.frame(state)["hand"]
+        hand = players.frame(state)["hand"]
         self.to_act = hand["to_act"] if hand else None
         if hand is None and state.ceremony is not None:  # R40: the ceremony, then `next`
             self.line = ("the ceremony is closed: `next NEW.json` starts the next evening"
@@ -335,13 +336,13 @@ class Shell:
         Raises:
             _Leave: the line was ``exit`` or ``quit``.
         """
-        from referee.cli import common, runner
+        from referee.cli import boundary, runner
         from referee.errors import RefereeError
 
         try:
             words = runner.split(text)
         except RefereeError as exc:
-            common.refuse(printable(exc.line), exc.ruling)
+            boundary.refuse(printable(exc.line), exc.ruling)
             return 2
         if words and words[0].lower() in LEAVE:
             raise _Leave
@@ -412,14 +413,14 @@ def shell(
     Piped (stdin not a terminal), runs each line of stdin and exits with the status of
     the last line that failed. With --station every line runs on the serving machine.
     """
-    from referee.cli import common
+    from referee.cli import context
 
     if station is not None:
         from referee.cli import station as remote
 
         raise typer.Exit(remote.remote(station, token, ["shell"]))
 
-    sh = Shell(full_command(), common.SETTINGS.db, common.SETTINGS.debug)
+    sh = Shell(full_command(), context.current().db, context.current().debug)
     code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
     raise typer.Exit(code)
 

@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.common import emit_json
 from referee.cli.evening import Json, read_state, report_change, run
+from referee.cli.output import emit_json
 
 if TYPE_CHECKING:
     from referee.evening.state import State

@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import add_undo_redo
-from referee.cli.side_common import add_log, plain
+from referee.cli.side_log import add_log, plain
+from referee.cli.transaction import add_undo_redo
 
 if TYPE_CHECKING:
     from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
@@ -96,7 +96,8 @@ def rank(
 
     Without --elixir, the Elixir of the game going on is used.
     """
-    from referee.cli.common import db_path, emit_json
+    from referee.cli.context import db_path
+    from referee.cli.output import emit_json
     from referee.errors import BadInput
     from referee.rules import wager
     from referee.storage.store import open_evening
@@ -141,7 +142,8 @@ def new(
     """Start a race to 999: the Fool against the Mistress (R34)."""
     import random
 
-    from referee.cli.common import emit_json, transact
+    from referee.cli.output import emit_json
+    from referee.cli.transaction import transact
     from referee.rules import wager
 
     first = wager.parse_elixir(elixir) if elixir is not None else None
@@ -185,7 +187,8 @@ def score(
 
     A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
-    from referee.cli.common import emit_json, transact
+    from referee.cli.output import emit_json
+    from referee.cli.transaction import transact
     from referee.rules import wager
 
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
@@ -238,7 +241,8 @@ def turn(
     `wager turn` is the player to move; `wager turn bea`, `wager turn 3`, `wager turn bea 3`.
     Several turns alternate from the first: `wager turn 12` is six each.
     """
-    from referee.cli.common import emit_json, transact
+    from referee.cli.output import emit_json
+    from referee.cli.transaction import transact
     from referee.rules import wager
 
     if who is not None and who.strip().lstrip("-").isdigit() and count is None:
@@ -288,7 +292,7 @@ def elixir(
     name: Annotated[str, typer.Argument(help="The Elixir now on the table.", show_default=False)],
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
     from referee.rules import wager
 
     new_elixir = wager.parse_elixir(name)
@@ -305,7 +309,8 @@ def status(
 ) -> None:
     """Scores, the round in play, the Elixir and its turns, who moves, and the hands round by
     round (W12, W16)."""
-    from referee.cli.common import db_path, emit_json
+    from referee.cli.context import db_path
+    from referee.cli.output import emit_json
     from referee.rules import wager
     from referee.storage.store import open_evening
 
@@ -350,3 +355,8 @@ def _describe(events: Any) -> list[str]:
 
 
 add_log(app, STREAM, "Weir's Wager", _describe)
+
+
+def register(root: typer.Typer) -> None:
+    """Add the `wager` group (Side tables) to the root app."""
+    root.add_typer(app, name="wager", rich_help_panel="Side tables")

@@ -1,5 +1,5 @@
 """`referee watch`: the players' screen. Nothing secret on it (the frame is
-``referee.live.frame``, the players' view).
+``referee.serve.players.frame``, the players' view).
 
 Module-level imports stay light (typer and the standard library): rich is imported when a
 frame is drawn, so every other command starts fast.
@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import clock, db_path, emit_json, money, printable
+from referee.cli.context import db_path
+from referee.cli.output import clock, emit_json, money, printable
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -73,7 +74,7 @@ def seat_note(seat: dict[str, Any]) -> str:
 
 def render_frame(view: dict[str, Any], width: int = 120,
                  height: int | None = None) -> RenderableType:
-    """The players' screen for one frame of ``referee.live.frame``: the turn line and the
+    """The players' screen for one frame of ``referee.serve.players.frame``: the turn line and the
     pots first; compact (no assistants' rows, chip counts without stacks) when ``height``
     rows cannot hold the whole table."""
     full = _render_frame(view, width, compact=False)
@@ -237,11 +238,11 @@ def watch(
     ] = False,
 ) -> None:
     """The table for the players' screen: stacks, pots, whose turn, the clock. No secrets."""
-    from referee import live
-    from referee.cli.common import console
+    from referee.cli.context import console
+    from referee.serve import players
 
     path = db_path()
-    view = live.frame(live.load_state(path))  # no evening: one line, exit 2
+    view = players.frame(players.load_state(path))  # no evening: one line, exit 2
     if as_json:
         emit_json(view)
         return
@@ -252,7 +253,7 @@ def watch(
     try:
         if not con.is_terminal:  # piped: a new frame whenever the evening changes
             shown = None
-            for view in live.frames(path, interval=interval):
+            for view in players.frames(path, interval=interval):
                 key = {k: v for k, v in view.items() if k != "clock"}
                 if key != shown:
                     shown = key
@@ -262,7 +263,7 @@ def watch(
         from rich.live import Live
 
         with Live(console=con, screen=True, auto_refresh=False) as screen:
-            for view in live.frames(path, interval=interval):
+            for view in players.frames(path, interval=interval):
                 screen.update(render_frame(view, con.width, con.height), refresh=True)
     except KeyboardInterrupt:
         return

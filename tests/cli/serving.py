@@ -41,13 +41,17 @@ class Served:
     """A running ``referee serve`` (in this process) and a loopback client for it."""
 
     def __init__(self, evening: Path, *, station: bool = True, season: bool = False) -> None:
-        from referee import live, serve
-        from referee.cli.server import make_server
+        from referee.serve import access, players
+        from referee.serve.server import make_server
 
-        state = live.load_state(evening)
+        state = players.load_state(evening)
         self.evening = evening
-        self.access = serve.ensure_access(evening, state.assistants)
-        self.server = make_server(evening, "127.0.0.1", 0, station=station, season=season)
+        self.access = access.ensure_access(evening, state.assistants)
+        from referee.cli.station import run_remote
+        from referee.cli.wall import server_bug
+
+        self.server = make_server(evening, "127.0.0.1", 0, station=run_remote if station else None,
+                                  bug=server_bug, season=season)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever,
                                        kwargs={"poll_interval": 0.05}, daemon=True)

@@ -33,10 +33,10 @@ class GM:
         return out
 
     def status(self) -> dict[str, Any]:
-        from referee import live
         from referee.evening.views import status
+        from referee.serve import players
 
-        return status(live.load_state(self.db))
+        return status(players.load_state(self.db))
 
 #: Six seats with every hard chip colour (black and white on the dark cloth) and a name
 #: too long for a seat's card; the first ``n`` sit for an evening of ``n``.

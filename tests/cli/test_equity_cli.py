@@ -97,7 +97,7 @@ def test_h29_numpy_is_loaded_by_hand_equity_only() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, referee.cli.main, referee.evening.views, referee.live; "
+    code = ("import sys, referee.cli.main, referee.evening.views, referee.serve.players; "
             "from referee.cli.main import app; "
             "print('numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -377,8 +377,8 @@ def test_watch_at_80_by_24_puts_the_turn_and_the_pots_first_and_goes_compact(gm:
 
     from rich.console import Console
 
-    from referee import live as frames
     from referee.cli.watch import render_frame
+    from referee.serve import players as frames
 
     gm("new", "--fool", "Max", "--seat", "Ada:I:red:Ben:II", "--seat", "Cy:III:blue:Di:IV",
        "--seat", "Ed:V:green:Flo:VI", "--seat", "Gus:VII:yellow:Hal:VIII", "--seat",

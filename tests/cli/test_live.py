@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from referee import live
+from referee.serve import players
 from referee.storage.store import open_evening
 from tests.cli.conftest import GM
 
@@ -173,7 +173,7 @@ def test_frames_follow_a_change_from_another_process_within_a_second(gm: GM, db:
         _referee(db, "call", "Ed")
         done.append(time.monotonic())
 
-    stream = live.frames(db, interval=0.05, tick=0.2)
+    stream = players.frames(db, interval=0.05, tick=0.2)
     first = next(stream)
     assert first["hand"]["to_act"] == "Ed"
     thread = threading.Thread(target=other_terminal)
@@ -197,7 +197,7 @@ def test_follow_redraws_the_clock_without_rereading(tmp_path: Path) -> None:
     def sleep(s: float) -> None:
         now[0] += s
 
-    polls = live.follow(path, interval=0.25, tick=1.0, sleep=sleep, clock=lambda: now[0])
+    polls = players.follow(path, interval=0.25, tick=1.0, sleep=sleep, clock=lambda: now[0])
     assert [next(polls) for _ in range(3)] == [True, False, False]
     os.replace(_write(tmp_path / "new.json", '{"x": 1}'), path)
     assert next(polls) is True

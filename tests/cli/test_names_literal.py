@@ -30,13 +30,14 @@ def odd(gm: GM, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest)
 
     from rich.console import Console
 
-    from referee.cli import common
+    from referee.cli import context
     from referee.evening import commands, lookup
 
     if request.param == "terminal":
         monkeypatch.setenv("TERM", "xterm")  # rich gives a dumb terminal 80 columns
-        monkeypatch.setattr(common, "_console", Console(
-            force_terminal=True, color_system=None, width=200, highlight=False, emoji=False))
+        terminal = Console(force_terminal=True, color_system=None, width=200, highlight=False,
+                           emoji=False)
+        monkeypatch.setattr(context, "preset_console", lambda: terminal)
         invoke = gm.invoke
         sgr = re.compile(r"\x1b\[[0-9;]*m")  # rich's own bold and dim, not the names'
 
@@ -110,7 +111,7 @@ def test_side_tables_print_names_literally(gm: GM) -> None:
 
 
 def test_the_shell_toolbar_shows_names_literally(odd: GM, db: Path) -> None:
-    from referee.cli.common import printable
+    from referee.cli.output import printable
     from referee.cli.shell import Vocabulary
 
     odd("hand", "start")

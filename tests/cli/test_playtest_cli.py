@@ -429,10 +429,10 @@ def test_e27_a_bet_of_minus_one_is_the_consoles_own_refusal(gm: GM) -> None:
 
 def test_e42_plain_output_shows_no_markup_escape(gm: GM, monkeypatch: pytest.MonkeyPatch
                                                 ) -> None:
-    from referee.cli import common
+    from referee.cli import context
 
     gm("new", "--fool", "Max", *SEATS)
-    monkeypatch.setattr(common, "_console", None)  # a fresh process, its output piped
+    monkeypatch.setattr(context, "_OUTSIDE", context.Context())  # a fresh process, piped
     out = gm("soul", "auction", "Ben", "green").output
     assert "`soul bid BUYER COLOUR:N [--promise TEXT]`" in out and "\\[" not in out
 

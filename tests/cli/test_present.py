@@ -215,9 +215,9 @@ def test_e70_every_loopback_address_is_caught(evening_copy: GM, tmp_path: Path,
 
 def test_e70_serve_lan_keeps_the_rooms_address_for_the_next_handout(evening_copy: GM,
                                                                     tmp_path: Path) -> None:
-    from referee import serve
+    from referee.serve import access
 
-    serve.ensure_access(evening_copy.db, ["Ben"], url="http://10.1.2.3:8765")  # as serve --lan
+    access.ensure_access(evening_copy.db, ["Ben"], url="http://10.1.2.3:8765")  # as serve --lan
     page = tmp_path / "ben.html"
     out = evening_copy("handout", "Ben", "--html", str(page)).output
     assert "E70" not in out and "http://10.1.2.3:8765/a/" in page.read_text()

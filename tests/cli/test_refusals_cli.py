@@ -59,12 +59,10 @@ class Replay:
         self.probes = 0
 
     def run(self, db: Path, line: str) -> Result:
-        from referee.cli import common
-
         words = shlex.split(line)
         if words and words[0] == "referee":
             words = words[1:]
-        common._console = None  # each line as a fresh process whose output is piped (plain)
+        # each line as a fresh process whose output is piped (plain): a context of its own
         return self.runner.invoke(app, ["--db", str(db), *words])
 
     def copy(self) -> Path:

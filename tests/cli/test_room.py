@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee import serve
+from referee.serve import room
 from tests.cli.conftest import GM
 from tests.cli.serving import copy_evening, demo_db, served
 
@@ -82,15 +82,15 @@ def test_e82_a_break_counts_down_from_its_minutes(table: GM) -> None:
 def test_e82_a_wall_command_the_gm_mistypes_is_one_line_and_changes_nothing(
         table: GM, db: Path, args: tuple[str, ...], says: str) -> None:
     table("room", "blank")
-    wall = serve.room_path(db).read_bytes()
+    wall = room.room_path(db).read_bytes()
     line = table.fails(*args)
     assert says in line
-    assert serve.room_path(db).read_bytes() == wall
+    assert room.room_path(db).read_bytes() == wall
 
 
 def test_e82_the_wall_belongs_to_an_evening(gm: GM, db: Path) -> None:
     assert "no evening file at" in gm.fails("room", "blank")
-    assert not serve.room_path(db).exists()
+    assert not room.room_path(db).exists()
     assert "no evening file at" in gm.fails("room", "status")
 
 

@@ -179,16 +179,16 @@ def test_e53_oversized_body_is_refused_unread(server: Served, evening: Path) -> 
 
 
 def test_e52_tokens_are_long_random_and_kept_in_a_0600_file(evening: Path) -> None:
-    from referee import serve
+    from referee.serve import access as serve_access
 
-    access = serve.ensure_access(evening, ["Ben", "Di"])
+    access = serve_access.ensure_access(evening, ["Ben", "Di"])
     tokens = [access.station, *access.assistants.values()]
     assert len(set(tokens)) == len(tokens)
     assert all(len(t) >= 22 for t in tokens)  # >= 128 bits as urlsafe base64
-    mode = stat.S_IMODE(os.stat(serve.access_path(evening)).st_mode)
+    mode = stat.S_IMODE(os.stat(serve_access.access_path(evening)).st_mode)
     assert mode == 0o600
-    assert serve.ensure_access(evening, ["Ben", "Di"]) == access  # kept across restarts
-    renewed = serve.ensure_access(evening, ["Ben", "Di"], renew=True)
+    assert serve_access.ensure_access(evening, ["Ben", "Di"]) == access  # kept across restarts
+    renewed = serve_access.ensure_access(evening, ["Ben", "Di"], renew=True)
     assert renewed.station != access.station
     assert not set(renewed.assistants.values()) & set(access.assistants.values())
 
@@ -229,11 +229,11 @@ def test_e52_station_token_and_near_misses_open_no_sheet(server: Served) -> None
 
 
 def test_e52_old_links_die_with_new_tokens(server: Served, evening: Path) -> None:
-    from referee import serve
+    from referee.serve import access
 
     old = server.access.assistants["Ben"]
     assert server.get(f"/a/{old}")[0] == 200
-    new = serve.ensure_access(evening, ["Ben", "Di", "Flo", "Hal"], renew=True)
+    new = access.ensure_access(evening, ["Ben", "Di", "Flo", "Hal"], renew=True)
     assert server.get(f"/a/{old}")[0] == 404
     assert server.get(f"/a/{new.assistants['Ben']}")[0] == 200
 
@@ -500,13 +500,13 @@ def test_e66_new_force_replaces_every_token_and_new_assistants_have_theirs(
         server: Served, evening: Path) -> None:
     from typer.testing import CliRunner
 
-    from referee import serve
+    from referee.serve import access
     from tests.cli.conftest import GM
 
     old = server.access
     out = GM(CliRunner(), evening)(*NEW_FORCE).output
     assert "Every link and the station token are new" in out and "E66" in out
-    new = serve.load_access(evening)
+    new = access.load_access(evening)
     assert new is not None and set(new.assistants) == {"Ben", "Zoe"}  # Zoe's, at once
     assert new.station != old.station and new.url == old.url
     assert not {new.station, *new.assistants.values()} & {old.station, *old.assistants.values()}
@@ -523,35 +523,35 @@ def test_e66_new_force_replaces_every_token_and_new_assistants_have_theirs(
 def test_e66_a_refused_new_keeps_every_token(server: Served, evening: Path) -> None:
     from typer.testing import CliRunner
 
-    from referee import serve
+    from referee.serve import access
     from tests.cli.conftest import GM
 
-    text = serve.access_path(evening).read_bytes()
+    text = access.access_path(evening).read_bytes()
     GM(CliRunner(), evening).fails(*NEW_FORCE[:-1])  # no --force: refused (the evening stands)
     GM(CliRunner(), evening).fails("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX",
                                    "--seat", "Cy:XVI:blue", "--force")  # two share XVI
-    assert serve.access_path(evening).read_bytes() == text
+    assert access.access_path(evening).read_bytes() == text
 
 
 def test_e66_new_without_links_handed_out_makes_no_access_file(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from referee import serve
+    from referee.serve import access
     from tests.cli.conftest import GM
 
     db = tmp_path / "fresh.json"
     out = GM(CliRunner(), db)(*NEW_FORCE[:-1]).output
-    assert "station token" not in out and not serve.access_path(db).exists()
+    assert "station token" not in out and not access.access_path(db).exists()
 
 
 def test_e66_the_station_that_ran_new_force_gets_the_new_token(server: Served,
                                                                evening: Path) -> None:
-    from referee import serve
+    from referee.serve import access
 
     old = server.access.station
     status, there = server.station(NEW_FORCE, old)
     assert status == 200 and there["exit"] == 0, there
-    new = serve.load_access(evening)
+    new = access.load_access(evening)
     assert new is not None and there["token"] == new.station != old
     status, there = server.station(["status", "--json"], new.station)
     assert status == 200 and "token" not in there  # said once, when it changed
@@ -560,12 +560,12 @@ def test_e66_the_station_that_ran_new_force_gets_the_new_token(server: Served,
 def test_e67_links_prints_every_link_and_the_station_token(evening: Path) -> None:
     from typer.testing import CliRunner
 
-    from referee import serve
+    from referee.serve import access as serve_access
     from tests.cli.conftest import GM
 
     gm = GM(CliRunner(), evening)
     out = gm("links").output
-    access = serve.load_access(evening)
+    access = serve_access.load_access(evening)
     assert access is not None
     for name, token in access.assistants.items():
         assert re.search(rf"^  {name} +http://127\.0\.0\.1:8765/a/{token}$", out, re.M), name
@@ -623,7 +623,7 @@ def _screen(text: str, theme: str) -> list[list[int]]:
 def test_e70_terminal_qr_is_the_code_black_on_white_on_any_terminal(theme: str) -> None:
     import segno
 
-    from referee.cli.serve import qr_text
+    from referee.cli.wall import qr_text
 
     want = [[0 if dark else 255 for dark in row]
             for row in segno.make(LINK, error="m").matrix_iter(scale=1, border=4)]
@@ -638,7 +638,7 @@ def test_e70_the_check_sees_a_code_drawn_in_the_terminals_own_colours() -> None:
     fail on it."""
     import segno
 
-    from referee.cli.serve import qr_text
+    from referee.cli.wall import qr_text
 
     want = [[0 if dark else 255 for dark in row]
             for row in segno.make(LINK, error="m").matrix_iter(scale=1, border=4)]
@@ -670,7 +670,7 @@ def test_e70_terminal_qr_scans(theme: str, tmp_path: Path) -> None:
     code in the terminal's own colours does not scan on a light terminal."""
     import shutil
 
-    from referee.cli.serve import qr_text
+    from referee.cli.wall import qr_text
 
     if shutil.which("zbarimg") is None:
         pytest.skip("zbarimg is not installed (apt-get install zbar-tools)")
@@ -685,13 +685,13 @@ def test_e66_a_token_replaced_by_another_hand_is_never_handed_out(server: Served
                                                                  ) -> None:
     """Tokens taken back while a station's line runs (`serve --new-tokens` at the serving
     machine) are not given to that station in its answer."""
-    from referee import serve
     from referee.cli import station
+    from referee.serve import access
 
     real = station.run_remote
 
     def meanwhile(*args: Any, **kwargs: Any) -> tuple[int, str, str]:
-        serve.ensure_access(evening, [], renew=True)
+        access.ensure_access(evening, [], renew=True)
         return real(*args, **kwargs)
 
     monkeypatch.setattr(station, "run_remote", meanwhile)
@@ -700,7 +700,7 @@ def test_e66_a_token_replaced_by_another_hand_is_never_handed_out(server: Served
 
 
 def test_a_frame_s_etag_ignores_its_running_clock_and_nothing_else() -> None:
-    from referee.serve import frame_etag
+    from referee.serve.frame import frame_etag
 
     frame = {"clock": 59, "seats": [{"name": "Ada", "stack": 4}], "limit_reached": False}
     assert frame_etag(frame) == frame_etag({**frame, "clock": 61})

@@ -113,7 +113,7 @@ def _wait(predicate: object, timeout: float = 10.0) -> bool:
 
 def test_e68_connections_are_capped_and_the_rest_told_so(
         server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.cli import server as http
+    from referee.serve import server as http
 
     monkeypatch.setattr(http, "MAX_CONNECTIONS", 4)
     held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]
@@ -131,7 +131,7 @@ def test_e68_connections_are_capped_and_the_rest_told_so(
 
 def test_e68_one_address_holds_at_most_its_share(server: Served,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.cli import server as http
+    from referee.serve import server as http
 
     monkeypatch.setattr(http, "MAX_PER_ADDRESS", 3)
     monkeypatch.setattr(http, "_is_local", lambda host: False)  # as if from the room's network
@@ -146,7 +146,7 @@ def test_e68_one_address_holds_at_most_its_share(server: Served,
 
 def test_e68_a_silent_connection_is_closed(server: Served,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.cli import server as http
+    from referee.serve import server as http
 
     monkeypatch.setattr(http.Handler, "timeout", 0.5)
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
@@ -158,7 +158,7 @@ def test_e68_a_silent_connection_is_closed(server: Served,
 
 def test_e68_a_dripping_request_is_cut(server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
     """A byte every 0.2 s never trips a per-read timeout: the whole request has a deadline."""
-    from referee.cli import server as http
+    from referee.serve import server as http
 
     monkeypatch.setattr(http, "REQUEST_TIME", 1.0)
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
@@ -180,8 +180,8 @@ def test_e68_a_dripping_request_is_cut(server: Served, monkeypatch: pytest.Monke
 def test_e68_a_slow_station_command_is_not_cut(server: Served,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is for sending the request; the command then takes as long as it needs."""
-    from referee.cli import server as http
     from referee.cli import station
+    from referee.serve import server as http
 
     monkeypatch.setattr(http, "REQUEST_TIME", 0.3)
     real = station.run_remote
@@ -196,9 +196,11 @@ def test_e68_a_slow_station_command_is_not_cut(server: Served,
 
 
 def test_e68_answers_leave_without_nagle_delay(demo_db: Path, tmp_path: Path) -> None:
-    from referee.cli.server import make_server
+    from referee.cli.wall import server_bug
+    from referee.serve.server import make_server
 
-    srv = make_server(copy_evening(demo_db, tmp_path / "n"), "127.0.0.1", 0, station=False)
+    srv = make_server(copy_evening(demo_db, tmp_path / "n"), "127.0.0.1", 0, station=None,
+                      bug=server_bug)
     try:
         client = socket.create_connection(srv.server_address)
         sock, _ = srv.get_request()
@@ -287,9 +289,9 @@ def test_e69_the_policy_follows_the_template_as_changed(server: Served,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """A script or style added to the table page's template later is covered without an edit
     to the server."""
-    from referee import serve
+    from referee.serve import pages
 
-    monkeypatch.setattr(serve, "_TEMPLATE", "<html><head><style>a{}</style><STYLE>b{}</STYLE>"
+    monkeypatch.setattr(pages, "_TEMPLATE", "<html><head><style>a{}</style><STYLE>b{}</STYLE>"
                         "</head><body><script>one()</script><script\ttype=module>two()"
                         "</script>{{TITLE}}</body></html>")
     _, headers, body = server.get("/")
@@ -302,12 +304,12 @@ def test_e69_a_script_smuggled_in_through_the_data_would_not_run(
         server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
     """Were the escaping of a name ever broken, what it brings into the page has no nonce:
     the nonce is given to the template before any name goes in."""
-    from referee import serve
+    from referee.serve import pages
 
     evil = "</script><script>window.pwned = 1</script><style>body{}</style>"
-    monkeypatch.setattr(serve, "_inline_json", lambda data: "null" if data is not None and
+    monkeypatch.setattr(pages, "_inline_json", lambda data: "null" if data is not None and
                         not isinstance(data, str) else f'"{evil}"')
-    monkeypatch.setattr(serve.html, "escape", lambda text, quote=True: evil)
+    monkeypatch.setattr(pages.html, "escape", lambda text, quote=True: evil)
     _, headers, body = server.get("/")
     page = body.decode()
     assert "window.pwned = 1" in page
@@ -376,7 +378,7 @@ def test_e69_served_pages_run_in_chromium_with_no_policy_violation(server: Serve
 
 @pytest.mark.system
 def test_e66_a_phone_whose_link_was_replaced_says_so(server: Served, browser: object) -> None:
-    from referee import serve
+    from referee.serve import access
     from tests.browser import Browser
 
     assert isinstance(browser, Browser)
@@ -385,7 +387,7 @@ def test_e66_a_phone_whose_link_was_replaced_says_so(server: Served, browser: ob
     body = "document.body.innerText"  # what the screen shows (no script text)
     assert "Clue sheet: Hal" in browser.evaluate(body)
     assert "opens no sheet" not in browser.evaluate(body)
-    serve.ensure_access(server.evening, ["Ben", "Di", "Flo", "Hal"], renew=True)
+    access.ensure_access(server.evening, ["Ben", "Di", "Flo", "Hal"], renew=True)
     seconds = browser.wait_for(f"{body}.indexOf('opens no sheet any more') >= 0", timeout=6)
     assert seconds < 6
     assert "Clue sheet" not in browser.evaluate(body)  # the old sheet is gone from the screen

@@ -168,14 +168,14 @@ def test_serve_qr_prints_every_link_as_a_code(demo_db: Path, tmp_path: Path) -> 
 
 
 def test_handout_html_carries_the_link_as_a_qr_code(demo_db: Path, tmp_path: Path) -> None:
-    from referee import serve
+    from referee.serve import access as serve_access
 
     db = copy_evening(demo_db, tmp_path / "night")
     page = tmp_path / "ben.html"
     result = referee("--db", str(db), "handout", "Ben", "--html", str(page),
                      "--url", "http://192.168.1.20:8765")
     assert result.returncode == 0, result.stderr
-    access = serve.load_access(db)
+    access = serve_access.load_access(db)
     assert access is not None
     html = page.read_text()
     assert f"http://192.168.1.20:8765/a/{access.assistants['Ben']}" in html
@@ -391,12 +391,12 @@ def _stop(proc: subprocess.Popen[str]) -> str:
 
 
 def test_e67_serve_prints_no_link_or_token_unless_asked(demo_db: Path, tmp_path: Path) -> None:
-    from referee import serve
+    from referee.serve import access as serve_access
 
     db = copy_evening(demo_db, tmp_path / "night")
     proc, text = _serve_lines(db, "--station")
     text += _stop(proc)
-    access = serve.load_access(db)
+    access = serve_access.load_access(db)
     assert access is not None
     for token in (access.station, *access.assistants.values()):
         assert token not in text
@@ -483,7 +483,7 @@ def test_e67_tls_with_unusable_files_is_one_line(demo_db: Path, tmp_path: Path,
 
 def test_e66_token_rotation_after_new_force_through_the_station(serving: Serving,
                                                                 tmp_path: Path) -> None:
-    from referee import serve
+    from referee.serve import access as serve_access
 
     db = tmp_path / "night" / "demo.json"
     new = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
@@ -491,7 +491,7 @@ def test_e66_token_rotation_after_new_force_through_the_station(serving: Serving
     station = ["--station", serving.url, "--token", serving.token]
     done = referee(*station, *new)
     assert done.returncode == 0, done.stderr
-    access = serve.load_access(db)
+    access = serve_access.load_access(db)
     assert access is not None and access.station != serving.token
     assert f"--token {access.station}" in done.stderr and "E66" in done.stderr
     assert set(access.assistants) == {"Ben", "Zoe"}

@@ -2,8 +2,9 @@
 
 The standard library's threading HTTP server; no web framework. Read routes answer GET and
 HEAD only; ``POST /station`` exists only with ``--station`` and runs a command line under
-the GM's station token through the one in-process runner (``referee.cli.runner``), under
-the evening's lock like any command typed in a terminal. No route reaches the file system.
+the GM's station token through the runner the command line hands in (``referee.cli.station``,
+the one in-process runner), under the evening's lock like any command typed in a terminal.
+No route reaches the file system.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -24,7 +26,13 @@ if TYPE_CHECKING:
     import io
     import ssl
 
-    from referee.serve import Access, FrameSource
+    from referee.serve.access import Access
+    from referee.serve.frame import FrameSource
+
+#: Runs one station command line on the evening at a width: its exit status, stdout, stderr.
+StationRunner = Callable[[list[str], Path, int | None], tuple[int, str, str]]
+#: Where the server tells of a bug of its own (the command line passes the terminal's stderr).
+BugReport = Callable[[str], None]
 
 #: The largest request body read (a station command line is far smaller) (E53).
 MAX_BODY = 16 * 1024
@@ -55,12 +63,14 @@ class Server(ThreadingHTTPServer):
     allow_reuse_address = True
     request_queue_size = 64
 
-    def __init__(self, address: tuple[str, int], evening: Path, *, station: bool,
-                 tls: ssl.SSLContext | None = None, season: bool = False) -> None:
-        from referee.serve import FrameSource, build_frame
+    def __init__(self, address: tuple[str, int], evening: Path, *, station: StationRunner | None,
+                 bug: BugReport, tls: ssl.SSLContext | None = None,
+                 season: bool = False) -> None:
+        from referee.serve.frame import FrameSource, build_frame
 
         self.evening = evening
         self.station = station
+        self.bug = bug
         self.tls = tls
         # E111: `serve --season` adds the season's standings to every frame.
         self.source: FrameSource = FrameSource(evening, build=(
@@ -125,7 +135,7 @@ class Server(ThreadingHTTPServer):
         """A full server's answer (E68): 503 with every header, sent without a thread."""
         if self.tls is not None:
             return  # no handshake on the accepting thread: the connection is just closed
-        from referee.serve import content_policy
+        from referee.serve.pages import content_policy
 
         head = "".join(f"{k}: {v}\r\n" for k, v in {
             **SECURITY_HEADERS, "Content-Security-Policy": content_policy(),
@@ -169,17 +179,16 @@ class Server(ThreadingHTTPServer):
         exc = sys.exc_info()[1]
         if isinstance(exc, ConnectionError | TimeoutError | ssl.SSLError):
             return
-        print(f"internal error serving {client_address[0]}: a bug, not your mistake",
-              file=sys.__stderr__)
-        traceback.print_exc(file=sys.__stderr__)
+        self.bug(f"internal error serving {client_address[0]}: a bug, not your mistake\n"
+                 + traceback.format_exc())
 
     def access(self) -> Access | None:
         """The tokens, re-read when the access file changes (``serve --new-tokens`` elsewhere)."""
-        from referee import live, serve
+        from referee.serve import access, players
 
-        key = live.signature(serve.access_path(self.evening))
+        key = players.signature(access.access_path(self.evening))
         if key != self._access[0]:
-            self._access = (key, serve.load_access(self.evening))
+            self._access = (key, access.load_access(self.evening))
         return self._access[1]
 
 
@@ -222,7 +231,7 @@ class Handler(BaseHTTPRequestHandler):
               nonce: str | None = None) -> None:
         """One answer with every header; a page built with ``nonce`` runs its own scripts
         and styles, and nothing else inline (E69)."""
-        from referee.serve import content_policy
+        from referee.serve.pages import content_policy
 
         self._answered = True
         self.send_response(status)
@@ -386,7 +395,7 @@ class Handler(BaseHTTPRequestHandler):
     # -- routes ----------------------------------------------------------------------------
 
     def _table(self) -> None:
-        from referee.serve import new_nonce, table_page
+        from referee.serve.pages import new_nonce, table_page
 
         cached = self.server.source.current()
         nonce = new_nonce()
@@ -406,12 +415,12 @@ class Handler(BaseHTTPRequestHandler):
 
     def _handout(self, token: str) -> None:
         from referee.errors import RefereeError
-        from referee.serve import handout_page, new_nonce
+        from referee.serve.pages import handout_page, new_nonce
 
         access = self.server.access()
         name = access.assistant_for(token) if access is not None else None
         if name is None:  # an unknown token is no page at all (E52), and may be a replaced one
-            from referee.serve import REPLACED
+            from referee.serve.pages import REPLACED
 
             self._text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} (E66)")
             return
@@ -425,8 +434,8 @@ class Handler(BaseHTTPRequestHandler):
                    headers={"ETag": etag}, nonce=nonce)
 
     def _station(self, body: bytes) -> None:
-        from referee.cli import station
-
+        run = self.server.station
+        assert run is not None  # routed here only when the server takes commands
         access = self.server.access()
         token = bearer(self.headers.get("Authorization", ""))
         if not token:
@@ -449,7 +458,7 @@ class Handler(BaseHTTPRequestHandler):
             return
         columns = request.get("columns")
         columns = columns if isinstance(columns, int) and 20 <= columns <= 500 else None
-        code, out, err = station.run_remote(args, self.server.evening, columns)
+        code, out, err = run(args, self.server.evening, columns)
         reply: dict[str, Any] = {"exit": code, "stdout": out, "stderr": err}
         after = self.server.access()
         words = [a for a in args if not a.startswith("-")]
@@ -512,9 +521,12 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
     return context
 
 
-def make_server(evening: Path, host: str, port: int, *, station: bool,
+def make_server(evening: Path, host: str, port: int, *, station: StationRunner | None,
+                bug: BugReport,
                 tls: tuple[Path, Path] | None = None, season: bool = False) -> Server:
-    """A server bound to ``host:port`` (port 0: any free one), over TLS with ``tls``.
+    """A server bound to ``host:port`` (port 0: any free one), over TLS with ``tls``; with
+    ``station``, ``POST /station`` runs command lines through it; ``bug`` hears of the
+    server's own bugs.
 
     Raises:
         BadInput: the address is taken or cannot be bound, or the TLS files are unusable.
@@ -523,7 +535,8 @@ def make_server(evening: Path, host: str, port: int, *, station: bool,
 
     context = tls_context(*tls) if tls is not None else None
     try:
-        return Server((host, port), evening, station=station, tls=context, season=season)
+        return Server((host, port), evening, station=station, bug=bug, tls=context,
+                      season=season)
     except OSError as exc:
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}; give another "
                        "--port") from None

@@ -1,182 +1,28 @@
-"""What every command group shares: the evening path, output, and the error boundary.
-
-Only the CLI prints and picks exit codes: a ``RefereeError`` is a user mistake
--> one line on stderr, exit 2, nothing written; anything else is a bug -> exit 1,
-with the traceback under ``--debug``.
-"""
+"""The error boundary: a ``RefereeError`` is a user mistake -> one line on stderr, exit 2,
+nothing written; anything else is a bug -> exit 1, with the traceback under ``--debug``; a
+usage mistake -> one line with the usage, exit 2. Also what is checked at the door: numbers
+(E45), the root options anywhere on the line, lines read from a file."""
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
-import re
 import sys
 import traceback
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
 
+from referee.cli import context
+from referee.cli.output import printable
 from referee.errors import RefereeError
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
-    from referee.streams import Event
+    pass
 
-
-@dataclass
-class Settings:
-    """Root options, carried on the click context as ``ctx.obj``."""
-
-    db: Path | None = None
-    debug: bool = False
-    explain: bool = False  # after a refusal, read its ruling aloud
-
-
-def default_db() -> Path:
-    """``REFEREE_DB``, else ``evening.json`` in the user data directory."""
-    env = os.environ.get("REFEREE_DB")
-    if env:
-        return Path(env)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("referee", appauthor=False)) / "evening.json"
-
-
-#: Set by the root callback for the command being run.
-SETTINGS = Settings()
-
-
-def db_path() -> Path:
-    """The evening file this command works on: ``--db``, ``REFEREE_DB``, user data dir."""
-    if SETTINGS.db is not None:
-        return SETTINGS.db
-    return default_db()
-
-
-_console: Console | None = None
-
-
-def console() -> Console:
-    """The rich console for human output (colour only on a terminal, never with NO_COLOR)."""
-    global _console
-    if _console is None:
-        from rich.console import Console
-
-        _console = Console(highlight=False, emoji=False)  # `:smile:` in a name stays text
-    return _console
-
-
-def emit_json(obj: Any) -> None:
-    """One JSON document on stdout, UTF-8, keys in insertion order."""
-    typer.echo(json.dumps(obj, ensure_ascii=False))
-
-
-#: A rich markup tag, with the backslashes before it (as rich reads them).
-_TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-
-
-def printable(text: object) -> str:
-    """``text`` with its control characters (ANSI escapes, newlines) shown as ``\\x1b``:
-    for rich ``Text`` and the shell's toolbar, which read no markup but would pass escapes on.
-
-    >>> printable("Ada\\x1b[2J")
-    'Ada\\\\x1b[2J'
-    """
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
-
-
-def lit(text: object) -> str:
-    """``text`` to print literally inside markup: names and free text are data (issue 12).
-
-    Rich markup in it is escaped (as ``rich.markup.escape`` does, without importing rich),
-    and control characters (ANSI escapes, newlines) are shown as ``\\x1b``, never obeyed.
-
-    >>> lit("[/]")
-    '\\\\[/]'
-    >>> lit("a\\x1b[31mb")
-    'a\\\\x1b[31mb'
-    """
-    out = printable(text)
-    out = _TAG.sub(lambda m: f"{m.group(1)}{m.group(1)}\\{m.group(2)}", out)
-    if out.endswith("\\") and not out.endswith("\\\\"):
-        out += "\\"
-    return out
-
-
-def lit_values(record: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``record`` whose text values (and lists of text) are ``lit``: for events
-    and views formatted straight into markup."""
-    out: dict[str, Any] = {}
-    for key, value in record.items():
-        if isinstance(value, str):
-            value = lit(value)
-        elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-            value = [lit(v) for v in value]
-        out[key] = value
-    return out
-
-
-def plain(text: str) -> str:
-    """Markup as plain text: the style tags dropped, escaped brackets kept, as rich reads it.
-
-    >>> plain("[bold]Ada[/] bets \\\\[red 1]")
-    'Ada bets [red 1]'
-    """
-
-    def tag(m: re.Match[str]) -> str:
-        slashes = m.group(1)
-        kept = slashes[: len(slashes) // 2]
-        return kept + m.group(2) if len(slashes) % 2 else kept
-
-    return _TAG.sub(tag, text)
-
-
-def say(text: str) -> None:
-    """One line of human output with rich markup; plain text (no rich) off a terminal.
-
-    Names and free text go in through ``lit`` at the formatting site.
-    """
-    if _console is None and not sys.stdout.isatty():
-        typer.echo(plain(text))
-        return
-    console().print(text)
-
-
-def money(chips: int) -> str:
-    """``$1,200,000``: chips in dollars at the evening's chip value (R10)."""
-    from referee.evening.state import CHIP_VALUE
-
-    return f"${chips * CHIP_VALUE:,}"
-
-
-def short_money(chips: int) -> str:
-    """``$1.5M`` / ``$800k``: dollars in a narrow column."""
-    from referee.evening.state import CHIP_VALUE
-
-    dollars = chips * CHIP_VALUE
-    if dollars >= 1_000_000:
-        return f"${dollars / 1_000_000:.1f}M"
-    return f"${dollars // 1000}k" if dollars else "$0"
-
-
-def clock(seconds: int | None, *, exact: bool = False) -> str:
-    """The evening's clock since the first hand: ``1:05``, or ``1:05:09`` when ``exact``."""
-    if seconds is None:
-        return "not started"
-    text = f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
-    return f"{text}:{seconds % 60:02d}" if exact else text
-
-
-def say_lit(text: str) -> None:
-    """One line of human output printed literally: no markup in it at all."""
-    say(lit(text))
 
 
 def fail(message: str) -> None:
@@ -191,8 +37,8 @@ def refuse(line: str, ruling: str | None = None) -> None:
     typer.echo(f"error: {line}", err=True)
     from referee.cli import aloud
 
-    memory = aloud.remember(line, ruling, db_path())
-    if SETTINGS.explain:
+    memory = aloud.remember(line, ruling, context.db_path())
+    if context.current().explain:
         try:
             typer.echo(aloud.explanation(memory["rulings"]))
         except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
@@ -307,12 +153,12 @@ class RefereeGroup(TyperGroup):
         except Exception as exc:
             if type(exc).__module__.split(".")[0] in ("click", "typer"):
                 raise  # usage errors: the parser prints them and exits 2
-            if SETTINGS.debug:
+            if context.current().debug:
                 traceback.print_exc()
             if _recorded():
                 _answer_failed(exc)
                 raise typer.Exit(0) from None
-            if not SETTINGS.debug:
+            if not context.current().debug:
                 typer.echo(
                     f"internal error: {type(exc).__name__}: {exc} "
                     "(a bug, not your mistake; nothing was written; rerun with --debug)",
@@ -376,69 +222,6 @@ def _end_command() -> None:
         files.NOTES.clear()
 
 
-def command_text(extra: dict[str, Any] | None = None) -> str:
-    """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
-    ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
-    the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
-    import shlex
-
-    from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
-
-    ctx = get_current_context()
-    words = ctx.command_path.split()[1:]
-    params = {**ctx.params, **(extra or {})}
-    for param in ctx.command.params:
-        value = params.get(param.name or "")
-        if param.name == "as_json" or _left_out(value, param.default):
-            continue
-        items = value if isinstance(value, list | tuple) else [value]
-        if param.param_type_name == "argument":
-            words += [str(item) for item in items]
-            continue
-        flag = param.opts[0]
-        for item in items:
-            words += [flag] if item is True else [flag, str(item)]
-    return " ".join(shlex.quote(w) for w in words)
-
-
-def _left_out(value: Any, default: Any) -> bool:
-    """Whether ``command_text`` may leave a value out: nothing given, a flag off, or a 0 that
-    is the option's own default. A 0 typed where it is not (``--strength 0``) stays, so that
-    the line replays."""
-    if value is None or value is False or (isinstance(value, list | tuple) and not value):
-        return True
-    return value == 0 and not isinstance(value, bool) and default == 0 and \
-        not isinstance(default, bool)
-
-
-def transact(stream: str, build: Callable[[Any], list[Event]], *,
-             extra: dict[str, Any] | None = None, path: Path | None = None,
-             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[Event]]:
-    """The one way a command changes the evening file.
-
-    Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
-    command's events (or raise a RefereeError: nothing is written), and commits them at once
-    under the command's log text (``command_text``: one place for every command). Returns the
-    state before (a copy), the state after, and the events. The text is derived after
-    ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
-    ``path`` is another evening file than ``--db`` (`referee next` writes the next evening);
-    ``more`` holds events of other streams, committed after under the same line (the Card of
-    Fate characters an evening carries, R42).
-    """
-    from referee.storage.store import open_evening
-    from referee.streams import spec
-
-    with open_evening(path or db_path()) as ev:
-        state = ev.state(stream)
-        sp = spec(stream)
-        before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
-        events = build(state)
-        line = command_text(extra)
-        after = ev.commit(stream, events, line) if events else state
-        for other, other_events in (more or {}).items():
-            if events and other_events:
-                ev.commit(other, other_events, line)
-    return before, after, events
 
 
 def hoist_root_options(argv: list[str]) -> list[str]:
@@ -481,23 +264,3 @@ def read_lines(source: str) -> list[str]:
     return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 
-def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
-    """``undo`` and ``redo`` for one table's event stream (whole commands, nothing deleted)."""
-
-    def undo() -> None:
-        from referee.storage.store import open_evening
-
-        with open_evening(db_path()) as ev:
-            command = ev.undo(stream)
-        typer.echo(f"undone: {command.text}")
-
-    def redo() -> None:
-        from referee.storage.store import open_evening
-
-        with open_evening(db_path()) as ev:
-            command = ev.redo(stream)
-        typer.echo(f"redone: {command.text}")
-
-    app.command("undo", help=f"Take back the last {table} command (kept in the log; "
-                f"`redo` restores it).")(undo)
-    app.command("redo", help=f"Bring back the {table} command just undone.")(redo)

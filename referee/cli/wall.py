@@ -1,21 +1,23 @@
 """`referee serve` and `referee links`: the table page for the projector, the assistants'
 phones, a second station, and the links to them.
 
-Module-level imports stay light: the HTTP server (``referee.cli.server``) and the QR codes
+Module-level imports stay light: the HTTP server (``referee.serve.server``) and the QR codes
 (segno) are imported only when a command runs.
 """
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.common import db_path, emit_json, lit, say
+from referee.cli.context import db_path
+from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
-    from referee.serve import Access
+    from referee.serve.access import Access
 
 #: Explicit colours for a QR code in a terminal (E70): black modules on a white ground on a
 #: light terminal and a dark one alike, never "the text colour on the terminal's ground".
@@ -66,7 +68,7 @@ def loopback_note(base: str, what: str = "These links point") -> str | None:
     the room's address into them instead."""
     from urllib.parse import urlsplit
 
-    from referee.serve import DEFAULT_PORT, is_loopback, lan_address
+    from referee.serve.access import DEFAULT_PORT, is_loopback, lan_address
 
     if not base or not is_loopback(base):
         return None
@@ -76,6 +78,12 @@ def loopback_note(base: str, what: str = "These links point") -> str | None:
     return (f"{what} at {base}, which only this machine opens, never a phone: run `referee "
             f"serve --lan` (it keeps the room's address for the links), or give --url {room} "
             "(E70).")
+
+
+def server_bug(text: str) -> None:
+    """A bug of the server's own, on the terminal it was started from (never into the answer
+    of a station command being captured at that moment)."""
+    print(text.rstrip("\n"), file=sys.__stderr__)
 
 
 def serve(
@@ -106,14 +114,17 @@ def serve(
     Links and the station token are printed only when asked (--links, --qr), or by
     `referee links` in another terminal (E67).
     """
-    from referee import live
-    from referee.cli.server import make_server
-    from referee.serve import ensure_access, lan_address, local_url
+    from referee.serve import players
+    from referee.serve.access import ensure_access, lan_address, local_url
+    from referee.serve.server import make_server
 
     path = db_path()
-    state = live.load_state(path)  # no evening: one line, exit 2
-    server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port, station=station,
-                         tls=tls, season=season)
+    state = players.load_state(path)  # no evening: one line, exit 2
+    from referee.cli.station import run_remote
+
+    server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port,
+                         station=run_remote if station else None, bug=server_bug, tls=tls,
+                         season=season)
     bound = server.server_address[1]
     scheme = "https" if tls else "http"
     address = lan_address() if lan else None
@@ -179,11 +190,11 @@ def links(
     Made at once for an assistant who has none; the same links every time until a new evening
     or `serve --new-tokens` replaces them (E66).
     """
-    from referee import live
-    from referee.serve import ensure_access, local_url
+    from referee.serve import players
+    from referee.serve.access import ensure_access, local_url
 
     path = db_path()
-    state = live.load_state(path)
+    state = players.load_state(path)
     if url is not None and not url.startswith(("http://", "https://")):
         from referee.errors import BadInput
 

@@ -3,7 +3,7 @@
 Every Card of Fate command runs through ``run``: it reads the ``fate`` stream,
 copies the tables of ``data/fate.toml`` into it when it has none yet (F19),
 calls one pure function and, when that decided something, commits its events
-through ``common.transact`` under the command's own text.
+through ``transaction.transact`` under the command's own text.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ Many = list[str] | None
 
 def print_outcome(outcome: Outcome) -> None:
     """The lines a Host reads; names are printed literally, never as markup."""
-    from referee.cli.common import console
+    from referee.cli.context import console
 
     out = console()
     for line in outcome.lines:
@@ -54,7 +54,7 @@ def print_outcome(outcome: Outcome) -> None:
 
 
 def _report(outcome: Outcome, as_json: bool) -> None:
-    from referee.cli.common import emit_json
+    from referee.cli.output import emit_json
 
     if as_json:
         emit_json(outcome.data)
@@ -77,7 +77,7 @@ def with_tables(state: State) -> tuple[State, list[dict[str, Any]]]:
 
 def read_state() -> State:
     """The ``fate`` stream, read only, with its tables."""
-    from referee.cli.common import db_path
+    from referee.cli.context import db_path
     from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
@@ -87,11 +87,11 @@ def read_state() -> State:
 
 def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool = False,
         ) -> Outcome:
-    """Run ``call(state)``; commit its events as one command (``common.transact``); print.
+    """Run ``call(state)``; commit its events as one command (``transaction.transact``); print.
 
     The log line is the command as typed, plus the seed the console drew (F3).
     """
-    from referee.cli.common import transact
+    from referee.cli.transaction import transact
 
     if not write:
         outcome = call(read_state())

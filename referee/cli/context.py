@@ -1,0 +1,95 @@
+"""What a command runs with: one ``Context`` per command line, passed down the command tree.
+
+The root callback builds it from the root options (the evening's path, ``--debug``,
+``--explain``) and from what the runner handed in (the station's one evening, E65), and puts
+it on the click context of that run (``ctx.obj``), where every command and helper of the
+run finds it with ``current()``. Nothing is kept between runs or between threads: a station
+line in a server thread and a line of the shell each carry their own; the console is made
+for the run, on the streams it prints to, at its first use.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+
+def default_db() -> Path:
+    """``REFEREE_DB``, else ``evening.json`` in the user data directory."""
+    env = os.environ.get("REFEREE_DB")
+    if env:
+        return Path(env)
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("referee", appauthor=False)) / "evening.json"
+
+
+def make_console() -> Console:
+    """A rich console on the current streams (colour only on a terminal, never with
+    NO_COLOR); ``:smile:`` in a name stays text."""
+    from rich.console import Console
+
+    return Console(highlight=False, emoji=False)
+
+
+def preset_console() -> Console | None:
+    """The console a run starts with: none (made at its first use, and only on a terminal
+    at all). A test of what a terminal shows gives one here."""
+    return None
+
+
+@dataclass
+class Context:
+    """One command line's context: its evening, how it reports, where it came from."""
+
+    db: Path | None = None  # --db; else $REFEREE_DB, else the user data dir
+    debug: bool = False  # --debug: a bug's traceback
+    explain: bool = False  # --explain: after a refusal, read its ruling aloud
+    station: Path | None = None  # a second station's line: the one evening it may reach (E65)
+    _console: Console | None = field(default_factory=lambda: preset_console(), repr=False)
+
+    def path(self) -> Path:
+        """The evening file this command works on: ``--db``, ``REFEREE_DB``, user data dir."""
+        return self.db if self.db is not None else default_db()
+
+    def console(self) -> Console:
+        """The rich console for human output, made at its first use."""
+        if self._console is None:
+            self._console = make_console()
+        return self._console
+
+    @property
+    def has_console(self) -> bool:
+        """Whether a rich console was made (or given) for this run: off a terminal, plain
+        output needs none, and rich is never imported."""
+        return self._console is not None
+
+
+#: For what runs outside any command line (a renderer called from a test, a benchmark): the
+#: defaults, never written by a command.
+_OUTSIDE = Context()
+
+
+def current() -> Context:
+    """The context of the command line running on this thread (the root of click's context
+    stack), else the defaults."""
+    from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
+
+    ctx = get_current_context(silent=True)
+    obj = ctx.find_root().obj if ctx is not None else None
+    return obj if isinstance(obj, Context) else _OUTSIDE
+
+
+def db_path() -> Path:
+    """The evening file of the running command (``current().path()``)."""
+    return current().path()
+
+
+def console() -> Console:
+    """The running command's rich console (``current().console()``)."""
+    return current().console()

@@ -1,0 +1,104 @@
+"""The one way a command changes the evening file: ``transact``, under the command's log
+text (``command_text``, derived in one place), and `undo` / `redo` of a table's stream."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from referee.cli.context import db_path
+
+if TYPE_CHECKING:
+
+    from referee.streams import Event
+
+
+def command_text(extra: dict[str, Any] | None = None) -> str:
+    """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
+    ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
+    the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
+    import shlex
+
+    from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
+
+    ctx = get_current_context()
+    words = ctx.command_path.split()[1:]
+    params = {**ctx.params, **(extra or {})}
+    for param in ctx.command.params:
+        value = params.get(param.name or "")
+        if param.name == "as_json" or _left_out(value, param.default):
+            continue
+        items = value if isinstance(value, list | tuple) else [value]
+        if param.param_type_name == "argument":
+            words += [str(item) for item in items]
+            continue
+        flag = param.opts[0]
+        for item in items:
+            words += [flag] if item is True else [flag, str(item)]
+    return " ".join(shlex.quote(w) for w in words)
+
+
+def _left_out(value: Any, default: Any) -> bool:
+    """Whether ``command_text`` may leave a value out: nothing given, a flag off, or a 0 that
+    is the option's own default. A 0 typed where it is not (``--strength 0``) stays, so that
+    the line replays."""
+    if value is None or value is False or (isinstance(value, list | tuple) and not value):
+        return True
+    return value == 0 and not isinstance(value, bool) and default == 0 and \
+        not isinstance(default, bool)
+
+
+def transact(stream: str, build: Callable[[Any], list[Event]], *,
+             extra: dict[str, Any] | None = None, path: Path | None = None,
+             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[Event]]:
+    """The one way a command changes the evening file.
+
+    Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
+    command's events (or raise a RefereeError: nothing is written), and commits them at once
+    under the command's log text (``command_text``: one place for every command). Returns the
+    state before (a copy), the state after, and the events. The text is derived after
+    ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
+    ``path`` is another evening file than ``--db`` (`referee next` writes the next evening);
+    ``more`` holds events of other streams, committed after under the same line (the Card of
+    Fate characters an evening carries, R42).
+    """
+    from referee.storage.store import open_evening
+    from referee.streams import spec
+
+    with open_evening(path or db_path()) as ev:
+        state = ev.state(stream)
+        sp = spec(stream)
+        before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
+        events = build(state)
+        line = command_text(extra)
+        after = ev.commit(stream, events, line) if events else state
+        for other, other_events in (more or {}).items():
+            if events and other_events:
+                ev.commit(other, other_events, line)
+    return before, after, events
+
+
+
+def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
+    """``undo`` and ``redo`` for one table's event stream (whole commands, nothing deleted)."""
+
+    def undo() -> None:
+        from referee.storage.store import open_evening
+
+        with open_evening(db_path()) as ev:
+            command = ev.undo(stream)
+        typer.echo(f"undone: {command.text}")
+
+    def redo() -> None:
+        from referee.storage.store import open_evening
+
+        with open_evening(db_path()) as ev:
+            command = ev.redo(stream)
+        typer.echo(f"redone: {command.text}")
+
+    app.command("undo", help=f"Take back the last {table} command (kept in the log; "
+                f"`redo` restores it).")(undo)
+    app.command("redo", help=f"Bring back the {table} command just undone.")(redo)

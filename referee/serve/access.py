@@ -1,0 +1,178 @@
+"""Who may open what: the evening's tokens beside it in ``PATH.access`` (E52), the links
+they make, and whether a link reaches beyond this machine."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    pass
+
+
+DEFAULT_PORT = 8765
+#: The access file beside the evening: ``PATH.access``, mode 0600 (E52).
+ACCESS_SUFFIX = ".access"
+TOKEN_BYTES = 24  # 192 bits from `secrets` (E52)
+
+# -- access tokens --------------------------------------------------------------------------------
+
+
+@dataclass
+class Access:
+    """The evening's tokens: the GM's station token and one per assistant (E52).
+
+    Kept in a 0600 file beside the evening rather than in its event log: a token is a key,
+    not a move of the game, so it must not enter the hash-chained log (which never forgets,
+    is copied into every backup, and which `undo` could bring back after `--new-tokens`).
+    """
+
+    station: str
+    assistants: dict[str, str] = field(default_factory=dict)
+    url: str | None = None  # where the last `referee serve` said the evening is
+
+    def assistant_for(self, token: str) -> str | None:
+        """The assistant whose token this is, compared in constant time; else None."""
+        found = None
+        for name, mine in self.assistants.items():
+            if hmac.compare_digest(mine.encode(), token.encode()):
+                found = name
+        return found
+
+    def is_station(self, token: str) -> bool:
+        return hmac.compare_digest(self.station.encode(), token.encode())
+
+    def link(self, assistant: str, base: str | None = None) -> str:
+        return f"{(base or self.url or local_url(DEFAULT_PORT)).rstrip('/')}/a/" \
+               f"{self.assistants[assistant]}"
+
+
+def local_url(port: int, host: str = "127.0.0.1", scheme: str = "http") -> str:
+    return f"{scheme}://{host}:{port}"
+
+
+def access_path(evening: Path) -> Path:
+    return evening.with_name(evening.name + ACCESS_SUFFIX)
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def load_access(evening: Path) -> Access | None:
+    """The tokens kept beside ``evening``, or None when there are none (or they are unreadable)."""
+    try:
+        data = json.loads(access_path(evening).read_text(encoding="utf-8"))
+        return Access(station=str(data["station"]),
+                      assistants={str(k): str(v) for k, v in data["assistants"].items()},
+                      url=data.get("url"))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
+                  url: str | None = None) -> Access:
+    """The evening's tokens, made for every assistant who has none (all anew with ``renew``).
+
+    Written atomically, mode 0600, under the evening's lock, so two commands never hand out
+    two tokens for one assistant.
+
+    Raises:
+        StoreError: the evening is busy, or the access file cannot be written.
+    """
+    from referee.errors import StoreError
+    from referee.storage.files import EveningLock
+
+    lock = EveningLock(evening.with_name(evening.name + ".lock"))
+    if not lock.acquire(3.0):
+        raise StoreError(f"the evening {evening} is busy in another terminal; try again")
+    try:
+        return _update_access(evening, assistants, renew=renew, url=url)
+    finally:
+        lock.release()
+
+
+def replace_access(evening: Path, assistants: list[str]) -> Access | None:
+    """A new evening's tokens (E66): every token anew, the station's too, one for each of its
+    ``assistants`` at once, where links were handed out before (an access file exists); the
+    address `serve` last gave is kept. Returns them, or None when there were none to replace.
+
+    The caller holds the evening's lock (``new`` does, inside its transaction), so no phone
+    reads the new evening with an old link.
+
+    Raises:
+        StoreError: the access file cannot be written.
+    """
+    if not access_path(evening).exists() and not access_path(evening).is_symlink():
+        return None
+    old = load_access(evening)
+    return _update_access(evening, assistants, renew=True, url=old.url if old else None)
+
+
+def _update_access(evening: Path, assistants: list[str], *, renew: bool,
+                   url: str | None) -> Access:
+    import os
+
+    from referee.errors import StoreError
+    from referee.storage.files import atomic_write
+
+    old = None if renew else load_access(evening)
+    access = old or Access(station=new_token(), url=url)
+    changed = old is None
+    for name in assistants:
+        if name not in access.assistants:
+            access.assistants[name] = new_token()
+            changed = True
+    if url is not None and url != access.url:
+        access.url, changed = url, True
+    if changed:
+        target = access_path(evening)
+        text = json.dumps({"station": access.station, "assistants": access.assistants,
+                           "url": access.url}, indent=1)
+        try:
+            atomic_write(target, text)
+            os.chmod(target, 0o600)
+        except OSError as exc:
+            raise StoreError(f"cannot write the access file {target}: {exc.strerror}; "
+                             "give an evening in a writable folder") from None
+    return access
+
+
+def is_loopback(url: str) -> bool:
+    """Whether ``url`` names this machine only (127.x, ::1, localhost): no phone can open it.
+
+    >>> is_loopback("http://127.0.0.1:8765"), is_loopback("http://192.168.1.20:8765")
+    (True, False)
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    host = urlsplit(url).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    import socket
+
+    sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        sock.connect(("192.0.2.1", 9))  # TEST-NET-1: connect() on UDP only picks a route
+        address: str = sock.getsockname()[0]
+    except OSError:
+        return None
+    finally:
+        sock.close()
+    return None if address.startswith("127.") else address
+

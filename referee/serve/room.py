@@ -1,0 +1,129 @@
+"""The wall: what the GM puts on the room's screen, kept in ``PATH.room`` beside the evening
+(E82), never in its log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    pass
+
+
+# -- the wall: what the GM puts on the room's screen ----------------------------------------------
+
+#: The wall's file beside the evening: ``PATH.room`` (E82).
+ROOM_SUFFIX = ".room"
+#: The longest announcement the wall takes (E82).
+MAX_ANNOUNCEMENT = 200
+
+
+@dataclass
+class Room:
+    """What the GM has put on the room's wall (E82): blank, an announcement, a break.
+
+    Kept in ``PATH.room`` beside the evening, never in its log: the wall is no move of the
+    game, so `room` commands leave the evening byte for byte as it was, work while a hand is
+    under way, and are not undone by `undo`. Times are the server's epoch seconds; the page
+    counts down itself. Keys this console does not know (a later one's, such as a replay
+    or odds on the wall) are kept as they are in ``more``.
+    """
+
+    blank: bool = False
+    announce: dict[str, Any] | None = None  # {"text", "at", "until" (None: until `room show`)}
+    pause: dict[str, Any] | None = None     # the break: {"minutes", "at", "until"}
+    more: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {**self.more, "blank": self.blank, "announce": self.announce,
+                "break": self.pause}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Room:
+        known = ("blank", "announce", "break")
+        announce, pause = data.get("announce"), data.get("break")
+        return cls(blank=data.get("blank") is True,
+                   announce=announce if isinstance(announce, dict)
+                   and isinstance(announce.get("text"), str)
+                   and isinstance(announce.get("until"), int | float | None) else None,
+                   pause=pause if isinstance(pause, dict)
+                   and isinstance(pause.get("until"), int | float) else None,
+                   more={k: v for k, v in data.items() if k not in known})
+
+    def wall(self, now: float) -> dict[str, Any]:
+        """What the page shows at ``now``: an announcement or a break that has run out is
+        gone (the page also ends them itself when their time comes)."""
+        announce = self.announce
+        if announce and announce.get("until") is not None and announce["until"] <= now:
+            announce = None
+        pause = self.pause if self.pause and self.pause["until"] > now else None
+        return {"blank": self.blank,
+                "announce": None if announce is None else {
+                    "text": announce["text"], "until": announce.get("until")},
+                "break": None if pause is None else {
+                    "minutes": pause.get("minutes"), "until": pause["until"]}}
+
+    def says(self, now: float) -> str:
+        """The wall in one line, for the GM's terminal."""
+        wall = self.wall(now)
+        parts = []
+        if wall["blank"]:
+            parts.append("blank (the room sees nothing)")
+        if wall["break"]:
+            left = max(0, int(wall["break"]["until"] - now))
+            parts.append(f"a break, {left // 60}:{left % 60:02d} to go")
+        if wall["announce"]:
+            until = wall["announce"]["until"]
+            how = ("until `referee room show`" if until is None
+                   else f"for {max(0, int(until - now))} s")
+            parts.append(f"the announcement {wall['announce']['text']!r} {how}")
+        return "; ".join(parts) if parts else "the table"
+
+
+def room_path(evening: Path) -> Path:
+    return evening.with_name(evening.name + ROOM_SUFFIX)
+
+
+def load_room(evening: Path) -> Room:
+    """The wall beside ``evening``; the plain table when there is none (or it is unreadable:
+    a wall that cannot be read shows the table rather than nothing)."""
+    try:
+        data = json.loads(room_path(evening).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Room()
+    return Room.from_json(data) if isinstance(data, dict) else Room()
+
+
+def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
+    """Apply ``change`` to the wall beside ``evening`` and write it atomically, under the
+    evening's lock (two stations cannot lose each other's change). The evening file itself
+    is neither read nor written (E82).
+
+    Raises:
+        StoreError: no evening file there, the evening is busy, or the wall cannot be written.
+    """
+    from referee.errors import StoreError
+    from referee.storage.files import EveningLock, atomic_write
+
+    if not evening.exists():
+        raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
+                         "name it with --db PATH")
+    lock = EveningLock(evening.with_name(evening.name + ".lock"))
+    if not lock.acquire(3.0):
+        raise StoreError(f"the evening {evening} is busy in another terminal; try again")
+    try:
+        room = change(load_room(evening))
+        target = room_path(evening)
+        try:
+            atomic_write(target, json.dumps(room.to_json(), ensure_ascii=False, indent=1))
+        except OSError as exc:
+            raise StoreError(f"cannot write the wall's file {target}: {exc.strerror}; give "
+                             "an evening in a writable folder") from None
+        return room
+    finally:
+        lock.release()
+
+
