@@ -158,17 +158,17 @@ def _amount(text: str | None, action: str = "bet") -> int | None:
         return None
     if text.lower() == "all":
         return ALL
-    if text.startswith("-") and text[1:].isdigit():  # `bet -1`: no option, a bad amount
+    if text.isascii() and text.startswith("-") and text[1:].isdigit():  # `bet -1`: E27
         raise BadInput(f"a {action} is at least 1 chip, not {text}; write a whole number of "
                        "chips, or `all` to go all-in (E27)", ruling="E27")
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # `²` is a digit to Python, not to int()
         raise BadInput(f"bad amount {text!r}; write a whole number of chips, or `all` to go "
                        "all-in (E27)", ruling="E27")
     return int(text)
 
 
 def _is_amount(text: str) -> bool:
-    return text.lstrip("-").isdigit() or text.lower() == "all"
+    return (text.isascii() and text.lstrip("-").isdigit()) or text.lower() == "all"
 
 
 def _action(action: str, who: str | None, amount: str | None, chips: str | None,
@@ -472,9 +472,11 @@ def verify(
 
     from referee.errors import StoreError
     from referee.storage.audit import audit, load_trusted, save_trusted
+    from referee.storage.files import check_path
     from referee.storage.store import open_evening
 
     path = db_path()
+    check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
     if not path.exists():
         raise StoreError(f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None

@@ -207,9 +207,40 @@ def _read_upto(handle: Any, size: int) -> bytes:
     return b"".join(chunks)
 
 
+def check_path(path: Path) -> None:
+    """Refuse, in one line, an evening path that is no file an evening could be (E94): a loop of
+    symbolic links, or something that exists and is not a regular file (a pipe, whose every
+    read would wait forever for a writer; a device; a folder). Touches nothing."""
+    import errno
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StoreError(f"{path} is a loop of symbolic links, not an evening file; give the "
+                             "path of an evening file with --db", ruling="E94") from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise StoreError("the evening's path is longer than the file system allows; give a "
+                             "shorter --db", ruling="E94") from None
+        if exc.errno == errno.ENOTDIR:
+            raise StoreError(f"{path}: a part of that path is a file, not a folder; give the "
+                             "path of an evening file with --db", ruling="E94") from None
+        raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the path "
+                         "of an evening file with --db") from None
+    if not stat.S_ISREG(mode):
+        what = ("a pipe" if stat.S_ISFIFO(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a device")
+        raise StoreError(f"{path} is not an evening file ({what}); nothing was read or "
+                         "written; give the path of an evening file with --db", ruling="E94")
+
+
 def _read_bytes(path: Path) -> bytes | None:
     try:
-        fd = os.open(path, os.O_RDONLY)
+        # Never blocks: a pipe put there after ``check_path`` is refused below, not waited on.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:

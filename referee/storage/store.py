@@ -545,6 +545,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         StoreError: the evening is busy in another terminal, read-only, or damaged.
     """
     path = Path(path)
+    files.check_path(path)  # a pipe, a device, a folder, a symlink loop: one line (E94)
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     if not write:
@@ -552,9 +553,6 @@ def open_evening(path: Path | str, *, write: bool = True,
         evening.check_unanswered()
         yield evening
         return
-    if path.exists() and not path.is_file():  # no lock beside `/dev/zero` or a folder
-        raise StoreError(f"{path} is not an evening file (a device, a folder or a pipe); "
-                         "give the path of an evening file with --db")
     if path.is_file() and not os.stat(path).st_mode & 0o222:
         # An archived evening: refused even for root, who could write it anyway.
         raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
