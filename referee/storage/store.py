@@ -559,6 +559,7 @@ def open_evening(path: Path | str, *, write: bool = True,
                          f"nothing was written; `chmod u+w {path}` to go on with it")
     made = make_parents(path.parent)
     lock = EveningLock(lock_path(path))
+    had_lock = os.path.lexists(lock.path)
     try:
         acquired = lock.acquire(LOCK_TIMEOUT)
     except BaseException:
@@ -570,7 +571,12 @@ def open_evening(path: Path | str, *, write: bool = True,
         )
     try:
         remove_stale_temps(path)
-        evening = Evening(path, write=True)
+        try:
+            evening = Evening(path, write=True)
+        except StoreError:
+            if not had_lock:  # a file that is no evening gets no lock beside it (E97)
+                lock.remove()
+            raise
         evening.check_unanswered()
         yield evening
         evening.flush()
