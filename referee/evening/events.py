@@ -125,6 +125,23 @@ ChipsGiven = TypedDict("ChipsGiven", {
 })
 
 
+class ChipsCounted(TypedDict):
+    kind: Literal["chips_counted"]
+    counted: dict[str, Any]          # holder -> {colour: n}, or a total (E130)
+    books: dict[str, Chips]          # what the books said at that moment, by colour
+    differences: list[dict[str, Any]]  # holder, colour (None: a total), counted, books, moves
+
+
+class CommandAmended(TypedDict):
+    kind: Literal["command_amended"]
+    cmd: int                         # the command replaced (E138)
+    old: str                         # its text as it was
+    new: str                         # the text it is now
+    replayed: list[dict[str, Any]]   # each later command: cmd (as it was), text, events
+    ripple: list[dict[str, Any]]     # what, before, after: every outcome that changed
+    state: dict[str, Any]            # the evening as the replay left it
+
+
 class SeatChanged(TypedDict):
     kind: Literal["seat_changed"]
     name: str
@@ -337,16 +354,17 @@ class EveningContinued(TypedDict):
 #: A new kind is a record above, a member here and an entry in ``KINDS``.
 EveningEvent = (
     EveningCreated | PhaseOpened | HandStarted | CardsShown | CardsFixed | Action | Showdown
-    | ChipsGiven | SeatChanged | SettingsChanged | SoulStudied | SoulGuessed | AuctionOpened
-    | AuctionBid | AuctionClosed | SoulSold | SoulTraded | BuyoutDeclined | SoulDestroyed
-    | SoulGiven | ChargesGiven | PowerAccessed | PowerUsed | EveningEnded | ClaimDecided
-    | CeremonyClosed | EveningContinued
+    | ChipsGiven | ChipsCounted | CommandAmended | SeatChanged | SettingsChanged | SoulStudied
+    | SoulGuessed | AuctionOpened | AuctionBid | AuctionClosed | SoulSold | SoulTraded
+    | BuyoutDeclined | SoulDestroyed | SoulGiven | ChargesGiven | PowerAccessed | PowerUsed
+    | EveningEnded | ClaimDecided | CeremonyClosed | EveningContinued
 )
 
 KINDS: dict[str, type] = {
     "evening_created": EveningCreated, "phase_opened": PhaseOpened,
     "hand_started": HandStarted, "cards_shown": CardsShown, "cards_fixed": CardsFixed,
     "action": Action, "showdown": Showdown, "chips_given": ChipsGiven,
+    "chips_counted": ChipsCounted, "command_amended": CommandAmended,
     "seat_changed": SeatChanged, "settings_changed": SettingsChanged,
     "soul_studied": SoulStudied, "soul_guessed": SoulGuessed,
     "auction_opened": AuctionOpened, "auction_bid": AuctionBid,

@@ -17,7 +17,9 @@ from referee.evening.events import (
     CardsFixed,
     CardsShown,
     ChargesGiven,
+    ChipsCounted,
     ChipsGiven,
+    CommandAmended,
     EveningContinued,
     EveningCreated,
     EveningEvent,
@@ -232,6 +234,21 @@ def check_end(state: State) -> None:
 def _chips_given(state: State, e: ChipsGiven) -> State:
     move_chips(state, e["from"], e["to"], e["chips"])
     return state
+
+
+@handles("chips_counted")
+def _chips_counted(state: State, e: ChipsCounted) -> State:
+    from referee.evening.count import check_count
+
+    check_count(state, e)  # E130: an assertion, rechecked at its moment; it moves nothing
+    return state
+
+
+@handles("command_amended")
+def _command_amended(state: State, e: CommandAmended) -> State:
+    from referee.evening.amend import amended_state
+
+    return amended_state(state, e)  # E138: the evening as the replay left it
 
 
 @handles("seat_changed")
