@@ -87,9 +87,15 @@ def usage_line(exc: Any) -> str:
 
     Shared by the root group and the in-process runner (``referee.cli.runner``).
     """
+    ctx = getattr(exc, "ctx", None)
+    if _is_click(exc, "NoArgsIsHelpError") and ctx is not None:
+        # A group typed alone (`referee fate`): one line of usage and the way to its help, as
+        # git and gh say it, not the whole help on stderr (E95).
+        usage = " ".join(ctx.get_usage().split())
+        return (f"{ctx.command_path} needs a command. {usage} (`{ctx.command_path} --help` "
+                "lists them)")
     message = exc.format_message().rstrip(".")
     line = f"{message}" + ("" if message.endswith(("?", "!")) else ".")
-    ctx = getattr(exc, "ctx", None)
     if _is_click(exc, "UsageError") and ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         line += f" {usage} (see `{ctx.command_path} --help`)"
@@ -100,6 +106,30 @@ def _is_click(exc: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
 
+def not_text(args: Sequence[str]) -> str | None:
+    """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
+
+    A NUL byte (no path, name or card holds one: the OS would refuse it deep inside), and bytes
+    that are not UTF-8 (Python hands them on as lone surrogates; stored in a promise or a name
+    they would break `log` on every strict terminal after). The bytes are quoted escaped, never
+    raw.
+    """
+    for n, arg in enumerate(map(str, args), start=1):
+        if "\x00" in arg:
+            return "an argument holds a NUL byte (\\x00); type it without (E45)"
+        if any("\udc80" <= c <= "\udcff" or "\ud800" <= c <= "\udfff" for c in arg):
+            raw = arg.encode("utf-8", "surrogateescape") if all(
+                not "\ud800" <= c <= "\udfff" or "\udc80" <= c <= "\udcff" for c in arg
+            ) else arg.encode("utf-8", "backslashreplace")
+            shown = raw.decode("ascii", "backslashreplace")
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            return (f"argument {n} ({shown}) holds bytes that are not UTF-8 text; type it "
+                    "again as text, or set the terminal to UTF-8 (E94)")
+    return None
+
+
 class RefereeGroup(TyperGroup):
     """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1,
     and a usage mistake (missing argument, unknown option) into one line and exit 2."""
@@ -108,10 +138,9 @@ class RefereeGroup(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
         more = {"windows_expand_args": windows_expand_args, **extra}
-        if args is not None and any("\x00" in str(a) for a in args):
-            # No path, name or card holds a NUL byte; the OS would refuse it deep inside (E45).
-            typer.echo("error: an argument holds a NUL byte (\\x00); type it without (E45)",
-                       err=True)
+        bad = not_text(args) if args is not None else None
+        if bad is not None:
+            typer.echo(f"error: {bad}", err=True)
             if not standalone_mode:
                 return 2
             sys.exit(2)

@@ -129,12 +129,27 @@ def new(
 
 
 def _force_backup(path: Any) -> str:
-    import shutil
+    """The old evening kept beside the new one, whole or not at all (E97): a hard link (no
+    space needed), else a copy written like every evening write; a disk that refuses it is
+    one line and leaves no partial copy."""
+    import os
     from pathlib import Path
+
+    from referee.errors import StoreError
+    from referee.storage import files
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
-    shutil.copy2(path, target)
+    try:
+        os.link(path, target)
+    except FileExistsError:
+        raise StoreError(f"{target} already exists (an evening replaced a moment ago); "
+                         "wait a second and type the command again") from None
+    except OSError:
+        try:
+            files.atomic_write(target, Path(path).read_bytes())
+        except OSError as exc:
+            raise files.write_failure(target, exc) from None
     return str(target)
 
 
@@ -176,17 +191,17 @@ def _amount(text: str | None, action: str = "bet") -> int | None:
         return None
     if text.lower() == "all":
         return ALL
-    if text.startswith("-") and text[1:].isdigit():  # `bet -1`: no option, a bad amount
+    if text.isascii() and text.startswith("-") and text[1:].isdigit():  # `bet -1`: E27
         raise BadInput(f"a {action} is at least 1 chip, not {text}; write a whole number of "
                        "chips, or `all` to go all-in (E27)", ruling="E27")
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # `²` is a digit to Python, not to int()
         raise BadInput(f"bad amount {text!r}; write a whole number of chips, or `all` to go "
                        "all-in (E27)", ruling="E27")
     return int(text)
 
 
 def _is_amount(text: str) -> bool:
-    return text.lstrip("-").isdigit() or text.lower() == "all"
+    return (text.isascii() and text.lstrip("-").isdigit()) or text.lower() == "all"
 
 
 def _action(action: str, who: str | None, amount: str | None, chips: str | None,
@@ -497,18 +512,20 @@ def verify(
         bool, typer.Option("--all", help="Check every event again, not only the new ones.")
     ] = False,
 ) -> None:
-    """Check the evening file: the hash chain over every event and the stored snapshots.
+    """Check the evening file: every sealed segment's bytes, the hash chain, the snapshots.
 
-    What an earlier verify found sound (sealed segments, unchanged since) is not read
-    again; --all checks everything.
+    Exit 2 on damage, naming the newest good backup. What an earlier verify replayed (sealed
+    segments whose bytes are unchanged since) is not replayed again; --all replays everything.
     """
     import sys
 
     from referee.errors import StoreError
     from referee.storage.audit import audit, load_trusted, save_trusted
+    from referee.storage.files import check_path
     from referee.storage.store import open_evening
 
     path = db_path()
+    check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
     if not path.exists():
         raise StoreError(f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
@@ -524,13 +541,18 @@ def verify(
         link = links.link(ev)
         beside = link is not None and links.previous_path(ev.path, link).is_file()
     problems = found.problems + chain
+    backup = None
+    if found.problems:  # damage: the way back is the newest good backup of this evening (E93)
+        from referee.storage.backups import newest_good_backup
+
+        backup = newest_good_backup(path)
     if as_json:
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
-                   "problems": problems})
+                   "problems": problems, "backup": None if backup is None else str(backup)})
     else:
         from referee.cli import render
 
-        render.verify(path, found.events, problems)
+        render.verify(path, found.events, problems, backup, damaged=bool(found.problems))
         if link is not None and not problems:
             say(f"It carries on from {lit(link['file'])}, " + (
                 "whose final digest matches the one it recorded (R43)." if beside else
@@ -539,7 +561,7 @@ def verify(
             say(f"{found.events - found.checked} of them were verified before and are "
                 "unchanged; verify --all checks them again.")
     if problems:
-        raise typer.Exit(1)
+        raise typer.Exit(2)  # damage is the GM's situation, not a bug (E93)
 
 
 def _progress(done: int, total: int) -> None:

@@ -18,7 +18,7 @@ import typer
 from referee import __version__
 from referee.cli import runner
 from referee.cli.boundary import RefereeGroup, hoist_root_options
-from referee.cli.context import Context
+from referee.cli.context import Context, Sealed
 
 _root = typer.Typer(
     cls=RefereeGroup,
@@ -66,7 +66,7 @@ def main(
     ] = None,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""
-    if isinstance(ctx.obj, runner.Sealed) and (db != ctx.obj.evening or debug or station
+    if isinstance(ctx.obj, Sealed) and (db != ctx.obj.evening or debug or station
                                                or token):
         # A station's line (E65): refused before this by `station.refusal`; here once more,
         # from what the parser itself read, so a miss there still reaches nothing else.
@@ -74,7 +74,7 @@ def main(
 
         raise BadInput("a station's commands run on the evening served there only, without "
                        "--db, --debug, --station or --token (E65)", ruling="E65")
-    sealed = ctx.obj.evening if isinstance(ctx.obj, runner.Sealed) else None
+    sealed = ctx.obj.evening if isinstance(ctx.obj, Sealed) else None
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
     ctx.obj = Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
@@ -175,6 +175,8 @@ def __getattr__(name: str) -> typer.Typer:
 
 
 runner.use_app(full_app)  # the in-process runner builds the whole tree from here
+
+
 
 
 def table_of_contents() -> str:

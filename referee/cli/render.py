@@ -363,11 +363,15 @@ def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
     typer.echo("\n".join(out))
 
 
-def verify(path: Path, count: int, problems: list[str]) -> None:
+def verify(path: Path, count: int, problems: list[str], backup: Path | None = None, *,
+           damaged: bool = False) -> None:
     if problems:
         say(f"[bold red]{lit(path)}: {len(problems)} problem(s)[/] in {count} events:")
         for p in problems[:20]:
             say(f"  - {lit(p)}")
+        if damaged:  # E93: the way back, a backup of this very evening
+            say(f"The newest good backup is {lit(backup)} (copy it over {lit(path.name)} to go "
+                "on)." if backup is not None else "No good backup of this evening was found.")
     else:
         say(f"{lit(path)}: sound. {count} events, hash chain and snapshots check out.")
 

@@ -151,8 +151,10 @@ def status(
     """What the wall shows now (E82)."""
     from referee.errors import StoreError
     from referee.serve.room import load_room
+    from referee.storage.files import check_path
 
     path = db_path()
+    check_path(path)  # E94
     if not path.exists():
         raise StoreError(f"no evening file at {path}; the wall belongs to an evening: name "
                          "it with --db PATH")

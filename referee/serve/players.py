@@ -212,8 +212,10 @@ def load_state(path: Path) -> State:
     """
     from referee.errors import StoreError
     from referee.evening.state import require_evening
+    from referee.storage.files import check_path
     from referee.storage.store import open_evening
 
+    check_path(path)  # a pipe would block every poll; a symlink loop is no evening (E94)
     if not path.exists():
         raise StoreError(f"no evening file at {path}; open one with `referee new` or name "
                          "the file with --db PATH")

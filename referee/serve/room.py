@@ -107,8 +107,9 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
     from referee.errors import StoreError
-    from referee.storage.files import EveningLock, atomic_write
+    from referee.storage.files import EveningLock, atomic_write, check_path
 
+    check_path(evening)  # E94
     if not evening.exists():
         raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
                          "name it with --db PATH")
