@@ -153,3 +153,18 @@ def test_e133_try_in_the_shell_and_through_a_station(tmp_path: Path) -> None:
     assert code == 0, err
     assert "`hand start` would record" in out and "hand 1 round 1" in out
     assert _files(tmp_path) == files
+
+
+def test_e133_no_keys_are_written_in_a_dry_run(tmp_path: Path, monkeypatch: Any) -> None:
+    """`next NEW.json --dry-run` and `new --dry-run` make the new evening's keys in their
+    build: under a dry run they are drawn and never written."""
+    from referee.serve.access import access_path, replace_access
+    from referee.storage import files
+
+    evening = tmp_path / "next.json"
+    monkeypatch.setattr(files, "DRY_RUN", True)
+    replace_access(evening, ["Ben", "Di"])
+    assert not access_path(evening).exists()
+    monkeypatch.setattr(files, "DRY_RUN", False)
+    replace_access(evening, ["Ben", "Di"])
+    assert access_path(evening).exists()
