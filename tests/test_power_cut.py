@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli.main import app
 from referee.storage import files, store
 from referee.storage.audit import verify
 from referee.storage.store import open_evening
