@@ -83,7 +83,7 @@ def write_failure(path: Path, exc: OSError) -> StoreError:
     return StoreError(f"{why}; nothing was written; {fix}")
 
 
-def write_temp(path: Path, data: bytes) -> str:
+def write_temp(path: Path, data: bytes | bytearray) -> str:
     """``data`` in a new temp file beside ``path``, fsynced; returns its name.
 
     Written with ``os.write`` itself (no buffered file object), so that every byte that
@@ -121,7 +121,7 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     fsync_dir(path.parent)
 
 
-def commit_file(path: Path, data: bytes) -> None:
+def commit_file(path: Path, data: bytes | bytearray) -> None:
     """Replace ``path`` by ``data`` atomically, then rotate the backups (issue 12, point 1).
 
     The new file is written and fsynced first, the old one hard-linked aside, and only once
@@ -271,7 +271,7 @@ _REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after t
 NOT_SHOWN = "0" * TOKEN_LEN
 
 
-def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytes:
+def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytearray:
     """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``), and the
     answer slot ``answer`` (64 hex digits, E41) after it, outside the checksum.
 
@@ -281,12 +281,15 @@ def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytes:
     """
     body = json.dumps(data, separators=(",", ":")).encode("utf-8")
     digest = sha256(body).hexdigest().encode("ascii")
-    rest = body[1:] if body == b"{}" else b"," + body[1:]
     slot = b""
     if answer is not None:
         assert len(answer) == 2 * TOKEN_LEN and all(c in "0123456789abcdef" for c in answer)
         slot = _SLOT + answer.encode("ascii") + b'"'
-    return _CHECK + digest + b'"' + slot + rest
+    out = bytearray(_CHECK + digest + b'"' + slot)
+    if body != b"{}":
+        out += b","
+    out += memoryview(body)[1:]  # the body once more, not twice (E99)
+    return out
 
 
 def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None]:
@@ -324,9 +327,13 @@ def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
         slot = _slot(raw)
         rest = _REST_AT if slot is not None else 75
         if raw[rest:rest + 1] in (b",", b"}"):
-            checked = sha256(b"{" + raw[rest + 1:]).hexdigest().encode("ascii") == raw[10:74]
+            digest = sha256(b"{")
+            digest.update(memoryview(raw)[rest + 1:])  # no copy of the file (E99)
+            checked = digest.hexdigest().encode("ascii") == raw[10:74]
     try:
-        data = json.loads(body.decode("utf-8"))
+        text = body.decode("utf-8")
+        del raw, body  # the bytes go before the objects are built: one copy at a time (E99)
+        data = json.loads(text)
     except UnicodeDecodeError:
         return None, checked, "not text: binary garbage", None
     except RecursionError:
