@@ -106,3 +106,16 @@ def test_the_planted_mistakes_are_every_kind_the_guard_knows() -> None:
     assert len(PLANTED) >= 12
     assert all(any(kind in said or kind in where for _, _, where, said in PLANTED)
                for kind in kinds)
+
+
+def test_every_package_of_the_source_tree_is_installed() -> None:
+    """A package moved or added under ``referee/`` is named in pyproject.toml, or a regular
+    (not editable) install would leave it out and the console would fail on its import."""
+    import tomllib
+
+    root = Path(__file__).resolve().parent.parent
+    listed = set(tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
+                 ["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(root).parts)
+             for p in (root / "referee").rglob("__init__.py")}
+    assert found <= listed, sorted(found - listed)

@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from referee.cli import context
 from referee.cli.output import printable
-from referee.errors import RefereeError
+from referee.errors import DryRunDone, RefereeError
 
 if TYPE_CHECKING:
 
@@ -162,6 +162,7 @@ class RefereeGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         _begin_command()
+        words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         try:
             rv = super().invoke(ctx)
         except RefereeError as exc:
@@ -173,6 +174,13 @@ class RefereeGroup(TyperGroup):
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             _end_command()
             raise
+        except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
+            given = words[:words.index("--")] if "--" in words else words
+            from referee.cli import dryrun
+
+            dryrun.show(dry, "--json" in given)
+            _end_command()
+            raise typer.Exit(0) from None
         except BrokenPipeError:
             # `referee log | head`: the reader left; say nothing more.
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -207,6 +215,7 @@ def _begin_command() -> None:
 
     files.NOTES.clear()
     files.TRACK_ANSWERS = True
+    files.DRY_RUN = False  # the root callback sets it from --dry-run (E133)
     store = _store()
     if store is not None:
         store.WRITTEN.clear()
@@ -254,8 +263,8 @@ def _end_command() -> None:
 
 
 def hoist_root_options(argv: list[str]) -> list[str]:
-    """Let ``--db PATH``, ``--debug`` and ``--explain`` stand anywhere on the line, as a GM
-    types them."""
+    """Let ``--db PATH``, ``--debug``, ``--explain`` and ``--dry-run`` stand anywhere on the
+    line, as a GM types them."""
     front: list[str] = []
     rest: list[str] = []
     i = 0
@@ -268,7 +277,7 @@ def hoist_root_options(argv: list[str]) -> list[str]:
             front += argv[i : i + 2]
             i += 2
             continue
-        if arg.startswith("--db=") or arg in ("--debug", "--explain"):
+        if arg.startswith("--db=") or arg in ("--debug", "--explain", "--dry-run"):
             front.append(arg)
         else:
             rest.append(arg)

@@ -11,7 +11,6 @@ for the run, on the streams it prints to, at its first use.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,15 +42,42 @@ def preset_console() -> Console | None:
     return None
 
 
-@dataclass
-class Context:
-    """One command line's context: its evening, how it reports, where it came from."""
+class Sealed:
+    """The one evening a line may reach, handed by the runner to the root callback as the
+    click context's ``obj`` (a station's line, E65): any other ``--db``, or ``--debug``, is
+    refused there too, behind the station's own refusal."""
 
-    db: Path | None = None  # --db; else $REFEREE_DB, else the user data dir
-    debug: bool = False  # --debug: a bug's traceback
-    explain: bool = False  # --explain: after a refusal, read its ruling aloud
-    station: Path | None = None  # a second station's line: the one evening it may reach (E65)
-    _console: Console | None = field(default_factory=lambda: preset_console(), repr=False)
+    __slots__ = ("evening",)
+
+    def __init__(self, evening: Path) -> None:
+        self.evening = evening
+
+
+class Context:
+    """One command line's context: its evening, how it reports, where it came from.
+
+    (A plain class, not a dataclass: it is built on every command's start-up path.)
+    """
+
+    __slots__ = ("db", "debug", "explain", "station", "dry_run", "_console")
+
+    def __init__(self, db: Path | None = None, debug: bool = False, explain: bool = False,
+                 station: Path | None = None, dry_run: bool = False) -> None:
+        self.db = db  # --db; else $REFEREE_DB, else the user data dir
+        self.debug = debug  # --debug: a bug's traceback
+        self.explain = explain  # --explain: after a refusal, read its ruling aloud
+        self.station = station  # a second station's line: the one evening it may reach (E65)
+        self.dry_run = dry_run  # --dry-run: run to the write, show it, write nothing (E133)
+        self._console: Console | None = preset_console()
+
+    def __repr__(self) -> str:
+        return (f"Context(db={self.db!r}, debug={self.debug}, explain={self.explain}, "
+                f"station={self.station!r}, dry_run={self.dry_run})")
+
+    def options(self) -> tuple[Path | None, bool, bool, Path | None]:
+        """What the run was given: ``--db``, ``--debug``, ``--explain``, the station's
+        evening."""
+        return self.db, self.debug, self.explain, self.station
 
     def path(self) -> Path:
         """The evening file this command works on: ``--db``, ``REFEREE_DB``, user data dir."""

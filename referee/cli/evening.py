@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.context import db_path
+from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
@@ -98,6 +99,10 @@ def new(
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
+        from referee.storage import files
+
+        if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
+            return events
         if state.started and force:
             backup = _force_backup(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
@@ -148,16 +153,28 @@ def _force_backup(path: Any) -> str:
     return str(target)
 
 
-def status(as_json: Json = False) -> None:
+def status(
+    at: Annotated[int | None, typer.Option(
+        "--at", metavar="SEQ", min=1,
+        help="The evening as it stood after command SEQ (the numbers `log` shows).")] = None,
+    as_json: Json = False,
+) -> None:
     """Chips by colour per person, dollars, the pot, whose turn, the clock."""
     from referee.evening import views
 
-    state = read_state()
+    if at is None:
+        state = read_state()
+    else:
+        from referee.cli.history import state_at
+
+        state = state_at(at)  # E134
     if as_json:
         emit_json(views.status(state))
         return
     from referee.cli import render
 
+    if at is not None:
+        say(f"As it stood after command #{at} (E134):")
     render.status(state)
 
 
@@ -369,6 +386,10 @@ def log(
     last: Annotated[
         int | None, typer.Option("--last", metavar="N", help="Only the newest N commands.")
     ] = None,
+    form: Annotated[
+        str | None, typer.Option("--format", metavar="jsonl|csv",
+                                 help="One command a line, for spreadsheets (E137).")
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """The whole evening, command by command, oldest first; filter by person, soul or hand.
@@ -383,6 +404,12 @@ def log(
 
     if last is not None and last < 1:
         raise BadInput(f"--last {last}: give how many of the newest commands to show, 1 or more")
+    if form is not None:
+        form = form.lower()
+        if form not in ("jsonl", "csv"):
+            raise BadInput(f"--format {form}: give jsonl or csv (E137)", ruling="E137")
+        if as_json:
+            raise BadInput("give --json or --format, not both (E137)", ruling="E137")
     table = _table(table)
     with open_evening(db_path(), write=False) as ev:
         undone = ev.undone()
@@ -402,10 +429,16 @@ def log(
         if as_json:
             _stream_log_json(commands, undone)
             return
+        notes = amended_by(ev)  # E138
+        if form is not None:
+            from referee.cli.logs import stream_rows
+
+            stream_rows(commands, form, notes)
+            return
         commands = list(commands)
     from referee.cli import render
 
-    render.log(commands, undone)
+    render.log(commands, undone, notes)
 
 
 def _log_filter(state: Any, person: str | None, soul: str | None,

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import contextlib
 import io
-import shlex
 import sys
 import threading
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import typer
+
+from referee.cli.context import Sealed
 
 #: Each in-process command carries its own context (``referee.cli.context``), but a
 #: captured one takes over the process's stdout and stderr: one runs at a time. The evening
@@ -27,25 +27,15 @@ import typer
 _RUNNING = threading.RLock()
 
 _ROOT: Any = None
+#: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
+#: sits below every command module and imports none of them).
+_APP: Callable[[], typer.Typer] | None = None
 #: The words that leave the shell (and a station's shell).
 LEAVE = ("exit", "quit")
 
 
 class Leave(Exception):
     """``exit`` or ``quit``."""
-
-
-@dataclass(frozen=True)
-class Sealed:
-    """The one evening a line may reach, handed to the root callback as the click context's
-    ``obj`` (a station's line, E65): any other ``--db``, or ``--debug``, is refused there too,
-    behind the station's own refusal."""
-
-    evening: Path
-
-#: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
-#: sits below every command module and imports none of them).
-_APP: Callable[[], typer.Typer] | None = None
 
 
 def run_piped(lines: Iterable[str], run_line: Callable[[str], int]) -> int:
@@ -111,6 +101,8 @@ def split(text: str) -> list[str]:
     Raises:
         BadInput: an unclosed quote.
     """
+    import shlex  # only a line typed in-process is split: not on a command's start-up
+
     from referee.errors import BadInput
 
     try:
@@ -121,6 +113,11 @@ def split(text: str) -> list[str]:
         words = words[1:]
     if words and words[0] == "help":
         words = [*words[1:], "--help"]
+    if words and words[0] == "try":  # `try LINE`: the line as a dry run (E133)
+        if len(words) == 1:
+            raise BadInput("`try LINE` shows what LINE would do and writes nothing: give the "
+                           "line after it, e.g. `try bet Ada` (E133)", ruling="E133")
+        words = ["--dry-run", *words[1:]]
     return words
 
 
@@ -154,7 +151,7 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
     command = root if root is not None else root_command()
     with _RUNNING:
         try:
-            seal = Sealed(db) if sealed and db is not None else None
+            seal = Sealed(db) if sealed and db is not None else None  # E65
             code = command.main(args=root_args(words, db, debug), prog_name="referee",
                                 standalone_mode=False, obj=seal)
             return code if isinstance(code, int) else 0

@@ -250,7 +250,12 @@ def load_trusted(ev: Evening) -> list[dict[str, Any]]:
 
 
 def save_trusted(ev: Evening, sound: list[dict[str, Any]]) -> None:
-    """Remember the segments found sound; a sidecar that cannot be written is no error."""
+    """Remember the segments found sound; a sidecar that cannot be written is no error.
+    Under ``--dry-run`` nothing is written at all (E133)."""
+    from referee.storage import files
+
+    if files.DRY_RUN:
+        return
     text = json.dumps({"format": SIDECAR_FORMAT, "created": ev.meta.get("created"),
                        "segments": sound}, separators=(",", ":"))
     try:

@@ -40,6 +40,8 @@ TRACK_ANSWERS = False
 #: folder). Always on for the GM; only the test suite turns it off, where durability is not what
 #: a test checks (tests/conftest.py; the fault, crash and power-cut tests keep it on).
 DURABLE = True
+#: ``--dry-run`` (E133): the command runs to its write, and the write is not made.
+DRY_RUN = False
 
 
 def fsync(fd: int) -> None:

@@ -98,6 +98,8 @@ class Evening:
         self._states: dict[str, Any] = {}
         self._changed = False
         self._last_text: str | None = None
+        self._first_seq = self.meta["next_seq"]  # what this open appends starts here
+        self._taken_back: list[dict[str, Any]] = []  # by undo, in this open (E133)
         #: The command a killed process recorded without showing its answer (E41), if any.
         self.unanswered: dict[str, Any] | None = None
         if self.exists and self._storage.checked is None and not audit:
@@ -359,6 +361,7 @@ class Evening:
             raise IllegalAction("nothing to undo" + (f" at the {stream} table" if stream else ""))
         self._refuse_retry("undo")
         self._last_text = "undo"
+        self._taken_back += [r for r in self._live if r["cmd"] == command.cmd]
         self._live = [r for r in self._live if r["cmd"] != command.cmd]
         self._rechain()
         self._undone.append({
@@ -470,6 +473,8 @@ class Evening:
         """
         if not self._changed:
             return
+        if files.DRY_RUN:
+            self._dry_run()
         # An evening written before segments carried digests gets them now (E91).
         sums = segments.missing_sums(self.path, self.meta)
         if sums is not None:
@@ -486,6 +491,25 @@ class Evening:
             raise
         self._changed = False
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
+
+    def _dry_run(self) -> None:
+        """In place of the write under ``--dry-run`` (E133): what it would have recorded and
+        taken back, and the states before and after, as ``DryRunDone``; nothing is written."""
+        from referee.errors import DryRunDone
+
+        added = [r for r in self._live if r["seq"] >= self._first_seq]
+        seqs = {r["seq"] for r in self._live}
+        removed = [r for r in self._taken_back if r["seq"] not in seqs]
+        streams = sorted({r["stream"] for r in [*added, *removed]})
+        before: dict[str, Any] = {}
+        if self.path.exists():
+            with open_evening(self.path, write=False) as old:
+                before = {s: old.state(s) for s in streams}
+        else:
+            before = {s: spec(s).empty() for s in streams}
+        after = {s: self.state(s) for s in streams}
+        raise DryRunDone(text=self._last_text, added=added, removed=removed, before=before,
+                         after=after)
 
     def _write(self) -> None:
         self._storage.next_slot = None
