@@ -128,3 +128,17 @@ def test_e95_a_group_typed_alone_prints_one_line_of_usage_and_the_way_to_help(
     assert lines == [f"error: {path} needs a command. Usage: {path} [OPTIONS] COMMAND "
                      f"[ARGS]... (`{path} --help` lists them)"]
     assert runner.invoke(app, [*group, "--help"]).exit_code == 0
+
+
+def test_e94_a_pipe_given_as_an_input_file_is_refused_not_waited_on(
+        gm: GM, tmp_path: Path, no_hang: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.storage import files
+
+    monkeypatch.setattr(files, "PIPE_WAIT", 0.1)
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    result = CliRunner().invoke(app, ["scenario", "check", str(pipe)])
+    assert result.exit_code == 2 and "a named pipe that nothing writes to" in result.output
+    line = gm.fails("new", "--fool", "Fool", *SEATS, "--scenario", str(pipe))
+    assert "a named pipe that nothing writes to" in line
+    assert not gm.db.exists()
