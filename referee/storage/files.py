@@ -239,6 +239,23 @@ def _read_upto(handle: Any, size: int) -> bytes:
     return b"".join(chunks)
 
 
+def check_reachable(path: Path) -> None:
+    """Refuse, in one line, a path no file can be at: a name longer than the file system
+    holds, or a loop of symbolic links (E94). Whether it is a regular file is
+    ``check_path``'s to say, where the evening is opened.
+
+    Raises:
+        StoreError: the path cannot name a file.
+    """
+    import errno
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):
+            check_path(path)  # its one line for these
+
+
 def check_path(path: Path) -> None:
     """Refuse, in one line, an evening path that is no file an evening could be (E94): a loop of
     symbolic links, or something that exists and is not a regular file (a pipe, whose every

@@ -142,3 +142,19 @@ def test_e94_a_pipe_given_as_an_input_file_is_refused_not_waited_on(
     line = gm.fails("new", "--fool", "Fool", *SEATS, "--scenario", str(pipe))
     assert "a named pipe that nothing writes to" in line
     assert not gm.db.exists()
+
+
+@pytest.mark.parametrize("command", [("status",), ("next", "x.json", "--fool", "Max"),
+                                     ("season",), ("rise", "Ada"), ("rules", "R1")])
+def test_e94_a_db_name_longer_than_the_file_system_holds_is_one_line(
+        runner: CliRunner, tmp_path: Path, command: tuple[str, ...]) -> None:
+    line = refused(runner, tmp_path / ("n" * 300 + ".json"), *command)
+    assert "longer than the file system allows" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_e96_an_unknown_option_with_a_line_separator_is_one_line(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["fate", "deck", "-\u20280"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
+    assert "\\u2028" in result.stderr
