@@ -270,10 +270,10 @@ def check_path(path: Path) -> None:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise StoreError(f"{path} is a loop of symbolic links, not an evening file; give the "
-                             "path of an evening file with --db", ruling="E94") from None
+                             "path of an evening file", ruling="E94") from None
         if exc.errno == errno.ENAMETOOLONG:
             raise StoreError("the evening's path is longer than the file system allows; give a "
-                             "shorter --db", ruling="E94") from None
+                             "shorter one", ruling="E94") from None
         if exc.errno == errno.ENOTDIR:
             raise StoreError(f"{path}: a part of that path is a file, not a folder; give the "
                              "path of an evening file with --db", ruling="E94") from None

@@ -153,6 +153,13 @@ def test_e94_a_db_name_longer_than_the_file_system_holds_is_one_line(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_e94_next_to_a_name_longer_than_the_file_system_holds_is_one_line(gm: GM) -> None:
+    gm("new", "--fool", "Fool", *SEATS)
+    gm("end")
+    line = gm.fails("next", str(gm.db.parent / ("n" * 300 + ".json")))
+    assert "longer than the file system allows" in line
+
+
 def test_e96_an_unknown_option_with_a_line_separator_is_one_line(runner: CliRunner) -> None:
     result = runner.invoke(app, ["fate", "deck", "-\u20280"])
     assert result.exit_code == 2
