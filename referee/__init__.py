@@ -14,8 +14,9 @@ if TYPE_CHECKING:
     from referee.rules.cards import Card, format_cards, parse_card, parse_cards
     from referee.rules.hands import Hand, best_hand
 
+from referee.version import __version__ as __version__  # one source, in the base layer
+
 __all__ = ["Card", "Hand", "best_hand", "format_cards", "parse_card", "parse_cards"]
-__version__ = "0.1.0"
 
 
 def __getattr__(name: str) -> Any:

@@ -7,6 +7,8 @@ a bug (exit 1).
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RefereeError(Exception):
     """A request the rules or the input forbid; the message is one line for the GM."""
@@ -56,3 +58,26 @@ class StoreError(RefereeError):
 
 class InvariantViolation(AssertionError):
     """A broken invariant (R10, R19, R25, R26): a bug, never a user mistake."""
+
+
+class DryRunDone(Exception):  # noqa: N818  (not an error: the end of a dry run)
+    """A command run with ``--dry-run`` got as far as writing: what it would have written,
+    in place of the write (E133). Not a RefereeError: the command was sound.
+
+    ``added`` and ``removed`` are the stored event records it would append and take back
+    (``undo``); ``before`` and ``after`` the states of each stream they touch; ``wall`` the
+    room's wall before and after, in words, for a `room` command.
+    """
+
+    def __init__(self, *, text: str | None, added: list[dict[str, Any]] | None = None,
+                 removed: list[dict[str, Any]] | None = None,
+                 before: dict[str, Any] | None = None,
+                 after: dict[str, Any] | None = None,
+                 wall: tuple[str, str] | None = None) -> None:
+        super().__init__("dry run")
+        self.text = text
+        self.added = added or []
+        self.removed = removed or []
+        self.before = before or {}
+        self.after = after or {}
+        self.wall = wall

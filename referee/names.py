@@ -133,6 +133,21 @@ def _check_characters(text: str, what: str) -> None:
                        f"{ord(hidden):04X} ({label}); type it without (E75)", ruling="E75")
 
 
+def check_label(text: str, what: str) -> str:
+    """Free text that becomes part of a record (a Card of Fate Trait, Reputation, item or
+    Experience), trimmed: no control or format character, so it prints as typed on every
+    terminal (E42, E75, E96).
+
+    Raises:
+        BadInput: with a control character (a newline, an escape) or an invisible one.
+
+    >>> check_label(" Swordsman ", "Trait")
+    'Swordsman'
+    """
+    _check_characters(text, what)
+    return text.strip()
+
+
 def check_text(text: str, what: str, limit: int) -> str:
     """Free text for the room's wall (an announcement): trimmed, one line, at most ``limit``
     characters (E82), no control or format character (E42, E75).

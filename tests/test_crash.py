@@ -114,6 +114,7 @@ def check_backups_restore(path: Path, scratch: Path) -> None:
             shutil.copytree(segments, scratch / segments.name)
         with open_evening(restored, write=False) as ev:
             assert verify(ev) == [], backup.name
+    shutil.rmtree(scratch, ignore_errors=True)  # a killed writer's temp copied with it
 
 
 def temp_files(folder: Path) -> list[Path]:

@@ -233,7 +233,7 @@ def test_e40_verify_checks_the_snapshot_against_the_fold(evening: GM, db: Path) 
     data["snapshot"]["1"]["states"] = {"scum": {"match": None}}  # loads, but no event made it
     db.write_text(json.dumps(data))
     result = evening.invoke("verify")
-    assert result.exit_code == 1 and "no event made" in result.output, result.output
+    assert result.exit_code == 2 and "no event made" in result.output, result.output
 
 
 def test_e40_a_copied_backup_opens_again(evening: GM, db: Path) -> None:

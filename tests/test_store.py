@@ -314,7 +314,7 @@ def test_tampering_with_any_event_is_caught_by_verify(
         TAMPERINGS[how](data["events"][key])
         path.write_text(json.dumps(data))
         assert verify_file(db), f"{how} of event {key} in {path.name} went unnoticed"
-        assert cli_verify(db) == 1
+        assert cli_verify(db) == 2
         path.write_bytes(pristine[path])
     assert verify_file(db) == []
 
@@ -328,7 +328,7 @@ def test_deleting_any_event_is_caught_by_verify(
         del data["events"][key]
         path.write_text(json.dumps(data))
         assert verify_file(db), f"deleting event {key} of {path.name} went unnoticed"
-        assert cli_verify(db) == 1
+        assert cli_verify(db) == 2
         path.write_bytes(pristine[path])
     assert verify_file(db) == []
 
@@ -342,7 +342,7 @@ def test_tampering_with_the_snapshot_or_losing_a_segment_is_caught(
     pristine = db.read_bytes()
     db.write_text(json.dumps(data))
     assert any("snapshot" in p for p in verify_file(db))
-    assert cli_verify(db) == 1
+    assert cli_verify(db) == 2
     db.write_bytes(pristine)
     files[1].unlink()
     assert any("missing" in p for p in verify_file(db))
@@ -353,7 +353,7 @@ def test_cli_verify_reports_a_missing_segment_as_a_problem(
     db, files = chained_evening(tmp_path, monkeypatch)
     files[1].unlink()
     result = CliRunner().invoke(app, ["--db", str(db), "verify"])
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 2, result.output
 
 
 # -- segments and snapshots ---------------------------------------------------------------------

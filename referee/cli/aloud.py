@@ -101,7 +101,7 @@ def remember(line: str, ruling: str | None, evening: Path | None) -> dict[str, A
         scratch = path.with_name(f".{path.name}.{os.getpid()}")
         scratch.write_text(json.dumps(memory, ensure_ascii=False), encoding="utf-8")
         os.replace(scratch, path)
-    except OSError:
+    except (OSError, RuntimeError, ValueError):  # RuntimeError: a symlink loop (resolve)
         pass  # a memory that cannot be kept must never turn a refusal into a crash
     return memory
 

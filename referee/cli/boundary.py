@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from referee.cli import context
 from referee.cli.output import printable
-from referee.errors import RefereeError
+from referee.errors import DryRunDone, RefereeError
 
 if TYPE_CHECKING:
 
@@ -87,9 +87,15 @@ def usage_line(exc: Any) -> str:
 
     Shared by the root group and the in-process runner (``referee.cli.runner``).
     """
+    ctx = getattr(exc, "ctx", None)
+    if _is_click(exc, "NoArgsIsHelpError") and ctx is not None:
+        # A group typed alone (`referee fate`): one line of usage and the way to its help, as
+        # git and gh say it, not the whole help on stderr (E95).
+        usage = " ".join(ctx.get_usage().split())
+        return (f"{ctx.command_path} needs a command. {usage} (`{ctx.command_path} --help` "
+                "lists them)")
     message = exc.format_message().rstrip(".")
     line = f"{message}" + ("" if message.endswith(("?", "!")) else ".")
-    ctx = getattr(exc, "ctx", None)
     if _is_click(exc, "UsageError") and ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         line += f" {usage} (see `{ctx.command_path} --help`)"
@@ -100,6 +106,30 @@ def _is_click(exc: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
 
+def not_text(args: Sequence[str]) -> str | None:
+    """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
+
+    A NUL byte (no path, name or card holds one: the OS would refuse it deep inside), and bytes
+    that are not UTF-8 (Python hands them on as lone surrogates; stored in a promise or a name
+    they would break `log` on every strict terminal after). The bytes are quoted escaped, never
+    raw.
+    """
+    for n, arg in enumerate(map(str, args), start=1):
+        if "\x00" in arg:
+            return "an argument holds a NUL byte (\\x00); type it without (E45)"
+        if any("\udc80" <= c <= "\udcff" or "\ud800" <= c <= "\udfff" for c in arg):
+            raw = arg.encode("utf-8", "surrogateescape") if all(
+                not "\ud800" <= c <= "\udfff" or "\udc80" <= c <= "\udcff" for c in arg
+            ) else arg.encode("utf-8", "backslashreplace")
+            shown = raw.decode("ascii", "backslashreplace")
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            return (f"argument {n} ({shown}) holds bytes that are not UTF-8 text; type it "
+                    "again as text, or set the terminal to UTF-8 (E94)")
+    return None
+
+
 class RefereeGroup(TyperGroup):
     """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1,
     and a usage mistake (missing argument, unknown option) into one line and exit 2."""
@@ -108,10 +138,9 @@ class RefereeGroup(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
         more = {"windows_expand_args": windows_expand_args, **extra}
-        if args is not None and any("\x00" in str(a) for a in args):
-            # No path, name or card holds a NUL byte; the OS would refuse it deep inside (E45).
-            typer.echo("error: an argument holds a NUL byte (\\x00); type it without (E45)",
-                       err=True)
+        bad = not_text(args) if args is not None else None
+        if bad is not None:
+            typer.echo(f"error: {bad}", err=True)
             if not standalone_mode:
                 return 2
             sys.exit(2)
@@ -133,6 +162,7 @@ class RefereeGroup(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         _begin_command()
+        words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         try:
             rv = super().invoke(ctx)
         except RefereeError as exc:
@@ -144,6 +174,13 @@ class RefereeGroup(TyperGroup):
         except (typer.Exit, typer.Abort, KeyboardInterrupt):
             _end_command()
             raise
+        except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
+            given = words[:words.index("--")] if "--" in words else words
+            from referee.cli import dryrun
+
+            dryrun.show(dry, "--json" in given)
+            _end_command()
+            raise typer.Exit(0) from None
         except BrokenPipeError:
             # `referee log | head`: the reader left; say nothing more.
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -178,6 +215,7 @@ def _begin_command() -> None:
 
     files.NOTES.clear()
     files.TRACK_ANSWERS = True
+    files.DRY_RUN = False  # the root callback sets it from --dry-run (E133)
     store = _store()
     if store is not None:
         store.WRITTEN.clear()
@@ -225,8 +263,8 @@ def _end_command() -> None:
 
 
 def hoist_root_options(argv: list[str]) -> list[str]:
-    """Let ``--db PATH``, ``--debug`` and ``--explain`` stand anywhere on the line, as a GM
-    types them."""
+    """Let ``--db PATH``, ``--debug``, ``--explain`` and ``--dry-run`` stand anywhere on the
+    line, as a GM types them."""
     front: list[str] = []
     rest: list[str] = []
     i = 0
@@ -239,7 +277,7 @@ def hoist_root_options(argv: list[str]) -> list[str]:
             front += argv[i : i + 2]
             i += 2
             continue
-        if arg.startswith("--db=") or arg in ("--debug", "--explain"):
+        if arg.startswith("--db=") or arg in ("--debug", "--explain", "--dry-run"):
             front.append(arg)
         else:
             rest.append(arg)

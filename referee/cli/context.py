@@ -59,19 +59,20 @@ class Context:
     (A plain class, not a dataclass: it is built on every command's start-up path.)
     """
 
-    __slots__ = ("db", "debug", "explain", "station", "_console")
+    __slots__ = ("db", "debug", "explain", "station", "dry_run", "_console")
 
     def __init__(self, db: Path | None = None, debug: bool = False, explain: bool = False,
-                 station: Path | None = None) -> None:
+                 station: Path | None = None, dry_run: bool = False) -> None:
         self.db = db  # --db; else $REFEREE_DB, else the user data dir
         self.debug = debug  # --debug: a bug's traceback
         self.explain = explain  # --explain: after a refusal, read its ruling aloud
         self.station = station  # a second station's line: the one evening it may reach (E65)
+        self.dry_run = dry_run  # --dry-run: run to the write, show it, write nothing (E133)
         self._console: Console | None = preset_console()
 
     def __repr__(self) -> str:
         return (f"Context(db={self.db!r}, debug={self.debug}, explain={self.explain}, "
-                f"station={self.station!r})")
+                f"station={self.station!r}, dry_run={self.dry_run})")
 
     def options(self) -> tuple[Path | None, bool, bool, Path | None]:
         """What the run was given: ``--db``, ``--debug``, ``--explain``, the station's

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.context import db_path
+from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
@@ -98,6 +99,10 @@ def new(
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
+        from referee.storage import files
+
+        if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
+            return events
         if state.started and force:
             backup = _force_backup(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
@@ -124,25 +129,52 @@ def new(
 
 
 def _force_backup(path: Any) -> str:
-    import shutil
+    """The old evening kept beside the new one, whole or not at all (E97): a hard link (no
+    space needed), else a copy written like every evening write; a disk that refuses it is
+    one line and leaves no partial copy."""
+    import os
     from pathlib import Path
+
+    from referee.errors import StoreError
+    from referee.storage import files
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
-    shutil.copy2(path, target)
+    try:
+        os.link(path, target)
+    except FileExistsError:
+        raise StoreError(f"{target} already exists (an evening replaced a moment ago); "
+                         "wait a second and type the command again") from None
+    except OSError:
+        try:
+            files.atomic_write(target, Path(path).read_bytes())
+        except OSError as exc:
+            raise files.write_failure(target, exc) from None
     return str(target)
 
 
-def status(as_json: Json = False) -> None:
+def status(
+    at: Annotated[int | None, typer.Option(
+        "--at", metavar="SEQ", min=1,
+        help="The evening as it stood after command SEQ (the numbers `log` shows).")] = None,
+    as_json: Json = False,
+) -> None:
     """Chips by colour per person, dollars, the pot, whose turn, the clock."""
     from referee.evening import views
 
-    state = read_state()
+    if at is None:
+        state = read_state()
+    else:
+        from referee.cli.history import state_at
+
+        state = state_at(at)  # E134
     if as_json:
         emit_json(views.status(state))
         return
     from referee.cli import render
 
+    if at is not None:
+        say(f"As it stood after command #{at} (E134):")
     render.status(state)
 
 
@@ -158,17 +190,17 @@ def _amount(text: str | None, action: str = "bet") -> int | None:
         return None
     if text.lower() == "all":
         return ALL
-    if text.startswith("-") and text[1:].isdigit():  # `bet -1`: no option, a bad amount
+    if text.isascii() and text.startswith("-") and text[1:].isdigit():  # `bet -1`: E27
         raise BadInput(f"a {action} is at least 1 chip, not {text}; write a whole number of "
                        "chips, or `all` to go all-in (E27)", ruling="E27")
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()):  # `²` is a digit to Python, not to int()
         raise BadInput(f"bad amount {text!r}; write a whole number of chips, or `all` to go "
                        "all-in (E27)", ruling="E27")
     return int(text)
 
 
 def _is_amount(text: str) -> bool:
-    return text.lstrip("-").isdigit() or text.lower() == "all"
+    return (text.isascii() and text.lstrip("-").isdigit()) or text.lower() == "all"
 
 
 def _action(action: str, who: str | None, amount: str | None, chips: str | None,
@@ -354,6 +386,10 @@ def log(
     last: Annotated[
         int | None, typer.Option("--last", metavar="N", help="Only the newest N commands.")
     ] = None,
+    form: Annotated[
+        str | None, typer.Option("--format", metavar="jsonl|csv",
+                                 help="One command a line, for spreadsheets (E137).")
+    ] = None,
     as_json: Json = False,
 ) -> None:
     """The whole evening, command by command, oldest first; filter by person, soul or hand.
@@ -368,6 +404,12 @@ def log(
 
     if last is not None and last < 1:
         raise BadInput(f"--last {last}: give how many of the newest commands to show, 1 or more")
+    if form is not None:
+        form = form.lower()
+        if form not in ("jsonl", "csv"):
+            raise BadInput(f"--format {form}: give jsonl or csv (E137)", ruling="E137")
+        if as_json:
+            raise BadInput("give --json or --format, not both (E137)", ruling="E137")
     table = _table(table)
     with open_evening(db_path(), write=False) as ev:
         undone = ev.undone()
@@ -387,10 +429,16 @@ def log(
         if as_json:
             _stream_log_json(commands, undone)
             return
+        notes = amended_by(ev)  # E138
+        if form is not None:
+            from referee.cli.logs import stream_rows
+
+            stream_rows(commands, form, notes)
+            return
         commands = list(commands)
     from referee.cli import render
 
-    render.log(commands, undone)
+    render.log(commands, undone, notes)
 
 
 def _log_filter(state: Any, person: str | None, soul: str | None,
@@ -463,18 +511,20 @@ def verify(
         bool, typer.Option("--all", help="Check every event again, not only the new ones.")
     ] = False,
 ) -> None:
-    """Check the evening file: the hash chain over every event and the stored snapshots.
+    """Check the evening file: every sealed segment's bytes, the hash chain, the snapshots.
 
-    What an earlier verify found sound (sealed segments, unchanged since) is not read
-    again; --all checks everything.
+    Exit 2 on damage, naming the newest good backup. What an earlier verify replayed (sealed
+    segments whose bytes are unchanged since) is not replayed again; --all replays everything.
     """
     import sys
 
     from referee.errors import StoreError
     from referee.storage.audit import audit, load_trusted, save_trusted
+    from referee.storage.files import check_path
     from referee.storage.store import open_evening
 
     path = db_path()
+    check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
     if not path.exists():
         raise StoreError(f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
@@ -490,13 +540,18 @@ def verify(
         link = links.link(ev)
         beside = link is not None and links.previous_path(ev.path, link).is_file()
     problems = found.problems + chain
+    backup = None
+    if found.problems:  # damage: the way back is the newest good backup of this evening (E93)
+        from referee.storage.backups import newest_good_backup
+
+        backup = newest_good_backup(path)
     if as_json:
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
-                   "problems": problems})
+                   "problems": problems, "backup": None if backup is None else str(backup)})
     else:
         from referee.cli import render
 
-        render.verify(path, found.events, problems)
+        render.verify(path, found.events, problems, backup, damaged=bool(found.problems))
         if link is not None and not problems:
             say(f"It carries on from {lit(link['file'])}, " + (
                 "whose final digest matches the one it recorded (R43)." if beside else
@@ -505,7 +560,7 @@ def verify(
             say(f"{found.events - found.checked} of them were verified before and are "
                 "unchanged; verify --all checks them again.")
     if problems:
-        raise typer.Exit(1)
+        raise typer.Exit(2)  # damage is the GM's situation, not a bug (E93)
 
 
 def _progress(done: int, total: int) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli import equity, hand_rulings
+from referee.cli import equity, hand_rulings, history
 from referee.cli.evening import Json, report_change, run
 from referee.cli.output import say
 
@@ -25,6 +25,7 @@ app = typer.Typer(
 
 hand_rulings.register(app)  # rank, compare, first, categories, odds
 equity.register(app)  # `hand equity` (H26-H30)
+history.register(app)  # `hand history` (E135)
 
 
 @app.command("start", rich_help_panel="At the table")

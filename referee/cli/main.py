@@ -49,6 +49,10 @@ def main(
     explain: Annotated[
         bool, typer.Option("--explain", help="After a refusal, read its ruling in full.")
     ] = False,
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Show what the command would record and change; "
+                           "write nothing (E133).")
+    ] = False,
     version: Annotated[
         bool, typer.Option("--version", "-V", callback=_version, is_eager=True,
                            help="Print the version and exit.")
@@ -73,7 +77,10 @@ def main(
     sealed = ctx.obj.evening if isinstance(ctx.obj, Sealed) else None
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
-    ctx.obj = Context(db=db, debug=debug, explain=explain, station=sealed)
+    ctx.obj = Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
+    from referee.storage import files
+
+    files.DRY_RUN = dry_run  # E133: every write of this run stops short of the disk
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "
@@ -86,6 +93,8 @@ def main(
 TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("evening", ("new", "status", "bet", "raise", "call", "check", "fold", "open-phase",
                  "rise", "sit", "resign", "undo", "redo", "log", "verify", "chips")),
+    ("count", ("count",)),  # E130-E132
+    ("amend", ("amend",)),  # E138, E139
     ("hand", ("hand",)),
     ("souls", ("points", "promotions", "soul", "charge", "power")),
     ("present", ("report", "handout", "demo")),
@@ -123,6 +132,8 @@ def _target(args: list[str]) -> str | None:
     while i < len(args):
         if args[i] == "--db":
             i += 2
+        elif args[i] == "--dry-run":  # E133: the command word follows
+            i += 1
         elif args[i].startswith("-"):
             return None  # --help, --version, completion flags: the whole tree is needed
         else:
@@ -193,6 +204,8 @@ def table_of_contents() -> str:
     options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),
                ("--debug", "Show tracebacks of internal errors."),
                ("--explain", "After a refusal, read its ruling in full (also `rules last`)."),
+               ("--dry-run", "Show the events, rulings and changes a command would make; "
+                "write nothing (E133; `try LINE` in the shell)."),
                ("--station URL", "Run the command at a `referee serve --station` (with --token "
                 "T)."),
                ("--version, -V", "Print the version and exit."),
@@ -212,7 +225,8 @@ def table_of_contents() -> str:
                 for name, text in items]
 
     commands = max(len(n) for items in panels.values() for n, _ in items) + 4
-    out = ["Usage: referee [--db PATH] [--debug] [--explain] COMMAND [ARGS]...", "",
+    out = ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
+           "",
            "  Referee console for a live Fool's Errand evening and its side tables.",
            "  Every command has --help; every command that reads has --json.", ""]
     for panel, items in panels.items():

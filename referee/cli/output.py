@@ -25,7 +25,9 @@ def emit_json(obj: Any) -> None:
 
 #: A rich markup tag, with the backslashes before it (as rich reads them).
 _TAG = re.compile(r"(\\*)(\[[a-z#/@][^[]*?])")
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+#: Control characters, and the line separators and bidi controls that would move text around a
+#: line (E96): shown as escapes, never obeyed.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def printable(text: object) -> str:
@@ -35,7 +37,12 @@ def printable(text: object) -> str:
     >>> printable("Ada\\x1b[2J")
     'Ada\\\\x1b[2J'
     """
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", str(text))
+    return _CONTROL.sub(_escape, str(text))
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
 
 
 def lit(text: object) -> str:

@@ -68,8 +68,17 @@ def handout(
     data = rep.handout(state, name)
     base = None
     if html is not None:
+        from referee.cli.context import db_path
+        from referee.serve.access import access_path
+
+        tokens = access_path(db_path())
+        kept = tokens.read_bytes() if tokens.is_file() else None
         page, base = _with_link(rep.render_handout_html(data), state.assistants, name, url)
-        _write(html, page, secret=True, force=force)
+        try:
+            _write(html, page, secret=True, force=force)
+        except BaseException:
+            _restore(tokens, kept)  # a refused handout hands out no token (E97)
+            raise
     if as_json:
         emit_json(data)
         return
@@ -114,6 +123,19 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
     return page.replace("</body>", block + "</body>", 1), base
 
 
+def _restore(path: Path, kept: bytes | None) -> None:
+    """Put ``path`` back as it was before the command: gone, or the bytes ``kept``."""
+    import contextlib
+
+    from referee.storage import files
+
+    with contextlib.suppress(OSError):
+        if kept is None:
+            path.unlink()
+        else:
+            files.atomic_write(path, kept)
+
+
 def _evening_files(db: Path) -> tuple[Path, Path, Path]:
     """The evening file, its lock and its segment folder, links followed."""
     import os
@@ -131,14 +153,21 @@ def _check_target(path: Path, force: bool) -> None:
     from referee.cli.context import db_path
     from referee.errors import BadInput
 
+    if len(os.fsencode(path.name)) > 255:
+        raise BadInput(f"--html: the file name is {len(os.fsencode(path.name))} bytes long; "
+                       "file names hold at most 255; give a shorter one such as report.html",
+                       ruling="E97")
     real = Path(os.path.realpath(path))
     evening, lock, segments = _evening_files(db_path())
-    name = re.escape(evening.name)  # its backups, `new --force` copies, temp files
-    backup = re.fullmatch(rf"{name}\.bak\.\d+|{name}\.replaced-.*|\.{name}\..*\.tmp", real.name)
+    # Every file of the evening: its backups, tokens (.access), wall (.room), verify's notes,
+    # `new --force` copies, lock, segments and temp files (E45, E97).
+    name = re.escape(evening.name)
+    own = re.fullmatch(rf"{name}\..+|\.{name}\..*", real.name)
     if (real in (evening, lock) or segments in (real, *real.parents)
-            or (real.parent == evening.parent and backup)):
-        raise BadInput(f"--html {path} is the evening's own file ({evening}, its backups, "
-                       "segments or lock); give another path such as report.html", ruling="E45")
+            or (real.parent == evening.parent and own)):
+        raise BadInput(f"--html {path} is one of the evening's own files ({evening}, its "
+                       "backups, tokens, wall, segments or lock); give another path such as "
+                       "report.html", ruling="E45")
     if real.is_dir():
         raise BadInput(f"--html {path} is a folder; give a file name such as "
                        f"{path / 'report.html'}", ruling="E45")
@@ -205,6 +234,7 @@ def demo(
     if target.exists() and not force:
         raise IllegalAction(f"{target} already exists; the demo writes a fresh evening: give "
                             "another --db or add --force")
+    _refuse_unless_demo(target)
     if target.exists():
         target.unlink()
     script = data_file("demo.txt").read_text(encoding="utf-8")
@@ -217,6 +247,33 @@ def demo(
     report(html=html, reveal=True, as_json=False)
     say(f"The demo evening stays in {lit(target)}: try `referee --db {lit(target)} log` or "
         f"`referee --db {lit(target)} shell`.")
+
+
+def _refuse_unless_demo(target: Path) -> None:
+    """``demo --force`` replaces only an earlier demo's evening, never a real one (E97): the
+    file's first command must be the demo script's first line (or its season's ``next``)."""
+    from referee.content.scenario import data_file
+    from referee.errors import IllegalAction, RefereeError
+    from referee.storage.store import open_evening
+
+    if not target.exists() and not target.is_symlink():
+        return
+    firsts = []
+    for script in ("demo.txt", "demo_season.txt"):
+        text = data_file(script).read_text(encoding="utf-8")
+        firsts.append(next(ln.strip() for ln in text.splitlines()
+                           if ln.strip() and not ln.lstrip().startswith("#")))
+    try:
+        with open_evening(target, write=False) as ev:
+            first = next(iter(ev.records()), None)
+    except RefereeError:
+        first = None
+    said = first.get("text") if isinstance(first, dict) else None
+    if isinstance(said, str) and (any(said.startswith(f) for f in firsts)
+                                  or said.startswith(f"next {target}")):
+        return
+    raise IllegalAction(f"{target} is not a demo's evening; the demo never replaces a real "
+                        "evening, even with --force: give another --db", ruling="E97")
 
 
 def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
@@ -257,6 +314,8 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
         if target.exists() and not force:
             raise IllegalAction(f"{target} already exists; the demo writes fresh evenings: give "
                                 "another --db or add --force")
+    for target in (first, second):
+        _refuse_unless_demo(target)
     for target in (first, second):
         if target.exists():
             target.unlink()

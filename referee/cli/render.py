@@ -301,13 +301,14 @@ def _say_showdown(event: Event) -> None:
             f"[bold]{who}[/]: {lit(pot['why'])}. {shares}.")
 
 
-def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
+def log(commands: list[Command], undone: list[dict[str, Any]],
+        notes: dict[int, str] | None = None) -> None:
     import sys
 
     from referee.cli import context
 
     if not context.current().has_console and not sys.stdout.isatty():
-        _plain_log(commands, undone)  # piped: plain lines, without loading rich
+        _plain_log(commands, undone, notes or {})  # piped: plain lines, without loading rich
         return
     from rich.table import Table
 
@@ -321,27 +322,31 @@ def log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
 
     for c in commands:
         table.add_row(str(c.cmd), datetime.fromtimestamp(c.time).strftime("%H:%M:%S"), c.stream,
-                      Text("\n".join(printable(ln) for ln in _lines(c))), str(len(c.events)))
+                      Text("\n".join(printable(ln) for ln in _lines(c, notes or {}))),
+                      str(len(c.events)))
     console().print(table)
     if undone:
         say(f"{len(undone)} command(s) undone and kept: "
             + lit("; ".join(u["text"] for u in undone[-5:])))
 
 
-def _lines(c: Command) -> list[str]:
-    """A command's log line, and a line for each power it used (S17)."""
-    return [c.text] + [
+def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
+    """A command's log line, a line for each power it used (S17), and whether an amendment
+    replaced or replayed it (E138)."""
+    note = (notes or {}).get(c.cmd)
+    return [c.text] + ([f"  ({note})"] if note else []) + [
         f"  {e.get('title', e['power'])}" + (f" on {e['target']}" if e.get("target") else "")
         + f": {e['summary']}" for e in c.events if e["kind"] == "power_used" and e.get("summary")]
 
 
-def _plain_log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
+def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
+               notes: dict[int, str]) -> None:
     """The log off a terminal: one line a command (number, time, table, events, text)."""
     import typer
 
     out = ["The evening's log: #, time, table, events, command"]
     for c in commands:
-        lines = [printable(ln) for ln in _lines(c)]
+        lines = [printable(ln) for ln in _lines(c, notes)]
         out.append(f"{c.cmd:>5} {datetime.fromtimestamp(c.time).strftime('%H:%M:%S')} "
                    f"{c.stream:<7} {len(c.events):>3}  {lines[0]}")
         out += [f"{'':>24}{ln}" for ln in lines[1:]]
@@ -351,11 +356,15 @@ def _plain_log(commands: list[Command], undone: list[dict[str, Any]]) -> None:
     typer.echo("\n".join(out))
 
 
-def verify(path: Path, count: int, problems: list[str]) -> None:
+def verify(path: Path, count: int, problems: list[str], backup: Path | None = None, *,
+           damaged: bool = False) -> None:
     if problems:
         say(f"[bold red]{lit(path)}: {len(problems)} problem(s)[/] in {count} events:")
         for p in problems[:20]:
             say(f"  - {lit(p)}")
+        if damaged:  # E93: the way back, a backup of this very evening
+            say(f"The newest good backup is {lit(backup)} (copy it over {lit(path.name)} to go "
+                "on)." if backup is not None else "No good backup of this evening was found.")
     else:
         say(f"{lit(path)}: sound. {count} events, hash chain and snapshots check out.")
 

@@ -44,14 +44,21 @@ def blank() -> None:
 
 @app.command("show")
 def show() -> None:
-    """The table on the wall again: ends a blank, an announcement and a break (E82)."""
+    """The table on the wall again: ends a blank, an announcement, a break (E82) and a
+    replay (E136)."""
     import dataclasses
 
     before: list[str] = []
 
     def clear(room: Room) -> Room:
-        before.append(room.says(time.time()))
-        return dataclasses.replace(room, blank=False, announce=None, pause=None)
+        replay = room.more.get("replay")
+        said = room.says(time.time())
+        if isinstance(replay, dict):
+            said = (f"the replay of hand {replay.get('hand')}" if said == "the table"
+                    else f"{said}; the replay of hand {replay.get('hand')}")
+        before.append(said)
+        more = {k: v for k, v in room.more.items() if k != "replay"}  # E136: a replay ends
+        return dataclasses.replace(room, blank=False, announce=None, pause=None, more=more)
 
     _change(clear)
     ended = f" (it showed {lit(before[0])})" if before and before[0] != "the table" else ""
@@ -97,6 +104,46 @@ def pause(
         f"{back} (`referee room show` ends it sooner).")
 
 
+@app.command("replay")
+def replay(
+    no: Annotated[int, typer.Argument(metavar="N", min=1, help="The finished hand's number.")],
+) -> None:
+    """Replay finished hand N on the wall, move by move, until `room show` (E136)."""
+    import dataclasses
+
+    from referee.cli.history import read_history
+
+    told = read_history(no)  # E135: a hand played to its end, or one line why not
+    now = time.time()
+    _change(lambda room: dataclasses.replace(
+        room, blank=False, announce=None, pause=None,
+        more={**room.more, "replay": {"hand": no, "at": now}}))
+    say(f"On the wall: hand {no} replayed move by move ({len(told['rounds'])} round(s)); "
+        "`referee room show` ends it (E136).")
+
+
+@app.command("odds")
+def odds(
+    switch: Annotated[str, typer.Argument(metavar="on|off",
+                                          help="on: the chances on the wall; off: none.")],
+) -> None:
+    """Each live player's chance on what is showing, on the wall during a hand: only when
+    asked, never by default (H31)."""
+    import dataclasses
+
+    from referee.errors import BadInput
+
+    word = switch.strip().lower()
+    if word not in ("on", "off"):
+        raise BadInput(f"room odds {switch!r}: give on or off (H31)", ruling="H31")
+    on = word == "on"
+    _change(lambda room: dataclasses.replace(
+        room, more={**{k: v for k, v in room.more.items() if k != "odds"},
+                    **({"odds": True} if on else {})}))
+    say("The wall shows each live player's chance on what is showing, during a hand (H31)."
+        if on else "The wall shows no chances (H31).")
+
+
 @app.command("status")
 def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
@@ -104,17 +151,24 @@ def status(
     """What the wall shows now (E82)."""
     from referee.errors import StoreError
     from referee.serve.room import load_room
+    from referee.storage.files import check_path
 
     path = db_path()
+    check_path(path)  # E94
     if not path.exists():
         raise StoreError(f"no evening file at {path}; the wall belongs to an evening: name "
                          "it with --db PATH")
     room = load_room(path)
     now = time.time()
+    replay = room.more.get("replay")
+    hand = replay.get("hand") if isinstance(replay, dict) else None
+    on = room.more.get("odds") is True
     if as_json:
-        emit_json(room.wall(now))
+        emit_json({**room.wall(now), "replay": hand, "odds": on})
         return
-    say(f"The wall shows {lit(room.says(now))}.")
+    extra = (f"; hand {hand} replayed (E136)" if hand else "") + \
+        ("; the chances during a hand (H31)" if on else "")
+    say(f"The wall shows {lit(room.says(now))}{extra}.")
 
 
 def register(root: typer.Typer) -> None:

@@ -113,6 +113,11 @@ def split(text: str) -> list[str]:
         words = words[1:]
     if words and words[0] == "help":
         words = [*words[1:], "--help"]
+    if words and words[0] == "try":  # `try LINE`: the line as a dry run (E133)
+        if len(words) == 1:
+            raise BadInput("`try LINE` shows what LINE would do and writes nothing: give the "
+                           "line after it, e.g. `try bet Ada` (E133)", ruling="E133")
+        words = ["--dry-run", *words[1:]]
     return words
 
 

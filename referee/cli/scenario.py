@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.context import console
-from referee.cli.output import emit_json, lit
+from referee.cli.output import emit_json, lit, printable
 
 if TYPE_CHECKING:
     from referee.content.scenario import Scenario
@@ -58,9 +58,10 @@ def check(
         typer.echo(f"ok: {n_powers} powers" if powers else f"ok: {souls} souls, {n_powers} powers")
     else:
         for problem in problems[:MAX_PROBLEMS]:
-            typer.echo(f"error: {problem}", err=True)
+            typer.echo(f"error: {printable(problem)}", err=True)  # file text as data (E96)
         if len(problems) > MAX_PROBLEMS:  # a file of junk is not a page of errors (S40)
-            typer.echo(f"error: and {len(problems) - MAX_PROBLEMS} more problem(s) in {file}; "
+            typer.echo(f"error: and {len(problems) - MAX_PROBLEMS} more problem(s) in "
+                       f"{printable(file)}; "
                        "fix these first", err=True)
     if problems:
         raise typer.Exit(2)
@@ -115,7 +116,7 @@ def show(
     out = console()
     out.print(f"[bold]{lit(scenario.name)}[/bold]  ({lit(scenario.source)})", soft_wrap=True)
     if scenario.description:
-        out.print(scenario.description, markup=False)
+        out.print(printable(scenario.description), markup=False)
     souls = Table(title="Bottled souls" + (" (SECRET)" if reveal else ""), title_justify="left")
     souls.add_column("#", justify="right")
     souls.add_column("bottle")

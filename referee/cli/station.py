@@ -28,9 +28,10 @@ TIMEOUT = 30.0
 
 #: The root group's options a station may give (E65), by their names in the command tree:
 #: `--explain` reads the rulebook shipped in the package, `--version` prints the version, help
-#: is help; none names or reaches anything on the serving machine. Every other root option,
-#: today's and any added later, is refused wherever it stands on a station's line.
-HARMLESS_ROOT = frozenset({"explain", "version", "help"})
+#: is help, `--dry-run` writes nothing (E133); none names or reaches anything on the serving
+#: machine. Every other root option, today's and any added later, is refused wherever it
+#: stands on a station's line.
+HARMLESS_ROOT = frozenset({"explain", "version", "help", "dry_run"})
 #: Why each refused root option is the serving machine's own (E65); any other: the default.
 _WHY_ROOT = {
     "db": "it runs on the evening served there, and on no other file",

@@ -245,7 +245,7 @@ def turn(
     from referee.cli.transaction import transact
     from referee.rules import wager
 
-    if who is not None and who.strip().lstrip("-").isdigit() and count is None:
+    if who is not None and who.isascii() and who.strip().lstrip("-").isdigit() and count is None:
         count, who = int(who), None
     extra: dict[str, Any] = {}
 

@@ -275,7 +275,7 @@ def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]
     sheets: dict[int, tuple[str, ...]] = {}
     ok = True
     for key, value in raw.items():
-        seat = int(key) if key.isdigit() else None
+        seat = int(key) if key.isascii() and key.isdigit() else None
         if seat not in SEATS:
             rep.add(f"{where}.{key}", "unknown seat; assistant seats are 1 to 6 (seat 1 sits "
                     "nearest the Fool's left)")

@@ -84,6 +84,23 @@ class ChipsGiven(TypedDict):
     ruling: NotRequired[str]         # `chips settle --why` (E24)
 
 
+class ChipsCounted(TypedDict):
+    kind: str
+    counted: dict[str, Any]          # holder -> {colour: n}, or a total (E130)
+    books: dict[str, Chips]          # what the books said at that moment, by colour
+    differences: list[dict[str, Any]]  # holder, colour (None: a total), counted, books, moves
+
+
+class CommandAmended(TypedDict):
+    kind: str
+    cmd: int                         # the command replaced (E138)
+    old: str                         # its text as it was
+    new: str                         # the text it is now
+    replayed: list[dict[str, Any]]   # each later command: cmd (as it was), text, events
+    ripple: list[dict[str, Any]]     # what, before, after: every outcome that changed
+    state: dict[str, Any]            # the evening as the replay left it
+
+
 class SeatChanged(TypedDict):
     kind: str
     name: str
@@ -268,6 +285,7 @@ KINDS: dict[str, type] = {
     "evening_created": EveningCreated, "phase_opened": PhaseOpened,
     "hand_started": HandStarted, "cards_shown": CardsShown, "cards_fixed": CardsFixed,
     "action": Action, "showdown": Showdown, "chips_given": ChipsGiven,
+    "chips_counted": ChipsCounted, "command_amended": CommandAmended,
     "seat_changed": SeatChanged, "settings_changed": SettingsChanged,
     "soul_studied": SoulStudied, "soul_guessed": SoulGuessed,
     "auction_opened": AuctionOpened, "auction_bid": AuctionBid,

@@ -202,6 +202,21 @@ def _chips_given(state: State, e: Event) -> State:
     return state
 
 
+@handles("chips_counted")
+def _chips_counted(state: State, e: Event) -> State:
+    from referee.evening.count import check_count
+
+    check_count(state, e)  # E130: an assertion, rechecked at its moment; it moves nothing
+    return state
+
+
+@handles("command_amended")
+def _command_amended(state: State, e: Event) -> State:
+    from referee.evening.amend import amended_state
+
+    return amended_state(state, e)  # E138: the evening as the replay left it
+
+
 @handles("seat_changed")
 def _seat_changed(state: State, e: Event) -> State:
     seat = state.seat(e["name"])

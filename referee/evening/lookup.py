@@ -71,7 +71,7 @@ def parse_chips(state: State, text: str) -> dict[str, int]:
         if not part:
             continue
         name, sep, count = part.partition(":")
-        if not sep or not count.isdigit() or int(count) < 1:
+        if not sep or not (count.isascii() and count.isdigit()) or int(count) < 1:
             raise BadInput(f"bad chips {part!r}; write COLOUR:N[,COLOUR:N...], e.g. red:2,blue:1")
         c = colour(state, name)
         out[c] = out.get(c, 0) + int(count)

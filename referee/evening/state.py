@@ -130,6 +130,8 @@ class State:
     # last one brought in (empty for a first evening), and the ceremony once the evening ended.
     season: dict[str, Any] = field(default_factory=dict)
     ceremony: dict[str, Any] | None = None
+    #: Commands replaced by `referee amend` (E138): {cmd, old, new, replayed: [cmd ...]}.
+    amendments: list[dict[str, Any]] = field(default_factory=list)
 
     # -- people -----------------------------------------------------------------------------
 

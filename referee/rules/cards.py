@@ -277,7 +277,7 @@ def parse_arcanum(text: str) -> int:
     (16, 16, 16)
     """
     raw = _normal(text)
-    if raw.isdigit() and 0 <= int(raw) <= 21:
+    if raw.isascii() and raw.isdigit() and 0 <= int(raw) <= 21:
         return int(raw)
     card = _NAMES.get(raw)
     if card is not None and card.is_major:

@@ -66,6 +66,8 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
         state = ev.state("evening")
         require_evening(state)
         tables = side_tables(ev.state("scum"), ev.state("wager"))
+        room = load_room(path)
+        replay = players.replay_frame(ev, room.more)  # E136
     moment = time.time() if now is None else now
     view = players.frame(state, moment)
     # The frame is kept until the file changes, so its `clock` is as of that change; the
@@ -81,7 +83,9 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     view["standings"] = standings(state) if ended else None
     view["claims"] = view["ceremony"]["claims"] if view["ceremony"] else None
     view["season"] = season_frame(path) if season else None  # R43
-    view["room"] = load_room(path).wall(moment)
+    view["room"] = room.wall(moment)
+    view["replay"] = replay
+    view["odds"] = players.odds_frame(state, room.more)  # H31: on request only
     view["problem"] = None
     return view
 

@@ -212,8 +212,10 @@ def load_state(path: Path) -> State:
     """
     from referee.errors import StoreError
     from referee.evening.state import require_evening
+    from referee.storage.files import check_path
     from referee.storage.store import open_evening
 
+    check_path(path)  # a pipe would block every poll; a symlink loop is no evening (E94)
     if not path.exists():
         raise StoreError(f"no evening file at {path}; open one with `referee new` or name "
                          "the file with --db PATH")
@@ -285,3 +287,42 @@ def frames(
         view: dict[str, Any] = frame(state, now()) if state is not None else {}
         view["problem"] = problem
         yield view
+
+
+def replay_frame(ev: Any, wall: dict[str, Any]) -> dict[str, Any] | None:
+    """The finished hand the GM replays on the wall (`room replay N`, E136): its story in
+    lines, from the log; None when none is asked for (or it cannot be told)."""
+    from referee.errors import RefereeError
+    from referee.evening.history import hand_history, history_lines
+    from referee.streams import plain, spec
+
+    asked = wall.get("replay")
+    if not isinstance(asked, dict) or type(asked.get("hand")) is not int:
+        return None
+    sp = spec("evening")
+    from referee.evening.amend import effective
+
+    commands = effective((c.cmd, c.text, [plain(e) for e in c.events])
+                         for c in ev.iter_commands("evening"))  # E138: as it now stands
+    try:
+        told = hand_history(commands, sp.empty(), sp.apply, asked["hand"])
+    except RefereeError:
+        return None
+    return {"hand": asked["hand"], "at": asked.get("at"), "lines": history_lines(told)}
+
+
+def odds_frame(state: State, wall: dict[str, Any]) -> dict[str, Any] | None:
+    """Each live player's chance on what is showing (`room odds on`, H31): never by default,
+    and only while a hand is played."""
+    from referee.errors import RefereeError
+
+    if wall.get("odds") is not True or state.hand is None:
+        return None
+    from referee.evening.equity import equity_view, summary
+
+    try:
+        view = equity_view(state)
+    except RefereeError:
+        return None
+    return {"hand": view["hand"], "street": view["street"], "summary": summary(view),
+            "players": [{"name": p["name"], "chance": p["hand"]} for p in view["players"]]}

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -106,8 +107,9 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
     from referee.errors import StoreError
-    from referee.storage.files import EveningLock, atomic_write
+    from referee.storage.files import EveningLock, atomic_write, check_path
 
+    check_path(evening)  # E94
     if not evening.exists():
         raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
                          "name it with --db PATH")
@@ -115,8 +117,16 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
     if not lock.acquire(3.0):
         raise StoreError(f"the evening {evening} is busy in another terminal; try again")
     try:
-        room = change(load_room(evening))
+        was = load_room(evening)
+        room = change(was)
         target = room_path(evening)
+        from referee.storage import files
+
+        if files.DRY_RUN:  # E133: the wall as it would be; nothing is written
+            from referee.errors import DryRunDone
+
+            now = time.time()
+            raise DryRunDone(text=None, wall=(was.says(now), room.says(now)))
         try:
             atomic_write(target, json.dumps(room.to_json(), ensure_ascii=False, indent=1))
         except OSError as exc:

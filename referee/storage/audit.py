@@ -4,30 +4,31 @@ A full check replays every event from the first: at 100,000 events that is secon
 segments never change, so what a sound check found is remembered in a sidecar,
 ``PATH.verified``, written only by ``verify`` and only when it found nothing wrong (a
 refused or failing command never writes it, and the evening file itself is never touched).
-For each sealed segment it holds the file's name, size and modification time, and the
-chain as it stood after it: the last sequence number and hash, the events so far, and a
-digest of the replayed state of every stream. The next ``verify`` trusts the longest run of
-segments that are still those very files (a segment is remembered only once its file
-is a few seconds old, so that a later change cannot hide behind a coarse timestamp),
-starts from the next segment's stored base state (which must have the remembered digest),
-and checks the rest as a full check would; the live events in the evening file are always
-checked. ``verify --all`` trusts nothing.
+For each sealed segment it holds the file's name and the SHA-256 of its bytes, and the chain
+as it stood after it: the last sequence number and hash, the events so far, and a digest of
+the replayed state of every stream. Every ``verify`` hashes every sealed segment's bytes and
+compares them with the digest the live file recorded when it was sealed (E90): its size and
+time are trusted for nothing. The replay is what the sidecar saves: the next ``verify``
+trusts the longest run of segments whose bytes are still those remembered, starts from the
+next segment's stored base state (which must have the remembered digest), and replays the
+rest as a full check would; the live events in the evening file are always checked.
+``verify --all`` replays everything.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import os
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.errors import StoreError
+from referee.storage import segments
+from referee.storage.backups import read_json
 from referee.storage.chain import GENESIS, check_chain, stored
-from referee.storage.files import atomic_write, read_json
+from referee.storage.files import atomic_write
 from referee.streams import spec
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ else:
 SIDECAR_FORMAT = 1
 #: Progress reports go to a terminal when a check has at least this many segments to read.
 PROGRESS_FROM = 25
-#: A segment file younger than this is checked again next time (see ``_entry``).
-RECENT_NS = 2_000_000_000
 
 Progress = Callable[[int, int], None]
 
@@ -90,7 +89,13 @@ def _audit(ev: Evening, trusted: list[dict[str, Any]], progress: Progress | None
     prev, seq, count = GENESIS, 0, 0
     states: dict[str, Any] = {}
     total = ev.meta["segments"]
-    start = trusted_prefix(ev, trusted)
+    # Every segment's bytes against the digest sealed in the live file, first (E90).
+    digests = [_digest_of(ev, n) for n in range(1, total + 1)]
+    damaged = [why for n in range(1, total + 1)
+               if (why := _damage(ev, n, digests[n - 1])) is not None]
+    if damaged:
+        return Audit([*problems, *damaged], ev.meta["next_seq"] - 1, 0)
+    start = trusted_prefix(ev, trusted, digests)
     sound = list(trusted[:start])
     resume = sound[-1] if sound else None
     if resume is not None:
@@ -124,9 +129,7 @@ def _audit(ev: Evening, trusted: list[dict[str, Any]], progress: Progress | None
         checked += len(events)
         dumps = _dumps(states)
         if not problems and len(sound) == n - 1:
-            entry = _entry(path, seq, prev, count, dumps)
-            if entry is not None:
-                sound.append(entry)
+            sound.append(_entry(path, digests[n - 1], seq, prev, count, dumps))
     if ev.meta.get("sealed_head", GENESIS) != prev:
         problems.append("the live events do not continue the sealed chain")
     if resume is not None and start == total:
@@ -144,32 +147,47 @@ def _audit(ev: Evening, trusted: list[dict[str, Any]], progress: Progress | None
     return Audit(problems, count, checked, sound if not problems else [])
 
 
-def trusted_prefix(ev: Evening, trusted: list[dict[str, Any]]) -> int:
-    """How many of the evening's segments, from the first, are the files ``trusted`` names."""
+def trusted_prefix(ev: Evening, trusted: list[dict[str, Any]],
+                   digests: list[str | None] | None = None) -> int:
+    """How many of the evening's segments, from the first, hold the very bytes ``trusted``
+    remembers (by their SHA-256: a size and a time prove nothing)."""
+    if digests is None:
+        digests = [_digest_of(ev, n) for n in range(1, ev.meta["segments"] + 1)]
     done = 0
     try:
         for n, entry in enumerate(trusted[: ev.meta["segments"]], start=1):
-            path = ev._segment_path(n)
-            if entry["name"] != path.name:
-                break
-            stat = os.stat(path)
-            if (stat.st_size, stat.st_mtime_ns) != (entry["size"], entry["mtime_ns"]):
+            if entry["name"] != ev._segment_path(n).name or entry["sha256"] != digests[n - 1]:
                 break
             done = n
-    except (OSError, KeyError, TypeError):  # a file gone, or a sidecar edited by hand
+    except (KeyError, TypeError):  # a sidecar edited by hand, or of an earlier release
         pass
     return done
 
 
-def _entry(path: Path, seq: int, head: str, count: int,
-           dumps: dict[str, str]) -> dict[str, Any] | None:
-    """What the sidecar remembers of a sound segment; None for a file written so recently
-    that a change now might keep its size and modification time (timestamps are coarse)."""
-    stat = os.stat(path)
-    if stat.st_mtime_ns > time.time_ns() - RECENT_NS:
+def _digest_of(ev: Evening, n: int) -> str | None:
+    """The SHA-256 of segment ``n``'s bytes as they are now (None: unreadable or missing)."""
+    try:
+        data = segments.read_raw(ev._segment_path(n))
+    except StoreError:
         return None
-    return {"name": path.name, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "seq": seq,
-            "head": head, "events": count, "streams": sorted(dumps), "digest": _digest(dumps)}
+    return None if data is None else str(segments.seal_sum(data)["sha256"])
+
+
+def _damage(ev: Evening, n: int, digest: str | None) -> str | None:
+    """What is wrong with segment ``n`` by its bytes, against the digest sealed (E90)."""
+    if digest is None:
+        return segments.damage(ev.path, ev.meta, n) or f"segment {n} cannot be read"
+    expected = segments.recorded(ev.meta, n)
+    if expected is not None and digest != expected["sha256"]:
+        return segments.damage(ev.path, ev.meta, n)
+    return None
+
+
+def _entry(path: Path, digest: str | None, seq: int, head: str, count: int,
+           dumps: dict[str, str]) -> dict[str, Any]:
+    """What the sidecar remembers of a sound segment: its bytes' digest and the chain after it."""
+    return {"name": path.name, "sha256": digest, "seq": seq, "head": head, "events": count,
+            "streams": sorted(dumps), "digest": _digest(dumps)}
 
 
 def _dumps(states: dict[str, Any]) -> dict[str, str]:
@@ -232,7 +250,12 @@ def load_trusted(ev: Evening) -> list[dict[str, Any]]:
 
 
 def save_trusted(ev: Evening, sound: list[dict[str, Any]]) -> None:
-    """Remember the segments found sound; a sidecar that cannot be written is no error."""
+    """Remember the segments found sound; a sidecar that cannot be written is no error.
+    Under ``--dry-run`` nothing is written at all (E133)."""
+    from referee.storage import files
+
+    if files.DRY_RUN:
+        return
     text = json.dumps({"format": SIDECAR_FORMAT, "created": ev.meta.get("created"),
                        "segments": sound}, separators=(",", ":"))
     try:

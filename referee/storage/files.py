@@ -40,6 +40,8 @@ TRACK_ANSWERS = False
 #: folder). Always on for the GM; only the test suite turns it off, where durability is not what
 #: a test checks (tests/conftest.py; the fault, crash and power-cut tests keep it on).
 DURABLE = True
+#: ``--dry-run`` (E133): the command runs to its write, and the write is not made.
+DRY_RUN = False
 
 
 def fsync(fd: int) -> None:
@@ -207,9 +209,40 @@ def _read_upto(handle: Any, size: int) -> bytes:
     return b"".join(chunks)
 
 
+def check_path(path: Path) -> None:
+    """Refuse, in one line, an evening path that is no file an evening could be (E94): a loop of
+    symbolic links, or something that exists and is not a regular file (a pipe, whose every
+    read would wait forever for a writer; a device; a folder). Touches nothing."""
+    import errno
+    import stat
+
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise StoreError(f"{path} is a loop of symbolic links, not an evening file; give the "
+                             "path of an evening file with --db", ruling="E94") from None
+        if exc.errno == errno.ENAMETOOLONG:
+            raise StoreError("the evening's path is longer than the file system allows; give a "
+                             "shorter --db", ruling="E94") from None
+        if exc.errno == errno.ENOTDIR:
+            raise StoreError(f"{path}: a part of that path is a file, not a folder; give the "
+                             "path of an evening file with --db", ruling="E94") from None
+        raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the path "
+                         "of an evening file with --db") from None
+    if not stat.S_ISREG(mode):
+        what = ("a pipe" if stat.S_ISFIFO(mode) else "a folder" if stat.S_ISDIR(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "a device")
+        raise StoreError(f"{path} is not an evening file ({what}); nothing was read or "
+                         "written; give the path of an evening file with --db", ruling="E94")
+
+
 def _read_bytes(path: Path) -> bytes | None:
     try:
-        fd = os.open(path, os.O_RDONLY)
+        # Never blocks: a pipe put there after ``check_path`` is refused below, not waited on.
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -227,9 +260,6 @@ def _read_bytes(path: Path) -> bytes | None:
     except OSError as exc:
         raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
                          "path of an evening file with --db") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise StoreError(damaged_message(path, f"larger than {MAX_FILE_BYTES >> 20} MB: no "
-                                               "evening file"))
     return data
 
 
@@ -287,6 +317,8 @@ def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
     raw = _read_bytes(path)
     if raw is None:
         return None, None, None, None
+    if len(raw) > MAX_FILE_BYTES:
+        return None, None, f"larger than {MAX_FILE_BYTES >> 20} MB: no evening file", None
     checked: bool | None = None
     body = raw
     slot = None
@@ -334,46 +366,8 @@ def mark_shown(path: str | Path, token: str) -> None:
         os.close(fd)
 
 
-def read_json(path: Path) -> dict[str, Any] | None:
-    """The JSON object at ``path`` (None if there is no file); damage is a ``StoreError``."""
-    data, checked, what = read_checked(path)
-    if what is not None:
-        raise StoreError(damaged_message(path, what))
-    if checked is False:
-        raise StoreError(damaged_message(path, "its checksum does not match: it was changed "
-                                               "outside the referee"))
-    return data
-
-
 def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.name}.bak.{n}")
-
-
-def newest_good_backup(path: Path) -> Path | None:
-    """The newest backup of ``path`` that reads as sound, if any."""
-    for n in range(1, BACKUPS + 1):
-        candidate = backup_path(path, n)
-        try:
-            data, checked, what = read_checked(candidate)
-        except StoreError:
-            continue
-        if data is not None and checked is not False and isinstance(data.get("meta"), dict):
-            return candidate
-    return None
-
-
-def damaged_message(path: Path, why: str) -> str:
-    """``PATH is damaged (what); the newest good backup is PATH.bak.N`` (issue 12, point 7)."""
-    backup = newest_good_backup(path)
-    where = (
-        f"the newest good backup is {backup} (copy it over {path.name} to go on)"
-        if backup
-        else "no good backup was found"
-    )
-    return f"{path} is damaged ({why}); {where}; the file was not touched"
-
-
-corrupt_message = damaged_message
 
 
 def rotate_backups(path: Path, staging: Path) -> None:

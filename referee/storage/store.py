@@ -26,7 +26,6 @@ chain and its audit in ``referee.storage.chain``, and whether a command's answer
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import time
 from collections.abc import Iterable, Iterator
@@ -35,10 +34,9 @@ from pathlib import Path
 from typing import Any
 
 from tinydb import TinyDB
-from tinydb.storages import Storage
 
 from referee.errors import StoreError
-from referee.storage import files
+from referee.storage import files, segments
 from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
@@ -51,21 +49,17 @@ from referee.storage.answers import (
     slot_for,
     was_told,
 )
+from referee.storage.backups import damaged_message, newest_good_backup
 from referee.storage.chain import GENESIS, chain_break, event_hash
 from referee.storage.files import (
     EveningLock,
     atomic_write,
-    commit_file,
-    damaged_message,
-    encode_checked,
     make_parents,
-    newest_good_backup,
-    read_evening,
-    read_json,
     remove_dirs,
     remove_stale_temps,
     write_failure,
 )
+from referee.storage.jsonfile import AtomicJSONStorage
 from referee.streams import Event, plain, spec
 
 __all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLock",
@@ -75,50 +69,6 @@ __all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLoc
 FORMAT = 1
 SEGMENT_SIZE = 400
 LOCK_TIMEOUT = 3.0
-
-class AtomicJSONStorage(Storage):
-    """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
-
-    TinyDB's stock JSONStorage rewrites the file in place on every operation; a
-    kill in that window leaves a broken file. Here every TinyDB write lands in
-    memory and one ``flush`` per command replaces the file whole.
-    """
-
-    def __init__(self, path: str, *, audit: bool = False) -> None:
-        self.path = Path(path)
-        self._data: dict[str, Any] | None = None
-        self.dirty = False
-        self.audit = audit
-        #: Whether the file's checksum matched (None: written without one).
-        self.checked: bool | None = None
-        #: The file's answer slot as read (E41), and the one to write with the next flush.
-        self.slot: str | None = None
-        self.next_slot: str | None = None
-
-    def read(self) -> dict[str, Any] | None:
-        if self._data is None:
-            data, self.checked, what, self.slot = read_evening(self.path)
-            if what is not None:
-                raise StoreError(damaged_message(self.path, what))
-            if self.checked is False and not self.audit:
-                # A byte changed since the referee wrote it (E40): never build on it.
-                raise StoreError(damaged_message(
-                    self.path, "its checksum does not match: it was changed outside the referee"))
-            self._data = data
-        return self._data
-
-    def write(self, data: dict[str, Any]) -> None:
-        self._data = data
-        self.dirty = True
-
-    def flush(self) -> None:
-        if self.dirty and self._data is not None:
-            commit_file(self.path, encode_checked(self._data, self.next_slot))
-            self.dirty = False
-
-    def close(self) -> None:
-        pass
-
 
 @dataclass(frozen=True)
 class Command:
@@ -148,6 +98,8 @@ class Evening:
         self._states: dict[str, Any] = {}
         self._changed = False
         self._last_text: str | None = None
+        self._first_seq = self.meta["next_seq"]  # what this open appends starts here
+        self._taken_back: list[dict[str, Any]] = []  # by undo, in this open (E133)
         #: The command a killed process recorded without showing its answer (E41), if any.
         self.unanswered: dict[str, Any] | None = None
         if self.exists and self._storage.checked is None and not audit:
@@ -157,9 +109,25 @@ class Evening:
                                   self.meta["head"])
             if broken:
                 raise StoreError(damaged_message(path, broken))
+        if self.exists and not audit:
+            # The sealed segments are part of the evening: each present, of its sealed size,
+            # on every command (E90); their bytes are checked when they are read.
+            missing = segments.presence(path, self.meta)
+            if missing is not None:
+                raise StoreError(damaged_message(path, missing))
 
     def _load_tables(self) -> None:
         meta = self._db.table("meta").get(doc_id=1)
+        if self.exists and meta is not None and _is_newer(meta.get("format")):
+            from referee.version import __version__
+
+            writer = meta.get("writer")
+            who = (f"referee {writer}" if isinstance(writer, str) and writer.isprintable()
+                   and len(writer) <= 40 else "a newer referee")
+            raise StoreError(f"{self.path} was written by {who} (evening format "
+                             f"{meta['format']}); this is referee {__version__}, which reads "
+                             f"format {FORMAT}: upgrade referee to open it; the file was not "
+                             "touched", ruling="E92")
         if self.exists and (meta is None or meta.get("format") != FORMAT):
             raise StoreError(damaged_message(self.path, "no referee evening header"))
         if meta is not None:
@@ -226,12 +194,14 @@ class Evening:
         """The evening's commands, oldest first, one segment in memory at a time.
 
         Raises:
-            StoreError: a sealed segment is missing (checked before the first is read, so
-                that a stream of output never stops half-way for that).
+            StoreError: a sealed segment is missing or damaged (every segment's bytes are
+                checked by digest before the first is read, one at a time, so that a stream
+                of output never stops half-way for that, E90).
         """
         for n in range(1, self.meta["segments"] + 1):
-            if not self._segment_path(n).exists():
-                self._segment(n)  # raises: missing
+            why = segments.damage(self.path, self.meta, n)
+            if why is not None:
+                raise StoreError(damaged_message(self.path, why))
         return _group(self.records(stream))
 
     def last_commands(self, count: int, stream: str | None = None) -> list[Command]:
@@ -256,18 +226,14 @@ class Evening:
         return list(self._undone)
 
     def _segment(self, n: int) -> dict[str, Any]:
-        data = read_json(self._segment_path(n))
-        if data is None:
-            raise StoreError(f"segment {self._segment_path(n)} of the evening is missing")
-        return data
+        """Sealed segment ``n``, its bytes checked against the digest recorded (E90)."""
+        return segments.read(self.path, self.meta, n)
 
     def _segment_path(self, n: int) -> Path:
-        names = self.meta.get("segment_files") or []
-        name = names[n - 1] if n <= len(names) else f"{n:06d}.json"
-        return self._segment_dir() / name
+        return segments.segment_path(self.path, self.meta, n)
 
     def _segment_dir(self) -> Path:
-        return self.path.with_name(f"{self.path.name}.segments")
+        return segments.folder(self.path)
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -395,6 +361,7 @@ class Evening:
             raise IllegalAction("nothing to undo" + (f" at the {stream} table" if stream else ""))
         self._refuse_retry("undo")
         self._last_text = "undo"
+        self._taken_back += [r for r in self._live if r["cmd"] == command.cmd]
         self._live = [r for r in self._live if r["cmd"] != command.cmd]
         self._rechain()
         self._undone.append({
@@ -435,12 +402,23 @@ class Evening:
             stream is None or r["stream"] == stream for r in self._live
         ):
             n = self.meta["segments"]
-            segment = self._segment(n)
+            segment = self._segment(n)  # checked by its digest first (E90)
+            if segments.recorded(self.meta, n) is None:
+                # An older evening's segment has no digest: its chain must end where the
+                # live file's sealed head says, or undo would revive an edited event (E91).
+                broken = chain_break(segment["events"], segment.get("base_head", GENESIS),
+                                     self.meta.get("sealed_head", GENESIS))
+                if broken:
+                    raise StoreError(damaged_message(
+                        self.path, f"its sealed segment {n} ({self._segment_path(n).name}): "
+                                   f"{broken}"))
             self._live = list(segment["events"]) + self._live
             self._snapshot = dict(segment["base"])
             self.meta["segments"] = n - 1
             if "segment_files" in self.meta:
                 self.meta["segment_files"] = self.meta["segment_files"][: n - 1]
+            if segments.SUMS in self.meta:
+                self.meta[segments.SUMS] = self.meta[segments.SUMS][: n - 1]
             self.meta["sealed_head"] = segment.get("base_head", GENESIS)
             self._states.clear()
             self._changed = True
@@ -470,14 +448,19 @@ class Evening:
             "base_head": self.meta.get("sealed_head", GENESIS),
             "events": self._live,
         }
+        data = segments.encode(segment)
         try:
-            atomic_write(folder / name, json.dumps(segment, separators=(",", ":")))
+            atomic_write(folder / name, data)
         except OSError as exc:
             raise write_failure(folder / name, exc) from None
         streams = set(self._snapshot) | {r["stream"] for r in self._live}
         self._snapshot = {s: spec(s).dump(self.state(s)) for s in sorted(streams)}
+        sums = segments.missing_sums(self.path, self.meta)
+        if sums is None:
+            sums = list(self.meta.get(segments.SUMS, []))
         self.meta["segments"] = n
         self.meta["segment_files"] = [*names, name]
+        self.meta[segments.SUMS] = [*sums[: n - 1], segments.seal_sum(data)]
         self.meta["sealed_head"] = self.meta["head"]
         self._live = []
         return folder / name
@@ -490,6 +473,12 @@ class Evening:
         """
         if not self._changed:
             return
+        if files.DRY_RUN:
+            self._dry_run()
+        # An evening written before segments carried digests gets them now (E91).
+        sums = segments.missing_sums(self.path, self.meta)
+        if sums is not None:
+            self.meta[segments.SUMS] = sums
         sealed = self._seal() if len(self._live) >= SEGMENT_SIZE else None
         try:
             self._write()
@@ -503,6 +492,25 @@ class Evening:
         self._changed = False
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
 
+    def _dry_run(self) -> None:
+        """In place of the write under ``--dry-run`` (E133): what it would have recorded and
+        taken back, and the states before and after, as ``DryRunDone``; nothing is written."""
+        from referee.errors import DryRunDone
+
+        added = [r for r in self._live if r["seq"] >= self._first_seq]
+        seqs = {r["seq"] for r in self._live}
+        removed = [r for r in self._taken_back if r["seq"] not in seqs]
+        streams = sorted({r["stream"] for r in [*added, *removed]})
+        before: dict[str, Any] = {}
+        if self.path.exists():
+            with open_evening(self.path, write=False) as old:
+                before = {s: old.state(s) for s in streams}
+        else:
+            before = {s: spec(s).empty() for s in streams}
+        after = {s: self.state(s) for s in streams}
+        raise DryRunDone(text=self._last_text, added=added, removed=removed, before=before,
+                         after=after)
+
     def _write(self) -> None:
         self._storage.next_slot = None
         if not files.TRACK_ANSWERS:
@@ -514,6 +522,9 @@ class Evening:
             self.meta["pending"] = {"text": self._last_text, "pid": os.getpid(),
                                     "token": token}
             self._storage.next_slot = slot_for(token)
+        from referee.version import __version__
+
+        self.meta["writer"] = __version__  # a later release reading a newer file says so (E92)
         self._db.drop_tables()
         self._db.table("meta").insert(self.meta)
         self._db.table("snapshot").insert({"states": self._snapshot})
@@ -522,6 +533,11 @@ class Evening:
         if self._undone:
             self._db.table("undone").insert_multiple(self._undone)
         self._storage.flush()
+
+def _is_newer(found: Any) -> bool:
+    """Whether a header's ``format`` is that of a later release (E92)."""
+    return type(found) is int and found > FORMAT
+
 
 def _group(records: Iterable[dict[str, Any]]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""
@@ -553,6 +569,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         StoreError: the evening is busy in another terminal, read-only, or damaged.
     """
     path = Path(path)
+    files.check_path(path)  # a pipe, a device, a folder, a symlink loop: one line (E94)
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     if not write:
@@ -560,15 +577,13 @@ def open_evening(path: Path | str, *, write: bool = True,
         evening.check_unanswered()
         yield evening
         return
-    if path.exists() and not path.is_file():  # no lock beside `/dev/zero` or a folder
-        raise StoreError(f"{path} is not an evening file (a device, a folder or a pipe); "
-                         "give the path of an evening file with --db")
     if path.is_file() and not os.stat(path).st_mode & 0o222:
         # An archived evening: refused even for root, who could write it anyway.
         raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
                          f"nothing was written; `chmod u+w {path}` to go on with it")
     made = make_parents(path.parent)
     lock = EveningLock(lock_path(path))
+    had_lock = os.path.lexists(lock.path)
     try:
         acquired = lock.acquire(LOCK_TIMEOUT)
     except BaseException:
@@ -580,7 +595,12 @@ def open_evening(path: Path | str, *, write: bool = True,
         )
     try:
         remove_stale_temps(path)
-        evening = Evening(path, write=True)
+        try:
+            evening = Evening(path, write=True)
+        except StoreError:
+            if not had_lock:  # a file that is no evening gets no lock beside it (E97)
+                lock.remove()
+            raise
         evening.check_unanswered()
         yield evening
         evening.flush()

@@ -139,14 +139,14 @@ def test_r43_verify_follows_the_chain_and_catches_an_edited_first_evening(
     first.db.write_bytes(original.replace(b'"to":"Ed"', b'"to":"Cy"', 1))
     assert first.db.read_bytes() != original
     result = two.invoke("verify")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert "the last evening evening.json: the file's checksum does not match" in result.output
     # The first evening changed by the referee itself after `next`: undo the close, close again.
     first.db.write_bytes(original)
     first("undo")
     first("ceremony", "close")
     result = two.invoke("verify", "--json")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     problems = json.loads(result.stdout)["problems"]
     assert any("does not end where this one began" in p for p in problems), problems
     # Without the first file beside it, the link is not checked (E114).

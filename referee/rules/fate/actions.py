@@ -241,7 +241,7 @@ def static_pool(state: State, level: str, extras: tuple[tuple[str, int], ...] = 
     """
     data = tables(state)
     raw = level.strip()
-    if raw.lstrip("+-").isdigit():
+    if raw.isascii() and raw.lstrip("+-").isdigit():
         n = int(raw)
         if n < 0:
             raise BadInput(f"--static {n}: static opposition cannot be below 0 cards; the "
@@ -267,7 +267,7 @@ def weapon(char: dict[str, Any], text: str | None, default: int, default_label: 
     if text is None:
         return default, default_label
     raw = text.strip()
-    if raw.lstrip("+-").isdigit():
+    if raw.isascii() and raw.lstrip("+-").isdigit():
         n = int(raw)
         if n < 0:
             raise BadInput(f"a weapon pool cannot be below 0 (got {n})")

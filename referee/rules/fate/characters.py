@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
-from referee.names import check_name, match_name, match_person, quoted
+from referee.names import check_label, check_name, match_name, match_person, quoted
 from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
 
@@ -128,6 +128,7 @@ def _measures(texts: Sequence[str], data: FateData) -> dict[str, int]:
 
 def _trait(text: str, data: FateData) -> tuple[str, int, int]:
     """``Swordsman=2`` (bonus, costs 2), ``Second sight=once`` (3), ``Luck=multi`` (5)."""
+    check_label(text, "Trait")  # printed raw by `fate char show` otherwise (E96)
     head, _, tail = text.rpartition("=")
     kind = tail.strip().lower()
     if head.strip() and kind in ("once", "multi"):
@@ -141,7 +142,7 @@ def _trait(text: str, data: FateData) -> tuple[str, int, int]:
 
 
 def _rep(text: str, data: FateData) -> tuple[str, int]:
-    name, value = parse_value(text, "Reputation")
+    name, value = parse_value(check_label(text, "Reputation"), "Reputation")  # E96
     top = data.creation["reputation_max"]
     if name.lower() == HEALTH:
         raise BadInput("a Reputation cannot be called 'health'")
@@ -151,7 +152,7 @@ def _rep(text: str, data: FateData) -> tuple[str, int]:
 
 
 def _item(text: str, data: FateData) -> tuple[str, int]:
-    name, value = parse_value(text, "item")
+    name, value = parse_value(check_label(text, "item"), "item")  # E96
     top = data.creation["item_max"]
     if not 0 <= value <= top:
         raise BadInput(f"item {name!r} {value}: an item adds 0 to {top} cards")
@@ -160,7 +161,7 @@ def _item(text: str, data: FateData) -> tuple[str, int]:
 
 def _exp(text: str, data: FateData) -> tuple[str, str]:
     """``Crimean War:fiery`` -> (``Crimean War``, ``Fiery``)."""
-    name, sep, side = text.rpartition(":")
+    name, sep, side = check_label(text, "Experience").rpartition(":")  # E96
     if not sep or not name.strip():
         raise BadInput(
             f"Experience {text!r} needs a name and a Measure, e.g. \"Crimean War:fiery\"")
@@ -264,7 +265,7 @@ def usual(char: Char, weapon: str | None, fight_traits: Sequence[str]) -> dict[s
         raw = weapon.strip()
         if not raw:
             chosen = None
-        elif raw.lstrip("+-").isdigit():
+        elif raw.isascii() and raw.lstrip("+-").isdigit():
             if int(raw) < 0:
                 raise BadInput(f"a weapon pool cannot be below 0 (got {raw})")
             chosen = str(int(raw))

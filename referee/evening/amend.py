@@ -1,0 +1,79 @@
+"""`referee amend`: a past command replaced, everything after it replayed (E138, E139). Pure.
+
+The console replays the commands (``referee.cli.amend``) and compares the timelines
+(``referee.evening.ripple``); this module says what may be amended, reads the timeline as it
+stands (:func:`effective`), and folds the amendment: the ``command_amended`` event carries
+the evening as the replay left it, so the log keeps both versions, the old commands where
+they were and the new ones in the amendment (:func:`amended_state`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from referee.errors import IllegalAction
+from referee.evening.state import State, dump, load
+from referee.streams import Event
+
+#: Commands an amendment never replays (E139): they reach past this evening's file.
+NOT_REPLAYED = ("next", "new")
+
+
+def effective(commands: Iterable[tuple[int, str, list[Event]]]
+              ) -> list[tuple[int, str, list[Event]]]:
+    """The evening's timeline as it now stands (E138): each amendment drops the command it
+    replaced and every one after it, and brings in the commands as it replayed them (under
+    their old numbers), so that folding this list gives the evening the amendment left."""
+    out: list[tuple[int, str, list[Event]]] = []
+    for cmd, text, events in commands:
+        amended = next((e for e in events if e["kind"] == "command_amended"), None)
+        if amended is None:
+            out.append((cmd, text, events))
+            continue
+        out = [c for c in out if c[0] < amended["cmd"]]
+        out += [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
+    return out
+
+
+def check_target(cmd: int, text: str, events: list[Event]) -> None:
+    """Whether command ``cmd`` may be amended (E139).
+
+    Raises:
+        IllegalAction: it opened the evening, or it is itself an amendment.
+    """
+    kinds = {e["kind"] for e in events}
+    if kinds & {"evening_created", "evening_continued"}:
+        raise IllegalAction(f"#{cmd} `{text}` opened the evening; it is not amended: open the "
+                            "evening again with `referee new --force` (E139)", ruling="E139")
+    if "command_amended" in kinds:
+        raise IllegalAction(f"#{cmd} `{text}` is an amendment itself; amend the command it "
+                            "replaced again, or `referee undo` it (E139)", ruling="E139")
+
+
+def check_replayable(later: Iterable[tuple[int, str, list[Event]]]) -> None:
+    """Refuse an amendment that would replay a command reaching past the evening (E139)."""
+    for cmd, text, _events in later:
+        if text.split(" ", 1)[0] in NOT_REPLAYED:
+            raise IllegalAction(f"#{cmd} `{text}` comes after it and is not replayed (it "
+                                "writes another evening); amend only after it (E139)",
+                                ruling="E139")
+
+
+def amendment(cmd: int, old: str, new: str, replayed: list[dict[str, Any]],
+              state: State, found: list[dict[str, Any]]) -> Event:
+    """The ``command_amended`` event (E138): the command replaced, its new text, every later
+    command as replayed (its number, text and new events), the ripple, and the evening as
+    the replay left it."""
+    return {"kind": "command_amended", "cmd": cmd, "old": old, "new": new,
+            "replayed": replayed, "ripple": found, "state": dump(state)}
+
+
+def amended_state(state: State, event: Event) -> State:
+    """Fold an amendment (E138): the evening becomes the replayed one; what was amended is
+    kept, for `log`."""
+    new = load(dict(event["state"]))
+    new.amendments = [*state.amendments, {
+        "cmd": event["cmd"], "old": event["old"], "new": event["new"],
+        "replayed": [r["cmd"] for r in event["replayed"] if r.get("cmd") is not None]}]
+    return new

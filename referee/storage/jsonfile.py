@@ -1,0 +1,56 @@
+"""The TinyDB storage of the evening file: read once, written once per command, atomically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tinydb.storages import Storage
+
+from referee.errors import StoreError
+from referee.storage.backups import damaged_message
+from referee.storage.files import commit_file, encode_checked, read_evening
+
+
+class AtomicJSONStorage(Storage):
+    """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
+
+    TinyDB's stock JSONStorage rewrites the file in place on every operation; a
+    kill in that window leaves a broken file. Here every TinyDB write lands in
+    memory and one ``flush`` per command replaces the file whole.
+    """
+
+    def __init__(self, path: str, *, audit: bool = False) -> None:
+        self.path = Path(path)
+        self._data: dict[str, Any] | None = None
+        self.dirty = False
+        self.audit = audit
+        #: Whether the file's checksum matched (None: written without one).
+        self.checked: bool | None = None
+        #: The file's answer slot as read (E41), and the one to write with the next flush.
+        self.slot: str | None = None
+        self.next_slot: str | None = None
+
+    def read(self) -> dict[str, Any] | None:
+        if self._data is None:
+            data, self.checked, what, self.slot = read_evening(self.path)
+            if what is not None:
+                raise StoreError(damaged_message(self.path, what))
+            if self.checked is False and not self.audit:
+                # A byte changed since the referee wrote it (E40): never build on it.
+                raise StoreError(damaged_message(
+                    self.path, "its checksum does not match: it was changed outside the referee"))
+            self._data = data
+        return self._data
+
+    def write(self, data: dict[str, Any]) -> None:
+        self._data = data
+        self.dirty = True
+
+    def flush(self) -> None:
+        if self.dirty and self._data is not None:
+            commit_file(self.path, encode_checked(self._data, self.next_slot))
+            self.dirty = False
+
+    def close(self) -> None:
+        pass

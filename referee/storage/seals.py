@@ -1,0 +1,152 @@
+"""Sealed segment files, ``PATH.segments/NNNNNN.json``, by their bytes: where they are, what the
+live file records of them, and whether they still are what was sealed (``referee.storage.segments``
+reads them for the evening).
+
+Sealed segments are immutable runs of older events.
+
+A segment is part of the evening as much as the live file is, so the live file records what
+each one must be: its size and the SHA-256 of its bytes (``meta["segment_sums"]``, E90), under
+the live file's own checksum. Every command checks, cheaply, that each sealed segment is
+present with its recorded size; every segment a command reads (``log``, ``undo`` across a
+seal, ``verify``) is checked byte for byte against its digest before anything is built
+on it. A segment missing, truncated, edited or flipped in place (its size and time kept) is
+damage, like damage to the live file.
+
+An evening written before segments carried digests has none recorded: the next command that
+writes records them, after checking each segment's hash chain against the next one and the
+live file's sealed head (E91).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee.errors import StoreError
+from referee.storage.files import MAX_FILE_BYTES
+
+if TYPE_CHECKING:
+    from hashlib import sha256
+else:
+    try:  # the builtin, as in referee.storage.files: no OpenSSL to load
+        from _sha256 import sha256
+    except ImportError:  # other Pythons
+        from hashlib import sha256
+
+SUMS = "segment_sums"
+
+
+def folder(path: Path) -> Path:
+    """The folder of the sealed segments of the evening at ``path``."""
+    return path.with_name(f"{path.name}.segments")
+
+
+def name(meta: dict[str, Any], n: int) -> str:
+    """The file name of segment ``n`` (from 1) as the header lists it."""
+    names = meta.get("segment_files") or []
+    return str(names[n - 1]) if n <= len(names) else f"{n:06d}.json"
+
+
+def segment_path(path: Path, meta: dict[str, Any], n: int) -> Path:
+    return folder(path) / name(meta, n)
+
+
+def seal_sum(data: bytes) -> dict[str, Any]:
+    """What the live file records of a segment's bytes: its size and SHA-256."""
+    return {"size": len(data), "sha256": sha256(data).hexdigest()}
+
+
+def recorded(meta: dict[str, Any], n: int) -> dict[str, Any] | None:
+    """The size and digest the header records for segment ``n``, if any (older files: none)."""
+    sums = meta.get(SUMS)
+    if not isinstance(sums, list) or n > len(sums):
+        return None
+    entry = sums[n - 1]
+    if (isinstance(entry, dict) and type(entry.get("size")) is int
+            and isinstance(entry.get("sha256"), str)):
+        return entry
+    return None
+
+
+def encode(segment: dict[str, Any]) -> bytes:
+    return json.dumps(segment, separators=(",", ":")).encode("utf-8")
+
+
+def read_raw(where: Path) -> bytes | None:
+    """The bytes of a segment file (None: missing); never blocks on a pipe, never follows
+    anything but a regular file.
+
+    Raises:
+        StoreError: not a regular file, unreadable or larger than any segment.
+    """
+    try:
+        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StoreError(f"cannot read the sealed segment {where}: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise StoreError(f"the sealed segment {where} is not a regular file")
+        chunks: list[bytes] = []
+        got = 0
+        while got <= MAX_FILE_BYTES:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as exc:
+        raise StoreError(f"cannot read the sealed segment {where}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def damage(path: Path, meta: dict[str, Any], n: int) -> str | None:
+    """What is wrong with segment ``n`` by its bytes, against the header (None: sound or,
+    without a recorded digest, not checkable this way)."""
+    where = segment_path(path, meta, n)
+    try:
+        data = read_raw(where)
+    except StoreError as exc:
+        return str(exc)
+    return bytes_damage(where, n, data, recorded(meta, n))
+
+
+def bytes_damage(where: Path, n: int, data: bytes | None,
+                  expected: dict[str, Any] | None) -> str | None:
+    if data is None:
+        return f"its sealed segment {n} ({where.name}) is missing"
+    if expected is None:
+        return None
+    if len(data) != expected["size"]:
+        return (f"its sealed segment {n} ({where.name}) has {len(data)} bytes, not the "
+                f"{expected['size']} sealed")
+    if sha256(data).hexdigest() != expected["sha256"]:
+        return (f"its sealed segment {n} ({where.name}) was changed since it was sealed: its "
+                "digest does not match")
+    return None
+
+
+def presence(path: Path, meta: dict[str, Any]) -> str | None:
+    """What is wrong with the sealed segments by a look at their sizes (one ``stat`` each):
+    a segment missing, or not of the recorded size. Every command checks this."""
+    for n in range(1, meta["segments"] + 1):
+        where = segment_path(path, meta, n)
+        try:
+            st = os.stat(where)
+        except FileNotFoundError:
+            return f"its sealed segment {n} ({where.name}) is missing"
+        except OSError as exc:
+            return f"its sealed segment {n} ({where.name}) cannot be read ({exc.strerror})"
+        if not stat.S_ISREG(st.st_mode):
+            return f"its sealed segment {n} ({where.name}) is not a regular file"
+        expected = recorded(meta, n)
+        if expected is not None and st.st_size != expected["size"]:
+            return (f"its sealed segment {n} ({where.name}) has {st.st_size} bytes, not the "
+                    f"{expected['size']} sealed")
+    return None

@@ -1,0 +1,90 @@
+"""Reading the sealed segments of an evening, each checked against the digest the live file
+recorded when it was sealed (E90), and recording the digests an older evening lacks (E91).
+The file mechanics are in ``referee.storage.seals``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from referee.errors import StoreError
+from referee.storage.backups import damaged_message
+from referee.storage.chain import GENESIS, chain_break
+from referee.storage.seals import (
+    SUMS,
+    bytes_damage,
+    damage,
+    encode,
+    folder,
+    presence,
+    read_raw,
+    recorded,
+    seal_sum,
+    segment_path,
+)
+
+__all__ = ["SUMS", "damage", "encode", "folder", "missing_sums", "presence", "read", "read_raw",
+           "recorded", "seal_sum", "segment_path"]
+
+
+def read(path: Path, meta: dict[str, Any], n: int) -> dict[str, Any]:
+    """Segment ``n`` of the evening at ``path``, checked against the digest the header records
+    (E90).
+
+    Raises:
+        StoreError: the segment is missing, damaged or no segment: the evening is damaged.
+    """
+    where = segment_path(path, meta, n)
+    try:
+        data = read_raw(where)
+    except StoreError as exc:
+        raise StoreError(damaged_message(path, str(exc))) from None
+    why = bytes_damage(where, n, data, recorded(meta, n))
+    if why is not None:
+        raise StoreError(damaged_message(path, why))
+    assert data is not None
+    try:
+        segment = json.loads(data)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        segment = None
+    if (not isinstance(segment, dict) or not isinstance(segment.get("base"), dict)
+            or not isinstance(segment.get("events"), list)):
+        raise StoreError(damaged_message(path, f"its sealed segment {n} ({where.name}) is "
+                                               "no segment"))
+    return segment
+
+
+def missing_sums(path: Path, meta: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The sums of every segment, for a header that lacks some (an evening written by an
+    earlier release, E91); None when it has them all.
+
+    A segment without a recorded digest is taken only if its hash chain holds from its base
+    to the next segment's base (the live file's sealed head, for the last).
+
+    Raises:
+        StoreError: a segment is missing or its chain does not hold: the evening is damaged.
+    """
+    total = meta["segments"]
+    if all(recorded(meta, n) is not None for n in range(1, total + 1)):
+        return None
+    sums: list[dict[str, Any]] = []
+    for n in range(1, total + 1):
+        known = recorded(meta, n)
+        if known is not None:
+            sums.append(known)
+            continue
+        where = segment_path(path, meta, n)
+        data = read_raw(where)
+        if data is None:
+            raise StoreError(damaged_message(path, f"its sealed segment {n} ({where.name}) is "
+                                                   "missing"))
+        segment = read(path, {**meta, SUMS: []}, n)
+        head = (meta.get("sealed_head", GENESIS) if n == total
+                else read(path, {**meta, SUMS: []}, n + 1).get("base_head", GENESIS))
+        broken = chain_break(segment["events"], segment.get("base_head", GENESIS), head)
+        if broken:
+            raise StoreError(damaged_message(path, f"its sealed segment {n} ({where.name}): "
+                                                   f"{broken}"))
+        sums.append(seal_sum(data))
+    return sums
