@@ -13,6 +13,7 @@ from referee.evening import commands
 from referee.evening.state import CHIPS_PER_COLOUR
 from referee.storage.audit import verify
 from referee.storage.store import open_evening
+from tests.profiles import examples
 
 pytestmark = pytest.mark.system
 
@@ -136,7 +137,7 @@ done
 def test_two_consoles_at_once_through_the_cli(tmp_path: Path) -> None:
     db = tmp_path / "e.json"
     new_evening(db)
-    n = 20
+    n = examples(10)  # commands per console, each a fresh process
     loops = [
         subprocess.Popen(["bash", "-c", CLI_WRITER],
                          env={**os.environ, "PY": sys.executable, "DB": str(db), "N": str(n),
