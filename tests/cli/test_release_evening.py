@@ -1,7 +1,9 @@
 """An evening written by the previous release opens, verifies and plays on (issue: typed events).
 
 ``tests/data/release-evening.json`` is the demo evening as the release before typed event
-records wrote it (87 events, a snapshot, the answer slot). Its stored JSON is the format: a
+records wrote it (87 events, a snapshot, the answer slot); only the scenario's source, the
+path it was read from, was made relative, and the chain and checksum written again as that
+release writes them. Its stored JSON is the format: a
 change to how events are built or read must still open it, verify its chain, fold it to the
 same status, and play a hand on from it. ``release-evening-after.json`` is what that release's
 console said of the evening after the same commands, recorded when the file was written.
