@@ -1,4 +1,5 @@
-"""An evening written by the previous release opens, verifies and plays on (issue: typed events).
+"""An evening written by the previous release opens, verifies and plays on, whatever changes in
+how events are built and read.
 
 ``tests/data/release-evening.json`` is the demo evening as the release before typed event
 records wrote it (87 events, a snapshot, the answer slot); only the scenario's source, the
