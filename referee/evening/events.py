@@ -163,18 +163,6 @@ class SoulStudied(TypedDict):
     of: int
 
 
-class SoulGuessed(TypedDict):
-    kind: Literal["soul_guessed"]
-    assistant: str
-    side: str
-    soul: str
-    name: str | None
-    arcanum: str | None
-    result: dict[str, str | None]
-    charges: int
-    left: int
-
-
 class Guess(TypedDict):
     """A guess as the evening keeps it (``State.guesses``) and carries it on (R41)."""
 
@@ -185,6 +173,13 @@ class Guess(TypedDict):
     arcanum: str | None
     result: dict[str, str | None]
     charges: int
+
+
+class SoulGuessed(Guess):
+    """A guess as it is made (R24): the guess, and the guesses left for that soul."""
+
+    kind: Literal["soul_guessed"]
+    left: int
 
 
 class AuctionOpened(TypedDict):
