@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -101,7 +102,7 @@ def next_evening(
     _opened(after, new, last_path, previous, len(fate_state["chars"]) if fate_events else 0)
 
 
-def _opened(state: State, new: Path, last: Path, previous: dict[str, Any], chars: int) -> None:
+def _opened(state: State, new: Path, last: Path, previous: Mapping[str, Any], chars: int) -> None:
     from referee.cli import render
     from referee.evening import roster
     from referee.rules.cards import to_roman

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import commands, roster
-from referee.evening.events import EveningContinued, SoulRecord
+from referee.evening.events import EveningContinued, PreviousEvening, SoulRecord
 from referee.evening.folds import replay
 from referee.evening.lookup import SeatSpec
 from referee.evening.souls import setup_from_scenario
@@ -84,7 +84,7 @@ def _canonical(name: str, known: list[str]) -> str | None:
     return next((k for k in known if k.lower() == name.lower()), None)
 
 
-def next_evening(last: State, *, previous: dict[str, Any], scenario: Scenario, now: float,
+def next_evening(last: State, *, previous: PreviousEvening, scenario: Scenario, now: float,
                  fool: str | None = None, absent: Sequence[str] = (),
                  changes: Sequence[SeatChange] = ()) -> list[EveningContinued]:
     """The first event of the evening after ``last`` (R41, R42, R43).
@@ -138,7 +138,7 @@ def next_evening(last: State, *, previous: dict[str, Any], scenario: Scenario, n
     base = commands.new_evening(State(), fool_name, seats, now=now, force=False,
                                 scenario=content, souls=souls, settings=dict(last.settings))[0]
     event: EveningContinued = {
-        **base, "kind": "evening_continued", "previous": dict(previous),
+        **base, "kind": "evening_continued", "previous": PreviousEvening(**previous),
         "evening": int(last.season.get("evening", 1)) + 1,
         "roster": roster.numerals(table),
         "absent": gone, "dead": sorted(dead),

@@ -12,7 +12,7 @@ from typing import Any
 from referee.errors import IllegalAction
 from referee.evening import points as pts
 from referee.evening import roster
-from referee.evening.events import CeremonyClosed, ClaimDecided, EveningEnded, EveningEvent
+from referee.evening.events import CeremonyClosed, ClaimDecided, EveningEnded, EveningEvent, Unheard
 from referee.evening.folds import replay
 from referee.evening.state import State, require_evening
 from referee.names import match_name, quoted
@@ -76,10 +76,12 @@ def _hidden(state: State) -> set[tuple[str, int]]:
 
 def _heard(state: State) -> tuple[set[int], set[str], set[tuple[str, int]]]:
     """What the ceremony has settled so far: the Arcana won, the winners, the declines."""
-    ceremony = state.ceremony or {}
-    declined = {(d["person"], d["arcanum"]) for d in ceremony.get("decisions", [])
+    ceremony = state.ceremony
+    if ceremony is None:
+        return set(), set(), set()
+    declined = {(d["person"], d["arcanum"]) for d in ceremony["decisions"]
                 if d["how"] == "decline"}
-    return set(ceremony.get("taken", [])), set(ceremony.get("winners", [])), declined
+    return set(ceremony["taken"]), set(ceremony["winners"]), declined
 
 
 def claims(state: State) -> list[dict[str, Any]]:
@@ -164,14 +166,14 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[EveningE
         raise IllegalAction(f"{name} holds no Arcanum: `referee ceremony promote {quoted(name)} "
                             f"{to_roman(arcanum)}` hears their claim (R40)", ruling="R40")
     taken, winners, declined = _heard(state)
-    ceremony = state.ceremony or {}
+    decisions = state.ceremony["decisions"] if state.ceremony else []
     if arcanum in taken:
-        by = next(d["person"] for d in ceremony["decisions"]
+        by = next(d["person"] for d in decisions
                   if d["arcanum"] == arcanum and d["how"] != "decline")
         raise IllegalAction(f"{title(arcanum)} was taken by {by} in this ceremony: each Arcanum "
                             "changes hands once in a ceremony (E103)", ruling="E103")
     if name in winners:
-        won = next(d["arcanum"] for d in ceremony["decisions"]
+        won = next(d["arcanum"] for d in decisions
                    if d["person"] == name and d["how"] != "decline")
         raise IllegalAction(f"{name} won {title(won)} in this ceremony already: a person wins one "
                             "claim in a ceremony (E103)", ruling="E103")
@@ -225,7 +227,7 @@ def close(state: State, *, now: float) -> list[EveningEvent]:
     standing = roster.standing(state)
     start = roster.numbers(state.ceremony["start"]) if state.ceremony else standing
     left = [name for name in start.values() if name not in standing.values()]
-    unheard = [{"person": c["person"], "arcanum": c["arcanum"], "points": c["points"]}
+    unheard = [Unheard(person=c["person"], arcanum=c["arcanum"], points=c["points"])
                for c in claims(state)]
     event = CeremonyClosed(kind="ceremony_closed", time=now, roster=roster.numerals(standing),
                            left=left, unheard=unheard)
@@ -258,15 +260,15 @@ def summary(state: State, *, reveal: bool = True) -> dict[str, Any]:
             "the Fool" if ceremony is not None and ceremony["declared"] else "R18"),
         "decisions": [{**d, "arcanum": to_roman(d["arcanum"]),
                        **({"left": to_roman(d["left"])} if "left" in d else {})}
-                      for d in (ceremony or {}).get("decisions", [])],
+                      for d in (ceremony["decisions"] if ceremony else [])],
         "roster": [{"arcanum": to_roman(a), "title": MAJOR_NAMES[a], "member": name,
                     "seated": name in seated or name == state.fool and a == 0,
                     "absent": name in unseated and name != state.fool}
                    for a, name in sorted(standing.items())],
-        "left": list((ceremony or {}).get("left", [])) if stage == "closed" else [
-            n for n in roster.numbers((ceremony or {}).get("start", {})).values()
+        "left": list(ceremony.get("left", []) if ceremony else []) if stage == "closed" else [
+            n for n in roster.numbers(ceremony["start"] if ceremony else {}).values()
             if n not in standing.values()],
-        "unheard": list((ceremony or {}).get("unheard", [])),
+        "unheard": list(ceremony["unheard"] if ceremony else []),
         "claims": [],
     }
     if stage in ("ended", "ceremony"):

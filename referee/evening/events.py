@@ -315,12 +315,29 @@ class ClaimDecided(TypedDict):
     left: NotRequired[int]           # switch: the Arcanum the member leaves vacant
 
 
+class Unheard(TypedDict):
+    """A claim that would have succeeded and was not made (R40)."""
+
+    person: str
+    arcanum: str                     # its numeral
+    points: int
+
+
 class CeremonyClosed(TypedDict):
     kind: Literal["ceremony_closed"]
     time: float
     roster: dict[str, str]           # Arcanum numeral -> member: the evening's last record
     left: list[str]                  # members who left the Major Arcana in this ceremony
-    unheard: list[dict[str, Any]]    # claims that would have succeeded and were not made
+    unheard: list[Unheard]
+
+
+class PreviousEvening(TypedDict):
+    """The last evening as the next one links to it (R43)."""
+
+    file: str                        # its file's name, looked for beside this one (E114)
+    digest: str                      # the head of its hash chain at the end
+    created: float
+    events: int
 
 
 class EveningContinued(TypedDict):
@@ -334,7 +351,7 @@ class EveningContinued(TypedDict):
     settings: dict[str, Any]
     scenario: dict[str, Any]         # the new scenario, plus the clue sheets of carried souls
     souls: list[SoulRecord]          # every soul not destroyed, where it ended, and the new ones
-    previous: dict[str, Any]         # file, digest (its head hash), created, events, evening
+    previous: PreviousEvening
     evening: int                     # its number in the chain, the first being 1
     roster: dict[str, str]           # Arcanum numeral -> member, as the last ceremony left it
     absent: list[str]                # members and assistants of the last evening not here

@@ -12,8 +12,6 @@ Pure: ``referee.evening.folds`` calls the ``fold_*`` functions; nothing here imp
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.errors import IllegalAction, InvariantViolation
 from referee.evening.events import (
     CeremonyClosed,
@@ -22,8 +20,10 @@ from referee.evening.events import (
     EveningEnded,
     EveningEvent,
     Guess,
+    PreviousEvening,
+    Unheard,
 )
-from referee.evening.state import State
+from referee.evening.state import Ceremony, Decision, State
 from referee.rules.cards import parse_arcanum, to_roman
 
 #: The evening's events that may follow its end (E101).
@@ -136,11 +136,11 @@ def check_open(state: State, event: EveningEvent) -> None:
                             "step (E101)", ruling="E101")
 
 
-def _begin(state: State, *, declared: bool, time: float | None) -> dict[str, Any]:
+def _begin(state: State, *, declared: bool, time: float | None) -> Ceremony:
     roster = numerals(standing(state))
-    return {"declared": declared, "ended_at": time, "start": dict(roster), "roster": roster,
-            "decisions": [], "taken": [], "winners": [], "closed": False, "closed_at": None,
-            "unheard": []}
+    return Ceremony(declared=declared, ended_at=time, start=dict(roster), roster=roster,
+                    decisions=[], taken=[], winners=[], closed=False, closed_at=None,
+                    unheard=[])
 
 
 def fold_ended(state: State, e: EveningEnded) -> State:
@@ -154,8 +154,9 @@ def fold_claim(state: State, e: ClaimDecided) -> State:
     if state.ceremony is None:  # an evening over by R18: its ceremony begins with this claim
         state.ceremony = _begin(state, declared=False, time=None)
     ceremony = state.ceremony
-    decision = {k: e[k] for k in ("person", "arcanum", "how", "points", "occupant",
-                                  "occupant_points")}
+    decision = Decision(person=e["person"], arcanum=e["arcanum"], how=e["how"],
+                        points=e["points"], occupant=e["occupant"],
+                        occupant_points=e["occupant_points"])
     if "left" in e:
         decision["left"] = e["left"]
     ceremony["decisions"].append(decision)
@@ -187,7 +188,7 @@ def fold_closed(state: State, e: CeremonyClosed) -> State:
     ceremony["closed"] = True
     ceremony["closed_at"] = e["time"]
     ceremony["left"] = list(e["left"])
-    ceremony["unheard"] = [dict(c) for c in e["unheard"]]
+    ceremony["unheard"] = [Unheard(**c) for c in e["unheard"]]
     return state
 
 
@@ -196,7 +197,7 @@ def fold_continued(state: State, e: EveningContinued) -> State:
     the last evening handed on (R41, R42) and the link to it (R43)."""
     state.season = {
         "evening": e["evening"],
-        "previous": dict(e["previous"]),
+        "previous": PreviousEvening(**e["previous"]),
         "roster": dict(e["roster"]),
         "absent": list(e["absent"]),
         "dead": list(e["dead"]),

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
 from referee.errors import InvariantViolation
-from referee.evening.events import Guess, PowerUsed
+from referee.evening.events import Guess, PowerUsed, PreviousEvening, Unheard
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
@@ -114,6 +114,46 @@ class Exile(TypedDict):
     by: str
     hand: int
     until: int
+
+
+class Decision(TypedDict):
+    """A claim heard in the ceremony (R40), as the roster then stood."""
+
+    person: str
+    arcanum: int
+    how: str                              # promote, switch or decline
+    points: int
+    occupant: str | None
+    occupant_points: int | None
+    left: NotRequired[int]                # switch: the Arcanum left vacant
+
+
+class Ceremony(TypedDict):
+    """The ceremony once the evening ended (R40, ``referee.evening.roster``)."""
+
+    declared: bool                        # the Fool declared the end (E100), or R18 ended it
+    ended_at: float | None
+    start: dict[str, str]                 # Arcanum numeral -> member, as it began
+    roster: dict[str, str]                # as it stands
+    decisions: list[Decision]
+    taken: list[int]                      # Arcana won in it (E103)
+    winners: list[str]                    # who won a claim in it (E103)
+    closed: bool
+    closed_at: float | None
+    unheard: list[Unheard]
+    left: NotRequired[list[str]]          # members who left the Major Arcana
+
+
+class Season(TypedDict, total=False):
+    """What an evening carried on from the last one brought in (R41-R43); empty for a first."""
+
+    evening: int
+    previous: PreviousEvening
+    roster: dict[str, str]
+    absent: list[str]
+    dead: list[str]
+    sheets: dict[str, dict[str, int]]     # assistant -> soul -> clue sheet (E107)
+    seen: list[str]
 
 
 class HandPlayed(TypedDict):
@@ -238,8 +278,8 @@ class State:
     exiles: dict[str, Exile] = field(default_factory=dict)
     # The season (R40-R43, ``referee.evening.roster``): what an evening carried on from the
     # last one brought in (empty for a first evening), and the ceremony once the evening ended.
-    season: dict[str, Any] = field(default_factory=dict)
-    ceremony: dict[str, Any] | None = None
+    season: Season = field(default_factory=lambda: Season())
+    ceremony: Ceremony | None = None
     #: Commands replaced by `referee amend` (E138): {cmd, old, new, replayed: [cmd ...]}.
     amendments: list[dict[str, Any]] = field(default_factory=list)
 
