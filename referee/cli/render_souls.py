@@ -128,7 +128,7 @@ def guess(event: Mapping[str, Any], state: State) -> None:
     say(f"{event['left']} guess(es) left for {event['assistant']} on this soul.")
 
 
-def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> list[str]:
+def power_lines(spec: Mapping[str, Any], status: str = "", indent: str = "") -> list[str]:
     """A power read aloud, from the evening's power set: card and way, name, Charges, when,
     then its whole text (R26). Printed literally: a power set's words are data."""
     import shutil
@@ -147,13 +147,13 @@ def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> lis
                            subsequent_indent=more)]
 
 
-def power_text(spec: dict[str, Any], status: str = "", indent: str = "") -> None:
+def power_text(spec: Mapping[str, Any], status: str = "", indent: str = "") -> None:
     import typer
 
     typer.echo("\n".join(printable(line) for line in power_lines(spec, status, indent)))
 
 
-def access(event: Mapping[str, Any], spec: dict[str, Any]) -> None:
+def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
     from referee.rules.cards import parse_card
 
     card = parse_card(event["card"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -331,7 +332,7 @@ def power_show(
     render_souls.power_table(rows, None)
 
 
-def _power_row(state: State, spec: dict[str, object], card: str) -> dict[str, object]:
+def _power_row(state: State, spec: Mapping[str, object], card: str) -> dict[str, object]:
     """A power for `power list` and `power show`: its words and what became of it (E57)."""
     from referee.evening.powers.effects import spent
 

@@ -40,6 +40,21 @@ class SoulRecord(TypedDict):
     aliases: NotRequired[list[str]]
 
 
+class PowerSpec(TypedDict):
+    """A power of the evening's set (R26, S1-S10), as the scenario's content copies it in."""
+
+    key: str                         # "XIII-reversed"
+    card: int
+    orientation: str                 # upright or reversed
+    name: str
+    charges: int
+    when: str
+    text: str
+    magic: bool
+    timing: str                      # own_turn, before_turn, answer_bet ... (S11)
+    effect: dict[str, Any]           # kind and its parameters (power_vocab), free-form
+
+
 class EveningCreated(TypedDict):
     kind: Literal["evening_created"]
     fool: str

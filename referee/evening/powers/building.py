@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import betting
-from referee.evening.events import EveningEvent
+from referee.evening.events import EveningEvent, PowerSpec
 from referee.evening.play import forfeited
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, State
@@ -17,7 +17,7 @@ from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
 
 
-def label(spec: dict[str, Any]) -> str:
+def label(spec: PowerSpec) -> str:
     """A power as the GM reads it: ``Second Thoughts (XX reversed)`` (E57)."""
     from referee.rules.cards import to_roman
 
@@ -38,7 +38,7 @@ class Use:
     """One ``power use``: the state, the user, the power and what the GM gave; each builder
     takes what its effect needs, and anything left over is refused."""
 
-    def __init__(self, state: State, hand: HandState, name: str, spec: dict[str, Any],
+    def __init__(self, state: State, hand: HandState, name: str, spec: PowerSpec,
                  given: dict[str, Any]) -> None:
         self.state, self.hand, self.name, self.spec = state, hand, name, spec
         self.title: str = spec["name"]

@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.errors import IllegalAction
 from referee.evening import betting
-from referee.evening.events import EveningEvent, PowerAccessed, PowerUsed
+from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
 from referee.evening.play import follows
 from referee.evening.powers import constraints, effects
@@ -29,11 +29,11 @@ from referee.rules.cards import parse_card, to_roman
 # -- the power set of the evening ---------------------------------------------------------------
 
 
-def powers(state: State) -> list[dict[str, Any]]:
+def powers(state: State) -> list[PowerSpec]:
     return list(state.scenario.get("powers", []))
 
 
-def power_spec(state: State, card: int, orientation: str) -> dict[str, Any]:
+def power_spec(state: State, card: int, orientation: str) -> PowerSpec:
     for p in powers(state):
         if p["card"] == card and p["orientation"] == orientation:
             return p
@@ -61,7 +61,7 @@ def _by_words(query: list[str], name: str) -> bool:
                    for k, q in enumerate(query)) for i in range(len(words)))
 
 
-def find_power(state: State, text: str, holder: str | None = None) -> dict[str, Any]:
+def find_power(state: State, text: str, holder: str | None = None) -> PowerSpec:
     """The power ``text`` names (E55): its key (``XX-reversed``, ``XX reversed``), its name
     (any case), a prefix of any of its words (``toll``, ``reaper``), or its card (``XIII``,
     ``death``): the power ``holder`` holds from that card. Several candidates are narrowed to
@@ -113,7 +113,7 @@ def find_power(state: State, text: str, holder: str | None = None) -> dict[str, 
                       "of it, or its card, E55)", ruling="E55")
 
 
-def _held_by(state: State, spec: dict[str, Any]) -> str:
+def _held_by(state: State, spec: PowerSpec) -> str:
     held = state.powers.get(spec["key"])
     return f"held by {held['holder']}" if held else "not given out"
 
@@ -246,7 +246,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     return [*events, *follows(sim)[0]]
 
 
-def _access_for(state: State, name: str, spec: dict[str, Any],
+def _access_for(state: State, name: str, spec: PowerSpec,
                 card_text: str) -> list[EveningEvent]:
     """``power use NAME POWER --access CARD`` (R38): the card slid for this power, which must
     be that power's card and still free to be given."""
