@@ -21,7 +21,7 @@ from referee.evening import betting, commands, play, souls
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
-from referee.rules.cards import to_roman
+from referee.rules.cards import parse_card, to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check
 from referee.streams import Event
 from tests.profiles import examples
@@ -123,6 +123,12 @@ NEEDS: dict[str, set[str]] = {
     "surcharge": {"target"}, "bar_assistant": {"target"}, "exile": {"target"},
     "protect": {"cards"}, "private": {"target"},
 }
+
+
+def _lends(card: str, f: dict[str, Any]) -> bool:
+    """Mingling the Waters' second card (E56): another minor card of the suit it names."""
+    parsed = parse_card(card)
+    return card != f["card"] and not parsed.is_major and parsed.suit.value == f["suit"]
 
 
 class PowersMachine(RuleBasedStateMachine):
@@ -270,12 +276,22 @@ class PowersMachine(RuleBasedStateMachine):
         hand = self.state.hand
         assert hand is not None
         hands: list[tuple[str | None, str]] = []
-        named = {n: list(hand.showing.get(n, [])) + [
-            f["card"] for f in hand.effects if f["kind"] == "counts_as" and f["target"] == n]
-            for n in hand.live}
+        named: dict[str, list[str]] = {}
+        for name in hand.live:
+            cards = list(hand.showing.get(name, []))
+            for f in hand.effects:  # S22, E56: the cards a magic power named are in the hand
+                if f["kind"] == "counts_as" and f["target"] == name:
+                    cards += [c for c in (f["card"], *f.get("needs", [])) if c not in cards]
+            named[name] = cards
         taken = {c for cards in named.values() for c in cards}
         for name in hand.live:
             cards = named[name]
+            for f in hand.effects:
+                if f["kind"] == "counts_as" and f["target"] == name and f.get("suit") and not any(
+                        _lends(c, f) for c in cards):
+                    lender = next(c for c in DECK if c not in taken and _lends(c, f))
+                    cards.append(lender)
+                    taken.add(lender)
             # Filled from cards no hand names: a deck holds each card once (R8).
             fill = [c for c in DECK if c not in taken][:max(0, 5 - len(cards))]
             taken.update(fill)
