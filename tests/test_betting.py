@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.errors import IllegalAction
+from referee.errors import BadInput, IllegalAction
 from referee.evening import betting
 from referee.evening.powers import constraints
 from referee.evening.state import Effect, HandState, Round, Seat, State
@@ -170,3 +170,20 @@ def test_r12_every_move_offered_passes_its_verifier_and_can_agrees_with_verify(
         assert betting.can_act_so(state, hand, name or "Ada", move) == allowed
         if what is not None and name != state.fool and move in what.moves:
             assert allowed, (move, what)
+
+
+def test_r12_each_move_verified_and_made_as_its_event() -> None:
+    state, hand = _state({"Ada": 5, "Cy": 4, "Ed": 5}, ALL_UP, phase="open")
+    made = betting.bet(state, hand, "Cy", 2)
+    assert made == {"kind": "action", "name": "Cy", "action": "bet", "chips": {"blue": 2},
+                    "all_in": False, "auto": False}
+    assert betting.bet(state, hand, "Cy", betting.ALL)["all_in"] is True
+    with pytest.raises(BadInput, match="add up to 3, but this bet puts in 2") as named:
+        betting.bet(state, hand, "Cy", 2, chips={"blue": 3})
+    assert named.value.ruling == "R11"
+    with pytest.raises(IllegalAction, match="nothing to call for Cy"):
+        betting.call(state, hand, "Cy")
+    with pytest.raises(IllegalAction, match="not Ada's turn"):
+        betting.fold(state, hand, "Ada")
+    assert betting.check(state, hand, "Cy")["chips"] == {}
+    assert not betting.can_raise(state, hand, "Cy") and betting.can_bet(state, hand, "Cy")

@@ -419,6 +419,54 @@ def move(state: State, hand: HandState, name: str, action: str, chips: dict[str,
     return made
 
 
+def played(state: State, hand: HandState, name: str, action: str, n: int,
+           chips: dict[str, int] | None = None) -> Action:
+    """The event of a verified move putting in ``n`` chips: the colours named (``--chips``,
+    R11), or else picked from the player's own colour first (R11, the house setting)."""
+    from referee.errors import BadInput
+    from referee.rules.pots import check_named_chips, pick_chips
+
+    if chips is None:
+        chips = pick_chips(state.holding(name), n, own=state.colour_of(name),
+                           own_first=state.settings.get("r11_own_colour_first", True))
+    else:
+        if action in ("check", "fold"):
+            raise BadInput(f"--chips makes no sense with {action}")
+        check_named_chips(state.holding(name), chips, name)
+        if sum(chips.values()) != n:
+            raise BadInput(f"the chips named add up to {sum(chips.values())}, but this {action} "
+                           f"puts in {n}", ruling="R11")
+    return move(state, hand, name, action, chips)
+
+
+def bet(state: State, hand: HandState, name: str, amount: int | None = None,
+        chips: dict[str, int] | None = None) -> Action:
+    """``name`` bets (R12): verified, as its event."""
+    return played(state, hand, name, "bet", verify_bet(state, hand, name, amount), chips)
+
+
+def raise_(state: State, hand: HandState, name: str, amount: int | None = None,
+           chips: dict[str, int] | None = None) -> Action:
+    """``name`` raises (R12): verified, as its event."""
+    return played(state, hand, name, "raise", verify_raise(state, hand, name, amount), chips)
+
+
+def call(state: State, hand: HandState, name: str,
+         chips: dict[str, int] | None = None) -> Action:
+    """``name`` calls (R12, R14): verified, as its event."""
+    return played(state, hand, name, "call", verify_call(state, hand, name), chips)
+
+
+def check(state: State, hand: HandState, name: str) -> Action:
+    """``name`` checks (R12): verified, as its event."""
+    return played(state, hand, name, "check", verify_check(state, hand, name))
+
+
+def fold(state: State, hand: HandState, name: str) -> Action:
+    """``name`` folds (R12): verified, as its event."""
+    return played(state, hand, name, "fold", verify_fold(state, hand, name))
+
+
 # -- the Fool's forced moves (R15) -----------------------------------------------------------
 
 

@@ -17,7 +17,7 @@ from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
-from referee.rules.pots import check_named_chips, pick_chips
+from referee.rules.pots import pick_chips
 
 HOUR = 3600.0
 
@@ -337,18 +337,7 @@ def act(state: State, who: str | None, action: str, amount: int | None = None,
             raise
         raise IllegalAction(f"first the Fool's forced move: {_said(events)} (R15); then {exc}",
                             ruling=exc.ruling) from None
-    if named is not None:
-        if action in ("check", "fold"):
-            raise BadInput(f"--chips makes no sense with {action}")
-        check_named_chips(sim.holding(name), named, name)
-        if sum(named.values()) != n:
-            raise BadInput(f"the chips named add up to {sum(named.values())}, but this {action} "
-                           f"puts in {n}", ruling="R11")
-        chips = named
-    else:
-        chips = pick_chips(sim.holding(name), n, own=sim.colour_of(name),
-                           own_first=sim.settings.get("r11_own_colour_first", True))
-    events.append(betting.move(sim, hand, name, action, chips))
+    events.append(betting.played(sim, hand, name, action, n, named))
     return [*events, *follows(replay(sim, events[-1:]))[0]]
 
 
