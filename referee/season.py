@@ -49,6 +49,7 @@ def read(paths: Sequence[Path]) -> list[Played]:
 
     found: list[Path] = []
     for path in paths:
+        files.check_reachable(path)  # a name too long, a symlink loop: one line (E94)
         if path.is_dir():
             for candidate in sorted(path.glob("*.json")):
                 try:
