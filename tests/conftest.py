@@ -10,8 +10,11 @@ which keep every fsync.
 from __future__ import annotations
 
 import functools
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +33,40 @@ sys.dont_write_bytecode = False
 # Typer converts the whole command tree (evaluating every annotation) on each invoke; the tree
 # never changes during a test run, so build each app's command once.
 typer.testing._get_command = functools.lru_cache(maxsize=None)(typer.testing._get_command)
+
+
+#: Where the run's temporary folders go when no --basetemp is given: a folder of its own in
+#: memory (tmpfs), when the machine has one. Every CLI test writes an evening, its backups, its
+#: lock and its segments; on the disk each create, rename and delete (with the file system's
+#: discard) costs up to a millisecond, and pytest's sweep of old runs' folders seconds more.
+MEMORY = Path("/dev/shm")
+#: The machine's own temporary folder, on its disk, whatever the run sets TMPDIR to.
+DISK = Path(os.environ.get("REFEREE_DISK_TMP") or tempfile.gettempdir())
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if config.option.basetemp or os.environ.get("PYTEST_XDIST_WORKER") or \
+            os.environ.get("REFEREE_TEST_ON_DISK") or not MEMORY.is_dir() or \
+            not os.access(MEMORY, os.W_OK):
+        return  # a worker gets its part of the controller's folder from xdist
+    made = tempfile.mkdtemp(prefix="referee-tests-", dir=MEMORY)
+    config.option.basetemp = str(Path(made) / "pytest")
+    config.stash[_MADE] = made
+    # The rest of the run's temporary files too (the stateful machines' folders, what the
+    # processes a system test starts write), in this process, the workers and their children.
+    scratch = Path(made) / "tmp"
+    scratch.mkdir()
+    os.environ["REFEREE_DISK_TMP"] = str(DISK)  # for the workers: where the disk is
+    os.environ["TMPDIR"] = tempfile.tempdir = str(scratch)
+
+
+_MADE = pytest.StashKey[str]()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    made = config.stash.get(_MADE, None)
+    if made is not None:
+        shutil.rmtree(made, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)
@@ -70,6 +107,15 @@ def _plain_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(context, "_OUTSIDE", context.Context())
     monkeypatch.setattr(aloud, "memory", None)  # each test starts as a fresh process would
     monkeypatch.setattr(aloud, "on_disk", True)
+
+
+@pytest.fixture
+def disk_path() -> Any:
+    """A temporary folder on the disk, for a test whose subject is how writes to a real disk
+    pace two writers (in memory a write is too quick for the other to be woken in time)."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-disk-", dir=DISK))
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

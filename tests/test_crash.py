@@ -21,13 +21,17 @@ from referee.evening.state import CHIPS_PER_COLOUR, State
 from referee.storage.audit import verify
 from referee.storage.store import open_evening
 from referee.streams import Event, spec
+from tests.profiles import examples
 
 pytestmark = [pytest.mark.system,
               pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")]
 
 SEATS = ["Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV", "Cy:V:green"]
 SETUP = 3  # commands: new, rise Ada, rise Bob
-KILLS = 60
+#: Writers killed: 30 in the ``ci`` profile (each a fresh process), 600 in ``nightly``.
+KILLS = examples(30)
+#: Console loops killed in the CLI test.
+CLI_KILLS = examples(10)
 
 #: The writer: commits two-event commands back to back, sealing a segment every few commands
 #: (SEGMENT_SIZE 7), so kills land in event writes, backup rotation and seals alike.
@@ -175,7 +179,7 @@ def test_sigkill_of_the_cli_console_at_random_moments(tmp_path: Path) -> None:
                    env=env, capture_output=True, check=True)
     one = time.monotonic() - started
     done = 0
-    for _ in range(20):
+    for _ in range(CLI_KILLS):
         loop = subprocess.Popen(["bash", "-c", CLI_LOOP], env=env, start_new_session=True)
         time.sleep(rng.uniform(0.3 * one, 3.0 * one))
         os.killpg(loop.pid, signal.SIGKILL)  # the shell and the `referee` it is running

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import console
+from referee.cli.grid import Grid, console_width
 from referee.cli.output import clock, lit, money, printable, say, short_money
 
 if TYPE_CHECKING:
@@ -30,19 +31,16 @@ def evening_opened(state: State, path: Path) -> None:
     say("Deal the first hand with [bold]referee hand start[/].")
 
 
-def status(state: State) -> None:
+def status(state: State, now: float | None = None) -> None:
+    """The status table; ``now`` the moment it is of (`status --at`: the command's, E134)."""
     from referee.evening.views import status as view
 
-    data = view(state)
+    data = view(state, now)
     colours = [s.colour for s in state.seats]
-    from rich import box
-    from rich.table import Table
-
-    table = Table(title=_title(data), title_justify="left", padding=(0, 1),
-                  box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
-    table.add_column("Seat", no_wrap=True, max_width=15, overflow="ellipsis")
+    table = Grid(title=_title(data))
+    table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
-    narrow = len(colours) > 4 and console().width < 110
+    narrow = len(colours) > 4 and console_width() < 110
     for colour in colours:  # six colours at 80 columns: three letters each
         table.add_column(lit(colour[:3] if narrow else colour), justify="right", min_width=3,
                          no_wrap=True)
@@ -94,7 +92,7 @@ def status(state: State) -> None:
         table.add_row(*cells("  [bold]pot[/]", "", _chip_row(state, "pot", colours),
                              str(hand["pot"]), short_money(hand["pot"]), "", ""),
                       end_section=True)
-    console().print(table)
+    table.show()
     if hand:
         _hand_table(hand, state.hand.hooded if state.hand else {})
         say(_hand_line(state, hand))
@@ -109,12 +107,9 @@ def _hand_table(hand: dict[str, Any], hooded: dict[str, list[str]]) -> None:
     """Mid-hand: each player's up cards (marked as the powers in force leave them, E76), down
     cards still to give (E78), chips in, and every pot with who can win it. The GM's view:
     a hooded card is named (E77)."""
-    from rich import box
-    from rich.table import Table
-
     from referee.cli.watch import cards_text
 
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, collapse_padding=True)
+    table = Grid()
     for name, justify in (("In hand", "left"), ("Up cards", "left"), ("Down", "right"),
                           ("Round", "right"), ("Hand", "right"), ("", "left")):
         table.add_column(name, justify=justify, no_wrap=name != "Up cards")  # type: ignore[arg-type]
@@ -128,7 +123,7 @@ def _hand_table(hand: dict[str, Any], hooded: dict[str, list[str]]) -> None:
         table.add_row(lit(p["name"]), up, "-" if p["down"] is None else str(p["down"]),
                       str(p["round"]), str(p["hand"]), note,
                       style="dim" if p["folded"] else None)
-    console().print(table)
+    table.show()
     if len(hand["pots"]) > 1 or hand["uncalled"]:
         parts = [f"{p['name']} {p['size']} ({', '.join(p['eligible'])})" for p in hand["pots"]]
         parts += [f"uncalled so far: {n} of {who}'s" for who, n in hand["uncalled"].items()]

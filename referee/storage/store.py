@@ -449,7 +449,9 @@ class Evening:
         if not self._changed:
             return
         if files.DRY_RUN:
-            self._dry_run()
+            from referee.storage.dry import stop
+
+            stop(self, open_evening)  # E133: raises DryRunDone in place of the write
         # An evening written before segments carried digests gets them now (E91).
         sums = segments.missing_sums(self.path, self.meta)
         if sums is not None:
@@ -466,25 +468,6 @@ class Evening:
             raise
         self._changed = False
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
-
-    def _dry_run(self) -> None:
-        """In place of the write under ``--dry-run`` (E133): what it would have recorded and
-        taken back, and the states before and after, as ``DryRunDone``; nothing is written."""
-        from referee.errors import DryRunDone
-
-        added = [r for r in self._live if r["seq"] >= self._first_seq]
-        seqs = {r["seq"] for r in self._live}
-        removed = [r for r in self._taken_back if r["seq"] not in seqs]
-        streams = sorted({r["stream"] for r in [*added, *removed]})
-        before: dict[str, Any] = {}
-        if self.path.exists():
-            with open_evening(self.path, write=False) as old:
-                before = {s: old.state(s) for s in streams}
-        else:
-            before = {s: spec(s).empty() for s in streams}
-        after = {s: self.state(s) for s in streams}
-        raise DryRunDone(text=self._last_text, added=added, removed=removed, before=before,
-                         after=after)
 
     def _write(self) -> None:
         self._storage.next_slot = None
