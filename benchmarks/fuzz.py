@@ -1,11 +1,15 @@
 """The fuzz of tests/test_fuzz.py at full size: many more inputs, every misbehaviour counted.
 
 Each input is one to three command lines (any command, odd names, cards, numbers, option
-values and files) typed at a copy of an evening in play. A command misbehaves when it exits
-other than 0 or 2, prints a traceback or an internal error, or exits 2 and leaves the evening's
-folder changed. Prints how many inputs and commands ran, and every misbehaviour found.
+values and files) typed at a copy of an evening in play. With ``--raw`` (the default) the
+second generator also mutates the values with raw bytes (not UTF-8), NUL, control and format
+characters, and gives odd paths (a pipe, a symlink loop, a dangling link, names over 255
+bytes) as files and as ``--db``. A command misbehaves when it exits other than 0 or 2, prints
+a traceback or an internal error, or exits 2 and leaves the evening's folder changed; with
+``--raw`` also when a refusal is more than one line, changes an odd file, or the evening's
+chips no longer balance. Prints how many inputs and commands ran, and every misbehaviour.
 
-    PYTHONPATH=. python benchmarks/fuzz.py [--examples 5000] [--seed N]
+    PYTHONPATH=. python benchmarks/fuzz.py [--examples 10000] [--seed N] [--no-raw]
 """
 
 from __future__ import annotations
@@ -25,8 +29,10 @@ os.environ.setdefault("NO_COLOR", "1")
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--examples", type=int, default=5000)
+    parser.add_argument("--examples", type=int, default=10000)
     parser.add_argument("--seed", type=int, default=None)
+    parser.add_argument("--raw", action=argparse.BooleanOptionalAction, default=True,
+                        help="the second generator: raw bytes and odd paths (default on)")
     options = parser.parse_args()
 
     import functools
@@ -54,7 +60,8 @@ def main() -> int:
 
     @settings(max_examples=options.examples, suppress_health_check=list(HealthCheck),
               deadline=None, database=None)
-    @given(lines=st.lists(fz.command_lines(commands, files), min_size=1, max_size=3))
+    @given(lines=st.lists(fz.command_lines(commands, files, raw=options.raw), min_size=1,
+                          max_size=3))
     def run(lines: list[list[str]]) -> None:
         ran["inputs"] += 1
         if ran["inputs"] % 500 == 0:
@@ -63,9 +70,10 @@ def main() -> int:
         shutil.copytree(base, work, dirs_exist_ok=True)
         for args in lines:
             ran["commands"] += 1
-            problem = fz.misbehaviour(work / "e.json", args)
+            problem = fz.misbehaviour(work / "e.json", args, strict=options.raw, files=files)
             if problem is not None:
                 bad.append(f"referee {args}: {problem}")
+                print(f"  misbehaved: {bad[-1][:600]}", flush=True)
         shutil.rmtree(work, ignore_errors=True)
 
     if options.seed is not None:
@@ -80,7 +88,8 @@ def main() -> int:
         if not stat.S_ISCHR(os.stat(device).st_mode):
             bad.append(f"{device} is no longer a device")
     print(f"{ran['inputs']} inputs ({ran['commands']} commands over {len(commands)} commands "
-          f"of every group) in {took:.0f} s: {len(bad)} misbehaved")
+          f"of every group{', raw bytes and odd paths' if options.raw else ''}) in {took:.0f} "
+          f"s: {len(bad)} misbehaved")
     for line in bad[:50]:
         print("  " + line)
     return 1 if bad else 0

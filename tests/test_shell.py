@@ -130,6 +130,8 @@ def test_completes_command_words_and_subcommands(shell: prompt.Shell) -> None:
     assert complete(shell, "soul st") == ["study"]
     assert set(complete(shell, "bet Cy --")) == {"--chips", "--json", "--help"}
     assert "--db" in complete(shell, "--d")
+    assert complete(shell, "tr") == ["try"]  # `try LINE` completes as LINE does (E133)
+    assert complete(shell, "try hand s") == ["show", "showdown", "start"]
 
 
 def test_completes_people_souls_colours_and_cards(shell: prompt.Shell) -> None:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 def fail(message: str) -> None:
     """Print one user-mistake line and exit 2."""
-    typer.echo(f"error: {message}", err=True)
+    typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(2)
 
 
@@ -99,7 +99,7 @@ def usage_line(exc: Any) -> str:
     if _is_click(exc, "UsageError") and ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         line += f" {usage} (see `{ctx.command_path} --help`)"
-    return line
+    return printable(line)  # an option typed with a control or separator in it, as data (E96)
 
 
 def _is_click(exc: BaseException, name: str) -> bool:

@@ -162,20 +162,21 @@ def status(
     """Chips by colour per person, dollars, the pot, whose turn, the clock."""
     from referee.evening import views
 
+    when = None
     if at is None:
         state = read_state()
     else:
         from referee.cli.history import state_at
 
-        state = state_at(at)  # E134
+        state, when = state_at(at)  # E134: the clock too, as it stood then
     if as_json:
-        emit_json(views.status(state))
+        emit_json(views.status(state, when))
         return
     from referee.cli import render
 
     if at is not None:
         say(f"As it stood after command #{at} (E134):")
-    render.status(state)
+    render.status(state, when)
 
 
 # -- betting ------------------------------------------------------------------------------------

@@ -28,8 +28,8 @@ def evening_commands(ev: Evening) -> Iterator[tuple[int, str, list[Event]]]:
                          for c in ev.iter_commands("evening"))
 
 
-def state_at(seq: int, path: Path | None = None) -> State:
-    """The evening as it stood after command ``seq`` (E134)."""
+def state_at(seq: int, path: Path | None = None) -> tuple[State, float]:
+    """The evening as it stood after command ``seq`` (E134), and the time of that command."""
     from referee.evening import history
     from referee.evening.state import require_evening
     from referee.storage.store import open_evening
@@ -39,7 +39,8 @@ def state_at(seq: int, path: Path | None = None) -> State:
     with open_evening(path or db_path(), write=False) as ev:
         require_evening(ev.state("evening"))
         state: State = history.state_at(evening_commands(ev), sp.empty(), sp.apply, seq)
-    return state
+        when = next((c.time for c in ev.iter_commands("evening") if c.cmd == seq), None)
+    return state, when if when is not None else state.created
 
 
 def read_history(no: int | None, path: Path | None = None) -> dict[str, Any]:

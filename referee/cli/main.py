@@ -78,6 +78,10 @@ def main(
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
     ctx.obj = Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
+    if db is not None or os.environ.get("REFEREE_DB"):
+        from referee.storage.files import check_reachable
+
+        check_reachable(ctx.obj.path())  # a name too long, a symlink loop: one line (E94)
     from referee.storage import files
 
     files.DRY_RUN = dry_run  # E133: every write of this run stops short of the disk

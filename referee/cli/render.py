@@ -31,10 +31,11 @@ def evening_opened(state: State, path: Path) -> None:
     say("Deal the first hand with [bold]referee hand start[/].")
 
 
-def status(state: State) -> None:
+def status(state: State, now: float | None = None) -> None:
+    """The status table; ``now`` the moment it is of (`status --at`: the command's, E134)."""
     from referee.evening.views import status as view
 
-    data = view(state)
+    data = view(state, now)
     colours = [s.colour for s in state.seats]
     table = Grid(title=_title(data))
     table.add_column("Seat", no_wrap=True, max_width=15)

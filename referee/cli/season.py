@@ -68,6 +68,9 @@ def next_evening(
     if os.path.realpath(new) == os.path.realpath(last_path):
         raise BadInput(f"{new} is this evening's own file; the next evening is a file of its "
                        "own, e.g. evening-2.json")
+    from referee.storage.files import check_reachable
+
+    check_reachable(new)  # a name too long, a symlink loop: one line (E94)
     if new.exists() or new.is_symlink():
         raise BadInput(f"{new} exists already; the next evening is a new file: give another "
                        "name")

@@ -176,7 +176,7 @@ class ShellCompleter:
             if _is_group(cmd) and not option_value:
                 names = sorted(n for n, c in cmd.commands.items() if not c.hidden)
                 if cmd is self.root and not line.words:
-                    names += ["help", *LEAVE]
+                    names += ["help", "try", *LEAVE]
                 for name in _prefixed(names, typed, line.raw):
                     sub = cmd.commands.get(name[0])
                     yield name[0], name[1], (sub.get_short_help_str(60) if sub else "")
@@ -249,7 +249,7 @@ class ShellCompleter:
         """The command the words lead to, the parameter the next word fills, and whether
         that is an option's value."""
         cmd = self.root
-        if words and words[0] in ("help", "referee"):
+        if words and words[0] in ("help", "referee", "try"):  # `try LINE` (E133)
             words = words[1:]
         positional = 0
         i = 0

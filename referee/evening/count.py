@@ -54,9 +54,7 @@ def parse_count(state: State, words: list[str]) -> dict[str, dict[str, int] | in
                 raise BadInput(f"{word!r} counts chips of no one: name whose they are first, "
                                f"{example} (E130)", ruling="E130")
             held = out[current]
-            if not isinstance(held, dict):
-                raise BadInput(f"{current} was counted as a total already; give either a "
-                               f"total or colours, {example} (E130)", ruling="E130")
+            assert isinstance(held, dict)  # a total ends its holder (`current` is None)
             held[colour] = held.get(colour, 0) + n
             continue
         current = _holder(holders, name, out)

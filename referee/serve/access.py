@@ -129,7 +129,9 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
             changed = True
     if url is not None and url != access.url:
         access.url, changed = url, True
-    if changed:
+    from referee.storage import files
+
+    if changed and not files.DRY_RUN:  # E133: a dry run's keys are never written
         target = access_path(evening)
         text = json.dumps({"station": access.station, "assistants": access.assistants,
                            "url": access.url}, indent=1)

@@ -29,11 +29,15 @@ def _id_of(path: Path) -> Any:
         return None
     if data is not None:
         return evening_id(data)
+    import os
     import re
 
     try:
-        with open(path, "rb") as handle:
-            head = handle.read(1 << 16)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # never waits on a pipe
+        try:
+            head = os.read(fd, 1 << 16)
+        finally:
+            os.close(fd)
     except OSError:
         return None
     match = re.search(rb'"meta":\{"1":\{[^{}]*?"created":(-?[0-9][0-9.eE+-]*)', head)

@@ -85,7 +85,7 @@ def write_failure(path: Path, exc: OSError) -> StoreError:
     return StoreError(f"{why}; nothing was written; {fix}")
 
 
-def write_temp(path: Path, data: bytes) -> str:
+def write_temp(path: Path, data: bytes | bytearray) -> str:
     """``data`` in a new temp file beside ``path``, fsynced; returns its name.
 
     Written with ``os.write`` itself (no buffered file object), so that every byte that
@@ -123,7 +123,7 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     fsync_dir(path.parent)
 
 
-def commit_file(path: Path, data: bytes) -> None:
+def commit_file(path: Path, data: bytes | bytearray) -> None:
     """Replace ``path`` by ``data`` atomically, then rotate the backups (issue 12, point 1).
 
     The new file is written and fsynced first, the old one hard-linked aside, and only once
@@ -186,7 +186,7 @@ def read_input(source: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
     if str(source) == "-":
         data = _read_upto(sys.stdin.buffer, limit + 1)
     else:
-        with open(source, "rb") as handle:
+        with os.fdopen(_open_input(source), "rb") as handle:
             data = _read_upto(handle, limit + 1)
     if len(data) > limit:
         raise ValueError(f"larger than {limit >> 20} MB, which no input file is")
@@ -194,6 +194,36 @@ def read_input(source: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("not UTF-8 text (a binary file?)") from None
+
+
+#: How long a named pipe given as an input file may keep its writer waiting (E94).
+PIPE_WAIT = 2.0
+
+
+def _open_input(source: Path | str) -> int:
+    """A descriptor on the input file ``source``, opened without blocking: a named pipe that
+    nothing writes to would otherwise hold the command for ever (E94). A pipe with a writer
+    (``<(...)`` in the shell) is read once the writer is there.
+
+    Raises:
+        OSError: it cannot be opened.
+        ValueError: a pipe nothing wrote to within ``PIPE_WAIT`` seconds.
+    """
+    import select
+    import stat
+
+    fd = os.open(source, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if stat.S_ISFIFO(os.fstat(fd).st_mode):
+            ready, _, _ = select.select([fd], [], [], PIPE_WAIT)
+            if not ready:
+                raise ValueError("a named pipe that nothing writes to")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def _read_upto(handle: Any, size: int) -> bytes:
@@ -207,6 +237,23 @@ def _read_upto(handle: Any, size: int) -> bytes:
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)
+
+
+def check_reachable(path: Path) -> None:
+    """Refuse, in one line, a path no file can be at: a name longer than the file system
+    holds, or a loop of symbolic links (E94). Whether it is a regular file is
+    ``check_path``'s to say, where the evening is opened.
+
+    Raises:
+        StoreError: the path cannot name a file.
+    """
+    import errno
+
+    try:
+        os.stat(path)
+    except OSError as exc:
+        if exc.errno in (errno.ENAMETOOLONG, errno.ELOOP):
+            check_path(path)  # its one line for these
 
 
 def check_path(path: Path) -> None:
@@ -223,10 +270,10 @@ def check_path(path: Path) -> None:
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise StoreError(f"{path} is a loop of symbolic links, not an evening file; give the "
-                             "path of an evening file with --db", ruling="E94") from None
+                             "path of an evening file", ruling="E94") from None
         if exc.errno == errno.ENAMETOOLONG:
             raise StoreError("the evening's path is longer than the file system allows; give a "
-                             "shorter --db", ruling="E94") from None
+                             "shorter one", ruling="E94") from None
         if exc.errno == errno.ENOTDIR:
             raise StoreError(f"{path}: a part of that path is a file, not a folder; give the "
                              "path of an evening file with --db", ruling="E94") from None
@@ -273,7 +320,7 @@ _REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after t
 NOT_SHOWN = "0" * TOKEN_LEN
 
 
-def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytes:
+def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytearray:
     """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``), and the
     answer slot ``answer`` (64 hex digits, E41) after it, outside the checksum.
 
@@ -283,12 +330,15 @@ def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytes:
     """
     body = json.dumps(data, separators=(",", ":")).encode("utf-8")
     digest = sha256(body).hexdigest().encode("ascii")
-    rest = body[1:] if body == b"{}" else b"," + body[1:]
     slot = b""
     if answer is not None:
         assert len(answer) == 2 * TOKEN_LEN and all(c in "0123456789abcdef" for c in answer)
         slot = _SLOT + answer.encode("ascii") + b'"'
-    return _CHECK + digest + b'"' + slot + rest
+    out = bytearray(_CHECK + digest + b'"' + slot)
+    if body != b"{}":
+        out += b","
+    out += memoryview(body)[1:]  # the body once more, not twice (E99)
+    return out
 
 
 def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None]:
@@ -326,9 +376,13 @@ def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
         slot = _slot(raw)
         rest = _REST_AT if slot is not None else 75
         if raw[rest:rest + 1] in (b",", b"}"):
-            checked = sha256(b"{" + raw[rest + 1:]).hexdigest().encode("ascii") == raw[10:74]
+            digest = sha256(b"{")
+            digest.update(memoryview(raw)[rest + 1:])  # no copy of the file (E99)
+            checked = digest.hexdigest().encode("ascii") == raw[10:74]
     try:
-        data = json.loads(body.decode("utf-8"))
+        text = body.decode("utf-8")
+        del raw, body  # the bytes go before the objects are built: one copy at a time (E99)
+        data = json.loads(text)
     except UnicodeDecodeError:
         return None, checked, "not text: binary garbage", None
     except RecursionError:

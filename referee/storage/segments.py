@@ -24,8 +24,8 @@ from referee.storage.seals import (
     segment_path,
 )
 
-__all__ = ["SUMS", "damage", "encode", "folder", "missing_sums", "presence", "read", "read_raw",
-           "recorded", "seal_sum", "segment_path"]
+__all__ = ["SUMS", "check_unsealed", "damage", "encode", "folder", "missing_sums", "presence",
+           "read", "read_raw", "recorded", "seal_sum", "segment_path"]
 
 
 def read(path: Path, meta: dict[str, Any], n: int) -> dict[str, Any]:
@@ -88,3 +88,20 @@ def missing_sums(path: Path, meta: dict[str, Any]) -> list[dict[str, Any]] | Non
                                                    f"{broken}"))
         sums.append(seal_sum(data))
     return sums
+
+
+def check_unsealed(path: Path, meta: dict[str, Any], n: int, segment: dict[str, Any]) -> None:
+    """Before ``undo`` brings segment ``n`` (the newest) back to life: an older evening's
+    segment has no digest, so its chain must end where the live file's sealed head says, or
+    undo would revive an edited event (E91).
+
+    Raises:
+        StoreError: the chain does not hold.
+    """
+    if recorded(meta, n) is not None:
+        return  # its bytes were checked by digest when it was read (E90)
+    broken = chain_break(segment["events"], segment.get("base_head", GENESIS),
+                         meta.get("sealed_head", GENESIS))
+    if broken:
+        raise StoreError(damaged_message(path, f"its sealed segment {n} "
+                                               f"({segment_path(path, meta, n).name}): {broken}"))

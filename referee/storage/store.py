@@ -36,7 +36,7 @@ from typing import Any
 from tinydb import TinyDB
 
 from referee.errors import StoreError
-from referee.storage import files, segments
+from referee.storage import files, header, segments
 from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
@@ -118,25 +118,8 @@ class Evening:
 
     def _load_tables(self) -> None:
         meta = self._db.table("meta").get(doc_id=1)
-        if self.exists and meta is not None and _is_newer(meta.get("format")):
-            from referee.version import __version__
-
-            writer = meta.get("writer")
-            who = (f"referee {writer}" if isinstance(writer, str) and writer.isprintable()
-                   and len(writer) <= 40 else "a newer referee")
-            raise StoreError(f"{self.path} was written by {who} (evening format "
-                             f"{meta['format']}); this is referee {__version__}, which reads "
-                             f"format {FORMAT}: upgrade referee to open it; the file was not "
-                             "touched", ruling="E92")
-        if self.exists and (meta is None or meta.get("format") != FORMAT):
-            raise StoreError(damaged_message(self.path, "no referee evening header"))
-        if meta is not None:
-            for key in ("segments", "next_seq", "next_cmd"):
-                if type(meta.get(key)) is not int or meta[key] < 0:
-                    raise StoreError(damaged_message(self.path, f"header field {key!r} is "
-                                                                "not a count"))
-            if not isinstance(meta.get("head"), str):
-                raise StoreError(damaged_message(self.path, "header has no head hash"))
+        if self.exists:
+            header.check(self.path, meta, FORMAT)
         self.meta: dict[str, Any] = dict(meta) if meta else {
             "format": FORMAT,
             "created": time.time(),
@@ -403,15 +386,7 @@ class Evening:
         ):
             n = self.meta["segments"]
             segment = self._segment(n)  # checked by its digest first (E90)
-            if segments.recorded(self.meta, n) is None:
-                # An older evening's segment has no digest: its chain must end where the
-                # live file's sealed head says, or undo would revive an edited event (E91).
-                broken = chain_break(segment["events"], segment.get("base_head", GENESIS),
-                                     self.meta.get("sealed_head", GENESIS))
-                if broken:
-                    raise StoreError(damaged_message(
-                        self.path, f"its sealed segment {n} ({self._segment_path(n).name}): "
-                                   f"{broken}"))
+            segments.check_unsealed(self.path, self.meta, n, segment)  # E91
             self._live = list(segment["events"]) + self._live
             self._snapshot = dict(segment["base"])
             self.meta["segments"] = n - 1
@@ -474,7 +449,9 @@ class Evening:
         if not self._changed:
             return
         if files.DRY_RUN:
-            self._dry_run()
+            from referee.storage.dry import stop
+
+            stop(self, open_evening)  # E133: raises DryRunDone in place of the write
         # An evening written before segments carried digests gets them now (E91).
         sums = segments.missing_sums(self.path, self.meta)
         if sums is not None:
@@ -491,25 +468,6 @@ class Evening:
             raise
         self._changed = False
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
-
-    def _dry_run(self) -> None:
-        """In place of the write under ``--dry-run`` (E133): what it would have recorded and
-        taken back, and the states before and after, as ``DryRunDone``; nothing is written."""
-        from referee.errors import DryRunDone
-
-        added = [r for r in self._live if r["seq"] >= self._first_seq]
-        seqs = {r["seq"] for r in self._live}
-        removed = [r for r in self._taken_back if r["seq"] not in seqs]
-        streams = sorted({r["stream"] for r in [*added, *removed]})
-        before: dict[str, Any] = {}
-        if self.path.exists():
-            with open_evening(self.path, write=False) as old:
-                before = {s: old.state(s) for s in streams}
-        else:
-            before = {s: spec(s).empty() for s in streams}
-        after = {s: self.state(s) for s in streams}
-        raise DryRunDone(text=self._last_text, added=added, removed=removed, before=before,
-                         after=after)
 
     def _write(self) -> None:
         self._storage.next_slot = None
@@ -533,11 +491,6 @@ class Evening:
         if self._undone:
             self._db.table("undone").insert_multiple(self._undone)
         self._storage.flush()
-
-def _is_newer(found: Any) -> bool:
-    """Whether a header's ``format`` is that of a later release (E92)."""
-    return type(found) is int and found > FORMAT
-
 
 def _group(records: Iterable[dict[str, Any]]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""

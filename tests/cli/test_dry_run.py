@@ -153,3 +153,21 @@ def test_e133_try_in_the_shell_and_through_a_station(tmp_path: Path) -> None:
     assert code == 0, err
     assert "`hand start` would record" in out and "hand 1 round 1" in out
     assert _files(tmp_path) == files
+
+
+def test_e133_no_keys_are_written_in_a_dry_run(tmp_path: Path, monkeypatch: Any) -> None:
+    """Keys drawn in a command's build (`new --force` renews them, E66) are never written
+    under a dry run, whoever draws them."""
+    from referee.serve.access import access_path, ensure_access, replace_access
+    from referee.storage import files
+
+    evening = tmp_path / "e.json"
+    monkeypatch.setattr(files, "DRY_RUN", True)
+    ensure_access(evening, ["Ben", "Di"])
+    assert not access_path(evening).exists()
+    monkeypatch.setattr(files, "DRY_RUN", False)
+    ensure_access(evening, ["Ben", "Di"])
+    keys = access_path(evening).read_bytes()
+    monkeypatch.setattr(files, "DRY_RUN", True)
+    replace_access(evening, ["Ben", "Di"])
+    assert access_path(evening).read_bytes() == keys

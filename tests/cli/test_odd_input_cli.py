@@ -128,3 +128,40 @@ def test_e95_a_group_typed_alone_prints_one_line_of_usage_and_the_way_to_help(
     assert lines == [f"error: {path} needs a command. Usage: {path} [OPTIONS] COMMAND "
                      f"[ARGS]... (`{path} --help` lists them)"]
     assert runner.invoke(app, [*group, "--help"]).exit_code == 0
+
+
+def test_e94_a_pipe_given_as_an_input_file_is_refused_not_waited_on(
+        gm: GM, tmp_path: Path, no_hang: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee.storage import files
+
+    monkeypatch.setattr(files, "PIPE_WAIT", 0.1)
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    result = CliRunner().invoke(app, ["scenario", "check", str(pipe)])
+    assert result.exit_code == 2 and "a named pipe that nothing writes to" in result.output
+    line = gm.fails("new", "--fool", "Fool", *SEATS, "--scenario", str(pipe))
+    assert "a named pipe that nothing writes to" in line
+    assert not gm.db.exists()
+
+
+@pytest.mark.parametrize("command", [("status",), ("next", "x.json", "--fool", "Max"),
+                                     ("season",), ("rise", "Ada"), ("rules", "R1")])
+def test_e94_a_db_name_longer_than_the_file_system_holds_is_one_line(
+        runner: CliRunner, tmp_path: Path, command: tuple[str, ...]) -> None:
+    line = refused(runner, tmp_path / ("n" * 300 + ".json"), *command)
+    assert "longer than the file system allows" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_e94_next_to_a_name_longer_than_the_file_system_holds_is_one_line(gm: GM) -> None:
+    gm("new", "--fool", "Fool", *SEATS)
+    gm("end")
+    line = gm.fails("next", str(gm.db.parent / ("n" * 300 + ".json")))
+    assert "longer than the file system allows" in line
+
+
+def test_e96_an_unknown_option_with_a_line_separator_is_one_line(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["fate", "deck", "-\u20280"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
+    assert "\\u2028" in result.stderr

@@ -6,7 +6,10 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from pathlib import Path
+
+import pytest
 
 from referee.serve.frame import build_frame
 from referee.serve.room import room_path
@@ -44,6 +47,21 @@ def test_e134_status_at_a_command_is_the_evening_as_it_stood(gm: GM) -> None:
     assert "As it stood after command #" in gm("status", "--at", "1").output
     last = gm.json("log")["commands"][-1]["cmd"]
     assert "ends at command" in gm.fails("status", "--at", str(last + 5))
+
+
+def test_e134_the_clock_as_it_stood(gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    now = [1_800_000_000.0]
+
+    def tick() -> float:
+        now[0] += 60  # a minute between any two looks at the clock
+        return now[0]
+
+    monkeypatch.setattr(time, "time", tick)
+    _one_hand(gm)
+    log = {c["text"]: c["time"] for c in gm.json("log")["commands"]}
+    at = gm.json("status", "--at", str(_cmd(gm, "raise Ed")))["clock"]
+    assert abs(at - (log["raise Ed"] - log["hand start"])) <= 60  # not the clock of now
+    assert gm.json("status")["clock"] > at + 600
 
 
 def test_e135_hand_history_tells_the_hand_move_by_move(gm: GM) -> None:

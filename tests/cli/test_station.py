@@ -325,7 +325,8 @@ def test_e65_every_root_option_anywhere_in_every_spelling(
 
 
 @pytest.mark.parametrize("args", [["--explain", "bet", "Zed"], ["status", "--explain"],
-                                  ["--version"], ["-V"], ["status", "-h"], ["--help"]])
+                                  ["--version"], ["-V"], ["status", "-h"], ["--help"],
+                                  ["--dry-run", "chips", "give", "Ben", "Di", "yellow:1"]])
 def test_e65_harmless_root_options_still_run(sealed_room: tuple[Any, Path, Path],
                                              tmp_path: Path, args: list[str]) -> None:
     s, _, _ = sealed_room

@@ -1,0 +1,33 @@
+"""A dry run's stop (E133): the store's one write, not made.
+
+Under ``--dry-run`` (``files.DRY_RUN``) ``Evening.flush`` calls :func:`stop` instead of
+writing: every command that writes goes through that one write, so every command's dry run
+is the same few lines here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from referee.errors import DryRunDone
+from referee.streams import spec
+
+
+def stop(ev: Any, open_evening: Callable[..., Any]) -> NoReturn:
+    """What the open evening ``ev`` would have recorded and taken back (``undo``), and the
+    states before (read afresh with ``open_evening``, the store's) and after, as
+    ``DryRunDone``; nothing is written."""
+    added = [r for r in ev._live if r["seq"] >= ev._first_seq]
+    seqs = {r["seq"] for r in ev._live}
+    removed = [r for r in ev._taken_back if r["seq"] not in seqs]
+    streams = sorted({r["stream"] for r in [*added, *removed]})
+    before: dict[str, Any] = {}
+    if ev.path.exists():
+        with open_evening(ev.path, write=False) as old:
+            before = {s: old.state(s) for s in streams}
+    else:
+        before = {s: spec(s).empty() for s in streams}
+    after = {s: ev.state(s) for s in streams}
+    raise DryRunDone(text=ev._last_text, added=added, removed=removed, before=before,
+                     after=after)
