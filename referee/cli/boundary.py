@@ -161,6 +161,14 @@ class RefereeGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
+        try:
+            return self._invoke(ctx)
+        finally:
+            from referee.storage import files
+
+            files.DRY_RUN = False  # --dry-run is the run's own: it never outlives it (E133)
+
+    def _invoke(self, ctx: Any) -> Any:
         _begin_command()
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         try:
