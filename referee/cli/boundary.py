@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from referee.cli import context
 from referee.cli.output import printable
-from referee.errors import DryRunDone, RefereeError
+from referee.errors import BadInput, DryRunDone, RefereeError
 
 if TYPE_CHECKING:
 
@@ -295,7 +295,6 @@ def hoist_root_options(argv: list[str]) -> list[str]:
 
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
-    from referee.errors import BadInput
     from referee.storage.files import read_input
 
     try:
