@@ -20,7 +20,7 @@ from referee.errors import RefereeError
 from referee.evening import betting, commands, play, powers, souls
 from referee.evening.folds import apply
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
-from referee.rules.cards import to_roman
+from referee.rules.cards import parse_card, to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check
 from referee.streams import Event
 from tests.profiles import examples
@@ -122,6 +122,12 @@ NEEDS: dict[str, set[str]] = {
     "surcharge": {"target"}, "bar_assistant": {"target"}, "exile": {"target"},
     "protect": {"cards"}, "private": {"target"},
 }
+
+
+def _lends(card: str, f: dict[str, Any]) -> bool:
+    """Mingling the Waters' second card (E56): another minor card of the suit it names."""
+    parsed = parse_card(card)
+    return card != f["card"] and not parsed.is_major and parsed.suit.value == f["suit"]
 
 
 class PowersMachine(RuleBasedStateMachine):
@@ -271,8 +277,11 @@ class PowersMachine(RuleBasedStateMachine):
         hands: list[tuple[str | None, str]] = []
         for name in hand.live:
             cards = list(hand.showing.get(name, []))
-            cards += [f["card"] for f in hand.effects
-                      if f["kind"] == "counts_as" and f["target"] == name]
+            for f in hand.effects:  # S22, E56: the cards a magic power named are in the hand
+                if f["kind"] == "counts_as" and f["target"] == name:
+                    cards += [c for c in (f["card"], *f.get("needs", [])) if c not in cards]
+                    if f.get("suit") and not any(_lends(c, f) for c in cards):
+                        cards.append(next(c for c in DECK if c not in cards and _lends(c, f)))
             cards += [c for c in DECK if c not in cards][:max(0, 5 - len(cards))]
             hands.append((name, " ".join(cards[:7])))
         events = self.attempt(play.showdown, hands, magic=True, now=0.0)
