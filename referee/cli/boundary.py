@@ -79,8 +79,6 @@ def _bound_numbers() -> None:
             kind.convert._bounded = True  # type: ignore[attr-defined]
 
 
-_bound_numbers()
-
 
 def usage_line(exc: Any) -> str:
     """The one line for a usage mistake (click's), with the usage of the command it was for.
@@ -137,6 +135,7 @@ class RefereeGroup(TyperGroup):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
+        _bound_numbers()  # once, when the first command line is parsed: never at import
         more = {"windows_expand_args": windows_expand_args, **extra}
         bad = not_text(args) if args is not None else None
         if bad is not None:
