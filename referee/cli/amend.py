@@ -18,6 +18,7 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, IllegalAction
 
 #: Words of the first command that make no sense as an amendment (E139).
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
@@ -36,7 +37,6 @@ def amend(
     everything after it: lists every outcome that changes (openers, pots and who won them,
     points, promotions) and refuses, naming it, a later command that no longer applies.
     Only --yes records it; the log keeps both versions (E138)."""
-    from referee.errors import BadInput
     from referee.storage import files
     from referee.storage.store import open_evening
 
@@ -83,7 +83,6 @@ class _Cmd(NamedTuple):
 def _replay(ev: Any, seq: int, words: list[str]) -> dict[str, Any]:
     """The new timeline: the evening to just before ``seq``, the new command, then every later
     command of the evening table as typed; the ripple against the old one."""
-    from referee.errors import BadInput
     from referee.evening import amend as amending
     from referee.evening import ripple as rippling
     from referee.evening.state import require_evening
@@ -121,7 +120,6 @@ def _timeline(scratch: Path, commands: list[Any], index: int, words: list[str]
               ) -> list[dict[str, Any]]:
     """Write the evening before ``commands[index]`` to ``scratch``, run ``words`` there and
     every later command after it: each as (cmd, text, events), the new command first."""
-    from referee.errors import IllegalAction
     from referee.storage.store import open_evening
     from referee.streams import plain
 
@@ -147,7 +145,6 @@ def _run(scratch: Path, words: list[str], was: Any) -> tuple[str, list[Any]] | N
     """Run one line on the scratch evening: its log text and events, None if it recorded
     nothing. A refusal is the amendment's refusal, naming the command (E138)."""
     from referee.cli import runner
-    from referee.errors import IllegalAction
     from referee.storage import files
     from referee.storage.store import open_evening
 
