@@ -9,6 +9,7 @@ they were and the new ones in the amendment (:func:`amended_state`).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 from typing import Any
 
@@ -61,19 +62,34 @@ def check_replayable(later: Iterable[tuple[int, str, list[Event]]]) -> None:
 
 
 def amendment(cmd: int, old: str, new: str, replayed: list[dict[str, Any]],
-              state: State, found: list[dict[str, Any]]) -> Event:
-    """The ``command_amended`` event (E138): the command replaced, its new text, every later
-    command as replayed (its number, text and new events), the ripple, and the evening as
+              state: State, found: list[dict[str, Any]], *,
+              changed: list[dict[str, Any]] | None = None,
+              dropped: list[dict[str, Any]] | None = None) -> Event:
+    """The ``command_amended`` event (E138, E140): the first command it reaches (``cmd``,
+    its ``old`` text and its ``new`` one, empty when it is dropped), every command replaced
+    (``changed``: cmd, old, new) and dropped (``dropped``: cmd, text), every command from the
+    first on as replayed (its number, text and new events), the ripple, and the evening as
     the replay left it."""
-    return {"kind": "command_amended", "cmd": cmd, "old": old, "new": new,
-            "replayed": replayed, "ripple": found, "state": dump(state)}
+    event: Event = {"kind": "command_amended", "cmd": cmd, "old": old, "new": new,
+                    "replayed": replayed, "ripple": found, "state": dump(state)}
+    if changed is not None:
+        event["changed"] = changed
+    if dropped:
+        event["dropped"] = dropped
+    return event
 
 
 def amended_state(state: State, event: Event) -> State:
     """Fold an amendment (E138): the evening becomes the replayed one; what was amended is
     kept, for `log`."""
-    new = load(dict(event["state"]))
+    # A copy: the state read back would otherwise share its lists with the stored event,
+    # and the next command's fold would alter the event under its hash (E138).
+    new = load(copy.deepcopy(dict(event["state"])))
+    changed = event.get("changed", [{"cmd": event["cmd"], "old": event["old"],
+                                     "new": event["new"]}])
     new.amendments = [*state.amendments, {
         "cmd": event["cmd"], "old": event["old"], "new": event["new"],
-        "replayed": [r["cmd"] for r in event["replayed"] if r.get("cmd") is not None]}]
+        "replayed": [r["cmd"] for r in event["replayed"] if r.get("cmd") is not None],
+        "changed": [{"cmd": c["cmd"], "new": c["new"]} for c in changed],
+        "dropped": [d["cmd"] for d in event.get("dropped", [])]}]
     return new
