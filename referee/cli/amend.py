@@ -339,3 +339,14 @@ def _text(value: Any) -> str:
 
 def register(app: typer.Typer) -> None:
     app.command("amend", rich_help_panel="The log")(amend)
+
+
+def recheck(ev: Any) -> list[str]:
+    """Every recorded amendment replayed from the log (E141): what `verify` adds to the chain.
+    A full fold of the evening for each amendment, so it runs in `verify` only."""
+    from referee.evening.amend import recheck as rechecking
+    from referee.streams import plain, spec
+
+    sp = spec("evening")
+    return rechecking(((c.cmd, c.text, [plain(e) for e in c.events])
+                       for c in ev.iter_commands("evening")), sp.empty(), sp.apply)

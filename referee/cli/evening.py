@@ -538,6 +538,10 @@ def verify(
         from referee.storage import links
 
         chain = links.check(ev)  # R43: the last evening, when it is beside this one
+        if not found.problems:  # E141: each amendment replayed, here only
+            from referee.cli.amend import recheck
+
+            chain = [*recheck(ev), *chain]
         link = links.link(ev)
         beside = link is not None and links.previous_path(ev.path, link).is_file()
     problems = found.problems + chain

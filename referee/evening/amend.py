@@ -10,7 +10,7 @@ they were and the new ones in the amendment (:func:`amended_state`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from referee.errors import IllegalAction
@@ -93,3 +93,42 @@ def amended_state(state: State, event: Event) -> State:
         "changed": [{"cmd": c["cmd"], "new": c["new"]} for c in changed],
         "dropped": [d["cmd"] for d in event.get("dropped", [])]}]
     return new
+
+
+def recheck(commands: Iterable[tuple[int, str, list[Event]]], empty: State,
+            apply: Callable[[State, Event], State]) -> list[str]:
+    """Every amendment whose stored evening the log as amended does not reach (E141).
+
+    For each ``command_amended`` event, the timeline as it stood before it (the commands
+    before the first it reached) and its replayed commands are folded from ``empty``; the
+    result must be the evening it stored, which is what the folds take on trust. A full
+    replay for each amendment: ``verify`` runs it, no ordinary command does.
+    """
+    problems: list[str] = []
+    out: list[tuple[int, str, list[Event]]] = []
+    for cmd, text, events in commands:
+        amended = next((e for e in events if e["kind"] == "command_amended"), None)
+        if amended is None:
+            out.append((cmd, text, events))
+            continue
+        before = [c for c in out if c[0] < amended["cmd"]]
+        replayed = [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
+        state = copy.deepcopy(empty)
+        try:
+            for _c, _t, evs in [*before, *replayed]:
+                for e in evs:
+                    state = apply(state, e)
+            reached = _canonical(dump(state))
+        except (IllegalAction, KeyError, TypeError, ValueError) as exc:
+            reached = f"a refusal ({exc})"
+        if reached != _canonical(amended["state"]):
+            problems.append(f"#{cmd} `{text}`: replaying the log as amended does not reach the "
+                            "evening the amendment stored; it was altered (E141)")
+        out = [*before, *replayed]
+    return problems
+
+
+def _canonical(value: Any) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)

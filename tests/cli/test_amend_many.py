@@ -92,3 +92,26 @@ def test_e140_what_an_amendment_line_refuses(gm: GM) -> None:
     assert "no evening command #9" in gm.fails("amend", "3", "--drop", "9", *FIX)
     assert "opened the evening" in gm.fails("amend", "--drop", "1")
     assert "cannot stand in" in gm.fails("amend", "3", *FIX, "--", "5", "--", "undo")
+
+
+def test_e141_verify_replays_each_amendment(gm: GM) -> None:
+    from referee.storage.store import event_hash, open_evening
+
+    _evening(gm)
+    gm("amend", "3", "--drop", "5", "--drop", "6", "--yes", *FIX)
+    gm("bet", "Ada")
+    gm("amend", "--drop", "8", "--yes")  # the bet again, a second amendment on the first
+    assert "sound" in gm("verify").output
+    # Someone edits the evening an amendment stored and rebuilds the hash chain and the
+    # checksum: the chain is sound, but the log as amended does not reach that evening.
+    with open_evening(gm.db) as ev:
+        record = [r for r in ev._live if r["event"]["kind"] == "command_amended"][0]
+        record["event"]["state"]["hand"]["showing"]["Cy"] = ["2C", "4W"]
+        record["hash"] = event_hash(record["prev"], record)
+        ev._rechain()
+        ev._changed = True
+    result = gm.invoke("verify")
+    assert result.exit_code == 2
+    assert "#7 `amend 3 --yes --drop 5 --drop 6 -- hand show Cy '2C 3W'`" in result.output
+    assert "does not reach the evening the amendment stored" in result.output
+    assert "E141" in result.output
