@@ -16,6 +16,7 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -345,7 +346,7 @@ def undo(
                                 "if the hand must be replayed; confirm with `referee undo --yes`")
         command = ev.undo(stream)
 
-    say(f"Undone: [bold]{lit(command.text)}[/] ({len(command.events)} event(s)); "
+    say(f"Undone: [bold]{lit(command.text)}[/] ({plural(len(command.events), 'event')}); "
                "`referee redo` brings it back.")
 
 
