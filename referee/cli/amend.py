@@ -107,6 +107,17 @@ def parse(seq: int | None, words: list[str], drops: list[int]) -> tuple[Plan, se
     return Plan(changes, sorted(drops)), flags
 
 
+def _number(text: str, option: str = "") -> int:
+    """A command's number as typed (E140): a whole number from 1, else one line saying so."""
+    from referee.errors import BadInput
+
+    if not text.isdigit() or int(text) < 1:
+        raise BadInput(f"{option}{text!r} is no command number: give the number `referee log` "
+                       "shows, `referee amend 3 -- hand show Cy '2C 3W'` or `referee amend "
+                       "--drop 6` (E140)", ruling="E140")
+    return int(text)
+
+
 def _check_words(words: list[str]) -> None:
     from referee.cli.station import refusal
     from referee.errors import BadInput
@@ -122,15 +133,15 @@ def _check_words(words: list[str]) -> None:
 
 
 def amend(
-    seq: Annotated[int | None, typer.Argument(
-        metavar="SEQ", min=1, show_default=False,
+    seq: Annotated[str | None, typer.Argument(
+        metavar="SEQ", show_default=False,
         help="The command to replace (the number `log` shows).")] = None,
     words: Annotated[list[str] | None, typer.Argument(
         metavar="-- NEW COMMAND [-- SEQ -- COMMAND ...]", show_default=False,
         help="The command as it should have been, after `--`; `-- SEQ -- COMMAND` replaces "
              "another one in the same amendment.")] = None,
-    drop: Annotated[list[int] | None, typer.Option(
-        "--drop", metavar="SEQ", min=1, show_default=False,
+    drop: Annotated[list[str] | None, typer.Option(
+        "--drop", metavar="SEQ", show_default=False,
         help="Drop a later command from the timeline (repeatable).")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Record the amendment.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")
@@ -144,7 +155,8 @@ def amend(
     from referee.storage import files
     from referee.storage.store import open_evening
 
-    plan, flags = parse(seq, list(words or []), list(drop or []))
+    plan, flags = parse(None if seq is None else _number(seq), list(words or []),
+                        [_number(d, "--drop ") for d in drop or []])
     yes, as_json = yes or "--yes" in flags, as_json or "--json" in flags
     files.DRY_RUN = files.DRY_RUN or "--dry-run" in flags
     dry = files.DRY_RUN
