@@ -17,7 +17,7 @@ from referee.errors import IllegalAction
 from referee.evening.events import Action
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
-from referee.names import quoted
+from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
 
 if TYPE_CHECKING:
@@ -283,7 +283,7 @@ def verify_check(state: State, hand: HandState, name: str, amount: int | None = 
     table = verify_turn(state, hand, name, "check", amount)
     due = table.owed(name)
     if due:
-        raise IllegalAction(f"{name} cannot check: {due} chip(s) to call; "
+        raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
                             f"{act_hint(state, hand)}")
     return 0
 
@@ -327,7 +327,7 @@ def verify_raise(state: State, hand: HandState, name: str, amount: int | None = 
         raise IllegalAction(f"three raises this round already (limit phase); "
                             f"{act_hint(state, hand)}", ruling="R12")
     if stack <= due:
-        raise IllegalAction(f"{name} holds {stack} chip(s), not more than the {due} to "
+        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}, not more than the {due} to "
                             f"call; `referee call {quoted(name)}` puts them all-in",
                             ruling="R14")
     return _wager(state, hand, name, "raise", amount, due)
@@ -348,10 +348,10 @@ def _wager(state: State, hand: HandState, name: str, action: str, amount: int | 
                             f"{quoted(name)}`", ruling="R12")
     if due + n > stack:
         if action == "bet":
-            raise IllegalAction(f"{name} holds {stack} chip(s); bet at most {stack}, or say "
-                                f"`referee bet {quoted(name)} all` to go all-in (E27)",
+            raise IllegalAction(f"{name} holds {plural(stack, 'chip')}; bet at most {stack}, or "
+                                f"say `referee bet {quoted(name)} all` to go all-in (E27)",
                                 ruling="E27")
-        raise IllegalAction(f"{name} holds {stack} chip(s): {due} to call and at most "
+        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}: {due} to call and at most "
                             f"{stack - due} more; say `referee raise {quoted(name)} all` to go "
                             "all-in (E27)", ruling="E27")
     return due + n

@@ -13,6 +13,7 @@ from typing import Any, TypedDict
 from referee.errors import IllegalAction
 from referee.evening.powers.effects import HAND, ROUND, TURN
 from referee.evening.state import Effect, HandState, State
+from referee.names import plural
 from referee.rules.cards import Card, parse_cards
 from referee.rules.hands import best_hand
 
@@ -285,7 +286,7 @@ def in_force(state: State) -> list[InForce]:
     for name, extra in state.surcharges.items():
         for s in extra:
             out.append({"power": s["power"], "target": name, "kind": "surcharge",
-                        "text": f"{name}'s next power costs {s['n']} Charge(s) more: "
+                        "text": f"{name}'s next power costs {plural(s['n'], 'Charge')} more: "
                                 f"{s['power']}"})
     return out
 

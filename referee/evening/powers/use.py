@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
@@ -23,7 +23,7 @@ from referee.evening.powers.building import Use
 from referee.evening.powers.building import label as _label
 from referee.evening.powers.timing import check_timing
 from referee.evening.state import State, require_evening
-from referee.names import match_name
+from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
 
 # -- the power set of the evening ---------------------------------------------------------------
@@ -70,7 +70,6 @@ def find_power(state: State, text: str, holder: str | None = None) -> PowerSpec:
     Raises:
         UnknownName: nothing matches, or several do; says which.
     """
-    from referee.errors import UnknownCard, UnknownName
 
     pool = powers(state)
     key = "-".join(text.split()).lower()
@@ -215,8 +214,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     have = state.charges.get(name, 0)
     if have < cost:
         star = f", one more for {state.surcharges[name][0]['power']} (S25)" if extra else ""
-        raise IllegalAction(f"{spec['name']} needs {cost} Charge(s){star}; {name}'s side has "
-                            f"{have} (R26)", ruling="R26")
+        raise IllegalAction(f"{spec['name']} needs {plural(cost, 'Charge')}{star}; "
+                            f"{name}'s side has {have} (R26)", ruling="R26")
     hand = state.hand
     if hand is None:
         raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "
