@@ -193,3 +193,12 @@ def check_name(text: str, what: str = "name", taken: Iterable[str] = ()) -> str:
             raise BadInput(f"the {what} {name!r} is taken by {other!r} (names differ by more "
                            "than case); choose another", ruling="E42")
     return name
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the word for that many: ``1 chip``, ``2 chips``, ``0 chips``.
+
+    >>> plural(1, "Charge"), plural(3, "Charge"), plural(2, "soul", "souls")
+    ('1 Charge', '3 Charges', '2 souls')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"

@@ -23,6 +23,7 @@ from referee.evening import ceremony as cer
 from referee.evening import points as pts
 from referee.evening import roster
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, POT, State
+from referee.names import plural
 from referee.report import page
 from referee.rules.cards import parse_arcanum, to_roman
 
@@ -49,6 +50,7 @@ def read(paths: Sequence[Path]) -> list[Played]:
 
     found: list[Path] = []
     for path in paths:
+        files.check_reachable(path)  # a name too long, a symlink loop: one line (E94)
         if path.is_dir():
             for candidate in sorted(path.glob("*.json")):
                 try:
@@ -317,8 +319,8 @@ def render_html(season: dict[str, Any]) -> str:
     totals = season["totals"]
     body = (
         "<h1>Fool's Errand - the season</h1>"
-        f"<div class=\"meta\">{len(nights)} evening(s). Money won is the chips at the end less "
-        "the buy-in (R43); the books balance: buy-ins "
+        f"<div class=\"meta\">{plural(len(nights), 'evening')}. Money won is the chips at the "
+        "end less the buy-in (R43); the books balance: buy-ins "
         f"${totals['buy_ins']:,}, held at the ends ${totals['at_end']:,}"
         + (f", in pots ${totals['in_pots']:,}" if totals["in_pots"] else "") + ".</div>"
         "<h2>Standings</h2><table><tr><th>#</th><th>Person</th><th>Evenings</th>"

@@ -197,6 +197,13 @@ class RefereeGroup(TyperGroup):
         except Exception as exc:
             if type(exc).__module__.split(".")[0] in ("click", "typer"):
                 raise  # usage errors: the parser prints them and exits 2
+            if _is_bad_path(exc) and not _recorded():
+                # A path no file can be at, typed where a file is asked for: the user's
+                # situation, whichever command met it first (E94).
+                shown = printable(getattr(exc, "filename", None) or "a path")
+                why = getattr(exc, "strerror", None) or exc
+                refuse(f"{shown}: {why}; give another path (E94)", "E94")
+                raise typer.Exit(2) from None
             if context.current().debug:
                 traceback.print_exc()
             if _recorded():
@@ -211,6 +218,13 @@ class RefereeGroup(TyperGroup):
             raise typer.Exit(1) from None
         _end_command()
         return rv
+
+
+def _is_bad_path(exc: BaseException) -> bool:
+    """An OSError of a path that names no possible file: too long, or a loop of links."""
+    import errno
+
+    return isinstance(exc, OSError) and exc.errno in (errno.ENAMETOOLONG, errno.ELOOP)
 
 
 def _store() -> Any:

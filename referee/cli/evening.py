@@ -17,6 +17,7 @@ from referee.cli.context import db_path
 from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction, StoreError
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -341,7 +342,7 @@ def undo(
                                 "if the hand must be replayed; confirm with `referee undo --yes`")
         command = ev.undo(stream)
 
-    say(f"Undone: [bold]{lit(command.text)}[/] ({len(command.events)} event(s)); "
+    say(f"Undone: [bold]{lit(command.text)}[/] ({plural(len(command.events), 'event')}); "
                "`referee redo` brings it back.")
 
 
@@ -531,6 +532,10 @@ def verify(
         from referee.storage import links
 
         chain = links.check(ev)  # R43: the last evening, when it is beside this one
+        if not found.problems:  # E141: each amendment replayed, here only
+            from referee.cli.amend import recheck
+
+            chain = [*recheck(ev), *chain]
         link = links.link(ev)
         beside = link is not None and links.previous_path(ev.path, link).is_file()
     problems = found.problems + chain

@@ -190,7 +190,9 @@ def _show_char(char: dict[str, Any], data: FateData) -> None:
         traits = f"; fights with {', '.join(kept['traits'])}" if kept.get("traits") else ""
         out.print(f"Usual weapon: {weapon}{traits} (F24)", markup=False)
     if char["next_mod"]:
-        out.print(f"Next test: {char['next_mod']:+d} card(s) (drink)", markup=False)
+        mod = char["next_mod"]
+        out.print(f"Next test: {mod:+d} card{'' if abs(mod) == 1 else 's'} (drink)",
+                  markup=False)
     if char["heal_bonus"]:
         out.print("Convalescence: " + ", ".join(f"+{n} on the next {a} test"
                                                 for a, n in char["heal_bonus"].items()),

@@ -17,6 +17,7 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, StoreError
+from referee.names import plural
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -119,7 +120,7 @@ def replay(
     _change(lambda room: dataclasses.replace(
         room, blank=False, announce=None, pause=None,
         more={**room.more, "replay": {"hand": no, "at": now}}))
-    say(f"On the wall: hand {no} replayed move by move ({len(told['rounds'])} round(s)); "
+    say(f"On the wall: hand {no} replayed move by move ({plural(len(told['rounds']), 'round')}); "
         "`referee room show` ends it (E136).")
 
 

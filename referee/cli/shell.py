@@ -18,6 +18,7 @@ from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
 from referee.errors import RefereeError
+from referee.names import plural
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -72,7 +73,7 @@ class Vocabulary:
             self.line = (f"the game is over: {state.winner or 'nobody'} and the Fool hold the "
                          "chips (R18)")
         elif hand is None:
-            self.line = f"{state.hands_played} hand(s) played; `hand start` deals the next"
+            self.line = f"{plural(state.hands_played, 'hand')} played; `hand start` deals the next"
         elif hand["betting_over"]:
             self.line = f"hand {hand['no']}: betting is over, `hand showdown`"
         elif hand["to_act"] is None:

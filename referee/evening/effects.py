@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.evening.state import POT, HandState, State, dump, load, move_chips
+from referee.names import plural
 from referee.streams import Event
 
 TURN, ROUND, HAND = "turn", "round", "hand"
@@ -518,7 +519,7 @@ def in_force(state: State) -> list[dict[str, Any]]:
     for name, extra in state.surcharges.items():
         for s in extra:
             out.append({"power": s["power"], "target": name, "kind": "surcharge",
-                        "text": f"{name}'s next power costs {s['n']} Charge(s) more: "
+                        "text": f"{name}'s next power costs {plural(s['n'], 'Charge')} more: "
                                 f"{s['power']}"})
     return out
 

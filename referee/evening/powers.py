@@ -20,7 +20,7 @@ from referee.evening.power_builders import BUILD
 from referee.evening.power_use import Use
 from referee.evening.power_use import label as _label
 from referee.evening.state import State, require_evening
-from referee.names import match_name
+from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
 from referee.rules.power_vocab import TIMINGS
 from referee.streams import Event
@@ -211,8 +211,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     have = state.charges.get(name, 0)
     if have < cost:
         star = f", one more for {state.surcharges[name][0]['power']} (S25)" if extra else ""
-        raise IllegalAction(f"{spec['name']} needs {cost} Charge(s){star}; {name}'s side has "
-                            f"{have} (R26)", ruling="R26")
+        raise IllegalAction(f"{spec['name']} needs {plural(cost, 'Charge')}{star}; "
+                            f"{name}'s side has {have} (R26)", ruling="R26")
     hand = state.hand
     if hand is None:
         raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "
