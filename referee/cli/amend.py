@@ -342,8 +342,8 @@ def _show(result: dict[str, Any], plan: Plan, *, recorded: bool, dry: bool, as_j
 
 
 def _text(value: Any) -> str:
-    if value is None:
-        return "none"
+    if value is None:  # no opener yet, no showdown yet
+        return "not yet"
     if isinstance(value, list):
         return "; ".join(str(v) for v in value) or "none"
     return str(value)

@@ -119,3 +119,15 @@ def test_e141_verify_replays_each_amendment(gm: GM) -> None:
     assert "#7 `amend 3 --yes --drop 5 --drop 6 -- hand show Cy '2C 3W'`" in result.output
     assert "does not reach the evening the amendment stored" in result.output
     assert "E141" in result.output
+
+
+def test_e140_the_past_as_it_stood_around_an_amendment(gm: GM) -> None:
+    _evening(gm)
+    gm("amend", "3", "--drop", "5", "--drop", "6", "--yes", *FIX)  # #7
+    line = gm.fails("status", "--at", "5")
+    assert "no evening command #5 (undone, dropped by an amendment, or at a side table)" in line
+    assert "the nearest before it is #4" in line
+    # After the amendment itself: the evening it left, Ada to act, the bets gone (E134).
+    assert "Ada to act" in gm("status", "--at", "7").output
+    # #4 as amended: Cy's real cards were shown at #3, so Ada opens there too (E138).
+    assert "Ada to act" in gm("status", "--at", "4").output
