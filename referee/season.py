@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.errors import BadInput, StoreError
 from referee.evening import ceremony as cer
 from referee.evening import points as pts
 from referee.evening import roster
@@ -44,12 +45,12 @@ def read(paths: Sequence[Path]) -> list[Played]:
         BadInput: a path that is neither, or no evening at all.
         StoreError: a named evening is damaged.
     """
-    from referee.errors import BadInput, StoreError
     from referee.storage import files, links
     from referee.storage.store import open_evening
 
     found: list[Path] = []
     for path in paths:
+        files.check_reachable(path)  # a name too long, a symlink loop: one line (E94)
         if path.is_dir():
             for candidate in sorted(path.glob("*.json")):
                 try:

@@ -281,7 +281,7 @@ def test_fuzz_every_command_exits_0_or_2_and_a_refusal_changes_nothing(
 def test_fuzz_raw_bytes_and_odd_paths_are_refused_in_one_line(
         base: Path, inputs: Files, commands: list[tuple[tuple[str, ...], Any]],
         tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The second generator (issue's "Prove it"): values mutated with raw bytes, NUL, control
+    """The second generator: values mutated with raw bytes, NUL, control
     and format characters, and odd paths (a pipe, a symlink loop, long names) as files and as
     ``--db``. Exit 0 or 2, never a traceback; a refusal is one line and changes no file; the
     chips balance after every command (E94-E97)."""

@@ -21,6 +21,7 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, IllegalAction
 
 #: Words of the first command that make no sense as an amendment (E139).
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
@@ -59,7 +60,6 @@ def parse(seq: int | None, words: list[str], drops: list[int]) -> tuple[Plan, se
         BadInput: no command and nothing dropped, a number named twice, or a command that
             cannot stand in for a past one (E139).
     """
-    from referee.errors import BadInput
 
     words, flags, drops = list(words), set(), list(drops)
     while words and (words[-1] in TRAILING or (len(words) > 1 and words[-2] == "--drop"
@@ -109,7 +109,6 @@ def parse(seq: int | None, words: list[str], drops: list[int]) -> tuple[Plan, se
 
 def _number(text: str, option: str = "") -> int:
     """A command's number as typed (E140): a whole number from 1, else one line saying so."""
-    from referee.errors import BadInput
 
     if not text.isdigit() or int(text) < 1:
         raise BadInput(f"{option}{text!r} is no command number: give the number `referee log` "
@@ -120,7 +119,6 @@ def _number(text: str, option: str = "") -> int:
 
 def _check_words(words: list[str]) -> None:
     from referee.cli.station import refusal
-    from referee.errors import BadInput
 
     if words[0] in NOT_COMMANDS:
         raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
@@ -186,7 +184,6 @@ class _Cmd(NamedTuple):
 def _replay(ev: Any, plan: Plan) -> dict[str, Any]:
     """The new timeline: the evening to just before the first command named, then every later
     command of the evening table, replaced, dropped or as typed; the ripple against the old."""
-    from referee.errors import BadInput
     from referee.evening import amend as amending
     from referee.evening import ripple as rippling
     from referee.evening.state import require_evening
@@ -282,7 +279,6 @@ def _run(scratch: Path, words: list[str], was: Any, new: list[str] | None, plan:
     """Run one line on the scratch evening: its log text and events, None if it recorded
     nothing. A refusal is the amendment's refusal, naming the command and the ways on (E140)."""
     from referee.cli import runner
-    from referee.errors import IllegalAction
     from referee.storage import files
     from referee.storage.store import open_evening
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.context import console
 from referee.cli.evening import Json, read_state, run
 from referee.cli.output import emit_json, lit, say
 from referee.names import plural
@@ -63,7 +64,6 @@ def listing(ctx: typer.Context, reveal: Reveal = False, as_json: Json = False) -
 def _show(state: State, data: dict[str, Any], reveal: bool) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.evening import ceremony
     from referee.report import decision_line, roster_line
     from referee.rules.cards import parse_arcanum

@@ -16,6 +16,7 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, IllegalAction, StoreError
 from referee.names import plural
 
 if TYPE_CHECKING:
@@ -136,7 +137,6 @@ def _force_backup(path: Any) -> str:
     import os
     from pathlib import Path
 
-    from referee.errors import StoreError
     from referee.storage import files
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -185,7 +185,6 @@ def status(
 
 def _amount(text: str | None, action: str = "bet") -> int | None:
     """``N`` or ``all`` (E27) -> chips; None when not given."""
-    from referee.errors import BadInput
     from referee.evening.betting import ALL
 
     if text is None:
@@ -211,14 +210,12 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
     for word in (who, amount):  # unknown options reach here as words (`bet -1`, E27)
         if word is not None and word.startswith("-") and not word[1:].isdigit():
-            from referee.errors import BadInput
 
             raise BadInput(f"no such option: {word} (see `referee {action} --help`)")
     if amount is None and who is not None and _is_amount(who):
         who, amount = None, who  # `bet 3`: the amount, for the player to act
     n = _amount(amount, action)
     if chips is not None and not chips.strip():  # E46: an empty --chips is no default
-        from referee.errors import BadInput
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
@@ -333,7 +330,6 @@ def undo(
     yes: Annotated[bool, typer.Option("--yes", help="Confirm undoing past a showdown.")] = False,
 ) -> None:
     """Take back the last command (whole), keeping it in the log of undone commands."""
-    from referee.errors import IllegalAction
     from referee.storage.store import open_evening
 
     stream = _table(table) or STREAM
@@ -401,7 +397,6 @@ def log(
     """
     from collections import deque
 
-    from referee.errors import BadInput
     from referee.storage.store import open_evening
 
     if last is not None and last < 1:
@@ -457,7 +452,6 @@ def _log_filter(state: Any, person: str | None, soul: str | None,
 
         key = soul_key(state, soul)
     if hand is not None and not 1 <= hand <= state.hands_played + (state.hand is not None):
-        from referee.errors import BadInput
 
         played = state.hands_played + (state.hand is not None)
         raise BadInput(f"--hand {hand}: no such hand; "
@@ -520,7 +514,6 @@ def verify(
     """
     import sys
 
-    from referee.errors import StoreError
     from referee.storage.audit import audit, load_trusted, save_trusted
     from referee.storage.files import check_path
     from referee.storage.store import open_evening

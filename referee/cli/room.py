@@ -16,6 +16,7 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, StoreError
 from referee.names import plural
 
 if TYPE_CHECKING:
@@ -132,7 +133,6 @@ def odds(
     asked, never by default (H31)."""
     import dataclasses
 
-    from referee.errors import BadInput
 
     word = switch.strip().lower()
     if word not in ("on", "off"):
@@ -150,7 +150,6 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """What the wall shows now (E82)."""
-    from referee.errors import StoreError
     from referee.serve.room import load_room
     from referee.storage.files import check_path
 

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.context import db_path
+from referee.cli.context import console, db_path
 from referee.cli.evening import Json
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput
 from referee.names import plural
 
 if TYPE_CHECKING:
@@ -57,7 +58,6 @@ def next_evening(
     (R43).
     """
     from referee.content.scenario import load_scenario
-    from referee.errors import BadInput
     from referee.evening import carry
     from referee.storage import links
     from referee.storage.store import open_evening
@@ -174,7 +174,6 @@ def gather(paths: list[Path]) -> list[Played]:
 def show_season(data: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.season import STAGES
 
     nights = data["evenings"]

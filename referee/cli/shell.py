@@ -17,6 +17,7 @@ from referee.cli.context import db_path
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
+from referee.errors import RefereeError
 from referee.names import plural
 
 if TYPE_CHECKING:
@@ -45,7 +46,6 @@ class Vocabulary:
         self.seen: object = False  # the file's signature when last read
 
     def refresh(self) -> Vocabulary:
-        from referee.errors import RefereeError
         from referee.serve import players
 
         now = players.signature(self.path)
@@ -338,7 +338,6 @@ class Shell:
             _Leave: the line was ``exit`` or ``quit``.
         """
         from referee.cli import boundary, runner
-        from referee.errors import RefereeError
 
         try:
             words = runner.split(text)

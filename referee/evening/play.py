@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.errors import BadInput, IllegalAction
+from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
 from referee.evening.folds import replay
 from referee.evening.lookup import parse_chips, player
@@ -174,7 +174,6 @@ def by_names(state: State, words: list[str]) -> list[tuple[str, str]]:
     """``Ada KC KW Cy 2S 3P`` -> [("Ada", "KC KW"), ("Cy", "2S 3P")] (E27): the first word
     names a player (any unique prefix); after it, a word that is a player's whole name, and no
     card, starts the next player's cards."""
-    from referee.errors import UnknownCard
     from referee.rules.cards import parse_card
 
     if not words:

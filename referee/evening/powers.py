@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting, effects
 from referee.evening.folds import replay
 from referee.evening.play import _uncontested, fool_moves
@@ -69,7 +69,6 @@ def find_power(state: State, text: str, holder: str | None = None) -> dict[str, 
     Raises:
         UnknownName: nothing matches, or several do; says which.
     """
-    from referee.errors import UnknownCard, UnknownName
 
     pool = powers(state)
     key = "-".join(text.split()).lower()

@@ -171,3 +171,14 @@ def test_e133_no_keys_are_written_in_a_dry_run(tmp_path: Path, monkeypatch: Any)
     monkeypatch.setattr(files, "DRY_RUN", True)
     replace_access(evening, ["Ben", "Di"])
     assert access_path(evening).read_bytes() == keys
+
+
+def test_e133_a_dry_run_ends_with_its_command(gm: Any) -> None:
+    """The next thing the process writes (a store write of a test, a shell's next line
+    before its parse) is written: --dry-run never outlives the command that was given it."""
+    from referee.storage import files
+
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
+    before = gm.db.read_bytes()
+    gm("--dry-run", "rise", "Ada")
+    assert gm.db.read_bytes() == before and files.DRY_RUN is False
