@@ -220,6 +220,10 @@ def _replay(ev: Any, plan: Plan) -> dict[str, Any]:
     changed = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
                for c in commands[index:] if c.cmd in plan.changes]
     dropped = [{"cmd": c.cmd, "text": c.text} for c in commands[index:] if c.cmd in plan.drops]
+    same = next((c for c in changed if c["old"] == c["new"]), None)
+    if same is not None:
+        raise BadInput(f"#{same['cmd']} is already `{same['old']}`: give the command as it should "
+                       "have been (E140)", ruling="E140")
     return {"first": first.cmd, "old": first.text, "new": texts.get(first.cmd, ""),
             "changed": changed, "dropped": dropped, "replayed": replayed,
             "state": fresh["state"], "ripple": rippling.ripple(old, fresh),

@@ -92,6 +92,8 @@ def test_e140_what_an_amendment_line_refuses(gm: GM) -> None:
     assert "no evening command #9" in gm.fails("amend", "3", "--drop", "9", *FIX)
     assert "opened the evening" in gm.fails("amend", "--drop", "1")
     assert "cannot stand in" in gm.fails("amend", "3", *FIX, "--", "5", "--", "undo")
+    assert "#4 is already `hand show 'Ed: 2S 7P' 'Ada: 4C 9W' 'Max: AC 6W 7S QP'`" in gm.fails(
+        "amend", "4", "--", "hand", "show", "Ed: 2S 7P", "Ada: 4C 9W", "Max: AC 6W 7S QP")
     # The number forgotten, or a word where a number goes: said plainly (E140).
     assert "'bet' is no command number" in gm.fails("amend", "--", "bet", "Ada")
     assert "--drop 'x' is no command number" in gm.fails("amend", "3", "--drop", "x", *FIX)
