@@ -263,7 +263,7 @@ def _ways(c: Any, plan: Plan, undos: int, new: list[str] | None) -> str:
     """The ways on past a command the amendment cannot replay (E140): replace it too, drop
     it, or undo back and type the evening again."""
     first = min([*plan.changes, *plan.drops])
-    ways = [] if new is not None else [
+    ways = [f"give #{c.cmd} another command"] if new is not None else [
         "replace it too (`referee "
         f"{Plan({**plan.changes, c.cmd: ['COMMAND']}, plan.drops).line()}`)"]
     rest = {k: v for k, v in plan.changes.items() if k != c.cmd}

@@ -36,7 +36,8 @@ def test_e140_each_refusal_names_the_ways_on(gm: GM) -> None:
     # A new command that does not apply is named as the new one, with its own ways on.
     line = gm.fails("amend", "3", *FIX, "--", "5", "--", "bet", "Cy")
     assert "the new command for #5, `bet Cy`, does not apply there" in line
-    assert "drop it (`referee amend 3 --drop 5 -- hand show Cy '2C 3W'`)" in line
+    assert "give #5 another command, drop it (`referee amend 3 --drop 5 -- hand show Cy " \
+        "'2C 3W'`)" in line
 
 
 def test_e140_replace_several_at_once(gm: GM, db: Path) -> None:
