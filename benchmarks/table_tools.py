@@ -50,7 +50,8 @@ def main() -> None:
             "count Ada red:1": [["count", "Ada", "red:1"]],
             "status --at 30": [["status", "--at", "30", "--json"]],
             "hand history 2": [["hand", "history", "2", "--json"]],
-            "amend 4 (63 replayed)": [["amend", "4", "--", "soul", "study", "Flo", "amber"]],
+            "amend 4 (63 replayed)": [["amend", "4", "--", "soul", "study", "Flo",
+                                        "amber bottle"]],
         }
         for choices in commands.values():  # warm the file cache; check each runs
             for words in choices:

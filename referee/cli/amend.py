@@ -220,6 +220,10 @@ def _replay(ev: Any, plan: Plan) -> dict[str, Any]:
     changed = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
                for c in commands[index:] if c.cmd in plan.changes]
     dropped = [{"cmd": c.cmd, "text": c.text} for c in commands[index:] if c.cmd in plan.drops]
+    same = next((c for c in changed if c["old"] == c["new"]), None)
+    if same is not None:
+        raise BadInput(f"#{same['cmd']} is already `{same['old']}`: give the command as it should "
+                       "have been (E140)", ruling="E140")
     return {"first": first.cmd, "old": first.text, "new": texts.get(first.cmd, ""),
             "changed": changed, "dropped": dropped, "replayed": replayed,
             "state": fresh["state"], "ripple": rippling.ripple(old, fresh),
@@ -259,7 +263,7 @@ def _ways(c: Any, plan: Plan, undos: int, new: list[str] | None) -> str:
     """The ways on past a command the amendment cannot replay (E140): replace it too, drop
     it, or undo back and type the evening again."""
     first = min([*plan.changes, *plan.drops])
-    ways = [] if new is not None else [
+    ways = [f"give #{c.cmd} another command"] if new is not None else [
         "replace it too (`referee "
         f"{Plan({**plan.changes, c.cmd: ['COMMAND']}, plan.drops).line()}`)"]
     rest = {k: v for k, v in plan.changes.items() if k != c.cmd}
@@ -338,8 +342,8 @@ def _show(result: dict[str, Any], plan: Plan, *, recorded: bool, dry: bool, as_j
 
 
 def _text(value: Any) -> str:
-    if value is None:
-        return "none"
+    if value is None:  # no opener yet, no showdown yet
+        return "not yet"
     if isinstance(value, list):
         return "; ".join(str(v) for v in value) or "none"
     return str(value)

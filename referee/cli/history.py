@@ -24,8 +24,8 @@ def evening_commands(ev: Evening) -> Iterator[tuple[int, str, list[Event]]]:
     from referee.evening.amend import effective
     from referee.streams import plain
 
-    yield from effective((c.cmd, c.text, [plain(e) for e in c.events])
-                         for c in ev.iter_commands("evening"))
+    yield from effective(((c.cmd, c.text, [plain(e) for e in c.events])
+                          for c in ev.iter_commands("evening")), marked=True)
 
 
 def state_at(seq: int, path: Path | None = None) -> tuple[State, float]:

@@ -22,11 +22,13 @@ from referee.streams import Event
 NOT_REPLAYED = ("next", "new")
 
 
-def effective(commands: Iterable[tuple[int, str, list[Event]]]
+def effective(commands: Iterable[tuple[int, str, list[Event]]], *, marked: bool = False
               ) -> list[tuple[int, str, list[Event]]]:
     """The evening's timeline as it now stands (E138): each amendment drops the command it
     replaced and every one after it, and brings in the commands as it replayed them (under
-    their old numbers), so that folding this list gives the evening the amendment left."""
+    their old numbers), so that folding this list gives the evening the amendment left.
+    ``marked``: the amendment itself stays in, with no events, so that the past can be asked
+    for as it stood after it (E134)."""
     out: list[tuple[int, str, list[Event]]] = []
     for cmd, text, events in commands:
         amended = next((e for e in events if e["kind"] == "command_amended"), None)
@@ -35,6 +37,8 @@ def effective(commands: Iterable[tuple[int, str, list[Event]]]
             continue
         out = [c for c in out if c[0] < amended["cmd"]]
         out += [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
+        if marked:
+            out.append((cmd, text, []))
     return out
 
 

@@ -25,8 +25,10 @@ def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
             yet typed).
     """
     seen: list[int] = []
+    later = False  # a command after ``seq``: the log does not end before it
     for cmd, _text, events in commands:
         if cmd > seq:
+            later = True
             break
         for event in events:
             state = apply(state, event)
@@ -36,12 +38,12 @@ def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
     if not seen:
         raise BadInput(f"--at {seq}: the evening's log has no command up to #{seq}; "
                        "`referee log` numbers them (E134)", ruling="E134")
-    if seq > seen[-1]:
+    if not later:
         raise BadInput(f"--at {seq}: the evening's log ends at command #{seen[-1]}; "
                        "`referee log` numbers them (E134)", ruling="E134")
-    raise BadInput(f"--at {seq}: no evening command #{seq} (undone, or at a side table); "
-                   f"the nearest before it is #{seen[-1]}; `referee log` numbers them (E134)",
-                   ruling="E134")
+    raise BadInput(f"--at {seq}: no evening command #{seq} (undone, dropped by an amendment, "
+                   f"or at a side table); the nearest before it is #{seen[-1]}; `referee log` "
+                   "numbers them (E134)", ruling="E134")
 
 
 def hand_history(commands: Commands, state: State, apply: Apply, no: int | None

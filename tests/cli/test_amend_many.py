@@ -36,7 +36,8 @@ def test_e140_each_refusal_names_the_ways_on(gm: GM) -> None:
     # A new command that does not apply is named as the new one, with its own ways on.
     line = gm.fails("amend", "3", *FIX, "--", "5", "--", "bet", "Cy")
     assert "the new command for #5, `bet Cy`, does not apply there" in line
-    assert "drop it (`referee amend 3 --drop 5 -- hand show Cy '2C 3W'`)" in line
+    assert "give #5 another command, drop it (`referee amend 3 --drop 5 -- hand show Cy " \
+        "'2C 3W'`)" in line
 
 
 def test_e140_replace_several_at_once(gm: GM, db: Path) -> None:
@@ -92,6 +93,8 @@ def test_e140_what_an_amendment_line_refuses(gm: GM) -> None:
     assert "no evening command #9" in gm.fails("amend", "3", "--drop", "9", *FIX)
     assert "opened the evening" in gm.fails("amend", "--drop", "1")
     assert "cannot stand in" in gm.fails("amend", "3", *FIX, "--", "5", "--", "undo")
+    assert "#4 is already `hand show 'Ed: 2S 7P' 'Ada: 4C 9W' 'Max: AC 6W 7S QP'`" in gm.fails(
+        "amend", "4", "--", "hand", "show", "Ed: 2S 7P", "Ada: 4C 9W", "Max: AC 6W 7S QP")
     # The number forgotten, or a word where a number goes: said plainly (E140).
     assert "'bet' is no command number" in gm.fails("amend", "--", "bet", "Ada")
     assert "--drop 'x' is no command number" in gm.fails("amend", "3", "--drop", "x", *FIX)
@@ -119,3 +122,15 @@ def test_e141_verify_replays_each_amendment(gm: GM) -> None:
     assert "#7 `amend 3 --yes --drop 5 --drop 6 -- hand show Cy '2C 3W'`" in result.output
     assert "does not reach the evening the amendment stored" in result.output
     assert "E141" in result.output
+
+
+def test_e140_the_past_as_it_stood_around_an_amendment(gm: GM) -> None:
+    _evening(gm)
+    gm("amend", "3", "--drop", "5", "--drop", "6", "--yes", *FIX)  # #7
+    line = gm.fails("status", "--at", "5")
+    assert "no evening command #5 (undone, dropped by an amendment, or at a side table)" in line
+    assert "the nearest before it is #4" in line
+    # After the amendment itself: the evening it left, Ada to act, the bets gone (E134).
+    assert "Ada to act" in gm("status", "--at", "7").output
+    # #4 as amended: Cy's real cards were shown at #3, so Ada opens there too (E138).
+    assert "Ada to act" in gm("status", "--at", "4").output

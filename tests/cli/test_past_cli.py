@@ -136,3 +136,15 @@ def test_e135_no_finished_hand_yet_says_where_to_look(gm: GM) -> None:
     assert "none has" not in line
     assert "hand 3 has not been played to its end; no hand has yet" in gm.fails(
         "hand", "history", "3")
+
+
+def test_e134_a_number_between_commands_is_not_told_the_log_ends(gm: GM) -> None:
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    gm("count", "Ada", "red:10")  # 2
+    gm("count", "Cy", "blue:10")  # 3, undone
+    gm("undo")
+    gm("count", "Ada", "red:10")  # 4
+    line = gm.fails("status", "--at", "3")
+    assert "no evening command #3" in line and "the nearest before it is #2" in line
+    assert "ends at" not in line
+    assert "the evening's log ends at command #4" in gm.fails("status", "--at", "9")
