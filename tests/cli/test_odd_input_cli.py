@@ -132,9 +132,9 @@ def test_e95_a_group_typed_alone_prints_one_line_of_usage_and_the_way_to_help(
 
 def test_e94_a_pipe_given_as_an_input_file_is_refused_not_waited_on(
         gm: GM, tmp_path: Path, no_hang: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.storage import files
+    from referee.storage import inputs
 
-    monkeypatch.setattr(files, "PIPE_WAIT", 0.1)
+    monkeypatch.setattr(inputs, "PIPE_WAIT", 0.1)
     pipe = tmp_path / "pipe.toml"
     os.mkfifo(pipe)
     result = CliRunner().invoke(app, ["scenario", "check", str(pipe)])
