@@ -14,7 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from referee.errors import UnknownName
+from referee.errors import BadInput, UnknownName
 
 
 def _key(text: str) -> str:
@@ -121,7 +121,6 @@ def _check_characters(text: str, what: str) -> None:
     """Refuse control characters (E42) and invisible format characters (E75): a bidi
     override (U+202E) would turn the rest of a line round on the wall, a zero-width space
     would make two names look alike."""
-    from referee.errors import BadInput
 
     if any(ord(c) < 32 or 127 <= ord(c) < 160 or c in "\u2028\u2029" for c in text):
         raise BadInput(f"the {what} {text!r} holds a control character (a newline or an "
@@ -158,7 +157,6 @@ def check_text(text: str, what: str, limit: int) -> str:
     >>> check_text("  Dinner   is served ", "announcement", 200)
     'Dinner is served'
     """
-    from referee.errors import BadInput
 
     _check_characters(text, what)
     line = " ".join(text.split())
@@ -181,7 +179,6 @@ def check_name(text: str, what: str = "name", taken: Iterable[str] = ()) -> str:
     >>> check_name("  Ada   Lovelace ")
     'Ada Lovelace'
     """
-    from referee.errors import BadInput
 
     _check_characters(text, what)
     name = " ".join(text.split())
@@ -196,3 +193,12 @@ def check_name(text: str, what: str = "name", taken: Iterable[str] = ()) -> str:
             raise BadInput(f"the {what} {name!r} is taken by {other!r} (names differ by more "
                            "than case); choose another", ruling="E42")
     return name
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """``n`` and the word for that many: ``1 chip``, ``2 chips``, ``0 chips``.
+
+    >>> plural(1, "Charge"), plural(3, "Charge"), plural(2, "soul", "souls")
+    ('1 Charge', '3 Charges', '2 souls')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"

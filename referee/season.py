@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.errors import BadInput, StoreError
 from referee.evening import ceremony as cer
 from referee.evening import points as pts
 from referee.evening import roster
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, POT, State
+from referee.names import plural
 from referee.report import page
 from referee.rules.cards import parse_arcanum, to_roman
 
@@ -43,7 +45,6 @@ def read(paths: Sequence[Path]) -> list[Played]:
         BadInput: a path that is neither, or no evening at all.
         StoreError: a named evening is damaged.
     """
-    from referee.errors import BadInput, StoreError
     from referee.storage import files, links
     from referee.storage.store import open_evening
 
@@ -318,8 +319,8 @@ def render_html(season: dict[str, Any]) -> str:
     totals = season["totals"]
     body = (
         "<h1>Fool's Errand - the season</h1>"
-        f"<div class=\"meta\">{len(nights)} evening(s). Money won is the chips at the end less "
-        "the buy-in (R43); the books balance: buy-ins "
+        f"<div class=\"meta\">{plural(len(nights), 'evening')}. Money won is the chips at the "
+        "end less the buy-in (R43); the books balance: buy-ins "
         f"${totals['buy_ins']:,}, held at the ends ${totals['at_end']:,}"
         + (f", in pots ${totals['in_pots']:,}" if totals["in_pots"] else "") + ".</div>"
         "<h2>Standings</h2><table><tr><th>#</th><th>Person</th><th>Evenings</th>"

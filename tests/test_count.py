@@ -62,3 +62,16 @@ def test_e130_the_words_a_gm_types() -> None:
         {"Cy": {"blue": 10, "red": 3}, "Ada": {"red": 7}, "pot": 0}
     with pytest.raises(BadInput, match="counts chips of no one"):  # a total ends its holder
         parse_count(state, ["pot:0", "red:1"])
+
+
+def test_e142_a_name_with_nothing_after_it_or_a_colour_alone_is_a_slip() -> None:
+    state = _evening()
+    with pytest.raises(BadInput, match="Cy is named with nothing counted.*`Cy:0`"):
+        parse_count(state, ["Cy"])
+    with pytest.raises(BadInput, match="Cy is named with nothing counted"):
+        parse_count(state, ["Cy", "Ada", "red:7"])
+    with pytest.raises(BadInput, match="'blue' alone counts nothing.*`blue:10`"):
+        parse_count(state, ["Cy", "blue", "10"])
+    with pytest.raises(BadInput, match="'10' alone counts nothing"):
+        parse_count(state, ["Cy", "10"])
+    assert parse_count(state, ["Cy:0", "Ada", "red:7"]) == {"Cy": 0, "Ada": {"red": 7}}

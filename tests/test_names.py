@@ -87,3 +87,11 @@ def test_e75_announcements_keep_their_words_on_one_line(text: str) -> None:
         assert not text.split() or len(" ".join(text.split())) > 200, exc
         return
     assert line == " ".join(text.split()) and 0 < len(line) <= 200
+
+
+def test_plural_says_one_or_many() -> None:
+    from referee.names import plural
+
+    assert [plural(n, "event") for n in (0, 1, 2)] == ["0 events", "1 event", "2 events"]
+    assert plural(1, "Charge") == "1 Charge" and plural(2, "more claim", "more claims") == \
+        "2 more claims"

@@ -306,7 +306,7 @@ class PowersMachine(RuleBasedStateMachine):
 
 
 PowersMachine.TestCase.settings = settings(
-    max_examples=examples(25), stateful_step_count=50, deadline=None,
+    max_examples=examples(15), stateful_step_count=50, deadline=None,  # 300 in nightly
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestPowers = PowersMachine.TestCase

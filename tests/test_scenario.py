@@ -232,7 +232,7 @@ BAD_SOULS: list[tuple[str, list[dict[str, Any]], list[str]]] = [
     ("name of wrong type", [_soul(1, name=3)], ["souls[1].name: expected text in quotes"]),
     ("aliases not a list", [_soul(1, aliases="Number1")], ["souls[1].aliases: expected a list"]),
     ("too few clues", [_soul(1, clues=_clues(s4=["a", "b"]))],
-     ["souls[1].clues.4: only 2 clue(s); each seat needs at least 3"]),
+     ["souls[1].clues.4: only 2 clues; each seat needs at least 3"]),
     ("missing seat", [_soul(1, clues={k: v for k, v in _soul(1)["clues"].items() if k != "6"})],
      ["souls[1].clues.6: missing"]),
     ("unknown seat", [_soul(1, clues=_clues(s7=["a", "b", "c"]))],

@@ -330,7 +330,7 @@ class SoulsMachine(RuleBasedStateMachine):
 
 
 SoulsMachine.TestCase.settings = settings(
-    max_examples=examples(40), stateful_step_count=50, deadline=None,
+    max_examples=examples(20), stateful_step_count=50, deadline=None,  # 400 in nightly
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestSouls = SoulsMachine.TestCase

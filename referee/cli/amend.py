@@ -1,14 +1,17 @@
-"""`referee amend SEQ -- NEW COMMAND`: replace a past command, replay the rest (E138, E139).
+"""`referee amend SEQ -- NEW COMMAND`: replace past commands, replay the rest (E138-E141).
 
-The evening up to the command is written to a scratch file beside nothing (a temporary
-folder), the new command and every later command of the evening table are run there again
-through the in-process runner, exactly as typed, and the two timelines are compared
+One amendment may replace several commands and drop others (E140): ``amend 3 -- hand show
+Cy '2C 3W' -- 5 -- bet Ada --drop 6``. The evening up to the first of them is written to a
+scratch file in a temporary folder, and from there every command of the evening table is run
+again through the in-process runner: a replaced one as it should have been, a dropped one not
+at all, every other one exactly as typed; the two timelines are compared
 (``referee.evening.amend``). Only with ``--yes`` is anything recorded: one
 ``command_amended`` event in the real evening, under its lock, carrying the replay.
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 import tempfile
 from pathlib import Path
@@ -18,60 +21,158 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, IllegalAction
 
 #: Words of the first command that make no sense as an amendment (E139).
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
+#: Options of `amend` itself, typed at the end of the line (after the last command).
+TRAILING = ("--yes", "--dry-run", "--json")
+
+
+class Plan(NamedTuple):
+    """What one amendment does (E140): the new words of each replaced command, in the order
+    typed, and the commands dropped."""
+
+    changes: dict[int, list[str]]
+    drops: list[int]
+
+    def line(self, *, yes: bool = False) -> str:
+        """The amendment as it is typed: ``amend 3 --drop 6 -- hand show ... -- 5 -- bet``."""
+        words = ["amend"]
+        seqs = sorted(self.changes)
+        if seqs:
+            words.append(str(seqs[0]))
+        if yes:
+            words.append("--yes")
+        for d in self.drops:
+            words += ["--drop", str(d)]
+        for n, seq in enumerate(seqs):
+            words += ["--", *([] if n == 0 else [str(seq), "--"]), *self.changes[seq]]
+        return shlex.join(words)
+
+
+def parse(seq: int | None, words: list[str], drops: list[int]) -> tuple[Plan, set[str]]:
+    """The plan of ``amend [SEQ] [--drop N ...] [-- COMMAND [-- SEQ -- COMMAND ...]]`` and the
+    options of `amend` typed at the end (E140). A group starts only at ``-- N --`` (a number
+    alone between two ``--``), which no command of the console contains.
+
+    Raises:
+        BadInput: no command and nothing dropped, a number named twice, or a command that
+            cannot stand in for a past one (E139).
+    """
+
+    words, flags, drops = list(words), set(), list(drops)
+    while words and (words[-1] in TRAILING or (len(words) > 1 and words[-2] == "--drop"
+                                               and words[-1].isdigit())):
+        if words[-1] in TRAILING:
+            flags.add(words.pop())
+        else:
+            drops.insert(0, int(words.pop()))
+            words.pop()
+    groups: list[tuple[int | None, list[str]]] = [(seq, [])]
+    i = 0
+    while i < len(words):
+        if (words[i] == "--" and i + 2 < len(words) and words[i + 1].isdigit()
+                and words[i + 2] == "--"):
+            groups.append((int(words[i + 1]), []))
+            i += 3
+            continue
+        groups[-1][1].append(words[i])
+        i += 1
+    example = ("`referee amend 3 -- hand show Cy '2C 3W'`, several at once `referee amend 3 "
+               "-- hand show Cy '2C 3W' -- 5 -- bet Ada --drop 6`")
+    changes: dict[int, list[str]] = {}
+    for n, (at, typed) in enumerate(groups):
+        if at is None:
+            if typed:
+                raise BadInput(f"give the number of the command to amend before `--`: {example}"
+                               " (E140)", ruling="E140")
+            continue
+        if not typed:
+            if n == 0 and drops and at in drops:
+                continue  # `amend 5 --drop 5`: nothing but the drop
+            raise BadInput(f"give the new command for #{at} after `--` (or drop it with "
+                           f"`--drop {at}`): {example} (E140)", ruling="E140")
+        if at in changes or at in drops:
+            raise BadInput(f"#{at} is named twice in one amendment; give it once, a new "
+                           "command or `--drop` (E140)", ruling="E140")
+        _check_words(typed)
+        changes[at] = typed
+    if len(set(drops)) < len(drops):
+        raise BadInput("a command is dropped twice in one amendment; drop it once (E140)",
+                       ruling="E140")
+    if not changes and not drops:
+        raise BadInput(f"give the new command after `--`: {example}, or drop one with "
+                       "`referee amend --drop 5` (E140)", ruling="E140")
+    return Plan(changes, sorted(drops)), flags
+
+
+def _number(text: str, option: str = "") -> int:
+    """A command's number as typed (E140): a whole number from 1, else one line saying so."""
+
+    if not text.isdigit() or int(text) < 1:
+        raise BadInput(f"{option}{text!r} is no command number: give the number `referee log` "
+                       "shows, `referee amend 3 -- hand show Cy '2C 3W'` or `referee amend "
+                       "--drop 6` (E140)", ruling="E140")
+    return int(text)
+
+
+def _check_words(words: list[str]) -> None:
+    from referee.cli.station import refusal
+
+    if words[0] in NOT_COMMANDS:
+        raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
+                       "the evening table after `--` (E139)", ruling="E139")
+    why = refusal(words)  # E65, E54: it runs on a scratch evening and reaches nothing else
+    if why is not None:
+        raise BadInput(f"`{shlex.join(words)}` cannot stand in for a past command: "
+                       f"{why.split(' (E')[0]}; an amendment reaches its own evening only "
+                       "(E139)", ruling="E139")
 
 
 def amend(
-    seq: Annotated[int, typer.Argument(metavar="SEQ", min=1,
-                                       help="The command to replace (the number `log` shows).")],
-    words: Annotated[list[str], typer.Argument(
-        metavar="-- NEW COMMAND", help="The command as it should have been, after `--`.")],
+    seq: Annotated[str | None, typer.Argument(
+        metavar="SEQ", show_default=False,
+        help="The command to replace (the number `log` shows).")] = None,
+    words: Annotated[list[str] | None, typer.Argument(
+        metavar="-- NEW COMMAND [-- SEQ -- COMMAND ...]", show_default=False,
+        help="The command as it should have been, after `--`; `-- SEQ -- COMMAND` replaces "
+             "another one in the same amendment.")] = None,
+    drop: Annotated[list[str] | None, typer.Option(
+        "--drop", metavar="SEQ", show_default=False,
+        help="Drop a later command from the timeline (repeatable).")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Record the amendment.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")
                        ] = False,
 ) -> None:
     """Replace past command SEQ (a wrong card, a forgotten up card, a misheard bet) and replay
     everything after it: lists every outcome that changes (openers, pots and who won them,
-    points, promotions) and refuses, naming it, a later command that no longer applies.
-    Only --yes records it; the log keeps both versions (E138)."""
-    from referee.errors import BadInput
+    points, promotions). A later command that no longer applies is named, with the ways on:
+    replace it too (`-- 5 -- bet Ada`), drop it (`--drop 5`), or undo back and retype.
+    Only --yes records it; the log keeps both versions (E138, E140)."""
     from referee.storage import files
     from referee.storage.store import open_evening
 
-    words = list(words)
-    while words and words[-1] in ("--yes", "--dry-run", "--json"):  # typed at the end
-        flag = words.pop()
-        yes, as_json = yes or flag == "--yes", as_json or flag == "--json"
-        files.DRY_RUN = files.DRY_RUN or flag == "--dry-run"
-    if not words:
-        raise BadInput("give the new command after `--`: `referee amend 12 -- hand show "
-                       "'Cy: KC KW'` (E138)", ruling="E138")
-    if words[0] in NOT_COMMANDS:
-        raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
-                       "the evening table after `--` (E139)", ruling="E139")
-    from referee.cli.station import refusal
-
-    why = refusal(words)  # E65, E54: it runs on a scratch evening and reaches nothing else
-    if why is not None:
-        raise BadInput(f"`{shlex.join(words)}` cannot stand in for a past command: "
-                       f"{why.split(' (E')[0]}; an amendment reaches its own evening only "
-                       "(E139)", ruling="E139")
+    plan, flags = parse(None if seq is None else _number(seq), list(words or []),
+                        [_number(d, "--drop ") for d in drop or []])
+    yes, as_json = yes or "--yes" in flags, as_json or "--json" in flags
+    files.DRY_RUN = files.DRY_RUN or "--dry-run" in flags
     dry = files.DRY_RUN
     with open_evening(db_path()) as ev:
-        result = _replay(ev, seq, words)
+        result = _replay(ev, plan)
         recorded = False
         if yes and not dry:
             from referee.evening.amend import amendment
 
-            event = amendment(seq, result["old"], result["new"], result["replayed"],
-                              result["state"], result["ripple"])
-            # The log text as retyped: the new command after `--`, so that its options stay
-            # its own (the one place that builds other lines, `command_text`, knows no `--`).
-            ev.commit("evening", [event], f"amend {seq} --yes -- {shlex.join(words)}")
+            event = amendment(result["first"], result["old"], result["new"],
+                              result["replayed"], result["state"], result["ripple"],
+                              changed=result["changed"], dropped=result["dropped"])
+            # The log text as retyped, each new command after its `--`, so that its options
+            # stay its own (the one place that builds other lines, `command_text`, knows no
+            # `--`).
+            ev.commit("evening", [event], plan.line(yes=True))
             recorded = True
-    _show(seq, result, recorded=recorded, dry=dry, as_json=as_json)
+    _show(result, plan, recorded=recorded, dry=dry, as_json=as_json)
 
 
 class _Cmd(NamedTuple):
@@ -80,10 +181,9 @@ class _Cmd(NamedTuple):
     events: list[Any]
 
 
-def _replay(ev: Any, seq: int, words: list[str]) -> dict[str, Any]:
-    """The new timeline: the evening to just before ``seq``, the new command, then every later
-    command of the evening table as typed; the ripple against the old one."""
-    from referee.errors import BadInput
+def _replay(ev: Any, plan: Plan) -> dict[str, Any]:
+    """The new timeline: the evening to just before the first command named, then every later
+    command of the evening table, replaced, dropped or as typed; the ripple against the old."""
     from referee.evening import amend as amending
     from referee.evening import ripple as rippling
     from referee.evening.state import require_evening
@@ -93,61 +193,92 @@ def _replay(ev: Any, seq: int, words: list[str]) -> dict[str, Any]:
     require_evening(ev.state("evening"))
     commands = [_Cmd(*c) for c in amending.effective(
         (c.cmd, c.text, [plain(e) for e in c.events]) for c in ev.iter_commands("evening"))]
-    index = next((i for i, c in enumerate(commands) if c.cmd == seq), None)
-    if index is None:
-        raise BadInput(f"no evening command #{seq} to amend (undone, a side table's, or not "
-                       "typed yet); `referee log` numbers them (E138)", ruling="E138")
-    target, later = commands[index], commands[index + 1:]
-    amending.check_target(seq, target.text, list(target.events))
-    amending.check_replayable((c.cmd, c.text, list(c.events)) for c in later)
+    where = {c.cmd: i for i, c in enumerate(commands)}
+    for seq in [*plan.changes, *plan.drops]:
+        if seq not in where:
+            raise BadInput(f"no evening command #{seq} to amend (undone, a side table's, or "
+                           "not typed yet); `referee log` numbers them (E138)", ruling="E138")
+        target = commands[where[seq]]
+        amending.check_target(seq, target.text, list(target.events))
+    index = min(where[s] for s in [*plan.changes, *plan.drops])
+    amending.check_replayable((c.cmd, c.text, list(c.events)) for c in commands[index + 1:])
     sp = spec("evening")
     dry = files.DRY_RUN
     files.DRY_RUN = False  # the scratch evening is written, whatever the real one is
+    undos = sum(1 for c in ev.iter_commands("evening") if c.cmd >= commands[index].cmd)
     try:
         with tempfile.TemporaryDirectory(prefix="referee-amend-") as folder:
-            replayed = _timeline(Path(folder) / "replay.json", commands, index, words)
+            replayed = _timeline(Path(folder) / "replay.json", commands, index, plan, undos)
     finally:
         files.DRY_RUN = dry
     old = rippling.outcomes(([plain(e) for e in c.events] for c in commands), sp.empty(),
                             sp.apply)
     prefix = ([plain(e) for e in c.events] for c in commands[:index])
     fresh = rippling.outcomes([*prefix, *(r["events"] for r in replayed)], sp.empty(), sp.apply)
-    return {"old": target.text, "new": replayed[0]["text"], "replayed": replayed,
+    first = commands[index]
+    texts = {r["cmd"]: r["text"] for r in replayed}
+    changed = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
+               for c in commands[index:] if c.cmd in plan.changes]
+    dropped = [{"cmd": c.cmd, "text": c.text} for c in commands[index:] if c.cmd in plan.drops]
+    return {"first": first.cmd, "old": first.text, "new": texts.get(first.cmd, ""),
+            "changed": changed, "dropped": dropped, "replayed": replayed,
             "state": fresh["state"], "ripple": rippling.ripple(old, fresh),
-            "later": len(later)}
+            "later": sum(1 for c in commands[index:] if c.cmd not in plan.changes
+                         and c.cmd not in plan.drops)}
 
 
-def _timeline(scratch: Path, commands: list[Any], index: int, words: list[str]
+def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos: int
               ) -> list[dict[str, Any]]:
-    """Write the evening before ``commands[index]`` to ``scratch``, run ``words`` there and
-    every later command after it: each as (cmd, text, events), the new command first."""
+    """Write the evening before ``commands[index]`` to ``scratch`` and run every command from
+    there: the new words of a replaced one, nothing of a dropped one, the others as typed.
+    Each as (cmd, text, events)."""
     from referee.errors import IllegalAction
     from referee.storage.store import open_evening
     from referee.streams import plain
 
-    seq, later = commands[index].cmd, commands[index + 1:]
     with open_evening(scratch) as t:
         for c in commands[:index]:
             t.commit("evening", [plain(e) for e in c.events], c.text)
-    new = _run(scratch, words, None)
-    if new is None:
-        raise IllegalAction(f"`{shlex.join(words)}` would record nothing at #{seq}; give a "
-                            "command that records a move (E138)", ruling="E138")
-    replayed = [{"cmd": seq, "text": new[0], "events": new[1]}]
-    for c in later:
-        again = _run(scratch, shlex.split(c.text), c)
+    replayed = []
+    for c in commands[index:]:
+        if c.cmd in plan.drops:
+            continue
+        new = plan.changes.get(c.cmd)
+        again = _run(scratch, new if new is not None else shlex.split(c.text), c, new, plan,
+                     undos)
         if again is None:
-            raise IllegalAction(f"after the amendment, #{c.cmd} `{c.text}` would record "
-                                "nothing; nothing was written (E138)", ruling="E138")
+            what = (f"the new command for #{c.cmd}, `{shlex.join(new)}`," if new is not None
+                    else f"after the amendment, #{c.cmd} `{c.text}`")
+            raise IllegalAction(f"{what} would record nothing; {_ways(c, plan, undos, new)} "
+                                "(E140)", ruling="E140")
         replayed.append({"cmd": c.cmd, "text": again[0], "events": again[1]})
     return replayed
 
 
-def _run(scratch: Path, words: list[str], was: Any) -> tuple[str, list[Any]] | None:
+def _ways(c: Any, plan: Plan, undos: int, new: list[str] | None) -> str:
+    """The ways on past a command the amendment cannot replay (E140): replace it too, drop
+    it, or undo back and type the evening again."""
+    first = min([*plan.changes, *plan.drops])
+    ways = [] if new is not None else [
+        "replace it too (`referee "
+        f"{Plan({**plan.changes, c.cmd: ['COMMAND']}, plan.drops).line()}`)"]
+    rest = {k: v for k, v in plan.changes.items() if k != c.cmd}
+    ways.append(f"drop it (`referee {Plan(rest, sorted({*plan.drops, c.cmd})).line()}`)")
+    ways.append(f"`referee undo` {undos} time{'' if undos == 1 else 's'} and type again from "
+                f"#{first}")
+    return ", ".join(ways[:-1]) + " or " + ways[-1] + "; nothing was written"
+
+
+#: The console's own way on, cut from a replayed command's refusal: on the scratch evening it
+#: names commands the GM is not about to type (the amendment's ways on are given instead).
+_HINT = re.compile(r"[:;] `referee .*$")
+
+
+def _run(scratch: Path, words: list[str], was: Any, new: list[str] | None, plan: Plan,
+         undos: int) -> tuple[str, list[Any]] | None:
     """Run one line on the scratch evening: its log text and events, None if it recorded
-    nothing. A refusal is the amendment's refusal, naming the command (E138)."""
+    nothing. A refusal is the amendment's refusal, naming the command and the ways on (E140)."""
     from referee.cli import runner
-    from referee.errors import IllegalAction
     from referee.storage import files
     from referee.storage.store import open_evening
 
@@ -162,11 +293,13 @@ def _run(scratch: Path, words: list[str], was: Any) -> tuple[str, list[Any]] | N
     if code != 0:
         why = next((ln.removeprefix("error: ") for ln in err.splitlines() if ln.strip()),
                    "refused")
-        if was is None:
-            raise IllegalAction(f"the new command `{shlex.join(words)}` does not apply there: "
-                                f"{why} (E138)", ruling="E138")
+        why = _HINT.sub("", why.split(" (E")[0]).rstrip(" .;:")
+        if new is not None:
+            raise IllegalAction(f"the new command for #{was.cmd}, `{shlex.join(words)}`, does "
+                                f"not apply there: {why}; {_ways(was, plan, undos, new)} "
+                                "(E140)", ruling="E140")
         raise IllegalAction(f"after the amendment, #{was.cmd} `{was.text}` no longer applies: "
-                            f"{why}; nothing was written (E138)", ruling="E138")
+                            f"{why}; {_ways(was, plan, undos, None)} (E140)", ruling="E140")
     with open_evening(scratch, write=False) as t:
         if t.meta["next_cmd"] == count:
             return None
@@ -174,26 +307,34 @@ def _run(scratch: Path, words: list[str], was: Any) -> tuple[str, list[Any]] | N
         return last.text, [dict(e) for e in last.events]
 
 
-def _show(seq: int, result: dict[str, Any], *, recorded: bool, dry: bool,
-          as_json: bool) -> None:
+def _show(result: dict[str, Any], plan: Plan, *, recorded: bool, dry: bool, as_json: bool
+          ) -> None:
+    first = result["first"]
     if as_json:
-        emit_json({"cmd": seq, "old": result["old"], "new": result["new"],
+        emit_json({"cmd": first, "old": result["old"], "new": result["new"],
+                   "changed": result["changed"], "dropped": result["dropped"],
                    "replayed": result["later"], "ripple": result["ripple"],
                    "recorded": recorded})
         return
-    say(f"Amending #{seq} `{lit(result['old'])}` to `{lit(result['new'])}`: "
-        f"{result['later']} later command(s) replayed (E138).")
+    changed = ", ".join(f"#{c['cmd']} `{lit(c['old'])}` to `{lit(c['new'])}`"
+                        for c in result["changed"])
+    dropped = ", ".join(f"#{d['cmd']} `{lit(d['text'])}`" for d in result["dropped"])
+    what = (f"Amending {changed}" if changed else "") + (
+        ("; dropping " if changed else "Dropping ") + dropped if dropped else "")
+    later = result["later"]
+    say(f"{what}: {later} later command{'' if later == 1 else 's'} replayed as "
+        "typed (E138, E140).")
     if not result["ripple"]:
         say("  No opener, pot, winner, status point or promotion changes.")
     for r in result["ripple"]:
         say(f"  {lit(r['what'])}: {lit(_text(r['before']))} -> {lit(_text(r['after']))}")
     if recorded:
-        say(f"Recorded: #{seq} is amended; the log keeps both versions, `referee log` marks "
+        say(f"Recorded: #{first} is amended; the log keeps both versions, `referee log` marks "
             "it, and `referee undo` takes the amendment back (E138).")
     elif dry:
         say("Dry run: nothing was written (E133).")
     else:
-        say(f"Nothing was written: `referee amend {seq} --yes -- ...` records it (E138).")
+        say(f"Nothing was written: `referee {lit(plan.line(yes=True))}` records it (E138).")
 
 
 def _text(value: Any) -> str:
@@ -206,3 +347,14 @@ def _text(value: Any) -> str:
 
 def register(app: typer.Typer) -> None:
     app.command("amend", rich_help_panel="The log")(amend)
+
+
+def recheck(ev: Any) -> list[str]:
+    """Every recorded amendment replayed from the log (E141): what `verify` adds to the chain.
+    A full fold of the evening for each amendment, so it runs in `verify` only."""
+    from referee.evening.amend import recheck as rechecking
+    from referee.streams import plain, spec
+
+    sp = spec("evening")
+    return rechecking(((c.cmd, c.text, [plain(e) for e in c.events])
+                       for c in ev.iter_commands("evening")), sp.empty(), sp.apply)

@@ -17,7 +17,7 @@ from typer.core import TyperGroup
 
 from referee.cli import context
 from referee.cli.output import printable
-from referee.errors import DryRunDone, RefereeError
+from referee.errors import BadInput, DryRunDone, RefereeError
 
 if TYPE_CHECKING:
 
@@ -79,8 +79,6 @@ def _bound_numbers() -> None:
             kind.convert._bounded = True  # type: ignore[attr-defined]
 
 
-_bound_numbers()
-
 
 def usage_line(exc: Any) -> str:
     """The one line for a usage mistake (click's), with the usage of the command it was for.
@@ -137,6 +135,7 @@ class RefereeGroup(TyperGroup):
     def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
+        _bound_numbers()  # once, when the first command line is parsed: never at import
         more = {"windows_expand_args": windows_expand_args, **extra}
         bad = not_text(args) if args is not None else None
         if bad is not None:
@@ -161,6 +160,14 @@ class RefereeGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
+        try:
+            return self._invoke(ctx)
+        finally:
+            from referee.storage import files
+
+            files.DRY_RUN = False  # --dry-run is the run's own: it never outlives it (E133)
+
+    def _invoke(self, ctx: Any) -> Any:
         _begin_command()
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         try:
@@ -301,7 +308,6 @@ def hoist_root_options(argv: list[str]) -> list[str]:
 
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
-    from referee.errors import BadInput
     from referee.storage.inputs import read_input
 
     try:

@@ -11,8 +11,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.context import console
 from referee.cli.evening import Json, read_state, run
 from referee.cli.output import emit_json, lit, say
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -36,8 +38,9 @@ def end(as_json: Json = False) -> None:
     if as_json:
         emit_json({"events": events, "ceremony": ceremony.summary(after)})
         return
-    say(f"[bold]The evening has ended[/]: the Fool declares it after {after.hands_played} "
-        "hand(s). Its books are closed; the ceremony is next (R40, E101).")
+    say("[bold]The evening has ended[/]: the Fool declares it after "
+        f"{plural(after.hands_played, 'hand')}. Its books are closed; the ceremony is next "
+        "(R40, E101).")
     _claims_hint(after)
 
 
@@ -61,14 +64,13 @@ def listing(ctx: typer.Context, reveal: Reveal = False, as_json: Json = False) -
 def _show(state: State, data: dict[str, Any], reveal: bool) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.evening import ceremony
     from referee.report import decision_line, roster_line
     from referee.rules.cards import parse_arcanum
 
     how = "the Fool declared it" if data["ended_by"] == "the Fool" else "R18"
     stage = {"ended": f"the evening has ended ({how}); no claim heard yet",
-             "ceremony": f"under way, {len(data['decisions'])} decision(s)",
+             "ceremony": f"under way, {plural(len(data['decisions']), 'decision')}",
              "closed": "closed: the roster is recorded"}[data["stage"]]
     say(f"[bold]The ceremony (R40)[/]: {stage}.")
     for d in data["decisions"]:
@@ -98,8 +100,8 @@ def _show(state: State, data: dict[str, Any], reveal: bool) -> None:
                           lit(f"ceremony {word} {_quoted(c['person'])} {c['arcanum']}"))
         console().print(table)
     if hidden and not reveal:
-        say(f"{hidden} more claim(s) that a soul's secret Arcanum takes part in: --reveal lists "
-            "them (E43).")
+        say(f"{plural(hidden, 'more claim', 'more claims')} that a soul's secret Arcanum takes "
+            "part in: --reveal lists them (E43).")
     say("A claimant may decline (`ceremony decline NAME`); `ceremony close` records the roster.")
 
 
@@ -113,7 +115,7 @@ def _claims_hint(state: State) -> None:
     from referee.evening import ceremony
 
     n = len(ceremony.claims(state))
-    say(f"{n} claim(s) would succeed: `referee ceremony` lists them in the Fool's order."
+    say(f"{plural(n, 'claim')} would succeed: `referee ceremony` lists them in the Fool's order."
         if n else "No claim would succeed (R28): `referee ceremony close` records the roster.")
 
 

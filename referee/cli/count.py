@@ -8,6 +8,7 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -71,7 +72,7 @@ def _say_count(event: dict[str, Any]) -> None:
     agree = [h for h in counted if all(d["holder"] != h for d in diff)]
     if agree:
         say("Agrees with the books: " + ", ".join(lit(h) for h in agree) + ".")
-    say(f"{len(diff)} difference(s), recorded as a count (E130); nothing was corrected: "
+    say(f"{plural(len(diff), 'difference')}, recorded as a count (E130); nothing was corrected: "
         "`referee chips settle FROM TO COLOUR:N --why TEXT` is the referee's ruling (E132).")
 
 

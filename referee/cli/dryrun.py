@@ -12,6 +12,7 @@ from typing import Any
 
 from referee.cli.output import emit_json, lit, say
 from referee.errors import DryRunDone
+from referee.names import plural
 
 
 def report(dry: DryRunDone) -> dict[str, Any]:
@@ -52,10 +53,10 @@ def show(dry: DryRunDone, as_json: bool = False) -> None:
             f"{lit(dry.wall[0])}); nothing was written (E133).")
         return
     if data["undone"]:
-        say(f"Dry run: {text} would take back {len(data['undone'])} event(s); nothing was "
+        say(f"Dry run: {text} would take back {plural(len(data['undone']), 'event')}; nothing was "
             "written (E133).")
     else:
-        say(f"Dry run: {text} would record {len(data['events'])} event(s); nothing was "
+        say(f"Dry run: {text} would record {plural(len(data['events']), 'event')}; nothing was "
             "written (E133).")
     for event in data["events"] or data["undone"]:
         say("  " + lit(_event_line(event)))

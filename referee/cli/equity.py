@@ -10,6 +10,7 @@ from typing import Any
 
 import typer
 
+from referee.cli.context import console
 from referee.cli.evening import Json, read_state
 from referee.cli.output import emit_json, lit, say
 
@@ -44,7 +45,6 @@ def _percent(chance: float, exact: bool) -> str:
 def _render(view: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.evening.equity import summary
 
     when = "after the betting" if view["betting_over"] else f"round {view['street']}"

@@ -16,6 +16,8 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, IllegalAction, StoreError
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -135,7 +137,6 @@ def _force_backup(path: Any) -> str:
     import os
     from pathlib import Path
 
-    from referee.errors import StoreError
     from referee.storage import files
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -184,7 +185,6 @@ def status(
 
 def _amount(text: str | None, action: str = "bet") -> int | None:
     """``N`` or ``all`` (E27) -> chips; None when not given."""
-    from referee.errors import BadInput
     from referee.evening.betting import ALL
 
     if text is None:
@@ -210,14 +210,12 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
     for word in (who, amount):  # unknown options reach here as words (`bet -1`, E27)
         if word is not None and word.startswith("-") and not word[1:].isdigit():
-            from referee.errors import BadInput
 
             raise BadInput(f"no such option: {word} (see `referee {action} --help`)")
     if amount is None and who is not None and _is_amount(who):
         who, amount = None, who  # `bet 3`: the amount, for the player to act
     n = _amount(amount, action)
     if chips is not None and not chips.strip():  # E46: an empty --chips is no default
-        from referee.errors import BadInput
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
@@ -332,7 +330,6 @@ def undo(
     yes: Annotated[bool, typer.Option("--yes", help="Confirm undoing past a showdown.")] = False,
 ) -> None:
     """Take back the last command (whole), keeping it in the log of undone commands."""
-    from referee.errors import IllegalAction
     from referee.storage.store import open_evening
 
     stream = _table(table) or STREAM
@@ -345,7 +342,7 @@ def undo(
                                 "if the hand must be replayed; confirm with `referee undo --yes`")
         command = ev.undo(stream)
 
-    say(f"Undone: [bold]{lit(command.text)}[/] ({len(command.events)} event(s)); "
+    say(f"Undone: [bold]{lit(command.text)}[/] ({plural(len(command.events), 'event')}); "
                "`referee redo` brings it back.")
 
 
@@ -400,7 +397,6 @@ def log(
     """
     from collections import deque
 
-    from referee.errors import BadInput
     from referee.storage.store import open_evening
 
     if last is not None and last < 1:
@@ -456,7 +452,6 @@ def _log_filter(state: Any, person: str | None, soul: str | None,
 
         key = soul_key(state, soul)
     if hand is not None and not 1 <= hand <= state.hands_played + (state.hand is not None):
-        from referee.errors import BadInput
 
         played = state.hands_played + (state.hand is not None)
         raise BadInput(f"--hand {hand}: no such hand; "
@@ -519,7 +514,6 @@ def verify(
     """
     import sys
 
-    from referee.errors import StoreError
     from referee.storage.audit import audit, load_trusted, save_trusted
     from referee.storage.files import check_path
     from referee.storage.store import open_evening
@@ -538,6 +532,10 @@ def verify(
         from referee.storage import links
 
         chain = links.check(ev)  # R43: the last evening, when it is beside this one
+        if not found.problems:  # E141: each amendment replayed, here only
+            from referee.cli.amend import recheck
+
+            chain = [*recheck(ev), *chain]
         link = links.link(ev)
         beside = link is not None and links.previous_path(ev.path, link).is_file()
     problems = found.problems + chain

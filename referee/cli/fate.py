@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.context import console, db_path
 from referee.cli.fate_duel import duel_app
 from referee.cli.fate_run import (
     STREAM,
@@ -28,9 +29,10 @@ from referee.cli.fate_run import (
     tup,
     typed,
 )
-from referee.cli.output import lit
+from referee.cli.output import emit_json, lit
 from referee.cli.side_log import add_log
 from referee.cli.transaction import add_undo_redo
+from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.rules.fate import FateData, Outcome
@@ -54,7 +56,6 @@ def _player(player: str | None) -> str | None:
     near misses suggested), else free text."""
     if not player:
         return player
-    from referee.cli.context import db_path
     from referee.names import match_name
     from referee.storage.store import open_evening
 
@@ -155,7 +156,6 @@ def _char_json(char: dict[str, Any], data: FateData) -> dict[str, Any]:
 def _show_char(char: dict[str, Any], data: FateData) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
 
     out = console()
     who = char["name"] + (f" (played by {char['player']})" if char.get("player") else "")
@@ -190,7 +190,9 @@ def _show_char(char: dict[str, Any], data: FateData) -> None:
         traits = f"; fights with {', '.join(kept['traits'])}" if kept.get("traits") else ""
         out.print(f"Usual weapon: {weapon}{traits} (F24)", markup=False)
     if char["next_mod"]:
-        out.print(f"Next test: {char['next_mod']:+d} card(s) (drink)", markup=False)
+        mod = char["next_mod"]
+        out.print(f"Next test: {mod:+d} card{'' if abs(mod) == 1 else 's'} (drink)",
+                  markup=False)
     if char["heal_bonus"]:
         out.print("Convalescence: " + ", ".join(f"+{n} on the next {a} test"
                                                 for a, n in char["heal_bonus"].items()),
@@ -207,7 +209,6 @@ def char_show(
     as_json: Json = False,
 ) -> None:
     """Show a character: Measures, Reputations and their states, Traits, checks."""
-    from referee.cli.output import emit_json
     from referee.rules import fate
     from referee.rules.fate.characters import find
 
@@ -225,8 +226,6 @@ def char_list(as_json: Json = False) -> None:
     """All characters with their Health and player."""
     from rich.table import Table
 
-    from referee.cli.context import console
-    from referee.cli.output import emit_json
     from referee.rules import fate
 
     state = read_state()
@@ -330,7 +329,6 @@ def test(
     from referee.rules import fate
 
     if sum(x is not None for x in (vs, static, vs_char)) > 1:
-        from referee.errors import BadInput
 
         raise BadInput("give one opposition: --vs N, --static LEVEL or --vs-char NAME")
     spec_a = fate.PoolSpec(char=char, base=pool, measure=measure, traits=tup(trait),

@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.context import console, db_path
+from referee.cli.output import emit_json
+
 if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
 
@@ -42,7 +45,6 @@ Many = list[str] | None
 
 def print_outcome(outcome: Outcome) -> None:
     """The lines a Host reads; names are printed literally, never as markup."""
-    from referee.cli.context import console
 
     out = console()
     for line in outcome.lines:
@@ -54,7 +56,6 @@ def print_outcome(outcome: Outcome) -> None:
 
 
 def _report(outcome: Outcome, as_json: bool) -> None:
-    from referee.cli.output import emit_json
 
     if as_json:
         emit_json(outcome.data)
@@ -77,7 +78,6 @@ def with_tables(state: State) -> tuple[State, list[dict[str, Any]]]:
 
 def read_state() -> State:
     """The ``fate`` stream, read only, with its tables."""
-    from referee.cli.context import db_path
     from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:

@@ -11,6 +11,7 @@ import typer
 from referee.cli import equity, hand_rulings, history
 from referee.cli.evening import Json, report_change, run
 from referee.cli.output import say
+from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -50,7 +51,6 @@ def start(
 def _named(args: list[str], what: str) -> list[tuple[str, str]]:
     """``NAME CARDS...`` for one player, or ``NAME: CARDS ...`` for several, quoted or not:
     a word with a colon starts a player, the words after it are their cards (E27)."""
-    from referee.errors import BadInput
 
     if any(":" in a for a in args):
         out: list[tuple[str, str]] = []

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.boundary import read_lines
+from referee.cli.context import console
+from referee.cli.output import emit_json, lit
 from referee.errors import BadInput, RefereeError
 
 if TYPE_CHECKING:
@@ -120,7 +123,6 @@ def _runs(
         return None
     if positional:
         raise BadInput(f"give {what} or --from-file, not both")
-    from referee.cli.boundary import read_lines
 
     lines = read_lines(from_file)
     if not lines:
@@ -132,7 +134,6 @@ def _each_line(
     lines: list[tuple[int, str]], source: str, rule: Callable[[str], dict[str, Any]]
 ) -> None:
     """All lines or nothing (H8): rule every line first, then print one JSON line each."""
-    from referee.cli.output import emit_json
 
     results = []
     for number, text in lines:
@@ -211,7 +212,6 @@ def rank(
     given = parse_cards(cards)
     hand = best_hand(given, magic=magic)
     if json_out:
-        from referee.cli.output import emit_json
 
         emit_json(hand.as_dict())
         return
@@ -221,7 +221,6 @@ def rank(
 def _render_rank(hand: Hand, given: Sequence[Card]) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.rules.hands import CATEGORIES
 
     unused = list(given)
@@ -276,14 +275,11 @@ def compare(
     assert hands is not None
     ranking, ranked = rule_pairs(_hand_args(hands))
     if json_out:
-        from referee.cli.output import emit_json
 
         emit_json({"ranking": ranking, "hands": _hands_json(ranked)})
         return
     from rich.table import Table
 
-    from referee.cli.context import console
-    from referee.cli.output import lit
 
     table = Table()
     table.add_column("Place", justify="right")
@@ -356,7 +352,6 @@ def first(
     assert hands is not None
     opener, fool, ranked = rule_pairs(_hand_args(hands))
     if json_out:
-        from referee.cli.output import emit_json
 
         emit_json({"first": opener, "hands": _hands_json(ranked)})
         return
@@ -366,8 +361,6 @@ def first(
 def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke: bool) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
-    from referee.cli.output import lit
     from referee.rules.hands import explain
 
     table = Table()
@@ -418,7 +411,6 @@ def categories(json_out: Json = False) -> None:
     from referee.rules.hands import CATEGORIES, CATEGORY_EXAMPLES, CATEGORY_TITLES
 
     if json_out:
-        from referee.cli.output import emit_json
 
         emit_json(
             [
@@ -429,7 +421,6 @@ def categories(json_out: Json = False) -> None:
         return
     from rich.table import Table
 
-    from referee.cli.context import console
 
     table = Table(title="Fool's Errand hands, high to low (R4)", title_justify="left")
     table.add_column("#", justify="right")
@@ -469,7 +460,6 @@ def odds(
     counts = counting.known_counts(known) if known else counting.deck_counts()
     total = counting.total_hands(len(known))
     if json_out:
-        from referee.cli.output import emit_json
 
         emit_json(_odds_json(known, counts, total))
         return
@@ -494,7 +484,6 @@ def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> dic
 def _render_odds(known: Sequence[Card], counts: dict[str, int], total: int) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.rules.hands import CATEGORY_TITLES
 
     if known:

@@ -10,7 +10,11 @@ def amended_by(ev: Any) -> dict[int, str]:
     """Each amended or replayed command's number -> what the log says of it (E138)."""
     out: dict[int, str] = {}
     for a in ev.state("evening").amendments if ev.state("evening").started else []:
-        out[a["cmd"]] = f"amended: now `{a['new']}`"
+        changed = a.get("changed", [{"cmd": a["cmd"], "new": a["new"]}])
+        for c in changed:
+            out[c["cmd"]] = f"amended: now `{c['new']}`"
+        for cmd in a.get("dropped", []):
+            out[cmd] = f"dropped by the amendment of #{a['cmd']}"
         for cmd in a.get("replayed", []):
             out.setdefault(cmd, f"replayed after the amendment of #{a['cmd']}")
     return out

@@ -19,6 +19,7 @@ from referee import __version__
 from referee.cli import runner
 from referee.cli.boundary import RefereeGroup, hoist_root_options
 from referee.cli.context import Context, Sealed
+from referee.errors import BadInput
 
 _root = typer.Typer(
     cls=RefereeGroup,
@@ -70,7 +71,6 @@ def main(
                                                or token):
         # A station's line (E65): refused before this by `station.refusal`; here once more,
         # from what the parser itself read, so a miss there still reaches nothing else.
-        from referee.errors import BadInput
 
         raise BadInput("a station's commands run on the evening served there only, without "
                        "--db, --debug, --station or --token (E65)", ruling="E65")

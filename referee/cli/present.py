@@ -7,8 +7,10 @@ from typing import Annotated
 
 import typer
 
+from referee.cli.context import db_path
 from referee.cli.evening import Json, read_state
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, IllegalAction, RefereeError
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
@@ -68,7 +70,6 @@ def handout(
     data = rep.handout(state, name)
     base = None
     if html is not None:
-        from referee.cli.context import db_path
         from referee.serve.access import access_path
 
         tokens = access_path(db_path())
@@ -102,11 +103,9 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
 
     import segno
 
-    from referee.cli.context import db_path
     from referee.serve.access import DEFAULT_PORT, ensure_access, is_loopback, local_url
 
     if url is not None and not url.startswith(("http://", "https://")):
-        from referee.errors import BadInput
 
         raise BadInput(f"--url takes the address `referee serve` printed, like "
                        f"http://192.168.1.20:8765, not {url!r}")
@@ -150,8 +149,6 @@ def _check_target(path: Path, force: bool) -> None:
     import os
     import re
 
-    from referee.cli.context import db_path
-    from referee.errors import BadInput
 
     if len(os.fsencode(path.name)) > 255:
         raise BadInput(f"--html: the file name is {len(os.fsencode(path.name))} bytes long; "
@@ -183,7 +180,6 @@ def _write(path: Path, text: str, *, secret: bool, force: bool) -> None:
     """Write the page atomically; a page with secrets is readable by its owner only (0600)."""
     import os
 
-    from referee.errors import BadInput
     from referee.storage import files
 
     _check_target(path, force)
@@ -222,7 +218,6 @@ def demo(
 
     from referee.cli import context
     from referee.content.scenario import data_file
-    from referee.errors import IllegalAction
 
     target = db or context.current().db
     if target is None:
@@ -253,7 +248,6 @@ def _refuse_unless_demo(target: Path) -> None:
     """``demo --force`` replaces only an earlier demo's evening, never a real one (E97): the
     file's first command must be the demo script's first line (or its season's ``next``)."""
     from referee.content.scenario import data_file
-    from referee.errors import IllegalAction, RefereeError
     from referee.storage.store import open_evening
 
     if not target.exists() and not target.is_symlink():
@@ -282,7 +276,6 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
     import io
 
     from referee.cli import context, runner
-    from referee.errors import RefereeError
 
     for n, line in enumerate(lines, 1):
         if echo:
@@ -306,7 +299,6 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
 
     from referee.cli import context, runner
     from referee.content.scenario import data_file
-    from referee.errors import IllegalAction, RefereeError
 
     stem = first.stem[:-1] + "2" if first.stem.endswith("1") else f"{first.stem}-2"
     second = first.with_name(stem + first.suffix)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from referee.cli.context import console
 from referee.cli.grid import Grid, console_width
 from referee.cli.output import clock, lit, money, printable, say, short_money
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -178,7 +179,8 @@ def announce(before: State, after: State, events: list[Event]) -> None:
             antes = sum(sum(c.values()) for c in event["antes"].values())
             dealt = lit(", ".join(event["order"]))
             say(f"[bold]Hand {event['no']}[/] ({event['phase']} phase) dealt to {dealt}."
-                + (f" Antes: {antes} chip(s) in the pot (R13)." if antes else " No ante (R12)."))
+                + (f" Antes: {plural(antes, 'chip')} in the pot (R13)." if antes
+                   else " No ante (R12)."))
         elif kind == "cards_shown":
             from referee.rules.cards import parse_cards
 
@@ -327,7 +329,7 @@ def log(commands: list[Command], undone: list[dict[str, Any]],
                       str(len(c.events)))
     console().print(table)
     if undone:
-        say(f"{len(undone)} command(s) undone and kept: "
+        say(f"{plural(len(undone), 'command')} undone and kept: "
             + lit("; ".join(u["text"] for u in undone[-5:])))
 
 
@@ -352,7 +354,7 @@ def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
                    f"{c.stream:<7} {len(c.events):>3}  {lines[0]}")
         out += [f"{'':>24}{ln}" for ln in lines[1:]]
     if undone:
-        out.append(f"{len(undone)} command(s) undone and kept: "
+        out.append(f"{plural(len(undone), 'command')} undone and kept: "
                    + printable("; ".join(u["text"] for u in undone[-5:])))
     typer.echo("\n".join(out))
 
@@ -360,7 +362,8 @@ def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
 def verify(path: Path, count: int, problems: list[str], backup: Path | None = None, *,
            damaged: bool = False) -> None:
     if problems:
-        say(f"[bold red]{lit(path)}: {len(problems)} problem(s)[/] in {count} events:")
+        say(f"[bold red]{lit(path)}: {plural(len(problems), 'problem')}[/] in "
+            f"{plural(count, 'event')}:")
         for p in problems[:20]:
             say(f"  - {lit(p)}")
         if damaged:  # E93: the way back, a backup of this very evening

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.cli.context import console
+from referee.cli.output import lit
+
 
 def render_terminal(report: dict[str, Any]) -> None:
     """The report on the terminal, with rich; every name printed literally (``lit``)."""
@@ -12,8 +15,6 @@ def render_terminal(report: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from referee.cli.context import console
-    from referee.cli.output import lit
     from referee.report import _arcanum_label, _pots_note, power_line
 
     money = report["money"]

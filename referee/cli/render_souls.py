@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import console
 from referee.cli.output import lit, lit_values, printable, say
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -35,7 +36,8 @@ def announce(event: Event) -> None:
     elif kind == "soul_traded":
         how = "forces a trade of" if event["how"] == "force-trade" else "is bought out of"
         say(f"{event['seller']} {how} {event['soul']}: it goes to {event['buyer']}, and "
-            f"{event['seller']} receives {event['count']} {event['colour']} chip(s) (R21).")
+            f"{event['seller']} receives {event['count']} {event['colour']} "
+            f"{'chip' if event['count'] == 1 else 'chips'} (R21).")
     elif kind == "buyout_declined":
         say(f"{event['buyer']} declines to buy {event['owner']}'s soul; {event['owner']} may "
             "resign (R17).")
@@ -51,7 +53,8 @@ def announce(event: Event) -> None:
     elif kind == "soul_given":
         say(f"{event['from']} gives {event['soul']} to {event['to']} (away from the table, R16).")
     elif kind == "charges_given":
-        say(f"{event['from']}'s side gives {event['n']} Charge(s) to {event['to']}'s side (R25).")
+        say(f"{event['from']}'s side gives {plural(event['n'], 'Charge')} to {event['to']}'s "
+            "side (R25).")
     elif kind == "power_used":
         power_used(event)
     elif kind == "power_accessed":  # `power use ... --access CARD`: one act (R38)
@@ -66,7 +69,7 @@ def power_used(event: Event) -> None:
     title = event.get("title", event["power"])
     on = f" on {event['target']}" if event.get("target") else ""
     extra = f" ({event['surcharge']} more for Ill Star)" if event.get("surcharge") else ""
-    line = (f"{event['name']} uses {title}{on}, paying {event['charges']} Charge(s)"
+    line = (f"{event['name']} uses {title}{on}, paying {plural(event['charges'], 'Charge')}"
             f"{extra} (R26)")
     if event.get("summary"):
         line += f": {event['summary']}"
@@ -121,7 +124,8 @@ def guess(event: Event, state: State) -> None:
                      + ("[bold green]correct[/]" if r["arcanum"] == "correct" else "wrong"))
     say(f"{event['assistant']} guesses {event['soul']}: " + "; ".join(parts) + ".")
     if event["charges"]:
-        say(f"First to get it right: +{event['charges']} Charge(s) for {event['side']}'s side, "
+        say(f"First to get it right: +{plural(event['charges'], 'Charge')} for "
+            f"{event['side']}'s side, "
             f"now {state.charges.get(raw['side'], 0)} (R24).")
     elif "correct" in (r["name"], r["arcanum"]):
         say("Correct, but someone was first: no Charges (R24).")
@@ -238,7 +242,7 @@ def promotions(claims: list[dict[str, Any]]) -> None:
 def handout(data: dict[str, Any]) -> None:
     data = lit_values(data)
     say(f"[bold]Clue sheet of {data['assistant']}[/] (assistant to {data['side']}; the side has "
-        f"{data['charges']} Charge(s)).")
+        f"{plural(data['charges'], 'Charge')}).")
     if not data["souls"]:
         say("No studies or guesses yet.")
     for s in data["souls"]:

@@ -16,6 +16,8 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput, StoreError
+from referee.names import plural
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -118,7 +120,7 @@ def replay(
     _change(lambda room: dataclasses.replace(
         room, blank=False, announce=None, pause=None,
         more={**room.more, "replay": {"hand": no, "at": now}}))
-    say(f"On the wall: hand {no} replayed move by move ({len(told['rounds'])} round(s)); "
+    say(f"On the wall: hand {no} replayed move by move ({plural(len(told['rounds']), 'round')}); "
         "`referee room show` ends it (E136).")
 
 
@@ -131,7 +133,6 @@ def odds(
     asked, never by default (H31)."""
     import dataclasses
 
-    from referee.errors import BadInput
 
     word = switch.strip().lower()
     if word not in ("on", "off"):
@@ -149,7 +150,6 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """What the wall shows now (E82)."""
-    from referee.errors import StoreError
     from referee.serve.room import load_room
     from referee.storage.files import check_path
 

@@ -18,7 +18,9 @@ from typing import Any
 
 import typer
 
+from referee.cli.boundary import hoist_root_options
 from referee.cli.context import Sealed
+from referee.errors import BadInput, RefereeError
 
 #: Each in-process command carries its own context (``referee.cli.context``), but a
 #: captured one takes over the process's stdout and stderr: one runs at a time. The evening
@@ -103,7 +105,6 @@ def split(text: str) -> list[str]:
     """
     import shlex  # only a line typed in-process is split: not on a command's start-up
 
-    from referee.errors import BadInput
 
     try:
         words = shlex.split(text, comments=True)
@@ -123,7 +124,6 @@ def split(text: str) -> list[str]:
 
 def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     """``words`` with the runner's root options (``--db``, ``--debug``) in front."""
-    from referee.cli.boundary import hoist_root_options
 
     args = hoist_root_options(words)
     given = args[:args.index("--")] if "--" in args else args  # after `--`: arguments (E65)
@@ -144,7 +144,6 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
     (E65). Returns the exit status.
     """
     from referee.cli import boundary
-    from referee.errors import RefereeError
 
     if not words:
         return 0
@@ -213,7 +212,6 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
     import os
 
     from referee.cli import boundary
-    from referee.errors import RefereeError
 
     out, err = io.StringIO(), io.StringIO()
     with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -60,7 +60,8 @@ def check(
         for problem in problems[:MAX_PROBLEMS]:
             typer.echo(f"error: {printable(problem)}", err=True)  # file text as data (E96)
         if len(problems) > MAX_PROBLEMS:  # a file of junk is not a page of errors (S40)
-            typer.echo(f"error: and {len(problems) - MAX_PROBLEMS} more problem(s) in "
+            more = len(problems) - MAX_PROBLEMS
+            typer.echo(f"error: and {more} more problem{'' if more == 1 else 's'} in "
                        f"{printable(file)}; "
                        "fix these first", err=True)
     if problems:

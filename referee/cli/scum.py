@@ -10,8 +10,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.context import console, db_path
+from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
 from referee.cli.transaction import add_undo_redo
+from referee.errors import BadInput, IllegalAction, UnknownCard
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -57,7 +60,6 @@ def _print_hand(match: Match, how: str) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from referee.cli.context import console
     from referee.rules import scum
 
     out = console()
@@ -138,10 +140,7 @@ def new(
     (R29, R31, T1)."""
     import random
 
-    from referee.cli.context import console
-    from referee.cli.output import emit_json
     from referee.cli.transaction import transact
-    from referee.errors import BadInput
     from referee.rules import scum
 
     if draw and rotate:
@@ -180,8 +179,6 @@ def check(
 
     Exit 0 when legal, 2 when not; the reason says what would be legal (T12).
     """
-    from referee.cli.output import emit_json
-    from referee.errors import IllegalAction
     from referee.rules import scum
 
     before = scum.read_cards(previous)
@@ -205,8 +202,6 @@ def _print_result(match: Match, as_json: bool) -> None:
     from rich.table import Table
     from rich.text import Text
 
-    from referee.cli.context import console
-    from referee.cli.output import emit_json
     from referee.rules import scum
 
     result = match.results[-1]
@@ -266,8 +261,6 @@ def finish(
 def standings(as_json: Json = False) -> None:
     """Points of the match so far, each hand's roles and places; the hand in play: who is to
     act, who is out, each player's cards left (T26)."""
-    from referee.cli.context import console, db_path
-    from referee.cli.output import emit_json
     from referee.rules import scum
     from referee.storage.store import open_evening
 
@@ -318,7 +311,6 @@ def deal(as_json: Json = False) -> None:
 
     Recorded: from then on a play of a card the player does not hold is refused (T16).
     """
-    from referee.cli.output import emit_json
     from referee.cli.transaction import transact
     from referee.rules import scum
     from referee.rules.cards import format_cards
@@ -345,9 +337,6 @@ def hand(
     as_json: Json = False,
 ) -> None:
     """What a player still holds (the GM's view; only when the console dealt, T16)."""
-    from referee.cli.context import db_path
-    from referee.cli.output import emit_json
-    from referee.errors import IllegalAction
     from referee.rules import scum
     from referee.rules.cards import format_cards
     from referee.storage.store import open_evening
@@ -389,7 +378,6 @@ def pass_cards(
 
     Without a console deal only the kinds, the counts and the role cards are checked (T27).
     """
-    from referee.cli.output import emit_json
     from referee.cli.transaction import transact
     from referee.rules import scum
     from referee.rules.cards import parse_cards
@@ -414,7 +402,6 @@ def pass_cards(
 def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
     """``[NAME] CARDS...``: the first word is a player when it names one exactly, or is no card
     (T21)."""
-    from referee.errors import BadInput, UnknownCard
     from referee.rules.cards import parse_cards
 
     first, rest = words[0], words[1:]
@@ -437,7 +424,6 @@ def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
 
 
 def _print_move(match: Match, as_json: bool, events: list[Event]) -> None:
-    from referee.cli.output import emit_json
 
     finished = any(e["kind"] == "scum_hand_finished" for e in events)
     table = None if finished or match.table is None else match.table

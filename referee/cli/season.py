@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.context import db_path
+from referee.cli.context import console, db_path
 from referee.cli.evening import Json
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput
+from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -56,7 +58,6 @@ def next_evening(
     (R43).
     """
     from referee.content.scenario import load_scenario
-    from referee.errors import BadInput
     from referee.evening import carry
     from referee.storage import links
     from referee.storage.store import open_evening
@@ -116,8 +117,8 @@ def _opened(state: State, new: Path, last: Path, previous: dict[str, Any], chars
             f"{lit(n)} ({to_roman(a)})" for n, a in out) + ".")
     fresh = set(state.season["seen"][-len(state.seats):])  # the labels added last (R42)
     new_souls = [s for s in state.souls if s.kind == "bottled" and s.key in fresh]
-    say(f"{len(state.souls) - len(new_souls)} soul(s) carried where they ended, "
-        f"{len(new_souls)} new bottled soul(s) given out (R42); `soul list` shows them.")
+    say(f"{plural(len(state.souls) - len(new_souls), 'soul')} carried where they ended, "
+        f"{plural(len(new_souls), 'new bottled soul')} given out (R42); `soul list` shows them.")
     away = [s for s in state.souls if s.holder and s.holder not in state.people]
     if away:
         say("Held by people not at this evening, where they ended (R42): " + ", ".join(
@@ -128,7 +129,8 @@ def _opened(state: State, new: Path, last: Path, previous: dict[str, Any], chars
         say(f"{lit(soul.owner)}'s soul is still held by {lit(soul.holder)}: it costs "
             f"{lit(soul.owner)} 3 points in {to_roman(soul.arcanum)} (R41).")
     if chars:
-        say(f"{chars} Card of Fate character(s) carried with their wounds and checks (R42).")
+        say(f"{plural(chars, 'Card of Fate character')} carried with their wounds and checks "
+            "(R42).")
     say(f"Go on with `referee --db {lit(new)} hand start` (or `export REFEREE_DB={lit(new)}`).")
 
 
@@ -172,11 +174,10 @@ def gather(paths: list[Path]) -> list[Played]:
 def show_season(data: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from referee.cli.context import console
     from referee.season import STAGES
 
     nights = data["evenings"]
-    table = Table(title=f"The season: {len(nights)} evening(s) (R43)", title_justify="left")
+    table = Table(title=f"The season: {plural(len(nights), 'evening')} (R43)", title_justify="left")
     table.add_column("#", justify="right")
     table.add_column("Person", max_width=16)
     table.add_column("Ev", justify="right")
@@ -197,7 +198,7 @@ def show_season(data: dict[str, Any]) -> None:
         "earned (E110). The evenings:")
     for n in nights:
         say(f"  {n['no']}. {lit(n['file'])}: {lit(n['title'])}, the Fool {lit(n['fool'])}, "
-            f"{n['hands']} hand(s), {STAGES[n['stage']]}"
+            f"{plural(n['hands'], 'hand')}, {STAGES[n['stage']]}"
             + (f", carried on from {lit(n['previous'])}" if n["previous"] else ""))
     totals = data["totals"]
     say(f"Buy-ins ${totals['buy_ins']:,}; held at the ends ${totals['at_end']:,}"

@@ -17,6 +17,8 @@ from referee.cli.context import db_path
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
+from referee.errors import RefereeError
+from referee.names import plural
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -44,7 +46,6 @@ class Vocabulary:
         self.seen: object = False  # the file's signature when last read
 
     def refresh(self) -> Vocabulary:
-        from referee.errors import RefereeError
         from referee.serve import players
 
         now = players.signature(self.path)
@@ -72,7 +73,7 @@ class Vocabulary:
             self.line = (f"the game is over: {state.winner or 'nobody'} and the Fool hold the "
                          "chips (R18)")
         elif hand is None:
-            self.line = f"{state.hands_played} hand(s) played; `hand start` deals the next"
+            self.line = f"{plural(state.hands_played, 'hand')} played; `hand start` deals the next"
         elif hand["betting_over"]:
             self.line = f"hand {hand['no']}: betting is over, `hand showdown`"
         elif hand["to_act"] is None:
@@ -337,7 +338,6 @@ class Shell:
             _Leave: the line was ``exit`` or ``quit``.
         """
         from referee.cli import boundary, runner
-        from referee.errors import RefereeError
 
         try:
             words = runner.split(text)

@@ -8,6 +8,9 @@ from typing import Annotated, Any
 
 import typer
 
+from referee.cli.context import console, db_path
+from referee.cli.output import emit_json
+
 Describe = Callable[[Sequence[dict[str, Any]]], list[str]]
 
 
@@ -18,7 +21,6 @@ def plain(text: str) -> None:
     if not sys.stdout.isatty():
         typer.echo(text)
         return
-    from referee.cli.context import console
 
     console().print(text, markup=False, highlight=False)
 
@@ -28,8 +30,6 @@ def add_log(app: typer.Typer, stream: str, table: str, describe: Describe) -> No
 
     def log(as_json: Annotated[bool, typer.Option(
             "--json", help="Print JSON instead of text.")] = False) -> None:
-        from referee.cli.context import console, db_path
-        from referee.cli.output import emit_json
         from referee.storage.store import open_evening
 
         with open_evening(db_path(), write=False) as ev:

@@ -8,6 +8,7 @@ import typer
 
 from referee.cli.evening import Json, read_state, report_change, run
 from referee.cli.output import emit_json
+from referee.errors import IllegalAction
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -308,7 +309,6 @@ def power_show(
     as_json: Json = False,
 ) -> None:
     """The power of major CARD (both ways, or one), with its name and text, to read aloud (R26)."""
-    from referee.errors import IllegalAction
     from referee.evening import powers
     from referee.names import match_name
     from referee.rules.cards import parse_card

@@ -18,6 +18,10 @@ from typing import Any
 
 import typer
 
+from referee.cli.runner import LEAVE
+from referee.cli.runner import Leave as _Leave
+from referee.errors import RefereeError
+
 #: What a station may not run (E54): commands that run until stopped (or write another
 #: evening), and options typed as text that still name a file on the serving machine. Every
 #: option or argument typed as a path is refused too, found in the command tree itself.
@@ -261,9 +265,6 @@ class RemoteShell:
 
     def run_line(self, text: str) -> int:
         from referee.cli import runner
-        from referee.cli.runner import LEAVE
-        from referee.cli.runner import Leave as _Leave
-        from referee.errors import RefereeError
 
         try:
             words = runner.split(text)

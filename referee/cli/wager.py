@@ -11,8 +11,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.context import db_path
+from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
 from referee.cli.transaction import add_undo_redo
+from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
@@ -96,9 +99,6 @@ def rank(
 
     Without --elixir, the Elixir of the game going on is used.
     """
-    from referee.cli.context import db_path
-    from referee.cli.output import emit_json
-    from referee.errors import BadInput
     from referee.rules import wager
     from referee.storage.store import open_evening
 
@@ -142,7 +142,6 @@ def new(
     """Start a race to 999: the Fool against the Mistress (R34)."""
     import random
 
-    from referee.cli.output import emit_json
     from referee.cli.transaction import transact
     from referee.rules import wager
 
@@ -187,7 +186,6 @@ def score(
 
     A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
-    from referee.cli.output import emit_json
     from referee.cli.transaction import transact
     from referee.rules import wager
 
@@ -241,7 +239,6 @@ def turn(
     `wager turn` is the player to move; `wager turn bea`, `wager turn 3`, `wager turn bea 3`.
     Several turns alternate from the first: `wager turn 12` is six each.
     """
-    from referee.cli.output import emit_json
     from referee.cli.transaction import transact
     from referee.rules import wager
 
@@ -309,8 +306,6 @@ def status(
 ) -> None:
     """Scores, the round in play, the Elixir and its turns, who moves, and the hands round by
     round (W12, W16)."""
-    from referee.cli.context import db_path
-    from referee.cli.output import emit_json
     from referee.rules import wager
     from referee.storage.store import open_evening
 

@@ -15,6 +15,7 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.serve.access import Access
@@ -196,7 +197,6 @@ def links(
     path = db_path()
     state = players.load_state(path)
     if url is not None and not url.startswith(("http://", "https://")):
-        from referee.errors import BadInput
 
         raise BadInput(f"--url takes the address `referee serve` printed, like "
                        f"http://192.168.1.20:8765, not {url!r}")

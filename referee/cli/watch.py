@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.context import db_path
+from referee.cli.context import console, db_path
 from referee.cli.output import clock, emit_json, money, printable
 
 if TYPE_CHECKING:
@@ -238,7 +238,6 @@ def watch(
     ] = False,
 ) -> None:
     """The table for the players' screen: stacks, pots, whose turn, the clock. No secrets."""
-    from referee.cli.context import console
     from referee.serve import players
 
     path = db_path()

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import ScenarioError, UnknownCard
-from referee.names import mentioned_name, name_key
+from referee.names import mentioned_name, name_key, plural
 from referee.rules.cards import arcanum_label, parse_arcanum, to_roman
 from referee.rules.power_vocab import check as check_effect
 from referee.rules.scenario import (
@@ -287,8 +287,8 @@ def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]
             ok = False
             continue
         if len(value) < MIN_CLUES:
-            rep.add(f"{where}.{key}", f"only {len(value)} clue(s); each seat needs at least "
-                    f"{MIN_CLUES}, from vague to sharp (S3)")
+            rep.add(f"{where}.{key}", f"only {plural(len(value), 'clue')}; each seat needs "
+                    f"at least {MIN_CLUES}, from vague to sharp (S3)")
             ok = False
         sheets[seat] = tuple(" ".join(c.split()) for c in value)
     for seat in SEATS:

@@ -9,7 +9,8 @@ they were and the new ones in the amendment (:func:`amended_state`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import copy
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from referee.errors import IllegalAction
@@ -61,19 +62,73 @@ def check_replayable(later: Iterable[tuple[int, str, list[Event]]]) -> None:
 
 
 def amendment(cmd: int, old: str, new: str, replayed: list[dict[str, Any]],
-              state: State, found: list[dict[str, Any]]) -> Event:
-    """The ``command_amended`` event (E138): the command replaced, its new text, every later
-    command as replayed (its number, text and new events), the ripple, and the evening as
+              state: State, found: list[dict[str, Any]], *,
+              changed: list[dict[str, Any]] | None = None,
+              dropped: list[dict[str, Any]] | None = None) -> Event:
+    """The ``command_amended`` event (E138, E140): the first command it reaches (``cmd``,
+    its ``old`` text and its ``new`` one, empty when it is dropped), every command replaced
+    (``changed``: cmd, old, new) and dropped (``dropped``: cmd, text), every command from the
+    first on as replayed (its number, text and new events), the ripple, and the evening as
     the replay left it."""
-    return {"kind": "command_amended", "cmd": cmd, "old": old, "new": new,
-            "replayed": replayed, "ripple": found, "state": dump(state)}
+    event: Event = {"kind": "command_amended", "cmd": cmd, "old": old, "new": new,
+                    "replayed": replayed, "ripple": found, "state": dump(state)}
+    if changed is not None:
+        event["changed"] = changed
+    if dropped:
+        event["dropped"] = dropped
+    return event
 
 
 def amended_state(state: State, event: Event) -> State:
     """Fold an amendment (E138): the evening becomes the replayed one; what was amended is
     kept, for `log`."""
-    new = load(dict(event["state"]))
+    # A copy: the state read back would otherwise share its lists with the stored event,
+    # and the next command's fold would alter the event under its hash (E138).
+    new = load(copy.deepcopy(dict(event["state"])))
+    changed = event.get("changed", [{"cmd": event["cmd"], "old": event["old"],
+                                     "new": event["new"]}])
     new.amendments = [*state.amendments, {
         "cmd": event["cmd"], "old": event["old"], "new": event["new"],
-        "replayed": [r["cmd"] for r in event["replayed"] if r.get("cmd") is not None]}]
+        "replayed": [r["cmd"] for r in event["replayed"] if r.get("cmd") is not None],
+        "changed": [{"cmd": c["cmd"], "new": c["new"]} for c in changed],
+        "dropped": [d["cmd"] for d in event.get("dropped", [])]}]
     return new
+
+
+def recheck(commands: Iterable[tuple[int, str, list[Event]]], empty: State,
+            apply: Callable[[State, Event], State]) -> list[str]:
+    """Every amendment whose stored evening the log as amended does not reach (E141).
+
+    For each ``command_amended`` event, the timeline as it stood before it (the commands
+    before the first it reached) and its replayed commands are folded from ``empty``; the
+    result must be the evening it stored, which is what the folds take on trust. A full
+    replay for each amendment: ``verify`` runs it, no ordinary command does.
+    """
+    problems: list[str] = []
+    out: list[tuple[int, str, list[Event]]] = []
+    for cmd, text, events in commands:
+        amended = next((e for e in events if e["kind"] == "command_amended"), None)
+        if amended is None:
+            out.append((cmd, text, events))
+            continue
+        before = [c for c in out if c[0] < amended["cmd"]]
+        replayed = [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
+        state = copy.deepcopy(empty)
+        try:
+            for _c, _t, evs in [*before, *replayed]:
+                for e in evs:
+                    state = apply(state, e)
+            reached = _canonical(dump(state))
+        except (IllegalAction, KeyError, TypeError, ValueError) as exc:
+            reached = f"a refusal ({exc})"
+        if reached != _canonical(amended["state"]):
+            problems.append(f"#{cmd} `{text}`: replaying the log as amended does not reach the "
+                            "evening the amendment stored; it was altered (E141)")
+        out = [*before, *replayed]
+    return problems
+
+
+def _canonical(value: Any) -> str:
+    import json
+
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from referee.errors import IllegalAction
 from referee.evening import effects
 from referee.evening.state import HandState, Round, State
-from referee.names import quoted
+from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
 from referee.streams import Event
 
@@ -238,7 +238,7 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
     is_fool = name == state.fool
     if action == "check":
         if due:
-            raise IllegalAction(f"{name} cannot check: {due} chip(s) to call; "
+            raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
                                 f"{act_hint(state, hand)}")
         return 0
     if action == "fold":
@@ -263,7 +263,7 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
             raise IllegalAction(f"three raises this round already (limit phase); "
                                 f"{act_hint(state, hand)}", ruling="R12")
         if stack <= due:
-            raise IllegalAction(f"{name} holds {stack} chip(s), not more than the {due} to "
+            raise IllegalAction(f"{name} holds {plural(stack, 'chip')}, not more than the {due} to "
                                 f"call; `referee call {quoted(name)}` puts them all-in",
                                 ruling="R14")
     if amount == ALL:
@@ -279,11 +279,11 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
                             f"(the open phase allows any amount): `referee {action} "
                             f"{quoted(name)}`", ruling="R12")
     if action == "bet" and n > stack:
-        raise IllegalAction(f"{name} holds {stack} chip(s); bet at most {stack}, or say "
+        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}; bet at most {stack}, or say "
                             f"`referee bet {quoted(name)} all` to go all-in (E27)",
                             ruling="E27")
     if action == "raise" and due + n > stack:
-        raise IllegalAction(f"{name} holds {stack} chip(s): {due} to call and at most "
+        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}: {due} to call and at most "
                             f"{stack - due} more; say `referee raise {quoted(name)} all` to go "
                             "all-in (E27)", ruling="E27")
     return n if action == "bet" else due + n

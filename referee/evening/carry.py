@@ -24,7 +24,7 @@ from referee.evening.folds import replay
 from referee.evening.lookup import SeatSpec
 from referee.evening.souls import setup_from_scenario
 from referee.evening.state import State, require_evening
-from referee.names import check_name, quoted
+from referee.names import check_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 from referee.streams import Event, plain
 
@@ -255,9 +255,10 @@ def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[i
     fresh = tuple(spec for spec in scenario.souls  # none seen in the season before (E113)
                   if spec.label not in seen and spec.name.lower() not in names)
     if len(fresh) < len(seats):
-        raise BadInput(f"the scenario {scenario.source} has {len(fresh)} soul(s) new to the "
-                       f"season for {len(seats)} stakeholders; the next evening needs one new "
-                       "bottled soul each (R42): give another scenario with --scenario FILE",
+        raise BadInput(f"the scenario {scenario.source} has {plural(len(fresh), 'soul')} new "
+                       f"to the season for {len(seats)} stakeholders; the next evening "
+                       "needs one new bottled soul each (R42): give another scenario with "
+                       "--scenario FILE",
                        ruling="R42")
     setup = setup_from_scenario(dataclasses.replace(scenario, souls=fresh), seats)
     arcanum_of = {name: a for a, name in table.items()}

@@ -14,7 +14,7 @@ from referee.evening import points as pts
 from referee.evening import roster
 from referee.evening.folds import replay
 from referee.evening.state import State, require_evening
-from referee.names import match_name, quoted
+from referee.names import match_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 from referee.streams import Event
 
@@ -181,12 +181,12 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
     event = _decision(state, name, arcanum, how)
     n, occupant, against = event["points"], event["occupant"], event["occupant_points"]
     if occupant is None and n < VACANT_NEEDS:
-        raise IllegalAction(f"{name} has {n} point(s) in {title(arcanum)}, which is vacant: a "
-                            f"vacant Arcanum needs {VACANT_NEEDS} (R28)", ruling="R28")
+        raise IllegalAction(f"{name} has {plural(n, 'point')} in {title(arcanum)}, which is "
+                            f"vacant: a vacant Arcanum needs {VACANT_NEEDS} (R28)", ruling="R28")
     if occupant is not None and n <= against:
-        raise IllegalAction(f"{name} has {n} point(s) in {title(arcanum)} and {occupant}, who "
-                            f"holds it, has {against}: a claim needs more than the occupant's "
-                            "(R28)", ruling="R28")
+        raise IllegalAction(f"{name} has {plural(n, 'point')} in {title(arcanum)} and "
+                            f"{occupant}, who holds it, has {against}: a claim needs more than "
+                            "the occupant's (R28)", ruling="R28")
     if how == "switch":
         assert held is not None
         event["left"] = held

@@ -22,7 +22,7 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import POT, State, require_evening
-from referee.names import check_name, quoted
+from referee.names import check_name, plural, quoted
 from referee.rules.cards import to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
@@ -183,8 +183,9 @@ def resign(state: State, who: str) -> list[Event]:
     if seat.resigned or seat.dead:
         raise IllegalAction(f"{name} is already out of the game")
     if state.side_chips(name):
-        raise IllegalAction(f"{name}'s side still holds {state.side_chips(name)} chip(s); only a "
-                            "side with no chips may resign", ruling="R17")
+        raise IllegalAction(f"{name}'s side still holds "
+                            f"{plural(state.side_chips(name), 'chip')}; only a side with no "
+                            "chips may resign", ruling="R17")
     if state.hand is not None and name in state.hand.live:
         raise IllegalAction(f"{name} is still in hand {state.hand.no} (all-in); resign after "
                             "the hand", ruling="R17")

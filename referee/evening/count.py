@@ -41,6 +41,10 @@ def parse_count(state: State, words: list[str]) -> dict[str, dict[str, int] | in
     for word in " ".join(words).replace(",", " ").split():
         name, sep, number = word.partition(":")
         if not sep:
+            if name.isdigit() or name.lower() in (c.lower() for c in colours):
+                raise BadInput(f"{word!r} alone counts nothing: write a colour and its count "
+                               f"as one word, `blue:10`, {example} (E142)", ruling="E142")
+            _counted(out, current)
             current = _holder(holders, name, out)
             out[current] = {}
             continue
@@ -63,7 +67,16 @@ def parse_count(state: State, words: list[str]) -> dict[str, dict[str, int] | in
     if not out:
         raise BadInput(f"nothing counted: name whose chips you count and what lies there, "
                        f"{example} (E130)", ruling="E130")
+    _counted(out, current)
     return out
+
+
+def _counted(out: dict[str, dict[str, int] | int], name: str | None) -> None:
+    """A holder named with nothing counted after it is a slip, not a count of none (E142)."""
+    if name is not None and out.get(name) == {}:
+        raise BadInput(f"{name} is named with nothing counted: give what lies in front of "
+                       f"them, `{name} blue:10`, or `{name}:0` when nothing does (E142)",
+                       ruling="E142")
 
 
 def _is_holder(holders: list[str], text: str) -> bool:

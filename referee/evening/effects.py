@@ -14,8 +14,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from referee.errors import IllegalAction, InvariantViolation
+from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.evening.state import POT, HandState, State, dump, load, move_chips
+from referee.names import plural
 from referee.streams import Event
 
 TURN, ROUND, HAND = "turn", "round", "hand"
@@ -400,7 +401,6 @@ def protected(hand: HandState, owner: str, card: str) -> str | None:
 def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bool]:
     """S21, S22: the cards a showdown hand counts: dead up cards left out, magic cards as
     what they count as. Returns the cards and whether magic changed any."""
-    from referee.errors import BadInput
 
     out = list(cards)
     for card in dead_cards(hand, name):
@@ -425,7 +425,6 @@ def _holds_what_it_named(name: str, f: dict[str, Any], cards: list[str]) -> None
     """S22, E56: a magic power's cards are in the user's showdown hand: the card it changes,
     and Abundance's card copied or Mingling the Waters' second card (one of the suit it names,
     when only the suit was given)."""
-    from referee.errors import BadInput
     from referee.rules.cards import Suit, parse_card
 
     named = [f["card"], *f.get("needs", [])]
@@ -449,7 +448,6 @@ def _holds_what_it_named(name: str, f: dict[str, Any], cards: list[str]) -> None
 def counted_hand(hand: HandState, name: str, cards: list[Any], magic: bool) -> Any:
     """A showdown hand as the powers in force count it: dead cards out, magic applied (S21,
     S22); a card a power discarded is in no hand (unless the showdown is ruled --magic)."""
-    from referee.errors import BadInput
     from referee.rules.cards import parse_cards
     from referee.rules.hands import best_hand
 
@@ -521,7 +519,7 @@ def in_force(state: State) -> list[dict[str, Any]]:
     for name, extra in state.surcharges.items():
         for s in extra:
             out.append({"power": s["power"], "target": name, "kind": "surcharge",
-                        "text": f"{name}'s next power costs {s['n']} Charge(s) more: "
+                        "text": f"{name}'s next power costs {plural(s['n'], 'Charge')} more: "
                                 f"{s['power']}"})
     return out
 

@@ -99,6 +99,8 @@ class CommandAmended(TypedDict):
     replayed: list[dict[str, Any]]   # each later command: cmd (as it was), text, events
     ripple: list[dict[str, Any]]     # what, before, after: every outcome that changed
     state: dict[str, Any]            # the evening as the replay left it
+    changed: NotRequired[list[dict[str, Any]]]  # every command replaced: cmd, old, new (E140)
+    dropped: NotRequired[list[dict[str, Any]]]  # every command dropped: cmd, text (E140)
 
 
 class SeatChanged(TypedDict):

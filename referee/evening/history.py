@@ -103,10 +103,11 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
             break
     if last is None:
         played = state.hands_played
-        raise BadInput((f"hand {no} has not been played to its end; " if no is not None else
-                        "no hand has been played to its end yet; ")
-                       + (f"hands 1 to {played} have" if played else "none has")
-                       + " (E135)", ruling="E135")
+        done = ("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played else \
+            "no hand has yet; `status` tells the one under way"
+        raise BadInput((f"hand {no} has not been played to its end; {done}" if no is not None
+                        else "no hand has been played to its end yet; `status` tells the one "
+                        "under way") + " (E135)", ruling="E135")
     for rnd in last["rounds"]:
         rnd["up"] = {p: rnd["up"][p] for p in last["order"] if p in rnd["up"]}
     last["rounds"] = [r for r in last["rounds"] if r["up"] or r["moves"]]

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.errors import BadInput, IllegalAction
+from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
 from referee.evening.folds import replay
 from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, require_evening
-from referee.names import match_name
+from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
 from referee.rules.pots import check_named_chips, pick_chips
 from referee.streams import Event
@@ -174,7 +174,6 @@ def by_names(state: State, words: list[str]) -> list[tuple[str, str]]:
     """``Ada KC KW Cy 2S 3P`` -> [("Ada", "KC KW"), ("Cy", "2S 3P")] (E27): the first word
     names a player (any unique prefix); after it, a word that is a player's whole name, and no
     card, starts the next player's cards."""
-    from referee.errors import UnknownCard
     from referee.rules.cards import parse_card
 
     if not words:
@@ -398,7 +397,8 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
     inside = [u for u in up if u in shorts]
     if inside and len(inside) < len(up) and not magic:
         lacking = [u for u in up if u not in shorts]
-        raise BadInput(f"{name}'s cards hold the up card(s) {' '.join(inside)} but not "
+        word = "card" if len(inside) == 1 else "cards"
+        raise BadInput(f"{name}'s cards hold the up {word} {' '.join(inside)} but not "
                        f"{' '.join(lacking)}; give only the down cards, or all {want} cards "
                        f"(showing: {' '.join(up)})")
     cards = given if up and len(inside) == len(up) else parse_cards(" ".join(up)) + given
@@ -409,7 +409,7 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
                        + f", not {len(cards)}: {len(up)} are showing, so give the other "
                        f"{rest}, or all {want}")
     if not 1 <= len(cards) <= 7:
-        raise BadInput(f"{name} has {len(cards)} card(s); a hand is one to seven cards")
+        raise BadInput(f"{name} has {plural(len(cards), 'card')}; a hand is one to seven cards")
     if not magic:
         for card, giver in forfeited(hand).items():
             if card in [c.short for c in cards]:

@@ -14,7 +14,7 @@ from referee.errors import BadInput
 from referee.evening import betting, effects
 from referee.evening.play import act
 from referee.evening.power_use import Use, counts_as, pay, power_label, toll_payers
-from referee.names import match_name
+from referee.names import match_name, plural
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
 from referee.streams import Event
@@ -59,7 +59,7 @@ def _toll(use: Use, e: Event) -> str:
     e["paid"] = {p: pay(use.state, p, n) for p in payers if p not in folding}
     e["folded"] = folding
     paid = ", ".join(e["paid"]) or "nobody"
-    return (f"toll of {n} chip(s) into the pot, no bet: {paid} "
+    return (f"toll of {plural(n, 'chip')} into the pot, no bet: {paid} "
             + ("pays" if len(e["paid"]) == 1 else "pay")
             + (f"; {', '.join(folding)} fold" if folding else ""))
 
@@ -277,7 +277,7 @@ def _cancel(use: Use, e: Event) -> str:
     assert answer is not None
     e["target"], e["cancels"] = answer["by"], answer["power"]
     return (f"{answer['event']['title']} of {answer['by']} is cancelled before it takes effect; "
-            f"it is spent and its {answer['event']['charges']} Charge(s) are lost")
+            f"it is spent and its {plural(answer['event']['charges'], 'Charge')} are lost")
 
 
 @builds("lose_power")
@@ -297,7 +297,7 @@ def _lose(use: Use, e: Event) -> str:
 def _surcharge(use: Use, e: Event) -> str:
     who = use.target(live=False)
     e["target"], e["n"] = who, int(param(use.effect, "charges"))
-    return f"the next power {who} uses costs {e['n']} Charge(s) more"
+    return f"the next power {who} uses costs {plural(e['n'], 'Charge')} more"
 
 
 @builds("bar_assistant")

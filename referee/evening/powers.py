@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from referee.errors import IllegalAction
+from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting, effects
 from referee.evening.folds import replay
 from referee.evening.play import _uncontested, fool_moves
@@ -20,7 +20,7 @@ from referee.evening.power_builders import BUILD
 from referee.evening.power_use import Use
 from referee.evening.power_use import label as _label
 from referee.evening.state import State, require_evening
-from referee.names import match_name
+from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
 from referee.rules.power_vocab import TIMINGS
 from referee.streams import Event
@@ -69,7 +69,6 @@ def find_power(state: State, text: str, holder: str | None = None) -> dict[str, 
     Raises:
         UnknownName: nothing matches, or several do; says which.
     """
-    from referee.errors import UnknownCard, UnknownName
 
     pool = powers(state)
     key = "-".join(text.split()).lower()
@@ -212,8 +211,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     have = state.charges.get(name, 0)
     if have < cost:
         star = f", one more for {state.surcharges[name][0]['power']} (S25)" if extra else ""
-        raise IllegalAction(f"{spec['name']} needs {cost} Charge(s){star}; {name}'s side has "
-                            f"{have} (R26)", ruling="R26")
+        raise IllegalAction(f"{spec['name']} needs {plural(cost, 'Charge')}{star}; "
+                            f"{name}'s side has {have} (R26)", ruling="R26")
     hand = state.hand
     if hand is None:
         raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "

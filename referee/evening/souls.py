@@ -27,7 +27,7 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
-from referee.names import match_name, name_key, quoted
+from referee.names import match_name, name_key, plural, quoted
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
 from referee.streams import Event
@@ -482,5 +482,5 @@ def give_charges(state: State, source: str, target: str, n: int) -> list[Event]:
                                ruling="R16")
     have = state.charges.get(a, 0)
     if have < n:
-        raise IllegalAction(f"{a}'s side has {have} Charge(s), not {n} (R25)", ruling="R25")
+        raise IllegalAction(f"{a}'s side has {plural(have, 'Charge')}, not {n} (R25)", ruling="R25")
     return [{"kind": "charges_given", "from": a, "to": b, "n": n}]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import InvariantViolation
+from referee.errors import IllegalAction, InvariantViolation
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
@@ -194,7 +194,6 @@ class State:
 def require_evening(state: State) -> None:
     """Every evening command needs an evening in the file."""
     if not state.started:
-        from referee.errors import IllegalAction
 
         raise IllegalAction("no evening in this file yet; start one with "
                             "`referee new --fool NAME --seat NAME:ARCANUM:COLOUR ...`")

@@ -57,7 +57,8 @@ def check_named_chips(holding: Mapping[str, int], named: Mapping[str, int], who:
         if have < n:
             held = ", ".join(f"{c}:{k}" for c, k in sorted(holding.items()) if k) or "no chips"
             raise IllegalAction(
-                f"{who} holds {have} {colour} chip(s), not {n}; {who} holds {held}", ruling="R11"
+                f"{who} holds {have} {colour} {'chip' if have == 1 else 'chips'}, not {n}; "
+                f"{who} holds {held}", ruling="R11"
             )
 
 

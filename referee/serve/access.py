@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.errors import StoreError
+
 if TYPE_CHECKING:
     pass
 
@@ -84,7 +86,6 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
     Raises:
         StoreError: the evening is busy, or the access file cannot be written.
     """
-    from referee.errors import StoreError
     from referee.storage.files import EveningLock
 
     lock = EveningLock(evening.with_name(evening.name + ".lock"))
@@ -117,7 +118,6 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
                    url: str | None) -> Access:
     import os
 
-    from referee.errors import StoreError
     from referee.storage.files import atomic_write
 
     old = None if renew else load_access(evening)

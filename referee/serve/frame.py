@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.errors import RefereeError, StoreError
 from referee.serve import players
 from referee.serve.room import load_room, room_path
 
@@ -55,7 +56,6 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     Raises:
         RefereeError: no evening file, a corrupt one, or no evening in it yet.
     """
-    from referee.errors import StoreError
     from referee.evening.state import require_evening
     from referee.report import chips_by_hand
     from referee.storage.store import open_evening
@@ -210,7 +210,6 @@ class FrameSource:
             cached = self._cached
             if cached is not None and cached.key == key:
                 return cached  # another request built it meanwhile
-            from referee.errors import RefereeError
 
             try:
                 data = self.build(self.path)

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.errors import RefereeError, StoreError
+
 if TYPE_CHECKING:
     from referee.evening.state import State
 
@@ -210,7 +212,6 @@ def load_state(path: Path) -> State:
         StoreError: there is no evening file at ``path``, or it is corrupt.
         IllegalAction: the file holds no evening yet.
     """
-    from referee.errors import StoreError
     from referee.evening.state import require_evening
     from referee.storage.files import check_path
     from referee.storage.store import open_evening
@@ -273,7 +274,6 @@ def frames(
     A read that fails (the file gone, replaced by something else) keeps the last good
     frame and adds its one-line ``problem``.
     """
-    from referee.errors import RefereeError
 
     state: State | None = None
     problem: str | None = None
@@ -292,7 +292,6 @@ def frames(
 def replay_frame(ev: Any, wall: dict[str, Any]) -> dict[str, Any] | None:
     """The finished hand the GM replays on the wall (`room replay N`, E136): its story in
     lines, from the log; None when none is asked for (or it cannot be told)."""
-    from referee.errors import RefereeError
     from referee.evening.history import hand_history, history_lines
     from referee.streams import plain, spec
 
@@ -314,7 +313,6 @@ def replay_frame(ev: Any, wall: dict[str, Any]) -> dict[str, Any] | None:
 def odds_frame(state: State, wall: dict[str, Any]) -> dict[str, Any] | None:
     """Each live player's chance on what is showing (`room odds on`, H31): never by default,
     and only while a hand is played."""
-    from referee.errors import RefereeError
 
     if wall.get("odds") is not True or state.hand is None:
         return None

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.errors import DryRunDone, StoreError
+
 if TYPE_CHECKING:
     pass
 
@@ -106,7 +108,6 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
     Raises:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
-    from referee.errors import StoreError
     from referee.storage.files import EveningLock, atomic_write, check_path
 
     check_path(evening)  # E94
@@ -123,7 +124,6 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         from referee.storage import files
 
         if files.DRY_RUN:  # E133: the wall as it would be; nothing is written
-            from referee.errors import DryRunDone
 
             now = time.time()
             raise DryRunDone(text=None, wall=(was.says(now), room.says(now)))

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
+from referee.errors import BadInput, RefereeError
+
 if TYPE_CHECKING:
     import io
     import ssl
@@ -414,7 +416,6 @@ class Handler(BaseHTTPRequestHandler):
                    headers=headers, cache="no-cache")
 
     def _handout(self, token: str) -> None:
-        from referee.errors import RefereeError
         from referee.serve.pages import handout_page, new_nonce
 
         access = self.server.access()
@@ -504,7 +505,6 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
     """
     import ssl
 
-    from referee.errors import BadInput
 
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.minimum_version = ssl.TLSVersion.TLSv1_2
@@ -531,7 +531,6 @@ def make_server(evening: Path, host: str, port: int, *, station: StationRunner |
     Raises:
         BadInput: the address is taken or cannot be bound, or the TLS files are unusable.
     """
-    from referee.errors import BadInput
 
     context = tls_context(*tls) if tls is not None else None
     try:

@@ -135,18 +135,19 @@ def bytes_damage(where: Path, n: int, data: bytes | None,
 def presence(path: Path, meta: dict[str, Any]) -> str | None:
     """What is wrong with the sealed segments by a look at their sizes (one ``stat`` each):
     a segment missing, or not of the recorded size. Every command checks this."""
+    base = str(folder(path))  # plain strings: a Path per segment was most of the check's time
     for n in range(1, meta["segments"] + 1):
-        where = segment_path(path, meta, n)
+        file = name(meta, n)
         try:
-            st = os.stat(where)
+            st = os.stat(os.path.join(base, file))
         except FileNotFoundError:
-            return f"its sealed segment {n} ({where.name}) is missing"
+            return f"its sealed segment {n} ({Path(file).name}) is missing"
         except OSError as exc:
-            return f"its sealed segment {n} ({where.name}) cannot be read ({exc.strerror})"
+            return f"its sealed segment {n} ({Path(file).name}) cannot be read ({exc.strerror})"
         if not stat.S_ISREG(st.st_mode):
-            return f"its sealed segment {n} ({where.name}) is not a regular file"
+            return f"its sealed segment {n} ({Path(file).name}) is not a regular file"
         expected = recorded(meta, n)
         if expected is not None and st.st_size != expected["size"]:
-            return (f"its sealed segment {n} ({where.name}) has {st.st_size} bytes, not the "
-                    f"{expected['size']} sealed")
+            return (f"its sealed segment {n} ({Path(file).name}) has {st.st_size} bytes, not "
+                    f"the {expected['size']} sealed")
     return None

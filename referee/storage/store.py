@@ -35,7 +35,7 @@ from typing import Any
 
 from tinydb import TinyDB
 
-from referee.errors import StoreError
+from referee.errors import IllegalAction, StoreError
 from referee.storage import files, header, segments
 from referee.storage.answers import (
     UNANSWERED,
@@ -263,7 +263,6 @@ class Evening:
         """The GM types again the command whose answer a killed console never showed (E41)."""
         if self.unanswered is None or self.unanswered.get("text") != text:
             return
-        from referee.errors import IllegalAction
 
         remember_told(self.path, self.unanswered.get("token"))  # refused once, not twice
         UNANSWERED.remove(self.unanswered)
@@ -339,7 +338,6 @@ class Evening:
         self._require_write()
         command = self.last_command(stream)
         if command is None:
-            from referee.errors import IllegalAction
 
             raise IllegalAction("nothing to undo" + (f" at the {stream} table" if stream else ""))
         self._refuse_retry("undo")
@@ -364,7 +362,6 @@ class Evening:
             if entry["redoable"] and (stream is None or entry["stream"] == stream):
                 break
         else:
-            from referee.errors import IllegalAction
 
             raise IllegalAction("nothing to redo: redo works only right after undo")
         self._refuse_retry("redo")

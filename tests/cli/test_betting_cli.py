@@ -101,14 +101,14 @@ def test_r14_all_ins_at_different_amounts_make_side_pots(gm: GM) -> None:
     gm("sit", "Ed")
     gm("open-phase")
     out = gm("hand", "start").output
-    assert "Antes: 4 chip(s)" in out  # R13: one chip from each stakeholder, none from the Fool
+    assert "Antes: 4 chips" in out  # R13: one chip from each stakeholder, none from the Fool
     gm("hand", "show", "Cy", "KC KW")
     gm("hand", "show", "Ed", "QC QW")
     gm("hand", "show", "Ada", "8C 8W")
     gm("hand", "show", "Flo", "9C 9W")
     gm("hand", "show", "Fool", "0 I II III")
     assert gm.status()["hand"]["to_act"] == "Cy"
-    assert "holds 2 chip(s)" in gm.fails("bet", "Cy", "10")  # E27: all-in is said
+    assert "holds 2 chips" in gm.fails("bet", "Cy", "10")  # E27: all-in is said
     assert "all-in" in gm("bet", "Cy", "all").output  # holds 2 after the ante (R14)
     gm("raise", "Flo", "4")    # to 6
     gm("call", "Ed")           # all-in for 5

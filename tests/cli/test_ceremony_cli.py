@@ -89,7 +89,7 @@ def test_r40_the_claims_are_listed_in_the_fools_order_with_both_points(flo_holds
     # is listed only with --reveal (E43).
     assert data["claims"] == []
     out = gm("ceremony").output
-    assert "1 more claim(s) that a soul's secret Arcanum takes part in" in out
+    assert "1 more claim that a soul's secret Arcanum takes part in" in out
     [claim] = gm.json("ceremony", "--reveal")["claims"]
     assert (claim["person"], claim["arcanum"], claim["points"], claim["occupant"],
             claim["occupant_points"], claim["how"]) == ("Flo", "III", 4, "Cy", 2, "promote")
@@ -118,15 +118,15 @@ def test_r28_too_few_points_is_refused(flo_holds_cy: GM) -> None:
     gm("end")
     # Ben: 1 (his start, IX) + 2 (the green bottle, IX) = 3 in the vacant Hermit.
     line = gm.fails("ceremony", "promote", "Ben", "IX")
-    assert "Ben has 3 point(s) in IX The Hermit, which is vacant: a vacant Arcanum needs 7" \
+    assert "Ben has 3 points in IX The Hermit, which is vacant: a vacant Arcanum needs 7" \
         in line and "(R28)" in line
     # Di has nothing in III; Cy, who holds it, has 2.
     line = gm.fails("ceremony", "promote", "Di", "III")
-    assert "Di has 0 point(s) in III The Empress and Cy, who holds it, has 2" in line
+    assert "Di has 0 points in III The Empress and Cy, who holds it, has 2" in line
     # Ed, a member, moves with switch, and then needs more than Cy's 2: he has none.
     assert "moves with `referee ceremony switch Ed III`" in gm.fails(
         "ceremony", "promote", "Ed", "III")
-    assert "Ed has 0 point(s) in III" in gm.fails("ceremony", "switch", "Ed", "III")
+    assert "Ed has 0 points in III" in gm.fails("ceremony", "switch", "Ed", "III")
     assert "holds no Arcanum" in gm.fails("ceremony", "switch", "Flo", "III")
     assert "holds VII The Chariot already" in gm.fails("ceremony", "switch", "Ed", "VII")
 

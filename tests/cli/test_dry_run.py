@@ -115,7 +115,7 @@ def test_e133_dry_run_names_events_rulings_and_changes(tmp_path: Path) -> None:
     code, out, err = _run(db, ["call", "Ada", "--dry-run"])
     assert code == 0, err
     assert _files(tmp_path) == files
-    assert "`call Ada` would record 1 event(s); nothing was written (E133)" in out
+    assert "`call Ada` would record 1 event; nothing was written (E133)" in out
     assert "action:" in out and "Rulings: R9, R11" in out
     assert "Ada: red -2" in out and "the pot: red +2" in out
     assert "Ada to act, owes 2 -> hand 1 round 1: Cy to act, owes 1" in out
@@ -131,13 +131,13 @@ def test_e133_undo_and_the_wall_as_dry_runs(tmp_path: Path) -> None:
     assert _run(db, ["hand", "start"])[0] == 0
     files = _files(tmp_path)
     code, out, _ = _run(db, ["--dry-run", "undo"])
-    assert code == 0 and "`undo` would take back 1 event(s)" in out
+    assert code == 0 and "`undo` would take back 1 event" in out
     assert "between hands (0 played)" in out
     code, out, _ = _run(db, ["room", "blank", "--dry-run"])
     assert code == 0 and "would put on the wall blank" in out
     code, out, _ = _run(db, ["new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat",
                              "Cy:III:blue", "--force", "--dry-run"])
-    assert code == 0 and "would record 1 event(s)" in out
+    assert code == 0 and "would record 1 event" in out
     assert _files(tmp_path) == files  # no backup, no new keys, no wall file
 
 
@@ -171,3 +171,14 @@ def test_e133_no_keys_are_written_in_a_dry_run(tmp_path: Path, monkeypatch: Any)
     monkeypatch.setattr(files, "DRY_RUN", True)
     replace_access(evening, ["Ben", "Di"])
     assert access_path(evening).read_bytes() == keys
+
+
+def test_e133_a_dry_run_ends_with_its_command(gm: Any) -> None:
+    """The next thing the process writes (a store write of a test, a shell's next line
+    before its parse) is written: --dry-run never outlives the command that was given it."""
+    from referee.storage import files
+
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
+    before = gm.db.read_bytes()
+    gm("--dry-run", "rise", "Ada")
+    assert gm.db.read_bytes() == before and files.DRY_RUN is False

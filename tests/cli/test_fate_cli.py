@@ -376,7 +376,7 @@ def test_f25_a_drink_counts_in_the_next_shot_not_in_the_calm_tests(lord: Host) -
     # Phase 2: Ashby fires alone (Bob shows mercy): 3 pistol + 1 aimed + 1 drink = 5 cards.
     shot = ("duel", "phase", "fire", "mercy", "--cof", "7H", "--b", "2C 3C 4C 5C 6C")
     short = lord.fails(*shot, "--a", "2H 3D 4D 5D")
-    assert "the pool is 5 = 3 pistol + 1 aimed 1 phase(s) + 1 drink" in short
+    assert "the pool is 5 = 3 pistol + 1 aimed 1 phase + 1 drink" in short
     out = said(lord(*shot, "--a", "2H 3D 4D 5D 6D"))
     assert "Bob: Health Healthy -> Injured (R37)" in out
     assert lord.json("char", "show", "ashby")["next_mod"] == 0  # spent by the shot

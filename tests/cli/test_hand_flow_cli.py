@@ -183,11 +183,11 @@ def test_e27_a_bet_above_the_stack_is_refused_and_all_in_is_said(gm: GM) -> None
     gm("hand", "start")  # antes: Cy holds 6
     gm("hand", "show", "Cy: KC KW", "Ed: 2S 3P", "Ada: 4P 5C", "Max: 2W 6W 8S 7P")
     line = gm.fails("bet", "Cy", "50")
-    assert "Cy holds 6 chip(s); bet at most 6" in line and "bet Cy all" in line
+    assert "Cy holds 6 chips; bet at most 6" in line and "bet Cy all" in line
     assert "bad amount" in gm.fails("bet", "Cy", "lots")
     gm("bet", "Cy", "2")
     line = gm.fails("raise", "Ed", "9")
-    assert "Ed holds 9 chip(s): 2 to call and at most 7 more" in line
+    assert "Ed holds 9 chips: 2 to call and at most 7 more" in line
     out = gm("raise", "all").output  # Ed, the player to act
     assert "Ed raises, putting in 9" in out and "all-in" in out
 
@@ -335,7 +335,7 @@ def test_e26_the_showdown_takes_the_down_cards_and_checks_a_whole_hand(gm: GM) -
     assert "Ed holds 7 cards, not 11: 4 are showing, so give the other 3, or all 7" in line
     line = gm.fails("hand", "showdown", "Cy: 2C 4W 6S 8P 9S QW KS", "Ed: 3C 5W AS",
                     "Ada: 2W 4S KP")
-    assert "hold the up card(s) 6S 8P QW but not 10C" in line
+    assert "hold the up cards 6S 8P QW but not 10C" in line
     assert "missing" in gm.fails("hand", "showdown", "Cy: 2C 4W KS", "Ed: 3C 5W AS")
     result = gm.json("hand", "showdown", "Cy: 2C 4W 6S 8P 10C QW KS", "Ed: 3C 5W AS",
                      "Ada: 2W 4S KP")

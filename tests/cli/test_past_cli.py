@@ -77,7 +77,8 @@ def test_e135_hand_history_tells_the_hand_move_by_move(gm: GM) -> None:
     out = gm("hand", "history").output  # the last finished hand
     assert out.startswith("Hand 1 (limit phase)") and "Ed raises 2" in out
     assert "Showdown: Cy KC KW 6S 8S 3C 9C PC" in out
-    assert "has not been played to its end" in gm.fails("hand", "history", "2")
+    assert "hand 2 has not been played to its end; hand 1 has (E135)" in \
+        gm.fails("hand", "history", "2")
 
 
 def test_e137_log_as_jsonl_and_csv(gm: GM) -> None:
@@ -126,3 +127,12 @@ def test_e136_h31_replay_and_odds_on_the_wall_only_when_asked(gm: GM, db: Path) 
     assert json.loads(room_path(db).read_text())["odds"] is True
     assert "give on or off" in gm.fails("room", "odds", "maybe")
     assert evening != db.read_bytes()  # the hand started; the room commands wrote none of it
+
+
+def test_e135_no_finished_hand_yet_says_where_to_look(gm: GM) -> None:
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    line = gm.fails("hand", "history")
+    assert "no hand has been played to its end yet; `status` tells the one under way" in line
+    assert "none has" not in line
+    assert "hand 3 has not been played to its end; no hand has yet" in gm.fails(
+        "hand", "history", "3")

@@ -242,7 +242,7 @@ def test_e55_the_reapers_toll_by_any_word_or_its_card(gm: GM, said: str) -> None
     gm("power", "access", "Kit", "XIII", "reversed")
     gm("check", "Cy")
     out = gm("power", "use", "Kit", said).output
-    assert "Kit uses The Reaper's Toll, paying 1 Charge(s)" in out
+    assert "Kit uses The Reaper's Toll, paying 1 Charge" in out
     assert "Cy, Ada pay" in out
     h = hand(gm)
     assert h["pot"] == 2 and h["bet"] == 0 and h["to_act"] == "Kit"

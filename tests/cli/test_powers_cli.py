@@ -450,7 +450,7 @@ def test_s25_ill_star_makes_the_next_power_dearer(gm: GM) -> None:
     table(gm)
     grant(gm, "Ada", "Ill Star")
     use(gm, "Ada", "Ill Star", "--target", "Ed")
-    assert "Ed's next power costs 1 Charge(s) more: Ill Star" in [
+    assert "Ed's next power costs 1 Charge more: Ill Star" in [
         f["text"] for f in gm.status()["in_force"]]
     grant(gm, "Ed", "Behind the Veil")
     use(gm, "Ed", "Behind the Veil")

@@ -235,7 +235,7 @@ def demo_season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     first = tmp_path_factory.mktemp("season") / "season-1.json"
     result = CliRunner().invoke(app, ["demo", "--season", "--db", str(first), "--quiet"])
     assert result.exit_code == 0, result.output
-    assert "The season: 2 evening(s) (R43)" in result.output
+    assert "The season: 2 evenings (R43)" in result.output
     return first
 
 

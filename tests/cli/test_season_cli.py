@@ -89,7 +89,7 @@ def test_r42_the_next_evening_carries_the_roster_souls_clues_dead_and_characters
                                         "Ada:::Gus:IV")
     assert not two.db.exists()
     # The default scenario has 6 souls, 4 of them seen already: 2 new for 3 stakeholders.
-    assert "2 soul(s) new to the season for 3 stakeholders" in first.fails("next", str(two.db))
+    assert "2 souls new to the season for 3 stakeholders" in first.fails("next", str(two.db))
     # Di and Flo change sides: Di now assists Ed in seat 2, Flo assists Cy in seat 1.
     first("next", str(two.db), "--scenario", str(new), "--seat", "Cy:::Flo",
           "--seat", "Ed:::Di")

@@ -283,7 +283,7 @@ def test_r23_study_only_a_soul_the_side_holds(runner: CliRunner, ev: Path) -> No
 
 def test_r24_first_correct_name_earns_two_charges(runner: CliRunner, ev: Path) -> None:
     out = ok(runner, ev, "soul", "guess", "Dan", "cobalt", "--name", "houdini").stdout
-    assert "correct" in out and "+2 Charge(s) for Cara's side, now 2" in out
+    assert "correct" in out and "+2 Charges for Cara's side, now 2" in out
     assert status(runner, ev)["charges"]["Cara"] == 2
 
 
@@ -322,14 +322,14 @@ def test_r24_a_fourth_guess_is_refused(runner: CliRunner, ev: Path) -> None:
 def test_r25_charges_go_from_side_to_side(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "soul", "guess", "Finn", "amber", "--name", "Catherine II")
     out = ok(runner, ev, "charge", "give", "Finn", "Ben", "2").stdout
-    assert "Eve's side gives 2 Charge(s) to Ada's side" in out
+    assert "Eve's side gives 2 Charges to Ada's side" in out
     assert status(runner, ev)["charges"] == {"Cara": 0, "Eve": 0, "Ada": 2}
 
 
 def test_r25_giving_charges_the_side_lacks_is_refused(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "soul", "guess", "Finn", "amber", "--arcanum", "III")
     line = refused(runner, ev, "charge", "give", "Finn", "Ben", "2")
-    assert "Eve's side has 1 Charge(s), not 2" in line
+    assert "Eve's side has 1 Charge, not 2" in line
     refused(runner, ev, "charge", "give", "Finn", "Eve", "1")     # the same side
 
 
@@ -384,7 +384,7 @@ def test_r26_use_pays_charges_once(runner: CliRunner, ev: Path) -> None:
     ok(runner, ev, "hand", "start")
     ok(runner, ev, "power", "access", "Ada", "XII", "upright")              # 1 Charge
     out = ok(runner, ev, "power", "use", "Ada", "upside down", "--card", "5C").stdout
-    assert "Ada uses Upside Down, paying 1 Charge(s)" in out
+    assert "Ada uses Upside Down, paying 1 Charge" in out
     assert status(runner, ev)["charges"]["Ada"] == 0
     line = refused(runner, ev, "power", "use", "Ada", "XII-upright")
     assert "already used" in line
@@ -394,7 +394,7 @@ def test_r26_use_without_the_charges_is_refused(runner: CliRunner, ev: Path) -> 
     ok(runner, ev, "hand", "start")
     ok(runner, ev, "power", "access", "Ada", "0", "upright")        # The Leap: 2 Charges
     line = refused(runner, ev, "power", "use", "Ada", "The Leap", "--card", "5C", "--as", "KC")
-    assert "needs 2 Charge(s); Ada's side has 0" in line
+    assert "needs 2 Charges; Ada's side has 0" in line
 
 
 # -- R27 status points --------------------------------------------------------------------------

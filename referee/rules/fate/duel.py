@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.names import match_name, match_person, quoted
+from referee.names import match_name, match_person, plural, quoted
 from referee.rules.fate.actions import apply_damage, result_lines, run_gates, usual_or, weapon
 from referee.rules.fate.cards import format_fate_cards
 from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
@@ -163,7 +163,7 @@ def _weapon_pool(state: State, duel: Duel, side: str, data: FateData) -> Pool:
     char = state["chars"][duel["names"][side]]
     pool = Pool(char["name"], parts=[(label, n, None) for label, n in duel["pools"][side]])
     if duel["aim"][side]:
-        pool.parts.append((f"aimed {duel['aim'][side]} phase(s)", duel["aim"][side], None))
+        pool.parts.append((f"aimed {plural(duel['aim'][side], 'phase')}", duel["aim"][side], None))
     if duel["shaken"][side]:
         pool.parts.append(("the other stood firm", -duel["shaken"][side], None))
     health = char["areas"][HEALTH]
