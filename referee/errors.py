@@ -7,6 +7,7 @@ a bug (exit 1).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -69,15 +70,15 @@ class DryRunDone(Exception):  # noqa: N818  (not an error: the end of a dry run)
     room's wall before and after, in words, for a `room` command.
     """
 
-    def __init__(self, *, text: str | None, added: list[dict[str, Any]] | None = None,
-                 removed: list[dict[str, Any]] | None = None,
+    def __init__(self, *, text: str | None, added: Sequence[Mapping[str, Any]] | None = None,
+                 removed: Sequence[Mapping[str, Any]] | None = None,
                  before: dict[str, Any] | None = None,
                  after: dict[str, Any] | None = None,
                  wall: tuple[str, str] | None = None) -> None:
         super().__init__("dry run")
         self.text = text
-        self.added = added or []
-        self.removed = removed or []
+        self.added: list[Mapping[str, Any]] = list(added or [])
+        self.removed: list[Mapping[str, Any]] = list(removed or [])
         self.before = before or {}
         self.after = after or {}
         self.wall = wall

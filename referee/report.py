@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.evening import ceremony as cer
 from referee.evening import points as pts
-from referee.evening.effects import spent
+from referee.evening.powers.effects import spent
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, State
 from referee.evening.views import status
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
@@ -91,7 +91,8 @@ def _arcana(state: State, reveal: bool) -> dict[str, Any]:
             "promotions": pts.promotions(state, reveal=reveal)}
 
 
-def _arcanum_label(numeral: str) -> str:
+def arcanum_label(numeral: str) -> str:
+    """An Arcanum as the report prints it; a soul's secret one is not named."""
     if numeral == SECRET:
         return "? (a soul's secret Arcanum)"
     return f"{numeral} {MAJOR_NAMES[parse_arcanum(numeral)]}"
@@ -177,7 +178,7 @@ def roster_line(entry: dict[str, Any]) -> str:
             + (" (absent tonight)" if entry["absent"] else ""))
 
 
-def _pots_note(pots: list[dict[str, Any]]) -> str:
+def pots_note(pots: list[dict[str, Any]]) -> str:
     """`` (main pot 12 to Gus, side pot 4 to Ed)`` when a hand had side pots, else nothing."""
     if len(pots) < 2:
         return ""
@@ -345,7 +346,7 @@ def render_html(report: dict[str, Any]) -> str:
         for s in report["souls"])
     points = "".join(
         f"<tr><td>{_e(person)}</td><td>" + ", ".join(
-            f"{_e(_arcanum_label(a))}: <b>{n}</b>" for a, n in arcana.items())
+            f"{_e(arcanum_label(a))}: <b>{n}</b>" for a, n in arcana.items())
         + "</td></tr>" for person, arcana in report["arcana"]["points"].items())
     claims = "".join(
         f"<tr><td>{_e(c['person'])}</td><td>{_e(c['arcanum'])} "
@@ -355,7 +356,7 @@ def render_html(report: dict[str, Any]) -> str:
         for c in report["arcana"]["promotions"])
     hl = report["highlights"]
     items = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
-             f"{_e(' and '.join(p['winners']) + _pots_note(p['pots']))}"
+             f"{_e(' and '.join(p['winners']) + pots_note(p['pots']))}"
              for p in hl["biggest_hands"]]
     items += [f"Hand {d['hand']}: {_e(d['player'])} played "
               f"{_e(d['title'])} ({_e(' + '.join(d['duet']))})"

@@ -15,20 +15,32 @@ import dataclasses
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+#: An event as the store holds it: a JSON object with a ``"kind"``. A stream with records of
+#: its own (the evening's, ``referee.evening.events``) reads each through ``StreamSpec.read``.
 Event = dict[str, Any]
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+def _as_stored(raw: Event) -> Event:
+    return raw
 
 
 @dataclass(frozen=True)
-class StreamSpec:
-    """One stream's fold. ``apply`` may mutate and return the state it is given."""
+class StreamSpec(Generic[S, E]):
+    """One stream's fold over its state ``S`` and its events ``E``. ``apply`` may mutate and
+    return the state it is given; ``read`` turns a stored event into an ``E`` (the stream's
+    records), checking what the fold will read."""
 
     name: str
-    empty: Callable[[], Any]
-    apply: Callable[[Any, Event], Any]
-    dump: Callable[[Any], Any]
-    load: Callable[[Any], Any]
+    empty: Callable[[], S]
+    apply: Callable[[S, E], S]
+    dump: Callable[[S], Any]
+    load: Callable[[Any], S]
+    read: Callable[[Event], E] = _as_stored  # type: ignore[assignment]
 
 
 #: Where each stream's spec lives, imported only when that stream is read.
@@ -39,10 +51,10 @@ STREAMS: dict[str, str] = {
     "fate": "referee.rules.fate:STREAM",
 }
 
-_loaded: dict[str, StreamSpec] = {}
+_loaded: dict[str, StreamSpec[Any, Any]] = {}
 
 
-def spec(name: str) -> StreamSpec:
+def spec(name: str) -> StreamSpec[Any, Any]:
     """The registered spec of stream ``name``."""
     found = _loaded.get(name)
     if found is None:

@@ -4,10 +4,14 @@ R9, R12-R15, E2-E5, E27), on states built directly: no disk, no console."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from referee.errors import IllegalAction
+from referee.errors import BadInput, IllegalAction
 from referee.evening import betting
-from referee.evening.state import HandState, Round, Seat, State
+from referee.evening.powers import constraints
+from referee.evening.state import Effect, HandState, Round, Seat, State
+from tests.profiles import examples
 
 ORDER = ["Ada", "Cy", "Ed", "Max"]
 
@@ -102,3 +106,84 @@ def test_up_cards_dealt_by_round_and_all_once_betting_is_over() -> None:
     assert (betting.up_cards_dealt(state, hand, "Ada"), betting.up_cards_dealt(
         state, hand, "Max")) == (4, 7)
     assert betting.missing_up_cards(state, hand) == []
+
+
+# -- the machine as one: constraints read once, one verifier per move ------------------------
+
+NARROWS = ["only", "call_or_fold", "must_raise", "no_raises", "no_fold", "no_bets", "all_in"]
+
+
+@st.composite
+def _rounds(draw: st.DrawFn) -> tuple[State, HandState]:
+    """A round under way: any stacks, a bet and what each put in, and powers in force."""
+    stacks = {n: draw(st.integers(0, 6)) for n in ("Ada", "Cy", "Ed")}
+    bet = draw(st.integers(0, 3))
+    committed = {n: draw(st.integers(0, bet)) for n in ("Ada", "Cy", "Ed")}
+    acted = draw(st.lists(st.sampled_from(["Ada", "Cy", "Ed"]), unique=True))
+    state, hand = _state({**stacks, "Max": draw(st.integers(0, 3))}, ALL_UP,
+                         phase=draw(st.sampled_from(["limit", "open"])), bet=bet,
+                         committed=committed, acted=acted, actions=len(acted) + (bet > 0),
+                         raises=draw(st.integers(0, 3)), last=acted[-1] if acted else None,
+                         opener="Ada" if acted or bet else None)
+    for _ in range(draw(st.integers(0, 3))):
+        kind = draw(st.sampled_from(NARROWS))
+        scope = draw(st.sampled_from(["turn", "round", "hand"]))
+        target = None if scope == "round" and draw(st.booleans()) else draw(
+            st.sampled_from(["Ada", "Cy", "Ed"]))
+        effect: Effect = {"kind": kind, "scope": scope, "target": target, "power": "Spell",
+                          "by": "Ada", "street": draw(st.integers(1, 2))}
+        if kind == "only":
+            effect["moves"] = draw(st.lists(st.sampled_from(["call", "fold", "check"]),
+                                            min_size=1, unique=True))
+        hand.effects.append(effect)
+    return state, hand
+
+
+@settings(max_examples=examples(150))
+@given(_rounds())
+def test_s17_the_powers_in_force_are_read_once_as_each_player_would_be_asked(
+        table_state: tuple[State, HandState]) -> None:
+    state, hand = table_state
+    limits = constraints.constraints(state, hand)
+    for name in hand.order:
+        asked = [f for f in constraints.binding(hand, name) if f["kind"] in NARROWS[:-1]]
+        assert limits.narrowing.get(name, []) == asked
+        assert (name in limits.suspended) == constraints.suspended(hand, name)
+
+
+@settings(max_examples=examples(150))
+@given(_rounds())
+def test_r12_every_move_offered_passes_its_verifier_and_can_agrees_with_verify(
+        table_state: tuple[State, HandState]) -> None:
+    state, hand = table_state
+    what = betting.options(state, hand)
+    name = betting.to_act(state, hand)
+    assert (what is None) == (name is None)
+    for move in ("bet", "raise", "call", "check", "fold"):
+        try:
+            betting.VERIFY[move](state, hand, name or "Ada", None)
+            allowed = True
+        except IllegalAction as refusal:
+            allowed = False
+            if what is not None and name != state.fool and refusal.ruling == "S17":
+                assert move not in what.moves  # a power forbade it: never offered
+        assert betting.can_act_so(state, hand, name or "Ada", move) == allowed
+        if what is not None and name != state.fool and move in what.moves:
+            assert allowed, (move, what)
+
+
+def test_r12_each_move_verified_and_made_as_its_event() -> None:
+    state, hand = _state({"Ada": 5, "Cy": 4, "Ed": 5}, ALL_UP, phase="open")
+    made = betting.bet(state, hand, "Cy", 2)
+    assert made == {"kind": "action", "name": "Cy", "action": "bet", "chips": {"blue": 2},
+                    "all_in": False, "auto": False}
+    assert betting.bet(state, hand, "Cy", betting.ALL)["all_in"] is True
+    with pytest.raises(BadInput, match="add up to 3, but this bet puts in 2") as named:
+        betting.bet(state, hand, "Cy", 2, chips={"blue": 3})
+    assert named.value.ruling == "R11"
+    with pytest.raises(IllegalAction, match="nothing to call for Cy"):
+        betting.call(state, hand, "Cy")
+    with pytest.raises(IllegalAction, match="not Ada's turn"):
+        betting.fold(state, hand, "Ada")
+    assert betting.check(state, hand, "Cy")["chips"] == {}
+    assert not betting.can_raise(state, hand, "Cy") and betting.can_bet(state, hand, "Cy")

@@ -19,8 +19,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from referee.errors import RefereeError
-from referee.evening import betting, play, powers
+from referee.evening import betting, play
 from referee.evening.folds import apply
+from referee.evening.powers import use as powers
 from referee.evening.state import State
 from referee.rules.cards import DECK, parse_card
 from referee.streams import Event

@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 
 from referee.content.scenario import data_file, load_powers, validate_powers
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, powers, souls
+from referee.evening import betting, commands, play, souls
 from referee.evening.folds import apply
+from referee.evening.powers import use as powers
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
 from referee.rules.cards import parse_card, to_roman
 from referee.rules.power_vocab import EFFECTS, TIMINGS, check
@@ -275,15 +276,26 @@ class PowersMachine(RuleBasedStateMachine):
         hand = self.state.hand
         assert hand is not None
         hands: list[tuple[str | None, str]] = []
+        named: dict[str, list[str]] = {}
         for name in hand.live:
             cards = list(hand.showing.get(name, []))
             for f in hand.effects:  # S22, E56: the cards a magic power named are in the hand
                 if f["kind"] == "counts_as" and f["target"] == name:
                     cards += [c for c in (f["card"], *f.get("needs", [])) if c not in cards]
-                    if f.get("suit") and not any(_lends(c, f) for c in cards):
-                        cards.append(next(c for c in DECK if c not in cards and _lends(c, f)))
-            cards += [c for c in DECK if c not in cards][:max(0, 5 - len(cards))]
-            hands.append((name, " ".join(cards[:7])))
+            named[name] = cards
+        taken = {c for cards in named.values() for c in cards}
+        for name in hand.live:
+            cards = named[name]
+            for f in hand.effects:
+                if f["kind"] == "counts_as" and f["target"] == name and f.get("suit") and not any(
+                        _lends(c, f) for c in cards):
+                    lender = next(c for c in DECK if c not in taken and _lends(c, f))
+                    cards.append(lender)
+                    taken.add(lender)
+            # Filled from cards no hand names: a deck holds each card once (R8).
+            fill = [c for c in DECK if c not in taken][:max(0, 5 - len(cards))]
+            taken.update(fill)
+            hands.append((name, " ".join((cards + fill)[:7])))
         events = self.attempt(play.showdown, hands, magic=True, now=0.0)
         assert events is not None, hands
 

@@ -218,3 +218,48 @@ def test_every_hit_holds_every_word(case: tuple[str, list[tuple[str, str, list[s
         any(t.startswith(w) for t in f"{r.id} {r.title} {r.text}".casefold().split())
         for w in words)]
     assert sorted(r.id for r, _ in hits) == sorted(holding)
+
+
+DECIDED = re.compile(r"Decided in `([\w./]+)`\.")
+
+
+def _decider(name: str) -> Path:
+    """The file a ``Decided in`` names: a module of the package, or a file of its data."""
+    if "/" in name:
+        return ROOT / name
+    parts = name.split(".")
+    module = ROOT.joinpath(*parts).with_suffix(".py")
+    return module if module.exists() else ROOT.joinpath(*parts, "__init__.py")
+
+
+def _misfiled(book: Rulebook) -> dict[str, str]:
+    """Entries whose ``Decided in `MODULE`.`` is missing, doubled, names no file, or names a
+    file that does not cite the entry's id."""
+    wrong = {}
+    for ruling in book.rulings:
+        named = DECIDED.findall(ruling.text)
+        if len(named) != 1:
+            wrong[ruling.id] = f"names {len(named)} deciding modules, not 1"
+            continue
+        path = _decider(named[0])
+        if not path.is_file():
+            wrong[ruling.id] = f"{named[0]} does not exist"
+        elif ruling.id not in {m.group(0) for m in ID.finditer(path.read_text("utf-8"))}:
+            wrong[ruling.id] = f"{named[0]} does not cite {ruling.id}"
+    return wrong
+
+
+def test_every_ruling_names_the_module_that_decides_it_and_that_module_cites_it() -> None:
+    """From the book to the code in one step: each entry's ``Decided in `MODULE`.`` names a
+    module that exists and cites the id (so a search for the id there finds the ruling)."""
+    assert not _misfiled(BOOK)
+
+
+def test_a_misfiled_ruling_is_caught() -> None:
+    planted = parse("## Fool's Errand: betting\n\n"
+                    "- **R15 The Fool.** He calls.\n\n  Decided in `referee.rules.cards`.\n"
+                    "- **E7 Folds.** The Fool wins.\n\n  Decided in `referee.evening.nowhere`.\n"
+                    "- **E9 Away.** Assistants are away.\n")
+    assert _misfiled(planted) == {"R15": "referee.rules.cards does not cite R15",
+                                  "E7": "referee.evening.nowhere does not exist",
+                                  "E9": "names 0 deciding modules, not 1"}

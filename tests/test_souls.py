@@ -15,8 +15,9 @@ import pytest
 
 from referee.content.scenario import load_scenario
 from referee.errors import IllegalAction, LawViolation, RefereeError
-from referee.evening import commands, play, powers, souls
+from referee.evening import commands, play, souls
 from referee.evening.folds import apply
+from referee.evening.powers import use as powers
 from referee.evening.state import State, dump
 from referee.streams import Event
 

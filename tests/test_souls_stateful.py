@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, powers, souls
+from referee.evening import betting, commands, play, souls
 from referee.evening.folds import apply
+from referee.evening.powers import use as powers
 from referee.evening.state import State
 from referee.rules.cards import to_roman
 from referee.streams import Event

@@ -17,8 +17,8 @@ from referee.cli.output import emit_json, lit, say
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningEvent
     from referee.evening.state import State
-    from referee.streams import Event
 
 Reveal = Annotated[bool, typer.Option(
     "--reveal", help="Also list claims a soul's secret Arcanum takes part in (GM only, E43).")]
@@ -119,7 +119,7 @@ def _claims_hint(state: State) -> None:
         if n else "No claim would succeed (R28): `referee ceremony close` records the roster.")
 
 
-def _decided(after: State, events: list[Event], as_json: bool) -> None:
+def _decided(after: State, events: list[EveningEvent], as_json: bool) -> None:
     from referee.evening import ceremony
     from referee.report import decision_line
 

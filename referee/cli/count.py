@@ -11,8 +11,8 @@ from referee.cli.output import emit_json, lit, say
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.evening.events import ChipsCounted
     from referee.evening.state import State
-    from referee.streams import Event
 
 
 def count(
@@ -27,7 +27,7 @@ def count(
     from referee.cli.transaction import transact
     from referee.evening import count as counting
 
-    def build(state: State) -> list[Event]:
+    def build(state: State) -> list[ChipsCounted]:
         counted = counting.parse_count(state, words)
         found = counting.differences(counted, counting.books(state, counted))
         moves = _moves(found) if found else None
@@ -56,7 +56,7 @@ def _moves(found: list[dict[str, Any]]) -> dict[str, list[str]]:
         return counting.last_moves(commands, sp.empty(), sp.apply, found)
 
 
-def _say_count(event: dict[str, Any]) -> None:
+def _say_count(event: ChipsCounted) -> None:
     counted = event["counted"]
     diff = event["differences"]
     if not diff:

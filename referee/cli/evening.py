@@ -8,8 +8,8 @@ stay light so every command starts fast.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar
 
 import typer
 
@@ -20,10 +20,12 @@ from referee.errors import BadInput, IllegalAction, StoreError
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningCreated, EveningEvent
     from referee.evening.state import State
-    from referee.streams import Event
 
-STREAM = "evening"
+STREAM: Final = "evening"
+#: The records a command's build returns (``list[SoulStudied]`` for ``soul study`` ...).
+E = TypeVar("E", bound="EveningEvent")
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 Chips = Annotated[
@@ -32,8 +34,8 @@ Chips = Annotated[
 ]
 
 
-def run(build: Callable[[State], list[Event]], extra: dict[str, Any] | None = None,
-        ) -> tuple[State, State, list[Event]]:
+def run(build: Callable[[State], list[E]], extra: dict[str, Any] | None = None,
+        ) -> tuple[State, State, list[E]]:
     """An evening command through the one transaction (``transaction.transact``); its log line is
     derived from the parsed arguments there, in one place (``transaction.command_text``), with
     ``extra`` for what the core chose (``build`` may fill it)."""
@@ -53,7 +55,7 @@ def read_state() -> State:
     return state
 
 
-def report_change(before: State, after: State, events: list[Event], as_json: bool) -> None:
+def report_change(before: State, after: State, events: list[EveningEvent], as_json: bool) -> None:
     from referee.cli import render
 
     if as_json:
@@ -97,7 +99,7 @@ def new(
     backup = None
     renewed = False
 
-    def build(state: State) -> list[Event]:
+    def build(state: State) -> list[EveningCreated]:
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
@@ -494,7 +496,7 @@ def _of_hand(commands: Iterable[Any], no: int) -> Iterator[Any]:
                 inside = False
 
 
-def _mentions(text: str, events: tuple[Event, ...], who: str) -> bool:
+def _mentions(text: str, events: tuple[Mapping[str, Any], ...], who: str) -> bool:
     import json
 
     needle = who.lower()

@@ -4,9 +4,9 @@ A ``Grid`` holds a table's title, columns and rows (cells in rich markup). On a 
 when the table does not fit as it is, ``show`` hands it to rich. Off a terminal (a pipe, a
 file, a test) it prints the very lines rich would print for these simple tables (no borders,
 a rule under the head, one space between columns, nothing cut or wrapped but the title)
-without importing rich at all: importing and laying out rich's table is most of the time of a
-human ``referee status`` (issue 22, item 7). ``tests/cli/test_grid.py`` holds the two to the
-same lines, character for character.
+without importing rich at all (the same lines either way, E120): importing and laying out
+rich's table is most of the time of a human ``referee status`` (issue 22, item 7).
+``tests/cli/test_grid.py`` holds the two to the same lines, character for character.
 """
 
 from __future__ import annotations

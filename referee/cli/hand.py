@@ -14,8 +14,8 @@ from referee.cli.output import say
 from referee.errors import BadInput
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningEvent
     from referee.evening.state import State
-    from referee.streams import Event
 
 
 app = typer.Typer(
@@ -86,7 +86,7 @@ def show(
 
     items = _named(cards, "show")
 
-    def build(s: State) -> list[Event]:
+    def build(s: State) -> list[EveningEvent]:
         return play.show(s, items or play.by_names(s, " ".join(cards).split()), magic=magic)
 
     before, after, events = run(build)
@@ -130,7 +130,7 @@ def showdown(
 
     named = _named(hands, "showdown")
 
-    def build(s: State) -> list[Event]:
+    def build(s: State) -> list[EveningEvent]:
         given = named or play.by_names(s, " ".join(hands).split())
         return play.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
 

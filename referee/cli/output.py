@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -63,7 +64,7 @@ def lit(text: object) -> str:
     return out
 
 
-def lit_values(record: dict[str, Any]) -> dict[str, Any]:
+def lit_values(record: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of ``record`` whose text values (and lists of text) are ``lit``: for events
     and views formatted straight into markup."""
     out: dict[str, Any] = {}

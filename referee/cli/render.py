@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -14,7 +15,6 @@ from referee.names import plural
 if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.storage.store import Command
-    from referee.streams import Event
 
 
 def holding_text(holding: dict[str, int]) -> str:
@@ -169,7 +169,7 @@ def _hand_line(state: State, hand: dict[str, Any]) -> str:
     return line + "."
 
 
-def announce(before: State, after: State, events: list[Event]) -> None:
+def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -> None:
     """What just happened, in table order, then who is to act."""
     for event in events:
         kind = event["kind"]
@@ -230,7 +230,7 @@ def announce(before: State, after: State, events: list[Event]) -> None:
             "rest.")
 
 
-def _say_fix(event: Event) -> None:
+def _say_fix(event: Mapping[str, Any]) -> None:
     say(f"Correction: {lit(event['name'])}'s up card {event['old']} is {event['new']}; showing now "
         f"{' '.join(event['cards'])} (E25).")
     for change in event.get("openers", []):
@@ -238,13 +238,13 @@ def _say_fix(event: Event) -> None:
             f"opened, not {lit(change['opened'])}; the betting stands (E25).")
 
 
-def _say_other(event: Event) -> None:
+def _say_other(event: Mapping[str, Any]) -> None:
     from referee.cli import render_souls
 
     render_souls.announce(event)
 
 
-def _say_action(state: State, event: Event) -> None:
+def _say_action(state: State, event: Mapping[str, Any]) -> None:
     name, action = event["name"], event["action"]
     n = sum(event["chips"].values())
     words = {"bet": f"bets {n}", "raise": f"raises, putting in {n}", "call": f"calls {n}",
@@ -268,7 +268,7 @@ def _say_round_change(before: State, after: State) -> None:
             " follows (give the new up cards with `referee hand show NAME +CARDS`).")
 
 
-def _say_showdown(event: Event) -> None:
+def _say_showdown(event: Mapping[str, Any]) -> None:
     from referee.rules.cards import parse_cards
     from referee.rules.hands import CATEGORY_TITLES
 

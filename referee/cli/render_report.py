@@ -15,7 +15,7 @@ def render_terminal(report: dict[str, Any]) -> None:
     from rich.panel import Panel
     from rich.table import Table
 
-    from referee.report import _arcanum_label, _pots_note, power_line
+    from referee.report import arcanum_label, pots_note, power_line
 
     money = report["money"]
     t_money = Table(title="Money", title_justify="left", expand=False)
@@ -39,18 +39,18 @@ def render_terminal(report: dict[str, Any]) -> None:
     t_points.add_column("Person")
     t_points.add_column("Points")
     for person, arcana in report["arcana"]["points"].items():
-        t_points.add_row(lit(person), ", ".join(f"{lit(_arcanum_label(a))}: {n}"
+        t_points.add_row(lit(person), ", ".join(f"{lit(arcanum_label(a))}: {n}"
                                                 for a, n in arcana.items()) or "-")
     t_claims = Table(title="Promotions that would succeed (R28)", title_justify="left")
     for col in ("Person", "Arcanum", "Points", "Against"):
         t_claims.add_column(col)
     for c in report["arcana"]["promotions"]:
-        t_claims.add_row(lit(c["person"]), _arcanum_label(c["arcanum"]), str(c["points"]),
+        t_claims.add_row(lit(c["person"]), arcanum_label(c["arcanum"]), str(c["points"]),
                          f"{lit(c['occupant'])} ({c['occupant_points']})"
                          if c["occupant"] else "vacant (7 needed)")
     hl = report["highlights"]
     lines = [f"Hand {p['hand']}: {p['size']} chips (${p['dollars']:,}) to "
-             f"{lit(' and '.join(p['winners']))}{lit(_pots_note(p['pots']))}"
+             f"{lit(' and '.join(p['winners']))}{lit(pots_note(p['pots']))}"
              for p in hl["biggest_hands"]]
     lines += [f"Hand {d['hand']}: {lit(d['player'])} played {d['title']} "
               f"({' + '.join(d['duet'])})" for d in hl["duet_hands"]]

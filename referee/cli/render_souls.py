@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import console
@@ -10,10 +11,9 @@ from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.streams import Event
 
 
-def announce(event: Event) -> None:
+def announce(event: Mapping[str, Any]) -> None:
     """One line for a soul, Charge or power event in an action's report."""
     kind = event["kind"]
     raw, event = event, lit_values(event)  # every name printed literally (E42)
@@ -64,7 +64,7 @@ def announce(event: Event) -> None:
         say(lit(f"{kind}: {raw}"))
 
 
-def power_used(event: Event) -> None:
+def power_used(event: Mapping[str, Any]) -> None:
     """The power, its user, target and Charges, then what it did (S11-S30); names literal."""
     title = event.get("title", event["power"])
     on = f" on {event['target']}" if event.get("target") else ""
@@ -101,7 +101,7 @@ def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
     console().print(table)
 
 
-def clue(event: Event) -> None:
+def clue(event: Mapping[str, Any]) -> None:
     event = lit_values(event)
     say(f"[bold]{event['assistant']}[/] studies {event['soul']} "
         f"(clue {event['n']} of {event['of']}):")
@@ -110,7 +110,7 @@ def clue(event: Event) -> None:
         say("  That was the last clue on this sheet (R23).")
 
 
-def guess(event: Event, state: State) -> None:
+def guess(event: Mapping[str, Any], state: State) -> None:
     r = event["result"]
     raw, event = event, lit_values(event)
     parts = []
@@ -132,7 +132,7 @@ def guess(event: Event, state: State) -> None:
     say(f"{event['left']} guess(es) left for {event['assistant']} on this soul.")
 
 
-def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> list[str]:
+def power_lines(spec: Mapping[str, Any], status: str = "", indent: str = "") -> list[str]:
     """A power read aloud, from the evening's power set: card and way, name, Charges, when,
     then its whole text (R26). Printed literally: a power set's words are data."""
     import shutil
@@ -151,13 +151,13 @@ def power_lines(spec: dict[str, Any], status: str = "", indent: str = "") -> lis
                            subsequent_indent=more)]
 
 
-def power_text(spec: dict[str, Any], status: str = "", indent: str = "") -> None:
+def power_text(spec: Mapping[str, Any], status: str = "", indent: str = "") -> None:
     import typer
 
     typer.echo("\n".join(printable(line) for line in power_lines(spec, status, indent)))
 
 
-def access(event: Event, spec: dict[str, Any]) -> None:
+def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
     from referee.rules.cards import parse_card
 
     card = parse_card(event["card"])

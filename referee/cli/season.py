@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -22,9 +23,9 @@ from referee.errors import BadInput
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningContinued
     from referee.evening.state import State
     from referee.season import Played
-    from referee.streams import Event
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
@@ -83,7 +84,7 @@ def next_evening(
     fate_events = carry.fate_events(fate_state)  # E109: not during a duel
     loaded = load_scenario(scenario)
 
-    def build(state: State) -> list[Event]:
+    def build(state: State) -> list[EveningContinued]:
         events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
                                     fool=fool, absent=absent or [], changes=changes)
         from referee.serve.access import replace_access
@@ -102,7 +103,7 @@ def next_evening(
     _opened(after, new, last_path, previous, len(fate_state["chars"]) if fate_events else 0)
 
 
-def _opened(state: State, new: Path, last: Path, previous: dict[str, Any], chars: int) -> None:
+def _opened(state: State, new: Path, last: Path, previous: Mapping[str, Any], chars: int) -> None:
     from referee.cli import render
     from referee.evening import roster
     from referee.rules.cards import to_roman

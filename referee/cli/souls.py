@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -11,8 +12,8 @@ from referee.cli.output import emit_json
 from referee.errors import IllegalAction
 
 if TYPE_CHECKING:
+    from referee.evening.events import EveningEvent
     from referee.evening.state import State
-    from referee.streams import Event
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
                        no_args_is_help=True)
@@ -216,7 +217,7 @@ def power_access(
     as_json: Json = False,
 ) -> None:
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
 
     _, after, events = run(lambda s: powers.access(s, name, card, orientation))
     e = events[0]
@@ -262,15 +263,15 @@ def power_use(
 ) -> None:
     """NAME uses POWER at its moment, paying its Charges; the console applies its effect
     (R26, S11). POWER is its name, a word of it, or its card (E55)."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
 
     extra: dict[str, object] = {}
 
-    def build(s: State) -> list[Event]:
+    def build(s: State) -> list[EveningEvent]:
         events = powers.use_power(s, name, power, target=target, cards=card or (), new=new,
                                   as_card=as_card, action=action, folds=fold or (), seed=seed,
                                   access_card=access)
-        drawn = [e["seed"] for e in events if e.get("kind") == "power_used" and "seed" in e]
+        drawn = [e["seed"] for e in events if e["kind"] == "power_used" and "seed" in e]
         if drawn:  # Downfall's draw: retyping the logged line draws the same power
             extra["seed"] = drawn[0]
         return events
@@ -287,7 +288,7 @@ def power_use(
 @power_app.command("list")
 def power_list(as_json: Json = False) -> None:
     """Every power: available, held by whom, used; and the depleted cards."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
 
     state = read_state()
     rows = [_power_row(state, p, p["key"].split("-")[0]) for p in powers.powers(state)]
@@ -309,7 +310,7 @@ def power_show(
     as_json: Json = False,
 ) -> None:
     """The power of major CARD (both ways, or one), with its name and text, to read aloud (R26)."""
-    from referee.evening import powers
+    from referee.evening.powers import use as powers
     from referee.names import match_name
     from referee.rules.cards import parse_card
 
@@ -331,9 +332,9 @@ def power_show(
     render_souls.power_table(rows, None)
 
 
-def _power_row(state: State, spec: dict[str, object], card: str) -> dict[str, object]:
+def _power_row(state: State, spec: Mapping[str, object], card: str) -> dict[str, object]:
     """A power for `power list` and `power show`: its words and what became of it (E57)."""
-    from referee.evening.effects import spent
+    from referee.evening.powers.effects import spent
 
     held = state.powers.get(str(spec["key"]))
     return {"key": spec["key"], "card": card, "orientation": spec["orientation"],

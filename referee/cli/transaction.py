@@ -3,9 +3,9 @@ text (``command_text``, derived in one place), and `undo` / `redo` of a table's 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
@@ -51,9 +51,13 @@ def _left_out(value: Any, default: Any) -> bool:
         not isinstance(default, bool)
 
 
-def transact(stream: str, build: Callable[[Any], list[Event]], *,
+#: A stream's event record (the evening's are ``referee.evening.events.EveningEvent``).
+E = TypeVar("E", bound="Mapping[str, Any]")
+
+
+def transact(stream: str, build: Callable[[Any], list[E]], *,
              extra: dict[str, Any] | None = None, path: Path | None = None,
-             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[Event]]:
+             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[E]]:
     """The one way a command changes the evening file.
 
     Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the

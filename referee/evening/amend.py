@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from referee.errors import IllegalAction
+from referee.evening.events import CommandAmended
 from referee.evening.state import State, dump, load
 from referee.streams import Event
 
@@ -64,14 +65,14 @@ def check_replayable(later: Iterable[tuple[int, str, list[Event]]]) -> None:
 def amendment(cmd: int, old: str, new: str, replayed: list[dict[str, Any]],
               state: State, found: list[dict[str, Any]], *,
               changed: list[dict[str, Any]] | None = None,
-              dropped: list[dict[str, Any]] | None = None) -> Event:
+              dropped: list[dict[str, Any]] | None = None) -> CommandAmended:
     """The ``command_amended`` event (E138, E140): the first command it reaches (``cmd``,
     its ``old`` text and its ``new`` one, empty when it is dropped), every command replaced
     (``changed``: cmd, old, new) and dropped (``dropped``: cmd, text), every command from the
     first on as replayed (its number, text and new events), the ripple, and the evening as
     the replay left it."""
-    event: Event = {"kind": "command_amended", "cmd": cmd, "old": old, "new": new,
-                    "replayed": replayed, "ripple": found, "state": dump(state)}
+    event = CommandAmended(kind="command_amended", cmd=cmd, old=old, new=new,
+                           replayed=replayed, ripple=found, state=dump(state))
     if changed is not None:
         event["changed"] = changed
     if dropped:
@@ -79,7 +80,7 @@ def amendment(cmd: int, old: str, new: str, replayed: list[dict[str, Any]],
     return event
 
 
-def amended_state(state: State, event: Event) -> State:
+def amended_state(state: State, event: CommandAmended) -> State:
     """Fold an amendment (E138): the evening becomes the replayed one; what was amended is
     kept, for `log`."""
     # A copy: the state read back would otherwise share its lists with the stored event,

@@ -9,15 +9,16 @@ for him.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.errors import IllegalAction
-from referee.evening import effects
+from referee.evening.events import Action
+from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
 from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
-from referee.streams import Event
 
 if TYPE_CHECKING:
     from referee.rules.pots import Layering
@@ -30,14 +31,107 @@ UP_CARDS = {1: (2, 4), 2: (4, 6), 3: (4, 7)}
 ALL_UP = (4, 7)
 
 
+class Table:
+    """One question put to the betting (whose turn is it, what may they do, is this move
+    legal): the state, the hand and the constraints of the powers in force, read once
+    (``constraints.constraints``). Every answer below is a method of one ``Table``."""
+
+    def __init__(self, state: State, hand: HandState) -> None:
+        self.state, self.hand = state, hand
+        self.limits = constraints.constraints(state, hand)
+
+    def can_act(self, name: str) -> bool:
+        """Still in the hand and holding chips to bet with (an all-in player cannot act)."""
+        hand = self.hand
+        return (name in hand.order and name not in hand.folded
+                and self.state.stack(name) > 0
+                and name not in self.limits.suspended)  # S19: Suspended plays as if all-in
+
+    def actors(self) -> list[str]:
+        return [p for p in self.hand.order if self.can_act(p)]
+
+    def missing_up_cards(self) -> list[str]:
+        return missing_up_cards(self.state, self.hand)
+
+    def first_in(self, names: list[str]) -> str:
+        """The best showing hand among ``names`` (R9; dead cards count for nothing, S21)."""
+        from referee.rules.hands import first_to_bet
+
+        seats = [n for n in self.hand.order if n in names]
+        fool = self.state.fool
+        return first_to_bet([(n, self.limits.showing.get(n, [])) for n in seats],
+                            fool=fool if fool in seats else None, magic=True)
+
+    def opener(self) -> str | None:
+        """Who opens the current round: the highest showing among those who can bet (R9,
+        R15: the Fool without chips cannot bet, so the best-showing stakeholder opens)."""
+        if self.hand.round.opener is not None:
+            return self.hand.round.opener
+        able = self.actors()
+        if not able:
+            return None
+        return self.limits.opener(able) or self.first_in(able)  # S20
+
+    def next_after(self, last: str | None) -> str | None:
+        order = self.hand.order
+        start = order.index(last) + 1 if last in order else 0
+        for k in range(len(order)):
+            name = order[(start + k) % len(order)]
+            if self.can_act(name) and self.owes_action(name):
+                return name
+        return None
+
+    def owes_action(self, name: str) -> bool:
+        r = self.hand.round
+        return name not in r.acted or r.committed.get(name, 0) < r.bet
+
+    def to_act(self) -> str | None:
+        """The player whose turn it is; None when the round's betting is complete, or before
+        the round's up cards are all given (R9: until then the opener cannot be known)."""
+        hand = self.hand
+        if hand.betting_over:
+            return None
+        if hand.round.actions == 0:
+            return None if self.missing_up_cards() else self.opener()
+        return self.next_after(hand.round.last)
+
+    def owed(self, name: str) -> int:
+        return owed(self.state, self.hand, name)
+
+    def options(self) -> Options | None:
+        """What the player to act may do now (R12-R15; narrowed by powers in force, S17)."""
+        name = self.to_act()
+        if name is None:
+            return None
+        state, hand = self.state, self.hand
+        r = hand.round
+        due = self.owed(name)
+        if name == state.fool:  # R15: his move is forced, the console plays it
+            return Options(name, due, ("call",) if due else (("bet",) if r.actions == 0
+                                                             else ("check",)))
+        moves: list[str] = []
+        if due == 0:
+            moves.append("check")
+            if r.bet == 0:
+                moves.append("bet")
+            elif may_raise(hand):
+                moves.append("raise")
+        else:
+            moves.append("call")
+            if state.stack(name) > due and may_raise(hand):
+                moves.append("raise")
+            moves.append("fold")
+        moves = self.limits.allowed(name, moves, due > 0)[0]  # S17: powers in force
+        return Options(name, due, tuple(moves))
+
+
 def can_act(state: State, hand: HandState, name: str) -> bool:
     """Still in the hand and holding chips to bet with (an all-in player cannot act)."""
-    return (name in hand.order and name not in hand.folded and state.stack(name) > 0
-            and not effects.suspended(hand, name))  # S19: Suspended plays as if all-in
+    return Table(state, hand).can_act(name)
 
 
 def actors(state: State, hand: HandState) -> list[str]:
-    return [p for p in hand.order if can_act(state, hand, p)]
+    return Table(state, hand).actors()
 
 
 # -- up cards (R9) --------------------------------------------------------------------------
@@ -76,50 +170,24 @@ def up_cards_line(state: State, hand: HandState) -> str:
 def first_in(state: State, hand: HandState, names: list[str],
              showing: dict[str, list[str]] | None = None) -> str:
     """The best showing hand among ``names`` (R9), ties to the seat nearest the Fool's left,
-    the Fool last (H5). ``showing`` defaults to the hand's up cards."""
+    the Fool last (H5). ``showing`` defaults to the hand's up cards that count (S21)."""
+    if showing is None:
+        return Table(state, hand).first_in(names)
     from referee.rules.hands import first_to_bet
 
-    shown = effects.live_showing(hand) if showing is None else showing  # S21: dead cards
     seats = [n for n in hand.order if n in names]
-    return first_to_bet([(n, parse_cards(" ".join(shown.get(n, [])))) for n in seats],
+    return first_to_bet([(n, parse_cards(showing.get(n, []))) for n in seats],
                         fool=state.fool if state.fool in seats else None, magic=True)
 
 
 def opener(state: State, hand: HandState) -> str | None:
-    """Who opens the current round: the highest showing among those who can bet (R9, R15:
-    the Fool without chips cannot bet, so the best-showing stakeholder opens)."""
-    if hand.round.opener is not None:
-        return hand.round.opener
-    able = actors(state, hand)
-    if not able:
-        return None
-    return effects.opener(state, hand, able) or first_in(state, hand, able)  # S20
-
-
-def _next_after(state: State, hand: HandState, last: str | None) -> str | None:
-    order = hand.order
-    start = order.index(last) + 1 if last in order else 0
-    for k in range(len(order)):
-        name = order[(start + k) % len(order)]
-        if can_act(state, hand, name) and _owes(state, hand, name):
-            return name
-    return None
-
-
-def _owes(state: State, hand: HandState, name: str) -> bool:
-    r = hand.round
-    return name not in r.acted or r.committed.get(name, 0) < r.bet
+    """Who opens the current round (R9, R15, S20): ``Table.opener``."""
+    return Table(state, hand).opener()
 
 
 def to_act(state: State, hand: HandState) -> str | None:
-    """The player whose turn it is; None when the round's betting is complete, or before the
-    round's up cards are all given (R9: until then the opener cannot be known)."""
-    if hand.betting_over:
-        return None
-    r = hand.round
-    if r.actions == 0:
-        return None if missing_up_cards(state, hand) else opener(state, hand)
-    return _next_after(state, hand, r.last)
+    """The player whose turn it is (``Table.to_act``)."""
+    return Table(state, hand).to_act()
 
 
 def owed(state: State, hand: HandState, name: str) -> int:
@@ -141,28 +209,8 @@ class Options:
 
 
 def options(state: State, hand: HandState) -> Options | None:
-    name = to_act(state, hand)
-    if name is None:
-        return None
-    r = hand.round
-    due = owed(state, hand, name)
-    if name == state.fool:  # R15: his move is forced, the console plays it
-        return Options(name, due, ("call",) if due else (("bet",) if r.actions == 0
-                                                         else ("check",)))
-    moves: list[str] = []
-    if due == 0:
-        moves.append("check")
-        if r.bet == 0:
-            moves.append("bet")
-        elif may_raise(hand):
-            moves.append("raise")
-    else:
-        moves.append("call")
-        if state.stack(name) > due and may_raise(hand):
-            moves.append("raise")
-        moves.append("fold")
-    moves = effects.allowed_moves(state, hand, name, moves)[0]  # S17: powers in force
-    return Options(name, due, tuple(moves))
+    """What the player to act may do now (``Table.options``)."""
+    return Table(state, hand).options()
 
 
 def waiting_line(state: State, hand: HandState) -> str:
@@ -206,14 +254,10 @@ def move_commands(state: State, hand: HandState) -> str:
 ALL = -1  #: ``bet NAME all`` / ``raise NAME all``: every chip the player holds (E27)
 
 
-def verify_action(state: State, hand: HandState, name: str, action: str, amount: int | None,
-                  ) -> int:
-    """Raise IllegalAction unless ``name`` may ``action`` now; return the chips to put in.
-
-    ``amount`` is N for bet/raise (None: 1; ``ALL``: every chip held). A bet or raise of more
-    than one holds is refused (E27: going all-in is said, ``all``); a call for more than one
-    holds is all-in (R14).
-    """
+def verify_turn(state: State, hand: HandState, name: str, action: str,
+                amount: int | None = None) -> Table:
+    """Raise IllegalAction unless it is ``name``'s turn to move and the powers in force allow
+    ``action`` (S17); the verified table, for the move's own verifier."""
     if hand.betting_over or (hand.round.actions == 0 and missing_up_cards(state, hand)):
         raise IllegalAction(waiting_line(state, hand), ruling="R14" if hand.betting_over
                             else "R9")
@@ -225,74 +269,208 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
     if state.stack(name) == 0:
         raise IllegalAction(f"{name} is all-in (no chips left) and takes no more actions; "
                             f"{act_hint(state, hand)}", ruling="R14")
-    current = to_act(state, hand)
-    if name != current:
+    table = Table(state, hand)
+    if name != table.to_act():
         raise IllegalAction(f"not {name}'s turn: {act_hint(state, hand)}")
-    what = options(state, hand)
+    what = table.options()
     if what is not None:  # S17: an action a power in force forbids is refused, naming it
-        effects.check_action(state, hand, name, action, amount, list(what.moves))
-    r: Round = hand.round
-    due = owed(state, hand, name)
-    stack = state.stack(name)
-    limit = hand.phase == "limit"
-    is_fool = name == state.fool
-    if action == "check":
-        if due:
-            raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
-                                f"{act_hint(state, hand)}")
-        return 0
-    if action == "fold":
-        if is_fool:
-            raise IllegalAction("the Fool never folds (R15)", ruling="R15")
-        return 0
-    if action == "call":
-        if not due:
-            raise IllegalAction(f"nothing to call for {name}; {act_hint(state, hand)}")
-        return min(due, stack)
-    if action not in ("bet", "raise"):
-        raise IllegalAction(f"unknown action {action!r}; use bet, raise, call, check or fold")
-    if action == "bet" and r.bet > 0:
-        raise IllegalAction(f"there is already a bet of {r.bet} this round; "
+        table.limits.check(name, action, amount, list(what.moves), table.owed(name) > 0)
+    return table
+
+
+def verify_check(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+    """R12: a check when nothing is owed; puts in nothing."""
+    table = verify_turn(state, hand, name, "check", amount)
+    due = table.owed(name)
+    if due:
+        raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
                             f"{act_hint(state, hand)}")
-    if action == "raise":
-        if r.bet == 0:
-            raise IllegalAction(f"no bet to raise this round; {act_hint(state, hand)}")
-        if is_fool:
-            raise IllegalAction("the Fool never raises (R15)", ruling="R15")
-        if limit and r.raises >= LIMIT_RAISES:
-            raise IllegalAction(f"three raises this round already (limit phase); "
-                                f"{act_hint(state, hand)}", ruling="R12")
-        if stack <= due:
-            raise IllegalAction(f"{name} holds {plural(stack, 'chip')}, not more than the {due} to "
-                                f"call; `referee call {quoted(name)}` puts them all-in",
-                                ruling="R14")
-    if amount == ALL:
-        n = stack - (due if action == "raise" else 0)
-    else:
-        n = 1 if amount is None else amount
+    return 0
+
+
+def verify_fold(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+    """R12, R15: anyone but the Fool may fold in turn; puts in nothing."""
+    verify_turn(state, hand, name, "fold", amount)
+    if name == state.fool:
+        raise IllegalAction("the Fool never folds (R15)", ruling="R15")
+    return 0
+
+
+def verify_call(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+    """R12, R14: a call puts in what is owed, or every chip held (all-in)."""
+    table = verify_turn(state, hand, name, "call", amount)
+    due = table.owed(name)
+    if not due:
+        raise IllegalAction(f"nothing to call for {name}; {act_hint(state, hand)}")
+    return min(due, state.stack(name))
+
+
+def verify_bet(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+    """R12, E5, E27: the round's first bet; returns the chips it puts in."""
+    verify_turn(state, hand, name, "bet", amount)
+    if hand.round.bet > 0:
+        raise IllegalAction(f"there is already a bet of {hand.round.bet} this round; "
+                            f"{act_hint(state, hand)}")
+    return _wager(state, hand, name, "bet", amount, 0)
+
+
+def verify_raise(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+    """R12, R14, R15, E5, E27: a raise over the round's bet; returns the chips it puts in
+    (the call and the raise)."""
+    table = verify_turn(state, hand, name, "raise", amount)
+    due, stack = table.owed(name), state.stack(name)
+    if hand.round.bet == 0:
+        raise IllegalAction(f"no bet to raise this round; {act_hint(state, hand)}")
+    if name == state.fool:
+        raise IllegalAction("the Fool never raises (R15)", ruling="R15")
+    if hand.phase == "limit" and hand.round.raises >= LIMIT_RAISES:
+        raise IllegalAction(f"three raises this round already (limit phase); "
+                            f"{act_hint(state, hand)}", ruling="R12")
+    if stack <= due:
+        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}, not more than the {due} to "
+                            f"call; `referee call {quoted(name)}` puts them all-in",
+                            ruling="R14")
+    return _wager(state, hand, name, "raise", amount, due)
+
+
+def _wager(state: State, hand: HandState, name: str, action: str, amount: int | None,
+           due: int) -> int:
+    """The chips a bet or raise of ``amount`` puts in (E5, E27)."""
+    stack = state.stack(name)
+    n = stack - due if amount == ALL else (1 if amount is None else amount)
     if n < 1:
         raise IllegalAction(f"a {action} is at least 1 chip, got {n}")
     # E5: in the limit phase a raise is exactly one chip over the bet (else call all-in)
-    if limit and n != 1:
+    if hand.phase == "limit" and n != 1:
         said = "all their chips" if amount == ALL else str(n)
         raise IllegalAction(f"limit phase: every bet and raise is exactly 1 chip, not {said} "
                             f"(the open phase allows any amount): `referee {action} "
                             f"{quoted(name)}`", ruling="R12")
-    if action == "bet" and n > stack:
-        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}; bet at most {stack}, or say "
-                            f"`referee bet {quoted(name)} all` to go all-in (E27)",
-                            ruling="E27")
-    if action == "raise" and due + n > stack:
+    if due + n > stack:
+        if action == "bet":
+            raise IllegalAction(f"{name} holds {plural(stack, 'chip')}; bet at most {stack}, or "
+                                f"say `referee bet {quoted(name)} all` to go all-in (E27)",
+                                ruling="E27")
         raise IllegalAction(f"{name} holds {plural(stack, 'chip')}: {due} to call and at most "
                             f"{stack - due} more; say `referee raise {quoted(name)} all` to go "
                             "all-in (E27)", ruling="E27")
-    return n if action == "bet" else due + n
+    return due + n
+
+
+#: One verifier per move: each raises IllegalAction with the ruling, or returns the chips.
+VERIFY: dict[str, Callable[[State, HandState, str, int | None], int]] = {
+    "bet": verify_bet, "raise": verify_raise, "call": verify_call, "check": verify_check,
+    "fold": verify_fold,
+}
+
+
+def verify_action(state: State, hand: HandState, name: str, action: str, amount: int | None,
+                  ) -> int:
+    """Raise IllegalAction unless ``name`` may ``action`` now; return the chips to put in.
+
+    ``amount`` is N for bet/raise (None: 1; ``ALL``: every chip held). A bet or raise of more
+    than one holds is refused (E27: going all-in is said, ``all``); a call for more than one
+    holds is all-in (R14).
+    """
+    verify = VERIFY.get(action)
+    if verify is None:
+        verify_turn(state, hand, name, action, amount)
+        raise IllegalAction(f"unknown action {action!r}; use bet, raise, call, check or fold")
+    return verify(state, hand, name, amount)
+
+
+def can_act_so(state: State, hand: HandState, name: str, action: str,
+               amount: int | None = None) -> bool:
+    """Whether ``name`` may ``action`` now (``can_bet``, ``can_call`` ... read the same)."""
+    try:
+        verify_action(state, hand, name, action, amount)
+    except IllegalAction:
+        return False
+    return True
+
+
+def can_bet(state: State, hand: HandState, name: str, amount: int | None = None) -> bool:
+    return can_act_so(state, hand, name, "bet", amount)
+
+
+def can_raise(state: State, hand: HandState, name: str, amount: int | None = None) -> bool:
+    return can_act_so(state, hand, name, "raise", amount)
+
+
+def can_call(state: State, hand: HandState, name: str) -> bool:
+    return can_act_so(state, hand, name, "call")
+
+
+def can_check(state: State, hand: HandState, name: str) -> bool:
+    return can_act_so(state, hand, name, "check")
+
+
+def can_fold(state: State, hand: HandState, name: str) -> bool:
+    return can_act_so(state, hand, name, "fold")
+
+
+def move(state: State, hand: HandState, name: str, action: str, chips: dict[str, int],
+         *, auto: bool = False, why: str | None = None) -> Action:
+    """The action event of a verified move: ``chips`` by colour (R11)."""
+    made = Action(kind="action", name=name, action=action, chips=chips,
+                  all_in=bool(chips) and sum(chips.values()) == state.stack(name), auto=auto)
+    if why is not None:
+        made["why"] = why
+    return made
+
+
+def played(state: State, hand: HandState, name: str, action: str, n: int,
+           chips: dict[str, int] | None = None) -> Action:
+    """The event of a verified move putting in ``n`` chips: the colours named (``--chips``,
+    R11), or else picked from the player's own colour first (R11, the house setting)."""
+    from referee.errors import BadInput
+    from referee.rules.pots import check_named_chips, pick_chips
+
+    if chips is None:
+        chips = pick_chips(state.holding(name), n, own=state.colour_of(name),
+                           own_first=state.settings.get("r11_own_colour_first", True))
+    else:
+        if action in ("check", "fold"):
+            raise BadInput(f"--chips makes no sense with {action}")
+        check_named_chips(state.holding(name), chips, name)
+        if sum(chips.values()) != n:
+            raise BadInput(f"the chips named add up to {sum(chips.values())}, but this {action} "
+                           f"puts in {n}", ruling="R11")
+    return move(state, hand, name, action, chips)
+
+
+def bet(state: State, hand: HandState, name: str, amount: int | None = None,
+        chips: dict[str, int] | None = None) -> Action:
+    """``name`` bets (R12): verified, as its event."""
+    return played(state, hand, name, "bet", verify_bet(state, hand, name, amount), chips)
+
+
+def raise_(state: State, hand: HandState, name: str, amount: int | None = None,
+           chips: dict[str, int] | None = None) -> Action:
+    """``name`` raises (R12): verified, as its event."""
+    return played(state, hand, name, "raise", verify_raise(state, hand, name, amount), chips)
+
+
+def call(state: State, hand: HandState, name: str,
+         chips: dict[str, int] | None = None) -> Action:
+    """``name`` calls (R12, R14): verified, as its event."""
+    return played(state, hand, name, "call", verify_call(state, hand, name), chips)
+
+
+def check(state: State, hand: HandState, name: str) -> Action:
+    """``name`` checks (R12): verified, as its event."""
+    return played(state, hand, name, "check", verify_check(state, hand, name))
+
+
+def fold(state: State, hand: HandState, name: str) -> Action:
+    """``name`` folds (R12): verified, as its event."""
+    return played(state, hand, name, "fold", verify_fold(state, hand, name))
 
 
 # -- the Fool's forced moves (R15) -----------------------------------------------------------
 
 
-def forced_move(state: State, hand: HandState) -> Event | None:
+def forced_move(state: State, hand: HandState) -> Action | None:
     """The Fool's forced play when it is his turn (R15), as the action event to record.
 
     While he holds chips he calls every bet and raise; he bets one chip (the least he can,
@@ -312,8 +490,7 @@ def forced_move(state: State, hand: HandState) -> Event | None:
     from referee.rules.pots import pick_chips
 
     chips = pick_chips(state.holding(state.fool), n, own=None) if n else {}
-    return {"kind": "action", "name": state.fool, "action": action, "chips": chips,
-            "all_in": n > 0 and n == stack, "auto": True, "why": f"{why} (R15)"}
+    return move(state, hand, state.fool, action, chips, auto=True, why=f"{why} (R15)")
 
 
 # -- the round's end ---------------------------------------------------------------------------
@@ -322,7 +499,7 @@ def forced_move(state: State, hand: HandState) -> Event | None:
 def advance(state: State, hand: HandState) -> None:
     """After an action: end the round when its betting is complete and start the next."""
     r = hand.round
-    if r.actions and _next_after(state, hand, r.last) is not None:
+    if r.actions and Table(state, hand).next_after(r.last) is not None:
         return
     if r.street >= 3:
         hand.betting_over = True

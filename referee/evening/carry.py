@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import commands, roster
+from referee.evening.events import EveningContinued, PreviousEvening, SoulRecord
 from referee.evening.folds import replay
 from referee.evening.lookup import SeatSpec
 from referee.evening.souls import setup_from_scenario
@@ -83,9 +84,9 @@ def _canonical(name: str, known: list[str]) -> str | None:
     return next((k for k in known if k.lower() == name.lower()), None)
 
 
-def next_evening(last: State, *, previous: dict[str, Any], scenario: Scenario, now: float,
+def next_evening(last: State, *, previous: PreviousEvening, scenario: Scenario, now: float,
                  fool: str | None = None, absent: Sequence[str] = (),
-                 changes: Sequence[SeatChange] = ()) -> list[Event]:
+                 changes: Sequence[SeatChange] = ()) -> list[EveningContinued]:
     """The first event of the evening after ``last`` (R41, R42, R43).
 
     Args:
@@ -136,8 +137,8 @@ def next_evening(last: State, *, previous: dict[str, Any], scenario: Scenario, n
     # Fresh chips, no Charges, the new scenario's powers; the settings carry (E113).
     base = commands.new_evening(State(), fool_name, seats, now=now, force=False,
                                 scenario=content, souls=souls, settings=dict(last.settings))[0]
-    event: Event = {
-        **base, "kind": "evening_continued", "previous": dict(previous),
+    event: EveningContinued = {
+        **base, "kind": "evening_continued", "previous": PreviousEvening(**previous),
         "evening": int(last.season.get("evening", 1)) + 1,
         "roster": roster.numerals(table),
         "absent": gone, "dead": sorted(dead),
@@ -246,7 +247,7 @@ def _seat(last: State, name: str, arcanum: int, change: SeatChange | None, known
 
 
 def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[int, str],
-           ) -> tuple[list[dict[str, Any]], dict[str, Any], list[str]]:
+           ) -> tuple[list[SoulRecord], dict[str, Any], list[str]]:
     """Every soul not destroyed, where it ended (R42); an own soul for a stakeholder who has
     none; one new bottled soul per stakeholder, from the scenario's souls new to the season."""
     seen = list(dict.fromkeys([*last.season.get("seen", []),
@@ -262,14 +263,14 @@ def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[i
                        ruling="R42")
     setup = setup_from_scenario(dataclasses.replace(scenario, souls=fresh), seats)
     arcanum_of = {name: a for a, name in table.items()}
-    souls: list[dict[str, Any]] = []
+    souls: list[SoulRecord] = []
     dead = roster.dead(last)
     for soul in last.souls:
         # Smashed and consumed souls are gone (R42); a consumed own soul is kept on record,
         # destroyed, for its living owner has no soul and still 3 points fewer (R27, E106).
         if soul.destroyed and not (soul.kind == "own" and soul.owner not in dead):
             continue
-        record = plain(soul)
+        record: SoulRecord = plain(soul)
         if soul.kind == "own" and soul.owner in arcanum_of:
             record["arcanum"] = arcanum_of[soul.owner]  # attuned to its owner's Arcanum (E106)
         souls.append(record)

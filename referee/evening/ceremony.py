@@ -12,11 +12,11 @@ from typing import Any
 from referee.errors import IllegalAction
 from referee.evening import points as pts
 from referee.evening import roster
+from referee.evening.events import CeremonyClosed, ClaimDecided, EveningEnded, EveningEvent, Unheard
 from referee.evening.folds import replay
 from referee.evening.state import State, require_evening
 from referee.names import match_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
-from referee.streams import Event
 
 VACANT_NEEDS = pts.VACANT_NEEDS  # R28
 
@@ -29,7 +29,7 @@ def title(arcanum: int) -> str:
 # -- the end ------------------------------------------------------------------------------------
 
 
-def end(state: State, *, now: float) -> list[Event]:
+def end(state: State, *, now: float) -> list[EveningEvent]:
     """The Fool declares the evening's end (R40, E100): between hands, once."""
     require_evening(state)
     if state.hand is not None:
@@ -42,7 +42,7 @@ def end(state: State, *, now: float) -> list[Event]:
         raise IllegalAction(f"the evening is over already (R18): {state.winner or 'nobody'} and "
                             "the Fool alone hold chips; the ceremony is next: `referee "
                             "ceremony` (R40)", ruling="R18")
-    event: Event = {"kind": "evening_ended", "time": now}
+    event: EveningEnded = {"kind": "evening_ended", "time": now}
     replay(state, [event])
     return [event]
 
@@ -76,10 +76,12 @@ def _hidden(state: State) -> set[tuple[str, int]]:
 
 def _heard(state: State) -> tuple[set[int], set[str], set[tuple[str, int]]]:
     """What the ceremony has settled so far: the Arcana won, the winners, the declines."""
-    ceremony = state.ceremony or {}
-    declined = {(d["person"], d["arcanum"]) for d in ceremony.get("decisions", [])
+    ceremony = state.ceremony
+    if ceremony is None:
+        return set(), set(), set()
+    declined = {(d["person"], d["arcanum"]) for d in ceremony["decisions"]
                 if d["how"] == "decline"}
-    return set(ceremony.get("taken", [])), set(ceremony.get("winners", [])), declined
+    return set(ceremony["taken"]), set(ceremony["winners"]), declined
 
 
 def claims(state: State) -> list[dict[str, Any]]:
@@ -132,7 +134,7 @@ def _claimant(state: State, text: str) -> str:
     return name
 
 
-def _decision(state: State, name: str, arcanum: int, how: str) -> Event:
+def _decision(state: State, name: str, arcanum: int, how: str) -> ClaimDecided:
     points = pts.totals(state)
     occupant = roster.standing(state).get(arcanum)
     return {"kind": "claim_decided", "person": name, "arcanum": arcanum, "how": how,
@@ -140,17 +142,17 @@ def _decision(state: State, name: str, arcanum: int, how: str) -> Event:
             "occupant_points": points.get(occupant, {}).get(arcanum, 0) if occupant else None}
 
 
-def promote(state: State, who: str, arcanum: str) -> list[Event]:
+def promote(state: State, who: str, arcanum: str) -> list[EveningEvent]:
     """R40: someone outside the Major Arcana claims ARCANUM and is given it."""
     return _claim(state, who, arcanum, "promote")
 
 
-def switch(state: State, who: str, arcanum: str) -> list[Event]:
+def switch(state: State, who: str, arcanum: str) -> list[EveningEvent]:
     """R40: a member claims another Arcanum and moves, leaving their old one vacant."""
     return _claim(state, who, arcanum, "switch")
 
 
-def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
+def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[EveningEvent]:
     require_ceremony(state)
     name = _claimant(state, who)
     arcanum = parse_arcanum(arcanum_text)
@@ -164,14 +166,14 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
         raise IllegalAction(f"{name} holds no Arcanum: `referee ceremony promote {quoted(name)} "
                             f"{to_roman(arcanum)}` hears their claim (R40)", ruling="R40")
     taken, winners, declined = _heard(state)
-    ceremony = state.ceremony or {}
+    decisions = state.ceremony["decisions"] if state.ceremony else []
     if arcanum in taken:
-        by = next(d["person"] for d in ceremony["decisions"]
+        by = next(d["person"] for d in decisions
                   if d["arcanum"] == arcanum and d["how"] != "decline")
         raise IllegalAction(f"{title(arcanum)} was taken by {by} in this ceremony: each Arcanum "
                             "changes hands once in a ceremony (E103)", ruling="E103")
     if name in winners:
-        won = next(d["arcanum"] for d in ceremony["decisions"]
+        won = next(d["arcanum"] for d in decisions
                    if d["person"] == name and d["how"] != "decline")
         raise IllegalAction(f"{name} won {title(won)} in this ceremony already: a person wins one "
                             "claim in a ceremony (E103)", ruling="E103")
@@ -183,7 +185,7 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
     if occupant is None and n < VACANT_NEEDS:
         raise IllegalAction(f"{name} has {plural(n, 'point')} in {title(arcanum)}, which is "
                             f"vacant: a vacant Arcanum needs {VACANT_NEEDS} (R28)", ruling="R28")
-    if occupant is not None and n <= against:
+    if occupant is not None and against is not None and n <= against:
         raise IllegalAction(f"{name} has {plural(n, 'point')} in {title(arcanum)} and "
                             f"{occupant}, who holds it, has {against}: a claim needs more than "
                             "the occupant's (R28)", ruling="R28")
@@ -194,7 +196,7 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[Event]:
     return [event]
 
 
-def decline(state: State, who: str, arcanum_text: str | None = None) -> list[Event]:
+def decline(state: State, who: str, arcanum_text: str | None = None) -> list[EveningEvent]:
     """R40: a claimant declines a claim that would succeed (E104)."""
     require_ceremony(state)
     name = _claimant(state, who)
@@ -219,16 +221,16 @@ def decline(state: State, who: str, arcanum_text: str | None = None) -> list[Eve
     return [event]
 
 
-def close(state: State, *, now: float) -> list[Event]:
+def close(state: State, *, now: float) -> list[EveningEvent]:
     """R40: the roster as the ceremony leaves it, recorded as the evening's last event."""
     require_ceremony(state)
     standing = roster.standing(state)
     start = roster.numbers(state.ceremony["start"]) if state.ceremony else standing
     left = [name for name in start.values() if name not in standing.values()]
-    unheard = [{"person": c["person"], "arcanum": c["arcanum"], "points": c["points"]}
+    unheard = [Unheard(person=c["person"], arcanum=c["arcanum"], points=c["points"])
                for c in claims(state)]
-    event: Event = {"kind": "ceremony_closed", "time": now, "roster": roster.numerals(standing),
-                    "left": left, "unheard": unheard}
+    event = CeremonyClosed(kind="ceremony_closed", time=now, roster=roster.numerals(standing),
+                           left=left, unheard=unheard)
     replay(state, [event])
     return [event]
 
@@ -258,15 +260,15 @@ def summary(state: State, *, reveal: bool = True) -> dict[str, Any]:
             "the Fool" if ceremony is not None and ceremony["declared"] else "R18"),
         "decisions": [{**d, "arcanum": to_roman(d["arcanum"]),
                        **({"left": to_roman(d["left"])} if "left" in d else {})}
-                      for d in (ceremony or {}).get("decisions", [])],
+                      for d in (ceremony["decisions"] if ceremony else [])],
         "roster": [{"arcanum": to_roman(a), "title": MAJOR_NAMES[a], "member": name,
                     "seated": name in seated or name == state.fool and a == 0,
                     "absent": name in unseated and name != state.fool}
                    for a, name in sorted(standing.items())],
-        "left": list((ceremony or {}).get("left", [])) if stage == "closed" else [
-            n for n in roster.numbers((ceremony or {}).get("start", {})).values()
+        "left": list(ceremony.get("left", []) if ceremony else []) if stage == "closed" else [
+            n for n in roster.numbers(ceremony["start"] if ceremony else {}).values()
             if n not in standing.values()],
-        "unheard": list((ceremony or {}).get("unheard", [])),
+        "unheard": list(ceremony["unheard"] if ceremony else []),
         "claims": [],
     }
     if stage in ("ended", "ceremony"):

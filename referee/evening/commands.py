@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction, LawViolation
+from referee.evening.events import ChipsGiven, EveningCreated, EveningEvent, SoulRecord
 from referee.evening.folds import replay
 from referee.evening.lookup import (
     SeatSpec,
@@ -25,7 +26,6 @@ from referee.evening.state import POT, State, require_evening
 from referee.names import check_name, plural, quoted
 from referee.rules.cards import to_roman
 from referee.rules.pots import check_named_chips
-from referee.streams import Event
 
 __all__ = ["SeatSpec", "at_table", "parse_chips", "parse_seat", "person", "stakeholder"]
 
@@ -48,8 +48,8 @@ def check_seat_count(n: int) -> None:
 
 
 def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, force: bool,
-                scenario: dict[str, Any] | None = None, souls: list[dict[str, Any]] | None = None,
-                settings: dict[str, Any] | None = None) -> list[Event]:
+                scenario: dict[str, Any] | None = None, souls: list[SoulRecord] | None = None,
+                settings: dict[str, Any] | None = None) -> list[EveningCreated]:
     """The opening ceremony: seats in Arcanum order from the Fool's left, ten chips each (R10)."""
     if state.started and not force:
         raise IllegalAction("this file already holds an evening (`referee status` shows it); "
@@ -77,7 +77,7 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
     # "The others are seated about the table in descending order to the left of the Fool":
     # the highest-ranking Arcanum (lowest number) first, on the Fool's left (E1).
     ordered = sorted(seats, key=lambda s: s.arcanum)
-    event: Event = {
+    event: EveningCreated = {
         "kind": "evening_created",
         "fool": fool,
         "time": now,
@@ -97,7 +97,7 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
 # -- away from the table ------------------------------------------------------------------------
 
 
-def give_chips(state: State, source: str, target: str, chips_text: str) -> list[Event]:
+def give_chips(state: State, source: str, target: str, chips_text: str) -> list[EveningEvent]:
     """Chips between two parties away from the table (R16)."""
     require_evening(state)
     src, dst = person(state, source), person(state, target)
@@ -112,13 +112,13 @@ def give_chips(state: State, source: str, target: str, chips_text: str) -> list[
                                f"{away}", ruling="R16")
     chips = parse_chips(state, chips_text)
     check_named_chips(state.holding(src), chips, src)
-    event: Event = {"kind": "chips_given", "from": src, "to": dst, "chips": chips}
+    event: ChipsGiven = {"kind": "chips_given", "from": src, "to": dst, "chips": chips}
     replay(state, [event])
     return [event]
 
 
 def settle_chips(state: State, source: str, target: str, chips_text: str,
-                 why: str) -> list[Event]:
+                 why: str) -> list[EveningEvent]:
     """The referee's own ruling on chips: overriding a split (R11), settling a dead player's
     chips (R22). Between hands only, with the reason recorded."""
     require_evening(state)
@@ -132,13 +132,13 @@ def settle_chips(state: State, source: str, target: str, chips_text: str,
         raise BadInput(f"{src} cannot settle chips with themselves")
     chips = parse_chips(state, chips_text)
     check_named_chips(state.holding(src), chips, src)
-    event: Event = {"kind": "chips_given", "from": src, "to": dst, "chips": chips,
+    event: ChipsGiven = {"kind": "chips_given", "from": src, "to": dst, "chips": chips,
                     "ruling": why.strip()}
     replay(state, [event])
     return [event]
 
 
-def rise(state: State, who: str) -> list[Event]:
+def rise(state: State, who: str) -> list[EveningEvent]:
     """A stakeholder rises: keeps their chips, is dealt out, still a stakeholder (R17)."""
     require_evening(state)
     name = stakeholder(state, who)
@@ -156,7 +156,7 @@ def rise(state: State, who: str) -> list[Event]:
     return [{"kind": "seat_changed", "name": name, "seated": False}]
 
 
-def sit(state: State, who: str) -> list[Event]:
+def sit(state: State, who: str) -> list[EveningEvent]:
     """A risen stakeholder sits again and is dealt into the next hand (R17)."""
     require_evening(state)
     name = stakeholder(state, who)
@@ -166,7 +166,7 @@ def sit(state: State, who: str) -> list[Event]:
                             ruling="R17")
     if seat.seated:
         raise IllegalAction(f"{name} is already seated; `referee status` shows the table")
-    from referee.evening.effects import exiled
+    from referee.evening.powers.constraints import exiled
 
     why = exiled(state, name)
     if why:
@@ -175,7 +175,7 @@ def sit(state: State, who: str) -> list[Event]:
     return [{"kind": "seat_changed", "name": name, "seated": True}]
 
 
-def resign(state: State, who: str) -> list[Event]:
+def resign(state: State, who: str) -> list[EveningEvent]:
     """A stakeholder whose side holds no chips leaves the game for good (R17)."""
     require_evening(state)
     name = stakeholder(state, who)
@@ -197,7 +197,7 @@ def resign(state: State, who: str) -> list[Event]:
     return [{"kind": "seat_changed", "name": name, "resigned": True}]
 
 
-def open_phase(state: State, *, now: float) -> list[Event]:
+def open_phase(state: State, *, now: float) -> list[EveningEvent]:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
     require_evening(state)
     if state.phase == "open" or state.open_pending:

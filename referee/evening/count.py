@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from referee.errors import BadInput, InvariantViolation
+from referee.evening.events import ChipsCounted
 from referee.evening.state import POT, State, require_evening
 from referee.names import match_name
 from referee.streams import Event
@@ -117,7 +118,7 @@ def differences(counted: dict[str, Any], held: dict[str, dict[str, int]]
 
 
 def count_chips(state: State, counted: dict[str, Any],
-                moves: dict[str, list[str]] | None = None) -> list[Event]:
+                moves: dict[str, list[str]] | None = None) -> list[ChipsCounted]:
     """The ``chips_counted`` event for ``counted`` (E130): the count, the books at this
     moment and every difference, with the moves that last touched each (E131). Moves
     nothing, whatever it finds (E132)."""
@@ -126,14 +127,14 @@ def count_chips(state: State, counted: dict[str, Any],
     diff = differences(counted, held)
     for d in diff:
         d["moves"] = list((moves or {}).get(_key(d), []))
-    return [{"kind": "chips_counted", "counted": counted, "books": held, "differences": diff}]
+    return [ChipsCounted(kind="chips_counted", counted=counted, books=held, differences=diff)]
 
 
 def _key(d: dict[str, Any]) -> str:
     return f"{d['holder']}:{d['colour'] or ''}"
 
 
-def check_count(state: State, event: Event) -> None:
+def check_count(state: State, event: ChipsCounted) -> None:
     """A recorded count against the books at its moment (E130): ``verify`` replays every
     event through the fold, so a count edited after it was taken is found there.
 

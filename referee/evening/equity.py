@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import IllegalAction
-from referee.evening import betting, effects
+from referee.evening import betting
+from referee.evening.powers import constraints
 from referee.evening.state import HandState, State, require_evening
 from referee.rules.cards import parse_cards
 from referee.rules.equity import CONFIDENCE, ERROR, Contender, Pot, Showing, equity
@@ -43,15 +44,15 @@ def public_showing(state: State) -> tuple[Showing, list[str]]:
     hand = _need_hand(state)
     notes: list[str] = []
     seen = [card for cards in hand.showing.values() for card in cards]
-    seen += list(effects.discarded(hand))  # S21: out of every hand, face up
+    seen += list(constraints.discarded(hand))  # S21: out of every hand, face up
     contenders = []
     missing: list[str] = []
     for name in hand.live:
         up = list(hand.showing.get(name, []))
-        dead = effects.dead_cards(hand, name)  # S21: on the table, counting for nothing
+        dead = constraints.dead_cards(hand, name)  # S21: on the table, counting for nothing
         counting = [card for card in up if card not in dead]
         magic = len(set(counting)) != len(counting)  # shown twice by magic (R8)
-        for f in effects.binding(hand, name, ("counts_as",)):
+        for f in constraints.binding(hand, name, ("counts_as",)):
             if f["card"] in counting:  # H28: an up card counts as it was ruled to
                 counting[counting.index(f["card"])] = f["counts"]
                 magic = True

@@ -9,28 +9,69 @@ annotations`` here: TypedDict reads ``NotRequired`` from the evaluated annotatio
 """
 
 
-from typing import Any, NotRequired, Required, TypedDict
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, Required, TypedDict, cast
+
+from referee.errors import InvariantViolation
 
 Chips = dict[str, int]
 
 
+class SeatRecord(TypedDict):
+    """A seat as the evening opens it, from the Fool's left (R9)."""
+
+    name: str
+    arcanum: int
+    colour: str
+    assistant: str | None
+    assistant_arcanum: int | None
+
+
+class SoulRecord(TypedDict):
+    """A soul as the evening opens with it (R19): bottled (the scenario's) or a stakeholder's."""
+
+    key: str
+    kind: str                        # bottled or own
+    holder: str | None
+    arcanum: int
+    identity: str
+    owner: NotRequired[str | None]
+    destroyed: NotRequired[str | None]
+    aliases: NotRequired[list[str]]
+
+
+class PowerSpec(TypedDict):
+    """A power of the evening's set (R26, S1-S10), as the scenario's content copies it in."""
+
+    key: str                         # "XIII-reversed"
+    card: int
+    orientation: str                 # upright or reversed
+    name: str
+    charges: int
+    when: str
+    text: str
+    magic: bool
+    timing: str                      # own_turn, before_turn, answer_bet ... (S11)
+    effect: dict[str, Any]           # kind and its parameters (power_vocab), free-form
+
+
 class EveningCreated(TypedDict):
-    kind: str
+    kind: Literal["evening_created"]
     fool: str
     time: float
-    seats: list[dict[str, Any]]      # name, arcanum, colour, assistant, assistant_arcanum
+    seats: list[SeatRecord]
     settings: dict[str, Any]
     scenario: dict[str, Any]         # the scenario's content, copied in (E14)
-    souls: list[dict[str, Any]]
+    souls: list[SoulRecord]
 
 
 class PhaseOpened(TypedDict):
-    kind: str
+    kind: Literal["phase_opened"]
     time: float
 
 
 class HandStarted(TypedDict):
-    kind: str
+    kind: Literal["hand_started"]
     no: int
     order: list[str]                 # seat order from the Fool's left, the Fool last
     antes: dict[str, Chips]          # R13: dead money (R15)
@@ -39,13 +80,13 @@ class HandStarted(TypedDict):
 
 
 class CardsShown(TypedDict):
-    kind: str
+    kind: Literal["cards_shown"]
     name: str
     cards: list[str]                 # every up card so far (E25)
 
 
 class CardsFixed(TypedDict):
-    kind: str
+    kind: Literal["cards_fixed"]
     name: str
     old: str
     new: str
@@ -54,7 +95,7 @@ class CardsFixed(TypedDict):
 
 
 class Action(TypedDict):
-    kind: str
+    kind: Literal["action"]
     name: str
     action: str                      # bet, raise, call, check, fold
     chips: Chips
@@ -64,35 +105,50 @@ class Action(TypedDict):
     power: NotRequired[str]          # made by a power (Iron Rule, Standstill ...)
 
 
+class BestHand(TypedDict):
+    category: str
+    cards: list[str]                 # the five that count, best first
+    duet: list[int] | None           # the Duet's ranks (R3)
+
+
+class ShowdownPot(TypedDict):
+    name: str                        # main pot, side pot 1 ...
+    chips: Chips
+    eligible: list[str]
+    winners: list[str]
+    shares: dict[str, Chips]
+    why: str
+
+
 class Showdown(TypedDict):
-    kind: str
+    kind: Literal["showdown"]
     hands: dict[str, list[str]]
-    best: dict[str, dict[str, Any]]
+    best: dict[str, BestHand]
     leaders: NotRequired[list[str]]
     returned: dict[str, Chips]       # uncalled bets (R15), never an ante
-    pots: list[dict[str, Any]]       # name, chips, eligible, winners, shares, why
+    pots: list[ShowdownPot]
     magic: bool
     time: NotRequired[float]
     keep: NotRequired[dict[str, int]]
     sides: NotRequired[dict[str, int]]
 
 
-class ChipsGiven(TypedDict):
-    kind: str
-    to: str
-    chips: Chips
-    ruling: NotRequired[str]         # `chips settle --why` (E24)
+#: ``"from"`` is a keyword in Python: the records that move something are written this way.
+ChipsGiven = TypedDict("ChipsGiven", {
+    "kind": Literal["chips_given"], "from": str, "to": str, "chips": Chips,
+    "ruling": NotRequired[str],      # `chips settle --why` (E24)
+})
 
 
 class ChipsCounted(TypedDict):
-    kind: str
+    kind: Literal["chips_counted"]
     counted: dict[str, Any]          # holder -> {colour: n}, or a total (E130)
     books: dict[str, Chips]          # what the books said at that moment, by colour
     differences: list[dict[str, Any]]  # holder, colour (None: a total), counted, books, moves
 
 
 class CommandAmended(TypedDict):
-    kind: str
+    kind: Literal["command_amended"]
     cmd: int                         # the command replaced (E138)
     old: str                         # its text as it was
     new: str                         # the text it is now
@@ -104,19 +160,19 @@ class CommandAmended(TypedDict):
 
 
 class SeatChanged(TypedDict):
-    kind: str
+    kind: Literal["seat_changed"]
     name: str
     seated: NotRequired[bool]
     resigned: NotRequired[bool]
 
 
 class SettingsChanged(TypedDict):
-    kind: str
+    kind: Literal["settings_changed"]
     settings: dict[str, Any]
 
 
 class SoulStudied(TypedDict):
-    kind: str
+    kind: Literal["soul_studied"]
     assistant: str
     soul: str
     clue: str
@@ -124,8 +180,9 @@ class SoulStudied(TypedDict):
     of: int
 
 
-class SoulGuessed(TypedDict):
-    kind: str
+class Guess(TypedDict):
+    """A guess as the evening keeps it (``State.guesses``) and carries it on (R41)."""
+
     assistant: str
     side: str
     soul: str
@@ -133,18 +190,24 @@ class SoulGuessed(TypedDict):
     arcanum: str | None
     result: dict[str, str | None]
     charges: int
+
+
+class SoulGuessed(Guess):
+    """A guess as it is made (R24): the guess, and the guesses left for that soul."""
+
+    kind: Literal["soul_guessed"]
     left: int
 
 
 class AuctionOpened(TypedDict):
-    kind: str
+    kind: Literal["auction_opened"]
     seller: str
     soul: str
     holder: str
 
 
 class AuctionBid(TypedDict):
-    kind: str
+    kind: Literal["auction_bid"]
     soul: str
     buyer: str
     chips: Chips
@@ -152,14 +215,14 @@ class AuctionBid(TypedDict):
 
 
 class AuctionClosed(TypedDict):
-    kind: str
+    kind: Literal["auction_closed"]
     seller: str
     soul: str
     how: str
 
 
 class SoulSold(TypedDict):
-    kind: str
+    kind: Literal["soul_sold"]
     seller: str
     buyer: str
     soul: str
@@ -169,7 +232,7 @@ class SoulSold(TypedDict):
 
 
 class SoulTraded(TypedDict):
-    kind: str
+    kind: Literal["soul_traded"]
     seller: str
     buyer: str
     soul: str
@@ -180,13 +243,13 @@ class SoulTraded(TypedDict):
 
 
 class BuyoutDeclined(TypedDict):
-    kind: str
+    kind: Literal["buyout_declined"]
     buyer: str
     owner: str
 
 
 class SoulDestroyed(TypedDict):
-    kind: str
+    kind: Literal["soul_destroyed"]
     soul: str
     how: str                         # smashed or consumed
     holder: str
@@ -194,20 +257,15 @@ class SoulDestroyed(TypedDict):
     arcanum: NotRequired[int]
 
 
-class SoulGiven(TypedDict):
-    kind: str
-    to: str
-    soul: str
+SoulGiven = TypedDict("SoulGiven", {"kind": Literal["soul_given"], "from": str, "to": str,
+                                     "soul": str})
 
-
-class ChargesGiven(TypedDict):
-    kind: str
-    to: str
-    n: int
+ChargesGiven = TypedDict("ChargesGiven", {"kind": Literal["charges_given"], "from": str,
+                                          "to": str, "n": int})
 
 
 class PowerAccessed(TypedDict):
-    kind: str
+    kind: Literal["power_accessed"]
     name: str
     card: str
     rank: int
@@ -217,30 +275,54 @@ class PowerAccessed(TypedDict):
     depleted: bool
 
 
-class PowerUsed(TypedDict, total=False):
-    """The fields every use has; the effect's own (target, cards, seed ...) ride along."""
-
-    kind: Required[str]
-    name: Required[str]
-    power: Required[str]
-    charges: Required[int]
-    title: str
-    hand: int | None
-    timing: str
-    effect: str
-    summary: str
+#: A power's use: the fields every use has, then each effect's own (``referee.evening.powers.
+#: builders`` writes them, ``referee.evening.powers.effects`` folds them). ``"as"`` is a keyword.
+PowerUsed = TypedDict("PowerUsed", {
+    "kind": Required[Literal["power_used"]],
+    "name": Required[str],
+    "power": Required[str],
+    "charges": Required[int],
+    "title": str,
+    "hand": int | None,
+    "timing": str,
+    "effect": str,
+    "summary": str,
+    "surcharge": int,                # the extra Charges a Toll laid on the user (S26)
+    "opener": str | None,            # the turn the use began fixes the round's opener (E3)
+    "seed": int,                     # lose_power: the draw of the power lost (S24)
+    "target": str | None,
+    "paid": dict[str, Chips],        # toll: what each payer put in
+    "folded": list[str],             # toll: who folded rather than pay
+    "passed": bool,                  # skip: the turn passed with a check
+    "action": str,                   # force: the move forced
+    "street": int,                   # the round a round-long effect binds
+    "who": str,                      # opener: self or lowest
+    "card": str,
+    "new": str,
+    "owner": str,                    # replace_up: whose up card is replaced
+    "up": bool,                      # discard: whether the card was showing
+    "revealed": list[list[str]],     # reveal: [owner, card] pairs
+    "as": str,                       # counts_as: what the card counts as
+    "needs": list[str],              # counts_as: the other cards it names (E56)
+    "suit": str,                     # counts_as, same_rank: the second card's suit
+    "cancels": str,                  # cancel: the power cancelled
+    "lost": str,                     # lose_power: the power lost
+    "n": int,                        # surcharge: Charges added
+    "assistant": str,                # bar: the assistant barred
+    "cards": list[str],              # protect: the cards held fast
+}, total=False)
 
 
 # -- the ceremony and the next evening (R40-R43): ``referee.evening.ceremony`` and ``carry`` ----
 
 
 class EveningEnded(TypedDict):
-    kind: str
+    kind: Literal["evening_ended"]
     time: float                      # the Fool declares the end (R40, E100)
 
 
 class ClaimDecided(TypedDict):
-    kind: str
+    kind: Literal["claim_decided"]
     person: str
     arcanum: int
     how: str                         # promote, switch or decline (R40)
@@ -250,38 +332,62 @@ class ClaimDecided(TypedDict):
     left: NotRequired[int]           # switch: the Arcanum the member leaves vacant
 
 
+class Unheard(TypedDict):
+    """A claim that would have succeeded and was not made (R40)."""
+
+    person: str
+    arcanum: str                     # its numeral
+    points: int
+
+
 class CeremonyClosed(TypedDict):
-    kind: str
+    kind: Literal["ceremony_closed"]
     time: float
     roster: dict[str, str]           # Arcanum numeral -> member: the evening's last record
     left: list[str]                  # members who left the Major Arcana in this ceremony
-    unheard: list[dict[str, Any]]    # claims that would have succeeded and were not made
+    unheard: list[Unheard]
+
+
+class PreviousEvening(TypedDict):
+    """The last evening as the next one links to it (R43)."""
+
+    file: str                        # its file's name, looked for beside this one (E114)
+    digest: str                      # the head of its hash chain at the end
+    created: float
+    events: int
 
 
 class EveningContinued(TypedDict):
     """The first event of an evening started from the last one (R41, R42): an
     ``evening_created`` with what carries, and the last evening's final digest (R43)."""
 
-    kind: str
+    kind: Literal["evening_continued"]
     fool: str
     time: float
-    seats: list[dict[str, Any]]
+    seats: list[SeatRecord]
     settings: dict[str, Any]
     scenario: dict[str, Any]         # the new scenario, plus the clue sheets of carried souls
-    souls: list[dict[str, Any]]      # every soul not destroyed, where it ended, and the new ones
-    previous: dict[str, Any]         # file, digest (its head hash), created, events, evening
+    souls: list[SoulRecord]          # every soul not destroyed, where it ended, and the new ones
+    previous: PreviousEvening
     evening: int                     # its number in the chain, the first being 1
     roster: dict[str, str]           # Arcanum numeral -> member, as the last ceremony left it
     absent: list[str]                # members and assistants of the last evening not here
     dead: list[str]                  # everyone dead in the season so far (R22)
     studies: dict[str, dict[str, int]]
-    guesses: list[dict[str, Any]]
+    guesses: list[Guess]
     sheets: dict[str, dict[str, int]]  # assistant -> soul -> clue sheet number (E107)
     seen: list[str]                  # every bottled soul's label in the season so far
 
 
-#: ``"from"`` is a keyword in Python: the records that move something name it here.
-FROM = ("chips_given", "soul_given", "charges_given")
+#: Every event of the evening's stream: what the fold reads and what the commands build.
+#: A new kind is a record above, a member here and an entry in ``KINDS``.
+EveningEvent = (
+    EveningCreated | PhaseOpened | HandStarted | CardsShown | CardsFixed | Action | Showdown
+    | ChipsGiven | ChipsCounted | CommandAmended | SeatChanged | SettingsChanged | SoulStudied
+    | SoulGuessed | AuctionOpened | AuctionBid | AuctionClosed | SoulSold | SoulTraded
+    | BuyoutDeclined | SoulDestroyed | SoulGiven | ChargesGiven | PowerAccessed | PowerUsed
+    | EveningEnded | ClaimDecided | CeremonyClosed | EveningContinued
+)
 
 KINDS: dict[str, type] = {
     "evening_created": EveningCreated, "phase_opened": PhaseOpened,
@@ -303,9 +409,25 @@ KINDS: dict[str, type] = {
 def fields(kind: str) -> tuple[frozenset[str], frozenset[str]]:
     """The required and the allowed fields of an event of ``kind``."""
     record = KINDS[kind]
-    required = set(record.__required_keys__)  # type: ignore[attr-defined]
-    allowed = required | set(record.__optional_keys__)  # type: ignore[attr-defined]
-    if kind in FROM:
-        required.add("from")
-        allowed.add("from")
-    return frozenset(required), frozenset(allowed)
+    required = frozenset(record.__required_keys__)  # type: ignore[attr-defined]
+    return required, required | record.__optional_keys__  # type: ignore[attr-defined]
+
+
+_REQUIRED = {kind: fields(kind)[0] for kind in KINDS}
+
+
+def read(raw: Mapping[str, Any]) -> EveningEvent:
+    """A stored event as its record: the door where JSON becomes an ``EveningEvent``. Checks
+    the kind and the required fields (what the fold reads without asking); a failure is damage
+    or a bug, never the GM's mistake.
+
+    >>> read({"kind": "phase_opened", "time": 0.0})["kind"]
+    'phase_opened'
+    """
+    required = _REQUIRED.get(raw.get("kind"))  # type: ignore[arg-type]
+    if required is None:
+        raise InvariantViolation(f"unknown event kind {raw.get('kind')!r}")
+    if not required <= raw.keys():
+        raise InvariantViolation(f"a {raw['kind']} event without "
+                                 f"{', '.join(sorted(required - raw.keys()))}")
+    return cast(EveningEvent, raw)

@@ -81,7 +81,8 @@ def parse_chips(state: State, text: str) -> dict[str, int]:
 
 
 def at_table(state: State, name: str) -> bool:
-    """Seated stakeholders and the Fool are at the table (R16)."""
+    """Seated stakeholders and the Fool are at the table (R16); assistants, the risen, the
+    resigned and the dead are away (E9)."""
     if name == state.fool:
         return True
     for seat in state.seats:

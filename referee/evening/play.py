@@ -11,13 +11,13 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
+from referee.evening.events import Action, BestHand, CardsFixed, EveningEvent, Showdown, ShowdownPot
 from referee.evening.folds import replay
 from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
-from referee.rules.pots import check_named_chips, pick_chips
-from referee.streams import Event
+from referee.rules.pots import pick_chips
 
 HOUR = 3600.0
 
@@ -40,7 +40,7 @@ def hour_passed(state: State, now: float) -> bool:
     return state.first_hand_at is not None and now - state.first_hand_at >= HOUR
 
 
-def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Event]:
+def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[EveningEvent]:
     """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13).
 
     Antes and bets come from the stakeholder's own stack, never the assistant's (E10).
@@ -50,7 +50,7 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     if state.hand is not None:
         raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it first: "
                             f"{betting.act_hint(state, state.hand)}")
-    events: list[Event] = []
+    events: list[EveningEvent] = []
     # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
     phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
     if open_phase and state.phase != "open":
@@ -80,7 +80,7 @@ def forfeited(hand: HandState) -> dict[str, str]:
 
 def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
     """A card may show for one player only, and never after it went to the Fool (R8, R26)."""
-    from referee.evening.effects import discarded
+    from referee.evening.powers.constraints import discarded
 
     thrown = discarded(hand)
     if card.short in thrown:  # S21
@@ -193,7 +193,7 @@ def by_names(state: State, words: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> list[Event]:
+def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> list[EveningEvent]:
     """Players' face-up cards so far (R9): all of ``items`` or nothing. Cards already showing
     stay; ``+CARDS`` adds the new ones. The Fool's forced move follows once the round's up
     cards are all given (E4)."""
@@ -201,7 +201,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
     if not items:
         raise BadInput('name the cards: `hand show NAME CARDS` or `hand show "NAME: CARDS" ...`')
     taken = _showing_owners(hand)
-    events: list[Event] = []
+    events: list[EveningEvent] = []
     seen: set[str] = set()
     for who, text in items:
         name = player(state, who)
@@ -226,13 +226,14 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
     return events + forced
 
 
-def show_cards(state: State, who: str, cards_text: str, *, magic: bool = False) -> list[Event]:
+def show_cards(state: State, who: str, cards_text: str, *,
+               magic: bool = False) -> list[EveningEvent]:
     """``show`` for one player: ``hand show NAME CARDS``."""
     return show(state, [(who, cards_text)], magic=magic)
 
 
 def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = False,
-        ) -> list[Event]:
+        ) -> list[EveningEvent]:
     """The explicit correction of one up card (E25): says what changed and whether it would
     have changed who opened a round already played; the betting stands."""
     hand = need_hand(state)
@@ -255,7 +256,7 @@ def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = F
                            "(R8; --magic if a power changed the cards)", ruling="R8")
         _check_card_free(hand, name, new, _showing_owners(hand))
     cards = [new.short if c == old.short else c for c in shown]
-    event: Event = {"kind": "cards_fixed", "name": name, "old": old.short, "new": new.short,
+    event: CardsFixed = {"kind": "cards_fixed", "name": name, "old": old.short, "new": new.short,
                     "cards": cards, "openers": _opener_changes(state, hand, name, cards)}
     sim = replay(state, [event])
     forced, _ = fool_moves(sim)
@@ -283,10 +284,19 @@ def _opener_changes(state: State, hand: HandState, name: str,
 # -- betting ------------------------------------------------------------------------------------
 
 
-def fool_moves(state: State) -> tuple[list[Event], State]:
+def follows(state: State) -> tuple[list[EveningEvent], State]:
+    """What follows a move by itself, and the state after it: the Fool's forced moves while
+    it is his turn (R15, ``betting.forced_move``), then, when every stakeholder has folded,
+    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here."""
+    forced, sim = fool_moves(state)
+    won = _uncontested(sim)
+    return [*forced, *won], (replay(sim, won) if won else sim)
+
+
+def fool_moves(state: State) -> tuple[list[Action], State]:
     """Play the Fool's forced moves while it is his turn (R15, ``betting.forced_move``):
     the events and the state after them (``state`` itself when there are none)."""
-    events: list[Event] = []
+    events: list[Action] = []
     sim = state
     while sim.hand is not None:
         event = betting.forced_move(sim, sim.hand)
@@ -298,7 +308,7 @@ def fool_moves(state: State) -> tuple[list[Event], State]:
 
 
 def act(state: State, who: str | None, action: str, amount: int | None = None,
-        chips_text: str | None = None) -> list[Event]:
+        chips_text: str | None = None) -> list[EveningEvent]:
     """One betting action in turn (R11-R15), by ``who`` or, unnamed, by the player to act;
     the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``."""
     hand = need_hand(state)
@@ -326,31 +336,17 @@ def act(state: State, who: str | None, action: str, amount: int | None = None,
             raise
         raise IllegalAction(f"first the Fool's forced move: {_said(events)} (R15); then {exc}",
                             ruling=exc.ruling) from None
-    if named is not None:
-        if action in ("check", "fold"):
-            raise BadInput(f"--chips makes no sense with {action}")
-        check_named_chips(sim.holding(name), named, name)
-        if sum(named.values()) != n:
-            raise BadInput(f"the chips named add up to {sum(named.values())}, but this {action} "
-                           f"puts in {n}", ruling="R11")
-        chips = named
-    else:
-        chips = pick_chips(sim.holding(name), n, own=sim.colour_of(name),
-                           own_first=sim.settings.get("r11_own_colour_first", True))
-    event: Event = {"kind": "action", "name": name, "action": action, "chips": chips,
-                    "all_in": n > 0 and n == sim.stack(name), "auto": False}
-    events.append(event)
-    sim = replay(sim, [event])
-    fool_events, sim = fool_moves(sim)
-    return events + fool_events + _uncontested(sim)
+    events.append(betting.played(sim, hand, name, action, n, named))
+    return [*events, *follows(replay(sim, events[-1:]))[0]]
 
 
-def _said(events: list[Event]) -> str:
+def _said(events: list[Action]) -> str:
     return "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
                      for e in events)
 
 
-def _fool_on_request(state: State, action: str, before: list[Event]) -> list[Event]:
+def _fool_on_request(state: State, action: str,
+                     before: list[Action]) -> list[EveningEvent]:
     """The GM names the Fool: play his forced move if it is his turn and the move named (R15)."""
     hand = state.hand
     assert hand is not None
@@ -363,11 +359,10 @@ def _fool_on_request(state: State, action: str, before: list[Event]) -> list[Eve
     if action != event["action"]:
         raise IllegalAction(f"the Fool must {event['action']} now, not {action}: "
                             f"{event['why']}", ruling="R15")
-    events, sim = fool_moves(state)
-    return before + events + _uncontested(sim)
+    return [*before, *follows(state)[0]]
 
 
-def _uncontested(sim: State) -> list[Event]:
+def _uncontested(sim: State) -> list[EveningEvent]:
     """When every stakeholder has folded, the Fool takes the pot without a showdown (R15, E7)."""
     hand = sim.hand
     if hand is None or hand.live != [sim.fool]:
@@ -419,7 +414,7 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
 
 
 def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,
-             now: float, keep: list[str] | None = None) -> list[Event]:
+             now: float, keep: list[str] | None = None) -> list[EveningEvent]:
     """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
     hand = need_hand(state)
     if not hand.betting_over:
@@ -437,7 +432,7 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
         typed[name] = parse_cards(cards_text)
     given = {name: _hand_cards(state, hand, name, typed.get(name), magic=magic)
              for name in hand.live}
-    from referee.evening.effects import counted_hand  # S21, S22: powers in force
+    from referee.evening.powers.constraints import counted_hand  # S21, S22: powers in force
     from referee.rules.hands import check_distinct
 
     check_distinct(list(given.values()), magic=magic, names=list(given))
@@ -473,7 +468,7 @@ def _keeps(state: State, keep: list[str], best: dict[str, Any]) -> dict[str, int
 
 
 def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
-           magic: bool) -> Event:
+           magic: bool) -> Showdown:
     from referee.rules.hands import explain
     from referee.rules.pots import split_pot
 
@@ -481,7 +476,7 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
     assert hand is not None
     layering = betting.pots(state, hand)
     colours = {s.name: s.colour for s in state.seats}
-    pots = []
+    pots: list[ShowdownPot] = []
     for i, pot in enumerate(layering.pots):
         contenders = [p for p in pot.eligible if p in best] or [state.fool]
         top = max(best[p] for p in contenders) if best else None
@@ -506,14 +501,14 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
     if best:
         top_all = max(best.values())
         leaders = [p for p in hand.live if p in best and best[p] == top_all]
-    return {
-        "kind": "showdown",
-        "hands": {p: format_cards(c).split() for p, c in given.items()},
-        "best": {p: {"category": h.category, "cards": [c.short for c in h.cards],
-                     "duet": [c.rank for c in h.duet] if h.duet else None}
-                 for p, h in best.items()},
-        "leaders": leaders,
-        "returned": layering.returned,
-        "pots": pots,
-        "magic": magic,
-    }
+    return Showdown(
+        kind="showdown",
+        hands={p: format_cards(c).split() for p, c in given.items()},
+        best={p: BestHand(category=h.category, cards=[c.short for c in h.cards],
+                          duet=[c.rank for c in h.duet] if h.duet else None)
+              for p, h in best.items()},
+        leaders=leaders,
+        returned=layering.returned,
+        pots=pots,
+        magic=magic,
+    )

@@ -12,12 +12,19 @@ Pure: ``referee.evening.folds`` calls the ``fold_*`` functions; nothing here imp
 
 from __future__ import annotations
 
-from typing import Any
-
 from referee.errors import IllegalAction, InvariantViolation
-from referee.evening.state import State
+from referee.evening.events import (
+    CeremonyClosed,
+    ClaimDecided,
+    EveningContinued,
+    EveningEnded,
+    EveningEvent,
+    Guess,
+    PreviousEvening,
+    Unheard,
+)
+from referee.evening.state import Ceremony, Decision, State
 from referee.rules.cards import parse_arcanum, to_roman
-from referee.streams import Event
 
 #: The evening's events that may follow its end (E101).
 CEREMONY = ("claim_decided", "ceremony_closed")
@@ -110,7 +117,7 @@ def is_closed(state: State) -> bool:
 # -- the fold ---------------------------------------------------------------------------------
 
 
-def check_open(state: State, event: Event) -> None:
+def check_open(state: State, event: EveningEvent) -> None:
     """E101: from the Fool's declared end or the ceremony's first decision the evening's books
     are closed, for the ceremony is heard on the points at the end; only the ceremony goes on,
     and after its close nothing at all. Raised before a command writes anything."""
@@ -129,26 +136,27 @@ def check_open(state: State, event: Event) -> None:
                             "step (E101)", ruling="E101")
 
 
-def _begin(state: State, *, declared: bool, time: float | None) -> dict[str, Any]:
+def _begin(state: State, *, declared: bool, time: float | None) -> Ceremony:
     roster = numerals(standing(state))
-    return {"declared": declared, "ended_at": time, "start": dict(roster), "roster": roster,
-            "decisions": [], "taken": [], "winners": [], "closed": False, "closed_at": None,
-            "unheard": []}
+    return Ceremony(declared=declared, ended_at=time, start=dict(roster), roster=roster,
+                    decisions=[], taken=[], winners=[], closed=False, closed_at=None,
+                    unheard=[])
 
 
-def fold_ended(state: State, e: Event) -> State:
+def fold_ended(state: State, e: EveningEnded) -> State:
     """``evening_ended``: the Fool declares the end (R40, E100)."""
     state.ceremony = _begin(state, declared=True, time=e["time"])
     return state
 
 
-def fold_claim(state: State, e: Event) -> State:
+def fold_claim(state: State, e: ClaimDecided) -> State:
     """``claim_decided``: one claim heard against the roster as it stands (R40)."""
     if state.ceremony is None:  # an evening over by R18: its ceremony begins with this claim
         state.ceremony = _begin(state, declared=False, time=None)
     ceremony = state.ceremony
-    decision = {k: e[k] for k in ("person", "arcanum", "how", "points", "occupant",
-                                  "occupant_points")}
+    decision = Decision(person=e["person"], arcanum=e["arcanum"], how=e["how"],
+                        points=e["points"], occupant=e["occupant"],
+                        occupant_points=e["occupant_points"])
     if "left" in e:
         decision["left"] = e["left"]
     ceremony["decisions"].append(decision)
@@ -169,7 +177,7 @@ def fold_claim(state: State, e: Event) -> State:
     return state
 
 
-def fold_closed(state: State, e: Event) -> State:
+def fold_closed(state: State, e: CeremonyClosed) -> State:
     """``ceremony_closed``: the roster is recorded, the evening's last event (R40)."""
     if state.ceremony is None:
         state.ceremony = _begin(state, declared=False, time=None)
@@ -180,16 +188,16 @@ def fold_closed(state: State, e: Event) -> State:
     ceremony["closed"] = True
     ceremony["closed_at"] = e["time"]
     ceremony["left"] = list(e["left"])
-    ceremony["unheard"] = [dict(c) for c in e["unheard"]]
+    ceremony["unheard"] = [Unheard(**c) for c in e["unheard"]]
     return state
 
 
-def fold_continued(state: State, e: Event) -> State:
+def fold_continued(state: State, e: EveningContinued) -> State:
     """``evening_continued``, after the fold of the table it sets (``evening_created``'s): what
     the last evening handed on (R41, R42) and the link to it (R43)."""
     state.season = {
         "evening": e["evening"],
-        "previous": dict(e["previous"]),
+        "previous": PreviousEvening(**e["previous"]),
         "roster": dict(e["roster"]),
         "absent": list(e["absent"]),
         "dead": list(e["dead"]),
@@ -197,5 +205,5 @@ def fold_continued(state: State, e: Event) -> State:
         "seen": list(e["seen"]),
     }
     state.studies = {a: dict(s) for a, s in e["studies"].items()}
-    state.guesses = [dict(g) for g in e["guesses"]]
+    state.guesses = [Guess(**g) for g in e["guesses"]]
     return state

@@ -10,9 +10,17 @@ before it is returned.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from referee.errors import BadInput, IllegalAction, LawViolation
+from referee.evening.events import (
+    EveningEvent,
+    SoulGuessed,
+    SoulRecord,
+    SoulSold,
+    SoulStudied,
+    SoulTraded,
+)
 from referee.evening.folds import replay
 from referee.evening.lookup import (
     SeatSpec,
@@ -26,11 +34,10 @@ from referee.evening.lookup import (
     person,
     stakeholder,
 )
-from referee.evening.state import CHIPS_PER_COLOUR, Soul, State, require_evening
+from referee.evening.state import CHIPS_PER_COLOUR, Auction, Soul, State, require_evening
 from referee.names import match_name, name_key, plural, quoted
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
-from referee.streams import Event
 
 if TYPE_CHECKING:
     from referee.rules.scenario import Scenario
@@ -42,7 +49,14 @@ NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
 # -- setup --------------------------------------------------------------------------------------
 
 
-def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, Any]:
+class Setup(TypedDict):
+    """What ``evening_created`` copies in from the scenario (E14)."""
+
+    scenario: dict[str, Any]
+    souls: list[SoulRecord]
+
+
+def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> Setup:
     """The scenario's content for ``evening_created`` (E14): bottled souls given out one to each
     side in seat order (held by the assistant where there is one), plus every stakeholder's
     own soul (R19). The content is copied into the evening, so the file stands alone. The
@@ -52,7 +66,7 @@ def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, 
         raise BadInput(f"the scenario {scenario.source} has {len(scenario.souls)} souls for "
                        f"{len(seats)} seats; it needs one bottled soul per stakeholder (R19)")
     ordered = sorted(seats, key=lambda s: s.arcanum)
-    souls: list[dict[str, Any]] = []
+    souls: list[SoulRecord] = []
     for seat, spec in zip(ordered, scenario.souls, strict=False):
         souls.append({"key": spec.label, "kind": "bottled", "holder": seat.assistant or seat.name,
                       "arcanum": spec.arcanum, "identity": spec.name,
@@ -72,7 +86,7 @@ def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> dict[str, 
             for p in scenario.powers.powers
         ],
     }
-    return {"scenario": content, "souls": souls}
+    return Setup(scenario=content, souls=souls)
 
 
 # -- lookups ------------------------------------------------------------------------------------
@@ -126,7 +140,7 @@ def assistant(state: State, text: str) -> str:
 # -- souls --------------------------------------------------------------------------------------
 
 
-def study(state: State, who: str, soul_text: str) -> list[Event]:
+def study(state: State, who: str, soul_text: str) -> list[SoulStudied]:
     """R23: the assistant studies a soul their side holds and learns the next clue."""
     require_evening(state)
     name = assistant(state, who)
@@ -150,7 +164,7 @@ def study(state: State, who: str, soul_text: str) -> list[Event]:
 
 def _not_barred(state: State, name: str, what: str) -> None:
     """S26: an assistant barred by Neglect may not study souls or guess."""
-    from referee.evening.effects import barred
+    from referee.evening.powers.constraints import barred
 
     why = barred(state, name)
     if why:
@@ -177,7 +191,7 @@ def _norm(text: str) -> str:
 
 
 def guess(state: State, who: str, soul_text: str, name: str | None,
-          arcanum: str | None) -> list[Event]:
+          arcanum: str | None) -> list[SoulGuessed]:
     """R24: three guesses per assistant per soul; first correct Arcanum 1 Charge, name 2."""
     require_evening(state)
     guesser = assistant(state, who)
@@ -214,9 +228,9 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
                                               for g in earlier):
             earned += 1
         arcanum = to_roman(number)
-    event: Event = {"kind": "soul_guessed", "assistant": guesser, "side": side(state, guesser),
-                    "soul": soul.key, "name": name, "arcanum": arcanum, "result": result,
-                    "charges": earned, "left": GUESSES_PER_SOUL - len(made) - 1}
+    event = SoulGuessed(kind="soul_guessed", assistant=guesser, side=side(state, guesser),
+                        soul=soul.key, name=name, arcanum=arcanum, result=result,
+                        charges=earned, left=GUESSES_PER_SOUL - len(made) - 1)
     return [event]
 
 
@@ -233,7 +247,7 @@ def _seller_holds(state: State, seller: str, soul: Soul) -> str:
 
 
 def auction(state: State, seller_text: str, soul_text: str | None, *,
-            withdraw: bool = False) -> list[Event]:
+            withdraw: bool = False) -> list[EveningEvent]:
     """R20, R21, E28: the seller announces an auction of a soul they (or their assistant) hold;
     ``withdraw`` ends the open one unsold."""
     require_evening(state)
@@ -256,7 +270,7 @@ def auction(state: State, seller_text: str, soul_text: str | None, *,
     return [{"kind": "auction_opened", "seller": seller, "soul": soul.key, "holder": holder}]
 
 
-def _closings(state: State, open_: dict[str, Any]) -> str:
+def _closings(state: State, open_: Auction) -> str:
     """How the open auction can end, as commands (E28, E58): a sale, a forced trade (of one's
     own soul only), a withdrawal."""
     seller = quoted(open_["seller"])
@@ -269,7 +283,7 @@ def _closings(state: State, open_: dict[str, Any]) -> str:
 
 
 def bid(state: State, buyer_text: str, chips_text: str | None,
-        promise: str | None) -> list[Event]:
+        promise: str | None) -> list[EveningEvent]:
     """R20: a bid at the open auction: chips the bidder holds, a free-text promise, or both."""
     require_evening(state)
     open_ = state.auction
@@ -290,9 +304,10 @@ def bid(state: State, buyer_text: str, chips_text: str | None,
 
 
 def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
-         chips_text: str | None, promise: str | None) -> list[Event]:
+         chips_text: str | None, promise: str | None) -> list[EveningEvent]:
     """R20: an auction's result: the soul and the chips move together, or nothing does. With
-    an auction open and no bid named, the buyer's last bid is the one accepted."""
+    an auction open and no bid named, the buyer's last bid is the one accepted. The Fool may
+    sell or buy like any player: a sale is no gift (R16a)."""
     require_evening(state)
     seller, buyer = person(state, seller_text), person(state, buyer_text)
     soul = live_soul(state, soul_text)
@@ -315,13 +330,13 @@ def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
         check_named_chips(state.holding(buyer), chips, buyer)
     if not chips and not promise:
         raise BadInput("name the winning bid: --chips COLOUR:N[,...] and/or --promise TEXT (R20)")
-    event: Event = {"kind": "soul_sold", "seller": seller, "buyer": buyer, "soul": soul.key,
+    event: SoulSold = {"kind": "soul_sold", "seller": seller, "buyer": buyer, "soul": soul.key,
                     "chips": chips, "promise": promise or "", "holder": holder}
     replay(state, [event])
     return [event]
 
 
-def force_trade(state: State, seller_text: str, with_text: str | None) -> list[Event]:
+def force_trade(state: State, seller_text: str, with_text: str | None) -> list[EveningEvent]:
     """R21, E17: trade one's own soul to whoever holds most of one's colour, for exactly those."""
     require_evening(state)
     seller = stakeholder(state, seller_text)
@@ -353,7 +368,7 @@ def force_trade(state: State, seller_text: str, with_text: str | None) -> list[E
     else:
         chosen = tied[0]
     payers = _colour_payers(state, chosen, colour)
-    event: Event = {"kind": "soul_traded", "seller": seller, "buyer": chosen, "soul": soul.key,
+    event: SoulTraded = {"kind": "soul_traded", "seller": seller, "buyer": chosen, "soul": soul.key,
                     "payers": payers, "colour": colour, "count": top, "how": "force-trade"}
     replay(state, [event])
     return [event]
@@ -369,7 +384,7 @@ def _colour_payers(state: State, who: str, colour: str) -> dict[str, int]:
     return {n: state.holding(n).get(colour, 0) for n in names if state.holding(n).get(colour)}
 
 
-def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
+def buyout(state: State, buyer_text: str, owner_text: str) -> list[EveningEvent]:
     """R21: whoever controls all ten of a stakeholder's colour may buy that soul with them."""
     require_evening(state)
     owner = stakeholder(state, owner_text)
@@ -390,14 +405,14 @@ def buyout(state: State, buyer_text: str, owner_text: str) -> list[Event]:
         raise IllegalAction(f"{owner} no longer holds their own soul", ruling="R21")
     # The soul goes to the person the GM named (an assistant may hold it for the side); the
     # ten chips come from wherever on the buyer's side they are.
-    event: Event = {"kind": "soul_traded", "seller": owner, "buyer": named, "soul": soul.key,
+    event: SoulTraded = {"kind": "soul_traded", "seller": owner, "buyer": named, "soul": soul.key,
                     "payers": _colour_payers(state, buyer, seat.colour), "colour": seat.colour,
                     "count": CHIPS_PER_COLOUR, "how": "buyout"}
     replay(state, [event])
     return [event]
 
 
-def decline(state: State, buyer_text: str, owner_text: str) -> list[Event]:
+def decline(state: State, buyer_text: str, owner_text: str) -> list[EveningEvent]:
     """R17: the holder of all ten chips declines to buy the soul; the owner may resign."""
     require_evening(state)
     owner = stakeholder(state, owner_text)
@@ -408,7 +423,7 @@ def decline(state: State, buyer_text: str, owner_text: str) -> list[Event]:
     return [{"kind": "buyout_declined", "buyer": buyer, "owner": owner}]
 
 
-def smash(state: State, holder_text: str, soul_text: str) -> list[Event]:
+def smash(state: State, holder_text: str, soul_text: str) -> list[EveningEvent]:
     """R22, E19: the holder of B's soul, attacked by B away from the table, smashes it."""
     require_evening(state)
     holder = person(state, holder_text)
@@ -432,7 +447,7 @@ def smash(state: State, holder_text: str, soul_text: str) -> list[Event]:
              "victim": soul.owner}]
 
 
-def consume(state: State, holder_text: str, soul_text: str, arcanum: str) -> list[Event]:
+def consume(state: State, holder_text: str, soul_text: str, arcanum: str) -> list[EveningEvent]:
     """R27: swallowing a soul: 1 status point in an Arcanum of one's choice; the soul is gone."""
     require_evening(state)
     holder = person(state, holder_text)
@@ -447,7 +462,7 @@ def consume(state: State, holder_text: str, soul_text: str, arcanum: str) -> lis
              "arcanum": number, "victim": soul.owner}]
 
 
-def give_soul(state: State, source: str, target: str, soul_text: str) -> list[Event]:
+def give_soul(state: State, source: str, target: str, soul_text: str) -> list[EveningEvent]:
     """R16: a soul changes hands away from the table only."""
     require_evening(state)
     src, dst = person(state, source), person(state, target)
@@ -466,7 +481,7 @@ def give_soul(state: State, source: str, target: str, soul_text: str) -> list[Ev
 # -- Charges ------------------------------------------------------------------------------------
 
 
-def give_charges(state: State, source: str, target: str, n: int) -> list[Event]:
+def give_charges(state: State, source: str, target: str, n: int) -> list[EveningEvent]:
     """R25, R16: Charges go from side to side, away from the table, never taken."""
     require_evening(state)
     src, dst = person(state, source), person(state, target)

@@ -9,14 +9,164 @@ each power given out once); a violation is a bug and raises loudly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from referee.errors import IllegalAction, InvariantViolation
+from referee.evening.events import Guess, PowerUsed, PreviousEvening, Unheard
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
 CHIP_VALUE = 100_000   # dollars, R10 / seed "The Money"
 POT = "pot"
+
+
+# -- the books the fold keeps: plain JSON records, so a snapshot is the state as it is ---------
+
+
+class Opening(TypedDict):
+    """A betting round's opening as it happened (for ``hand fix``, E25)."""
+
+    street: int
+    opener: str
+    able: list[str]                       # who could bet when it opened
+
+
+class Effect(TypedDict):
+    """A power in force in the hand (S11-S30): what it does, for how long, to whom."""
+
+    kind: str                             # no_bets, only, all_in, opener, dead, counts_as ...
+    scope: str                            # turn, round or hand
+    target: str | None                    # None: everyone (a round-long effect)
+    power: str                            # the power's title
+    by: str
+    moves: NotRequired[list[str]]         # only: the moves left to the target
+    street: NotRequired[int]              # round: the round it binds
+    who: NotRequired[str]                 # opener: self or lowest
+    card: NotRequired[str]
+    counts: NotRequired[str]              # counts_as: what the card counts as (E56)
+    needs: NotRequired[list[str]]
+    suit: NotRequired[str]
+
+
+class Answerable(TypedDict):
+    """The bet or power that a power may answer now (S15, R38), and the state before it."""
+
+    kind: str                             # bet or power
+    by: str
+    action: NotRequired[str]
+    power: NotRequired[str]
+    via: NotRequired[str]                 # who slid a card for the answer (R38)
+    event: NotRequired[PowerUsed]         # the power's use, as recorded
+    before: dict[str, Any]                # the state before it (``dump``)
+
+
+class PowerHeld(TypedDict):
+    """A power given out this evening (R26): who holds it and what became of it."""
+
+    holder: str
+    used: bool
+    hand: int
+    used_hand: NotRequired[int | None]
+    cancelled: NotRequired[str]           # by which power (E57)
+    lost: NotRequired[str]                # to which power (S24)
+
+
+class Bid(TypedDict):
+    buyer: str
+    chips: dict[str, int]
+    promise: str
+
+
+class Auction(TypedDict):
+    """The open auction of a soul (R20)."""
+
+    seller: str
+    soul: str
+    holder: str
+    bids: list[Bid]
+
+
+class Consumed(TypedDict):
+    person: str
+    arcanum: int
+    soul: str
+
+
+class Bar(TypedDict):
+    """An assistant barred by a power (S25) until a hand number."""
+
+    power: str
+    by: str
+    side: str | None
+    until: int
+
+
+class Surcharge(TypedDict):
+    power: str
+    by: str
+    n: int
+
+
+class Exile(TypedDict):
+    """A stakeholder exiled by a power (S27): from which hand, until which."""
+
+    power: str
+    by: str
+    hand: int
+    until: int
+
+
+class Decision(TypedDict):
+    """A claim heard in the ceremony (R40), as the roster then stood."""
+
+    person: str
+    arcanum: int
+    how: str                              # promote, switch or decline
+    points: int
+    occupant: str | None
+    occupant_points: int | None
+    left: NotRequired[int]                # switch: the Arcanum left vacant
+
+
+class Ceremony(TypedDict):
+    """The ceremony once the evening ended (R40, ``referee.evening.roster``)."""
+
+    declared: bool                        # the Fool declared the end (E100), or R18 ended it
+    ended_at: float | None
+    start: dict[str, str]                 # Arcanum numeral -> member, as it began
+    roster: dict[str, str]                # as it stands
+    decisions: list[Decision]
+    taken: list[int]                      # Arcana won in it (E103)
+    winners: list[str]                    # who won a claim in it (E103)
+    closed: bool
+    closed_at: float | None
+    unheard: list[Unheard]
+    left: NotRequired[list[str]]          # members who left the Major Arcana
+
+
+class Season(TypedDict, total=False):
+    """What an evening carried on from the last one brought in (R41-R43); empty for a first."""
+
+    evening: int
+    previous: PreviousEvening
+    roster: dict[str, str]
+    absent: list[str]
+    dead: list[str]
+    sheets: dict[str, dict[str, int]]     # assistant -> soul -> clue sheet (E107)
+    seen: list[str]
+
+
+class HandPlayed(TypedDict):
+    """One hand in the evening's history (E50)."""
+
+    no: int
+    phase: str
+    pots: list[dict[str, Any]]            # size, winners
+    best: dict[str, Any]
+    keep: dict[str, int]
+    contested: bool
+    time: float
+    sides: dict[str, int]
 
 
 @dataclass
@@ -63,12 +213,12 @@ class HandState:
     started: float = 0.0
     antes: dict[str, int] = field(default_factory=dict)   # chips each put in as the ante (R13)
     #: Each round's opening as it happened: street, opener, who could bet (for ``hand fix``).
-    openings: list[dict[str, Any]] = field(default_factory=list)
-    # Powers in force (S11-S30), folded from power_used events by referee.evening.effects:
+    openings: list[Opening] = field(default_factory=list)
+    # Powers in force (S11-S30), folded from power_used events by referee.evening.powers.effects:
     # {kind, scope: turn|round|hand, target, power, by, ...}; the bet or power a power may
     # answer now; up cards gone face down (net, per player); cards discarded by powers.
-    effects: list[dict[str, Any]] = field(default_factory=list)
-    answerable: dict[str, Any] | None = None
+    effects: list[Effect] = field(default_factory=list)
+    answerable: Answerable | None = None
     shift: dict[str, int] = field(default_factory=dict)
     out: dict[str, list[str]] = field(default_factory=dict)
     #: Up cards a power turned face down (Hood the Lantern), per player: down cards now (E77).
@@ -108,28 +258,28 @@ class State:
     first_hand_at: float | None = None
     hands_played: int = 0
     hand: HandState | None = None
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[HandPlayed] = field(default_factory=list)
     over: bool = False
     winner: str | None = None
     # Souls, clues, Charges, powers, status (R19-R28)
     scenario: dict[str, Any] = field(default_factory=dict)
     souls: list[Soul] = field(default_factory=list)
     studies: dict[str, dict[str, int]] = field(default_factory=dict)   # assistant -> soul -> n
-    guesses: list[dict[str, Any]] = field(default_factory=list)
+    guesses: list[Guess] = field(default_factory=list)
     charges: dict[str, int] = field(default_factory=dict)              # stakeholder (side) -> n
-    powers: dict[str, dict[str, Any]] = field(default_factory=dict)    # key -> {holder, used}
-    consumed_points: list[dict[str, Any]] = field(default_factory=list)
+    powers: dict[str, PowerHeld] = field(default_factory=dict)         # key -> who, what became
+    consumed_points: list[Consumed] = field(default_factory=list)
     buyout_offers: dict[str, list[str]] = field(default_factory=dict)  # stakeholder -> holders
-    auction: dict[str, Any] | None = None  # the open auction: seller, soul, holder, bids (R20)
+    auction: Auction | None = None
     # Powers reaching past the hand (S25-S27): assistant -> bar, stakeholder -> extra cost,
     # stakeholder -> exile.
-    barred: dict[str, dict[str, Any]] = field(default_factory=dict)
-    surcharges: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
-    exiles: dict[str, dict[str, Any]] = field(default_factory=dict)
+    barred: dict[str, Bar] = field(default_factory=dict)
+    surcharges: dict[str, list[Surcharge]] = field(default_factory=dict)
+    exiles: dict[str, Exile] = field(default_factory=dict)
     # The season (R40-R43, ``referee.evening.roster``): what an evening carried on from the
     # last one brought in (empty for a first evening), and the ceremony once the evening ended.
-    season: dict[str, Any] = field(default_factory=dict)
-    ceremony: dict[str, Any] | None = None
+    season: Season = field(default_factory=lambda: Season())
+    ceremony: Ceremony | None = None
     #: Commands replaced by `referee amend` (E138): {cmd, old, new, replayed: [cmd ...]}.
     amendments: list[dict[str, Any]] = field(default_factory=list)
 
@@ -194,7 +344,6 @@ class State:
 def require_evening(state: State) -> None:
     """Every evening command needs an evening in the file."""
     if not state.started:
-
         raise IllegalAction("no evening in this file yet; start one with "
                             "`referee new --fool NAME --seat NAME:ARCANUM:COLOUR ...`")
 

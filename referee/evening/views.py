@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee.evening import betting, effects
-from referee.evening.effects import in_force
+from referee.evening import betting
+from referee.evening.powers import constraints
+from referee.evening.powers.constraints import in_force
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
 
@@ -81,8 +82,8 @@ def hand_view(state: State) -> dict[str, Any] | None:
             "stack": state.stack(name),
             "folded": name in hand.folded,
             "all_in": name != state.fool and name not in hand.folded
-            and (state.stack(name) == 0 or effects.suspended(hand, name)),  # S19
-            "suspended": effects.suspended(hand, name),  # S19: said so, not "all-in"
+            and (state.stack(name) == 0 or constraints.suspended(hand, name)),  # S19
+            "suspended": constraints.suspended(hand, name),  # S19: said so, not "all-in"
             "to_act": opts is not None and opts.name == name,
             "down": None if name in hand.folded else down_cards(state, hand, name),  # E78
             "hooded": len(hand.hooded.get(name, [])),  # E77
@@ -97,7 +98,7 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "in": hand.live,
         "folded": list(hand.folded),
         "all_in": [p for p in hand.live if p != state.fool
-                   and (state.stack(p) == 0 or effects.suspended(hand, p))],  # S19
+                   and (state.stack(p) == 0 or constraints.suspended(hand, p))],  # S19
         "showing": {p: list(c) for p, c in hand.showing.items()},
         "players": players,
         "pot": state.stack(POT),
@@ -116,7 +117,7 @@ def hand_view(state: State) -> dict[str, Any] | None:
         "up_waiting": [{"name": p, "have": len(hand.showing.get(p, [])),
                         "want": betting.up_cards_dealt(state, hand, p)}
                        for p in betting.missing_up_cards(state, hand)],  # R9
-        "suspended": [p for p in hand.live if effects.suspended(hand, p)],  # S19
+        "suspended": [p for p in hand.live if constraints.suspended(hand, p)],  # S19
         "opener_note": opener_note(state, hand),  # E88 (R15, R14, S19, S20)
         "effects": [f["text"] for f in in_force(state)],  # S17: "Cy must call or fold: Cowed"
     }
@@ -139,14 +140,14 @@ def opener_note(state: State, hand: HandState) -> str | None:
     able = betting.actors(state, hand)
     usual = betting.first_in(state, hand, able)
     if opens != usual:
-        by = next((f["power"] for f in effects.binding(hand, "", ("opener",))), None)
+        by = next((f["power"] for f in constraints.binding(hand, "", ("opener",))), None)
         if by is not None:
             return f"{opens} opens this round by {by}, not {usual} (S20)"
         return None  # fixed by a power used on the turn (S11): that turn is under way
     high = betting.first_in(state, hand, hand.live)
     if high == opens:
         return None
-    if effects.suspended(hand, high):
+    if constraints.suspended(hand, high):
         return f"{high} shows the high hand but is Suspended: {opens} opens (S19)"
     if high == state.fool:
         return f"{high} shows the high hand but has no chips: {opens} opens (R15)"
@@ -171,7 +172,7 @@ def down_cards(state: State, hand: HandState, name: str) -> int:
 def card_marks(hand: HandState, name: str) -> list[dict[str, Any]]:
     """``name``'s up cards, each marked as the powers in force leave it (E76): ``dead``
     (Cut Down, S21), ``counts_as`` (the card it counts as, S22), ``held`` (held fast, S23)."""
-    dead = effects.dead_cards(hand, name)
+    dead = constraints.dead_cards(hand, name)
     counts = {f["card"]: f["counts"] for f in hand.effects
               if f["kind"] == "counts_as" and f["target"] == name}
     held = {f["card"] for f in hand.effects if f["kind"] == "protect" and f["target"] == name}

@@ -37,6 +37,8 @@ from referee.errors import BadInput
 from referee.rules.cards import DECK, Card
 
 #: The R4 categories, high to low, by their JSON names.
+#: Inside the Duet categories the minor pair is compared before the Duet, like the higher pair
+#: of a two pair (H2); the keys below are built in that order.
 CATEGORIES: tuple[str, ...] = (
     "seven_of_a_kind", "six_of_a_kind", "five_of_a_kind", "straight_flush",
     "four_of_a_kind", "full_house", "full_house_duet", "three_pair", "flush", "straight",

@@ -16,14 +16,14 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from referee.errors import RefereeError, StoreError
 
 if TYPE_CHECKING:
     from referee.evening.state import State
 
-STREAM = "evening"
+STREAM: Final = "evening"
 
 Signature = tuple[int, int, int, int]
 
@@ -34,7 +34,8 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
     Every key is safe to show the whole table: no Charges (each side's own, E87), no
     hooded card named (E77), no down card.
     """
-    from referee.evening import powers, views
+    from referee.evening import views
+    from referee.evening.powers import use as powers
     from referee.evening.state import POT
     from referee.rules.cards import arcanum_label, to_roman
 

@@ -7,7 +7,8 @@ its content), so an event changed, dropped or reordered breaks the chain.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, TypedDict
 
 if TYPE_CHECKING:
     from hashlib import sha256
@@ -23,14 +24,28 @@ from referee.streams import plain, spec
 GENESIS = "0" * 64
 
 
-def event_hash(prev: str, record: dict[str, Any]) -> str:
+class Record(TypedDict):
+    """One stored event: its place, its command, its stream, and the chain around it. The
+    event itself is its stream's (``referee.evening.events`` for the evening's); JSON here."""
+
+    seq: int
+    cmd: int
+    stream: str
+    time: float
+    text: str                        # the command as the GM could retype it
+    event: dict[str, Any]
+    prev: str
+    hash: str
+
+
+def event_hash(prev: str, record: Mapping[str, Any]) -> str:
     """The chain hash of one stored event: sha256 over the previous hash and its content."""
     body = {k: record[k] for k in ("seq", "cmd", "stream", "time", "text", "event")}
     blob = prev + json.dumps(body, sort_keys=True, separators=(",", ":"))
     return sha256(blob.encode("utf-8")).hexdigest()
 
 
-def chain_break(records: list[dict[str, Any]], prev: str, head: str) -> str | None:
+def chain_break(records: list[Record], prev: str, head: str) -> str | None:
     """What breaks the hash chain of ``records`` from ``prev`` to ``head``, if anything."""
     for record in records:
         try:
@@ -69,7 +84,7 @@ def _canonical(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
-def check_chain(problems: list[str], records: list[dict[str, Any]], prev: str, seq: int,
+def check_chain(problems: list[str], records: list[Record], prev: str, seq: int,
                  states: dict[str, Any]) -> tuple[str, int]:
     for record in records:
         # A record edited by hand may lack fields: that is a finding, not a crash.

@@ -37,8 +37,9 @@ NOTES: list[str] = []
 TRACK_ANSWERS = False
 
 #: Whether a write reaches the disk before it is acknowledged (an fsync of the file, then of its
-#: folder). Always on for the GM; only the test suite turns it off, where durability is not what
-#: a test checks (tests/conftest.py; the fault, crash and power-cut tests keep it on).
+#: folder: a power cut leaves the state before the command or after it, E98). Always on for the
+#: GM; only the test suite turns it off, where durability is not what a test checks
+#: (tests/conftest.py; the fault, crash and power-cut tests keep it on).
 DURABLE = True
 #: ``--dry-run`` (E133): the command runs to its write, and the write is not made.
 DRY_RUN = False

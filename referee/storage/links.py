@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.errors import StoreError
+from referee.evening.events import PreviousEvening
 from referee.storage.audit import audit, load_trusted
 from referee.storage.store import open_evening
 
@@ -22,14 +23,14 @@ if TYPE_CHECKING:
 STREAM = "evening"
 
 
-def describe(ev: Evening) -> dict[str, Any]:
+def describe(ev: Evening) -> PreviousEvening:
     """What the next evening records of this one (R43): its file's name, its final digest
     (the head of its hash chain), when it was created and how many events it holds."""
-    return {"file": ev.path.name, "digest": ev.meta["head"], "created": ev.meta["created"],
-            "events": ev.meta["next_seq"] - 1}
+    return PreviousEvening(file=ev.path.name, digest=ev.meta["head"],
+                           created=ev.meta["created"], events=ev.meta["next_seq"] - 1)
 
 
-def link(ev: Evening) -> dict[str, Any] | None:
+def link(ev: Evening) -> PreviousEvening | None:
     """The link to the last evening recorded by this one's first event, if it has one (None
     too when the segment holding that event is missing: ``verify`` says so on its own)."""
     try:
@@ -38,11 +39,11 @@ def link(ev: Evening) -> dict[str, Any] | None:
         return None
     if first is None or first["event"].get("kind") != "evening_continued":
         return None
-    found: dict[str, Any] = first["event"]["previous"]
+    found: PreviousEvening = first["event"]["previous"]
     return found
 
 
-def previous_path(path: Path, found: dict[str, Any]) -> Path:
+def previous_path(path: Path, found: PreviousEvening) -> Path:
     """Where the last evening's file is looked for: beside this one (E114)."""
     return Path(os.path.realpath(path)).parent / str(found["file"])
 

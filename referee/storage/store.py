@@ -28,10 +28,10 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
 from tinydb import TinyDB
 
@@ -50,7 +50,7 @@ from referee.storage.answers import (
     was_told,
 )
 from referee.storage.backups import damaged_message, newest_good_backup
-from referee.storage.chain import GENESIS, chain_break, event_hash
+from referee.storage.chain import GENESIS, Record, chain_break, event_hash
 from referee.storage.files import (
     EveningLock,
     atomic_write,
@@ -60,7 +60,12 @@ from referee.storage.files import (
     write_failure,
 )
 from referee.storage.jsonfile import AtomicJSONStorage
-from referee.streams import Event, plain, spec
+from referee.streams import Event, StreamSpec, plain, spec
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+
+S = TypeVar("S")
 
 __all__ = ["GENESIS", "UNANSWERED", "WRITTEN", "Command", "Evening", "EveningLock",
            "atomic_write", "event_hash", "lock_path", "mark_answered", "newest_good_backup",
@@ -99,7 +104,7 @@ class Evening:
         self._changed = False
         self._last_text: str | None = None
         self._first_seq = self.meta["next_seq"]  # what this open appends starts here
-        self._taken_back: list[dict[str, Any]] = []  # by undo, in this open (E133)
+        self._taken_back: list[Record] = []  # by undo, in this open (E133)
         #: The command a killed process recorded without showing its answer (E41), if any.
         self.unanswered: dict[str, Any] | None = None
         if self.exists and self._storage.checked is None and not audit:
@@ -130,13 +135,26 @@ class Evening:
         }
         snap = self._db.table("snapshot").get(doc_id=1)
         self._snapshot: dict[str, Any] = dict(snap["states"]) if snap else {}
-        self._live: list[dict[str, Any]] = [dict(d) for d in self._db.table("events").all()]
+        # Records as stored; a malformed one is found by the chain check (``chain_break``).
+        self._live: list[Record] = [cast(Record, dict(d)) for d in self._db.table("events").all()]
         self._undone: list[dict[str, Any]] = [dict(d) for d in self._db.table("undone").all()]
 
     # -- reading -------------------------------------------------------------------------------
 
-    def state(self, stream: str) -> Any:
-        """The current state of ``stream``: its snapshot plus the live events, folded."""
+    @overload
+    def state(self, stream: Literal["evening"]) -> State: ...
+
+    @overload
+    def state(self, stream: StreamSpec[S, Any]) -> S: ...
+
+    @overload
+    def state(self, stream: str) -> Any: ...
+
+    def state(self, stream: str | StreamSpec[Any, Any]) -> Any:
+        """The current state of ``stream`` (its name, or its spec): its snapshot plus the live
+        events, folded. The evening's is its ``State``; a spec gives its own state type."""
+        if isinstance(stream, StreamSpec):
+            stream = stream.name
         if stream not in self._states:
             sp = spec(stream)
             base = self._snapshot.get(stream)
@@ -150,7 +168,7 @@ class Evening:
             try:
                 for record in self._live:
                     if record["stream"] == stream:
-                        state = sp.apply(state, record["event"])
+                        state = sp.apply(state, sp.read(record["event"]))
             except Exception as exc:  # an event of unknown kind or with a field missing
                 seq = record.get("seq", "?") if isinstance(record, dict) else "?"
                 raise StoreError(damaged_message(
@@ -159,7 +177,7 @@ class Evening:
             self._states[stream] = state
         return self._states[stream]
 
-    def records(self, stream: str | None = None) -> Iterator[dict[str, Any]]:
+    def records(self, stream: str | None = None) -> Iterator[Record]:
         """Every stored event record of the evening, oldest first, segments included."""
         for n in range(1, self.meta["segments"] + 1):
             for record in self._segment(n)["events"]:
@@ -224,7 +242,7 @@ class Evening:
         if not self.writable:
             raise RuntimeError("evening opened read-only")
 
-    def commit(self, stream: str, events: list[Event], text: str) -> Any:
+    def commit(self, stream: str, events: Sequence[Mapping[str, Any]], text: str) -> Any:
         """Append one command's events to ``stream``; returns the new state.
 
         The events are folded first (the stream's invariants are checked there),
@@ -272,7 +290,7 @@ class Evening:
                             "`referee log` shows it; type it again only if it must happen twice",
                             ruling="E41")
 
-    def _fold_into(self, stream: str, events: list[Event]) -> Any:
+    def _fold_into(self, stream: str, events: Sequence[Mapping[str, Any]]) -> Any:
         """Fold ``events`` into the cached state of ``stream``.
 
         A stream's ``apply`` mutates the state it is given, so an event that fails
@@ -306,16 +324,10 @@ class Evening:
             prev = record["hash"]
         self.meta["head"] = prev
 
-    def _append_record(self, stream: str, cmd: int, text: str, now: float, event: Event) -> None:
-        record = {
-            "seq": self.meta["next_seq"],
-            "cmd": cmd,
-            "stream": stream,
-            "time": now,
-            "text": text,
-            "event": event,
-            "prev": self.meta["head"],
-        }
+    def _append_record(self, stream: str, cmd: int, text: str, now: float,
+                       event: Mapping[str, Any]) -> None:
+        record = Record(seq=self.meta["next_seq"], cmd=cmd, stream=stream, time=now, text=text,
+                        event=dict(event), prev=self.meta["head"], hash="")
         record["hash"] = event_hash(record["prev"], record)
         self.meta["next_seq"] += 1
         self.meta["head"] = record["hash"]
@@ -489,7 +501,7 @@ class Evening:
             self._db.table("undone").insert_multiple(self._undone)
         self._storage.flush()
 
-def _group(records: Iterable[dict[str, Any]]) -> Iterator[Command]:
+def _group(records: Iterable[Record]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""
     last: Command | None = None
     for record in records:

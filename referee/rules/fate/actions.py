@@ -369,7 +369,8 @@ def _fight_end(state: State, out: Outcome, a: str, b: str, result: Result) -> st
 def drink(state: State, name: str, strength: int, *, traits: Sequence[str] = (),
           typed: Typed = NOTHING_TYPED, seed: int | None = None,
           deck: str | None = None) -> Outcome:
-    """Bohemian against the strength of the drink (F12): the result bears on the next test."""
+    """Bohemian against the strength of the drink (F12): the result bears on the next test.
+    A poisoning at Weir's Wager is no drink: it never comes here (F31)."""
     data = tables(state)
     char = find_alive(state, name)
     if strength < 0:

@@ -153,7 +153,7 @@ def verify_follow(previous: Play | None, play: Play | None) -> Verdict:
         if play.is_all_wild:
             return Verdict(True, f"{play.describe()} leads and wins the series at once (R30)", True)
         return Verdict(True, f"{play.describe()} may lead (R30)")
-    if previous.is_all_wild:
+    if previous.is_all_wild:  # T5: nothing follows an all-wild play, not even more wilds
         raise IllegalAction(
             f"{previous.describe()} already won the series; its player leads the next",
             ruling="R30")

@@ -122,7 +122,7 @@ def new_game(state: WagerState, fool: str, mistress: str, *, seed: int,
         "elixir": first.value,
         "elixir_turns": elixir_turns,
         "seed": seed,
-        "points": table.to_dict(),
+        "points": table.to_dict(),  # W13: the points table travels with the game
         "points_source": table.source,
     }]
 

@@ -2,7 +2,7 @@
 
 Like ``commands``: pure functions of the state and the GM's words. ``use_power`` checks the
 power's timing against the hand (S11), asks for exactly what its effect needs, and returns
-one ``power_used`` event carrying everything the fold needs (``referee.evening.effects``),
+one ``power_used`` event carrying everything the fold needs (``referee.evening.powers.effects``),
 plus the betting actions the power makes (an Iron Rule bet, a Standstill check) and the
 Fool's forced moves that follow, all replayed on a copy before they are returned.
 """
@@ -13,26 +13,27 @@ import random
 from typing import Any
 
 from referee.errors import IllegalAction, UnknownCard, UnknownName
-from referee.evening import betting, effects
+from referee.evening import betting
+from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
-from referee.evening.play import _uncontested, fool_moves
-from referee.evening.power_builders import BUILD
-from referee.evening.power_use import Use
-from referee.evening.power_use import label as _label
+from referee.evening.play import follows
+from referee.evening.powers import constraints, effects
+from referee.evening.powers.builders import BUILD
+from referee.evening.powers.building import Use
+from referee.evening.powers.building import label as _label
+from referee.evening.powers.timing import check_timing
 from referee.evening.state import State, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
-from referee.rules.power_vocab import TIMINGS
-from referee.streams import Event
 
 # -- the power set of the evening ---------------------------------------------------------------
 
 
-def powers(state: State) -> list[dict[str, Any]]:
+def powers(state: State) -> list[PowerSpec]:
     return list(state.scenario.get("powers", []))
 
 
-def power_spec(state: State, card: int, orientation: str) -> dict[str, Any]:
+def power_spec(state: State, card: int, orientation: str) -> PowerSpec:
     for p in powers(state):
         if p["card"] == card and p["orientation"] == orientation:
             return p
@@ -60,7 +61,7 @@ def _by_words(query: list[str], name: str) -> bool:
                    for k, q in enumerate(query)) for i in range(len(words)))
 
 
-def find_power(state: State, text: str, holder: str | None = None) -> dict[str, Any]:
+def find_power(state: State, text: str, holder: str | None = None) -> PowerSpec:
     """The power ``text`` names (E55): its key (``XX-reversed``, ``XX reversed``), its name
     (any case), a prefix of any of its words (``toll``, ``reaper``), or its card (``XIII``,
     ``death``): the power ``holder`` holds from that card. Several candidates are narrowed to
@@ -89,7 +90,8 @@ def find_power(state: State, text: str, holder: str | None = None) -> dict[str, 
         if card is not None and card.is_major:
             found = [p for p in pool if p["card"] == card.rank]
     if len(found) > 1 and holder is not None:
-        mine = [p for p in found if (state.powers.get(p["key"]) or {}).get("holder") == holder]
+        mine = [p for p in found
+                if (held := state.powers.get(p["key"])) is not None and held["holder"] == holder]
         if len(mine) == 1:
             return mine[0]
         if card is not None and not mine:
@@ -110,12 +112,13 @@ def find_power(state: State, text: str, holder: str | None = None) -> dict[str, 
                       "of it, or its card, E55)", ruling="E55")
 
 
-def _held_by(state: State, spec: dict[str, Any]) -> str:
+def _held_by(state: State, spec: PowerSpec) -> str:
     held = state.powers.get(spec["key"])
     return f"held by {held['holder']}" if held else "not given out"
 
 
-def access(state: State, who: str, card_text: str, orientation: str) -> list[Event]:
+def access(state: State, who: str, card_text: str,
+           orientation: str) -> list[PowerAccessed]:
     """R26, E22: a stakeholder in the hand slides a face-down major to the Fool for a power."""
     require_evening(state)
     if state.hand is None:
@@ -152,9 +155,9 @@ def access(state: State, who: str, card_text: str, orientation: str) -> list[Eve
     orientation = match_name(orientation, ["upright", "reversed"], "orientation")
     spec = power_spec(state, card.rank, orientation)
     granted = spec["key"] not in state.powers
-    event: Event = {"kind": "power_accessed", "name": name, "card": card.short,
+    event: PowerAccessed = {"kind": "power_accessed", "name": name, "card": card.short,
                     "rank": card.rank, "orientation": orientation, "power": spec["key"],
-                    "granted": granted}
+                    "granted": granted, "depleted": False}
     sim = replay(state, [event])
     # Whether the card is depleted now; it became so with this access when a power was granted.
     event["depleted"] = depleted(sim, card.rank)
@@ -177,7 +180,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
               cards: list[str] | tuple[str, ...] = (), new: str | None = None,
               as_card: str | None = None, action: str | None = None,
               folds: list[str] | tuple[str, ...] = (), seed: int | None = None,
-              access_card: str | None = None) -> list[Event]:
+              access_card: str | None = None) -> list[EveningEvent]:
     """R26, S11: a power used once by its holder, at its moment, paying its Charges.
 
     ``access_card``: the face-down major slid to the Fool for this very power first, in the
@@ -206,7 +209,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         raise IllegalAction(f"{spec['name']} was already {effects.spent(held)}; a power is "
                             "used once (R26, E57); `referee power list` shows what is left",
                             ruling="R26")
-    extra = effects.surcharge(state, name)
+    extra = constraints.surcharge(state, name)
     cost = spec["charges"] + extra
     have = state.charges.get(name, 0)
     if have < cost:
@@ -226,7 +229,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     timing = str(spec.get("timing", "any_time"))
     check_timing(use, timing)
     kind = use.effect["kind"]
-    event: Event = {"kind": "power_used", "name": name, "power": spec["key"],
+    event: PowerUsed = {"kind": "power_used", "name": name, "power": spec["key"],
                     "title": spec["name"], "charges": cost, "hand": hand.no, "timing": timing,
                     "effect": kind}
     if extra:
@@ -239,11 +242,11 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     use.leftovers()
     events = [*use.before, event, *use.after]
     sim = replay(state, events)
-    fool_events, sim = fool_moves(sim)
-    return events + fool_events + _uncontested(sim)
+    return [*events, *follows(sim)[0]]
 
 
-def _access_for(state: State, name: str, spec: dict[str, Any], card_text: str) -> list[Event]:
+def _access_for(state: State, name: str, spec: PowerSpec,
+                card_text: str) -> list[EveningEvent]:
     """``power use NAME POWER --access CARD`` (R38): the card slid for this power, which must
     be that power's card and still free to be given."""
     card = parse_card(card_text)
@@ -257,43 +260,4 @@ def _access_for(state: State, name: str, spec: dict[str, Any], card_text: str) -
         raise IllegalAction(f"{label} is already out ({_held_by(state, spec)}); sliding "
                             f"{card.short} would grant nothing, so nothing was recorded (R26)",
                             ruling="R26")
-    return access(state, name, card.short, spec["orientation"])
-
-
-def check_timing(use: Use, timing: str) -> None:
-    """S11: the moment the power's timing names, or a refusal saying which moment it is."""
-    state, hand, name = use.state, use.hand, use.name
-    moment = TIMINGS.get(timing, timing)
-    if timing in ("own_turn", "before_turn", "round_end") and hand.betting_over:
-        raise use.fail(f"played {moment}; the betting of hand {hand.no} is over")
-    current = betting.to_act(state, hand)
-    if timing in ("own_turn", "before_turn") and current is None:
-        raise use.fail(f"played {moment}; nobody is to act yet: "
-                       f"{betting.waiting_line(state, hand)}")
-    if timing == "own_turn":
-        if current != name:
-            raise use.fail(f"played {moment}; {current} is to act, not {name}: "
-                           f"{betting.move_commands(state, hand)} first")
-    elif timing == "before_turn":
-        if current == name:
-            raise use.fail(f"played {moment} (S13); it is {name}'s own turn")
-        if current == state.fool:
-            raise use.fail(f"played {moment} (S13); the Fool is to act, and powers never "
-                           "touch him", "S7")
-        given = use.given.get("target")
-        if given is not None and use.person(str(given)) != current:
-            raise use.fail(f"played {moment}: on the stakeholder to act, {current} (S13)",
-                           "S13")
-    elif timing == "round_end":
-        if hand.round.street < 2 or hand.round.actions > 0:
-            raise use.fail(f"played {moment}: after a round's last action and before the "
-                           "next round's first (S14)", "S14")
-    elif timing in ("answer_bet", "answer_power"):
-        want = "bet" if timing == "answer_bet" else "power"
-        answer = hand.answerable
-        if answer is None or answer["kind"] != want or answer["by"] == name:
-            raise use.fail(f"played {moment}, at once: nothing else may have happened since "
-                           "(S15)", "S15")
-        if answer.get("via") not in (None, name):
-            raise use.fail(f"played {moment}, at once: {answer['via']} has slid a card to the "
-                           f"Fool since, and only that answer may follow (R38)", "R38")
+    return [*access(state, name, card.short, spec["orientation"])]

@@ -1,5 +1,5 @@
 """One ``power use`` being built: the state, the user, the power and what the GM gave, and the
-helpers the effect builders share (``referee.evening.power_builders``). Below both
+helpers the effect builders share (``referee.evening.powers.builders``). Below both
 ``powers`` and the builders, so that neither imports the other back."""
 
 from __future__ import annotations
@@ -7,16 +7,17 @@ from __future__ import annotations
 from typing import Any
 
 from referee.errors import BadInput, IllegalAction
-from referee.evening import betting, effects
+from referee.evening import betting
+from referee.evening.events import EveningEvent, PowerSpec
 from referee.evening.play import forfeited
+from referee.evening.powers import constraints
 from referee.evening.state import HandState, State
 from referee.names import match_name
 from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
-from referee.streams import Event
 
 
-def label(spec: dict[str, Any]) -> str:
+def label(spec: PowerSpec) -> str:
     """A power as the GM reads it: ``Second Thoughts (XX reversed)`` (E57)."""
     from referee.rules.cards import to_roman
 
@@ -37,15 +38,15 @@ class Use:
     """One ``power use``: the state, the user, the power and what the GM gave; each builder
     takes what its effect needs, and anything left over is refused."""
 
-    def __init__(self, state: State, hand: HandState, name: str, spec: dict[str, Any],
+    def __init__(self, state: State, hand: HandState, name: str, spec: PowerSpec,
                  given: dict[str, Any]) -> None:
         self.state, self.hand, self.name, self.spec = state, hand, name, spec
         self.title: str = spec["name"]
         self.effect: dict[str, Any] = dict(spec.get("effect") or {"kind": "by_hand"})
         self.given = {k: v for k, v in given.items() if v not in (None, (), [])}
         self.taken: set[str] = set()
-        self.before: list[Event] = []
-        self.after: list[Event] = []
+        self.before: list[EveningEvent] = []
+        self.after: list[EveningEvent] = []
 
     def take(self, key: str) -> Any:
         self.taken.add(key)
@@ -97,7 +98,7 @@ class Use:
         if card not in self.hand.showing.get(owner, []):
             shown = " ".join(self.hand.showing.get(owner, [])) or "none"
             raise self.fail(f"{card} is not one of {owner}'s up cards ({shown})", "S21")
-        if card in effects.dead_cards(self.hand, owner):
+        if card in constraints.dead_cards(self.hand, owner):
             raise self.fail(f"{owner}'s {card} is dead and counts for nothing", "S21")
         self.unprotected(owner, card)
         return card
@@ -107,7 +108,7 @@ class Use:
         for owner, shown in self.hand.showing.items():
             if card in shown:
                 raise self.fail(f"{card} is showing for {owner}; it cannot be {whose}", "R8")
-        gone = {**forfeited(self.hand), **effects.discarded(self.hand)}
+        gone = {**forfeited(self.hand), **constraints.discarded(self.hand)}
         if card in gone:
             raise self.fail(f"{card} is out of this hand (given up or discarded by "
                             f"{gone[card]}); it cannot be {whose}", "R8")
@@ -120,7 +121,7 @@ class Use:
         checked by ``own_cards``."""
         name = self.name
         if card in self.hand.showing.get(name, []):
-            if not dead_ok and card in effects.dead_cards(self.hand, name):
+            if not dead_ok and card in constraints.dead_cards(self.hand, name):
                 raise self.fail(f"{name}'s {card} is dead and counts for nothing in "
                                 f"{name}'s hand", "E56")
             return card
@@ -145,7 +146,7 @@ class Use:
         return cards
 
     def unprotected(self, owner: str, card: str) -> None:
-        held = effects.protected(self.hand, owner, card)
+        held = constraints.protected(self.hand, owner, card)
         if held:
             raise self.fail(f"{owner}'s {card} is held fast by {held}: no power can change, "
                             "swap, turn or remove it", "S23")
@@ -157,7 +158,7 @@ class Use:
         return base - len(hand.forfeited.get(owner, [])) + hand.shift.get(owner, 0)
 
     def chained(self, who: str) -> None:
-        for f in effects.binding(self.hand, who, ("no_fold",)):
+        for f in constraints.binding(self.hand, who, ("no_fold",)):
             raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")
 
 

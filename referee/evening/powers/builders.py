@@ -1,7 +1,7 @@
 """What each kind of effect asks for and records (S12-S30): one builder per effect kind.
 
-A builder takes what it needs from the ``Use`` (``referee.evening.powers``), checks it
-against the hand, fills the ``power_used`` event for the fold (``referee.evening.effects``)
+A builder takes what it needs from the ``Use`` (``referee.evening.powers.building``), checks it
+against the hand, fills the ``power_used`` event for the fold (``referee.evening.powers.effects``)
 and returns one line saying what the power did, for the GM and the log.
 """
 
@@ -11,15 +11,16 @@ import random
 from collections.abc import Callable
 
 from referee.errors import BadInput
-from referee.evening import betting, effects
+from referee.evening import betting
+from referee.evening.events import PowerUsed
 from referee.evening.play import act
-from referee.evening.power_use import Use, counts_as, pay, power_label, toll_payers
+from referee.evening.powers import constraints
+from referee.evening.powers.building import Use, counts_as, pay, power_label, toll_payers
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
-from referee.streams import Event
 
-Builder = Callable[[Use, Event], str]
+Builder = Callable[[Use, PowerUsed], str]
 BUILD: dict[str, Builder] = {}
 
 
@@ -40,7 +41,7 @@ def _to_act(use: Use) -> str:
 
 
 @builds("fold")
-def _fold(use: Use, e: Event) -> str:
+def _fold(use: Use, e: PowerUsed) -> str:
     who = use.target()
     use.chained(who)
     e["target"] = who
@@ -48,7 +49,7 @@ def _fold(use: Use, e: Event) -> str:
 
 
 @builds("toll")
-def _toll(use: Use, e: Event) -> str:
+def _toll(use: Use, e: PowerUsed) -> str:
     n = int(param(use.effect, "chips"))
     payers = toll_payers(use.state, use.hand, use.name)
     folding = [use.person(str(t)) for t in use.take("folds") or ()]
@@ -65,7 +66,7 @@ def _toll(use: Use, e: Event) -> str:
 
 
 @builds("take_back")
-def _take_back(use: Use, e: Event) -> str:
+def _take_back(use: Use, e: PowerUsed) -> str:
     answer = use.hand.answerable
     assert answer is not None
     e["target"] = answer["by"]
@@ -74,7 +75,7 @@ def _take_back(use: Use, e: Event) -> str:
 
 
 @builds("skip_turn")
-def _skip(use: Use, e: Event) -> str:
+def _skip(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
     if betting.owed(use.state, use.hand, who):
@@ -87,7 +88,7 @@ def _skip(use: Use, e: Event) -> str:
 
 
 @builds("force_action")
-def _force(use: Use, e: Event) -> str:
+def _force(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     what = betting.options(use.state, use.hand)
     legal = [*what.moves, "fold"] if what else ["fold"]
@@ -98,7 +99,7 @@ def _force(use: Use, e: Event) -> str:
 
 
 @builds("call_or_fold", "must_raise")
-def _turn(use: Use, e: Event) -> str:
+def _turn(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
     if use.effect["kind"] == "must_raise":
@@ -109,7 +110,7 @@ def _turn(use: Use, e: Event) -> str:
 
 
 @builds("no_raises")
-def _no_raises(use: Use, e: Event) -> str:
+def _no_raises(use: Use, e: PowerUsed) -> str:
     text = str(use.need("action", "the bet or raise it comes with (bet or raise)"))
     action = match_name(text, ["bet", "raise"], "action with this power")
     use.before.extend(act(use.state, use.name, action))
@@ -118,7 +119,7 @@ def _no_raises(use: Use, e: Event) -> str:
 
 
 @builds("no_fold", "no_bets", "all_in")
-def _binds(use: Use, e: Event) -> str:
+def _binds(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"], e["street"] = who, use.hand.round.street
     return {"no_fold": f"{who} may not fold this round",
@@ -128,7 +129,7 @@ def _binds(use: Use, e: Event) -> str:
 
 
 @builds("opener")
-def _opener(use: Use, e: Event) -> str:
+def _opener(use: Use, e: PowerUsed) -> str:
     e["street"], e["who"] = use.hand.round.street, param(use.effect, "who")
     if e["who"] == "self":
         if not use.state.stack(use.name):
@@ -138,22 +139,22 @@ def _opener(use: Use, e: Event) -> str:
 
 
 @builds("swap_up")
-def _swap(use: Use, e: Event) -> str:
+def _swap(use: Use, e: PowerUsed) -> str:
     mine = use.up_card(use.name, use.one_card("cards", f"one of {use.name}'s up cards"))
     who = use.target()
     theirs = use.up_card(who, parse_card(str(use.need("new", f"one of {who}'s up cards"))).short)
-    e.update(target=who, card=mine, new=theirs)
+    e.update({"target": who, "card": mine, "new": theirs})
     return f"{use.name}'s {mine} and {who}'s {theirs} change places, face up"
 
 
 @builds("replace_up")
-def _replace(use: Use, e: Event) -> str:
+def _replace(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "who") == "self":
         owner = use.name
         card = use.up_card(owner, use.one_card("cards", f"the up card {owner} discards"))
     else:
         owner = use.target()
-        up = effects.live_up(use.hand, owner)
+        up = constraints.live_up(use.hand, owner)
         if not up:
             raise use.fail(f"{owner} shows no up card", "S21")
         top = max(parse_card(c).strength for c in up)
@@ -173,18 +174,18 @@ def _replace(use: Use, e: Event) -> str:
         e["target"] = owner
     new = use.unseen(parse_card(str(use.need("new", "the card taken from the deck"))).short,
                      "the top card of the deck")
-    e.update(owner=owner, card=card, new=new)
+    e.update({"owner": owner, "card": card, "new": new})
     return f"{owner} discards {card} face up and takes {new} face up in its place"
 
 
 @builds("hide_up")
-def _hide(use: Use, e: Event) -> str:
+def _hide(use: Use, e: PowerUsed) -> str:
     e["card"] = use.up_card(use.name, use.one_card("cards", f"the up card {use.name} turns down"))
     return f"{use.name} turns {e['card']} face down: a down card for the rest of the hand"
 
 
 @builds("kill_up")
-def _kill(use: Use, e: Event) -> str:
+def _kill(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"] = who
     e["card"] = use.up_card(who, use.one_card("cards", f"the up card of {who} cut down"))
@@ -192,7 +193,7 @@ def _kill(use: Use, e: Event) -> str:
 
 
 @builds("reveal")
-def _reveal(use: Use, e: Event) -> str:
+def _reveal(use: Use, e: PowerUsed) -> str:
     how = param(use.effect, "who")
     pairs: list[tuple[str, str]] = []
     if how in ("target", "both"):
@@ -221,12 +222,12 @@ def _reveal(use: Use, e: Event) -> str:
             raise use.fail(f"{owner} holds no down card", "S21")
         use.unseen(card, f"a down card of {owner}")
         use.unprotected(owner, card)
-    e["revealed"] = pairs
+    e["revealed"] = [[owner, card] for owner, card in pairs]
     return "; ".join(f"{o} turns {c} face up" for o, c in pairs)
 
 
 @builds("discard")
-def _discard(use: Use, e: Event) -> str:
+def _discard(use: Use, e: PowerUsed) -> str:
     card = use.one_card("cards", f"the card {use.name} discards, up or down")
     e["up"] = card in use.hand.showing.get(use.name, [])
     if e["up"]:
@@ -240,7 +241,7 @@ def _discard(use: Use, e: Event) -> str:
 
 
 @builds("counts_as")
-def _counts_as(use: Use, e: Event) -> str:
+def _counts_as(use: Use, e: PowerUsed) -> str:
     rule = param(use.effect, "as")
     target = use.target(live=False) if rule == "target_up" else None
     what = f"the card of {use.name}'s hand that changes"
@@ -253,14 +254,14 @@ def _counts_as(use: Use, e: Event) -> str:
     use.unprotected(use.name, card.short)
     made = counts_as(use, rule, card, target, second)
     # E56: the cards the power names as the user's must be in the user's hand: now, as far
-    # as the table can see, and at the showdown (effects.counted).
+    # as the table can see, and at the showdown (constraints.counted).
     needs = [card.short]
     if rule == "own_card":
         needs.append(made)  # Abundance: "choose two cards in your hand"
     elif second is not None:
         needs.append(second.short)
     use.own_cards(needs)
-    e.update(card=card.short, target=target, **{"as": made})
+    e.update({"card": card.short, "target": target, "as": made})
     if len(needs) > 1:
         e["needs"] = needs[1:]
     elif rule == "same_rank":
@@ -272,7 +273,7 @@ def _counts_as(use: Use, e: Event) -> str:
 
 
 @builds("cancel")
-def _cancel(use: Use, e: Event) -> str:
+def _cancel(use: Use, e: PowerUsed) -> str:
     answer = use.hand.answerable
     assert answer is not None
     e["target"], e["cancels"] = answer["by"], answer["power"]
@@ -281,7 +282,7 @@ def _cancel(use: Use, e: Event) -> str:
 
 
 @builds("lose_power")
-def _lose(use: Use, e: Event) -> str:
+def _lose(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     unused = sorted(k for k, p in use.state.powers.items()
                     if p["holder"] == who and not p["used"])
@@ -294,14 +295,14 @@ def _lose(use: Use, e: Event) -> str:
 
 
 @builds("surcharge")
-def _surcharge(use: Use, e: Event) -> str:
+def _surcharge(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     e["target"], e["n"] = who, int(param(use.effect, "charges"))
     return f"the next power {who} uses costs {plural(e['n'], 'Charge')} more"
 
 
 @builds("bar_assistant")
-def _bar(use: Use, e: Event) -> str:
+def _bar(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     helper = use.state.seat(who).assistant
     if not helper:
@@ -312,7 +313,7 @@ def _bar(use: Use, e: Event) -> str:
 
 
 @builds("exile")
-def _exile(use: Use, e: Event) -> str:
+def _exile(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     e["target"] = who
     return (f"when hand {use.hand.no} ends, {who} rises from the table and sits out hand "
@@ -320,7 +321,7 @@ def _exile(use: Use, e: Event) -> str:
 
 
 @builds("protect")
-def _protect(use: Use, e: Event) -> str:
+def _protect(use: Use, e: PowerUsed) -> str:
     most = int(param(use.effect, "cards"))
     given = [parse_card(str(c)).short for c in use.need("cards", f"up to {most} of "
                                                          f"{use.name}'s cards")]
@@ -333,7 +334,7 @@ def _protect(use: Use, e: Event) -> str:
 
 
 @builds("private", "by_hand")
-def _tell(use: Use, e: Event) -> str:
+def _tell(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "target") == "another":
         e["target"] = use.target()
     what = use.spec["text"]

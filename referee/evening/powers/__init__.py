@@ -1,0 +1,10 @@
+"""The powers of the Major Arcana (R26, S11-S30), in one package:
+
+- ``use``: the GM's requests, ``power access`` and ``power use``, as events;
+- ``timing``: the moment each power may be used (S11-S16);
+- ``building`` and ``builders``: one use being built, and one builder per kind of effect;
+- ``effects``: how a recorded use changes the evening (the fold);
+- ``constraints``: what the powers in force impose on the betting, the showdown and the souls.
+
+The betting (``referee.evening.betting``) reads the powers only through ``constraints``.
+"""

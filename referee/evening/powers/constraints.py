@@ -1,0 +1,312 @@
+"""What the powers in force impose (S17-S30), read by the rest of the evening: on the betting
+one ``Constraints`` value per question (``constraints``: who is suspended, the up cards that
+count, the opener a power names, the moves each player is left), on the showdown the cards that
+count (``counted``), on souls and guesses the bars and exiles, and for the table what binds it
+now (``in_force``). Pure; the effects themselves are folded by ``referee.evening.powers.effects``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, TypedDict
+
+from referee.errors import IllegalAction
+from referee.evening.powers.effects import HAND, ROUND, TURN
+from referee.evening.state import Effect, HandState, State
+from referee.names import plural
+from referee.rules.cards import Card, parse_cards
+from referee.rules.hands import best_hand
+
+# -- what binds the next actions ---------------------------------------------------------------
+
+
+def binding(hand: HandState, name: str, kinds: tuple[str, ...] | None = None
+            ) -> list[Effect]:
+    """The effects in force on ``name`` now (round effects of this street only)."""
+    street = hand.round.street
+    return [f for f in hand.effects
+            if (kinds is None or f["kind"] in kinds)
+            and ((f["scope"] in (TURN, HAND) and f["target"] == name)
+                 or (f["scope"] == ROUND and f["street"] == street
+                     and f["target"] in (None, name)))]
+
+
+def suspended(hand: HandState, name: str) -> bool:
+    """S19: a stakeholder playing as if all-in takes no further action."""
+    return any(f["kind"] == "all_in" and f["target"] == name for f in hand.effects)
+
+
+def dead_cards(hand: HandState, name: str) -> list[str]:
+    return [f["card"] for f in hand.effects if f["kind"] == "dead" and f["target"] == name]
+
+
+def live_up(hand: HandState, name: str) -> list[str]:
+    """The up cards that count in a showing hand: dead ones count for nothing (S21)."""
+    dead = dead_cards(hand, name)
+    return [c for c in hand.showing.get(name, []) if c not in dead]
+
+
+def live_showing(hand: HandState) -> dict[str, list[str]]:
+    """Every player's up cards that count in a showing hand (S21)."""
+    return {name: live_up(hand, name) for name in hand.showing}
+
+
+#: The effects that narrow a player's moves (S17).
+NARROWING = ("only", "call_or_fold", "must_raise", "no_raises", "no_fold", "no_bets")
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """What the powers in force impose on the betting now (S17-S21), built once per question
+    by ``constraints``: the betting machine (``referee.evening.betting``) reads these and never
+    asks the powers one by one. Cards are parsed here, once."""
+
+    fool: str
+    suspended: frozenset[str]             # S19: play as if all-in, take no further action
+    showing: dict[str, list[Card]]        # S21: each player's up cards that count, parsed
+    opening: Effect | None                # S20: a power names the round's opener
+    narrowing: dict[str, list[Effect]]    # S17: the effects that narrow each player's moves
+
+    def opener(self, able: list[str]) -> str | None:
+        """S20: the round's opener a power names among ``able``, or None for the usual (R9)."""
+        f = self.opening
+        if f is None:
+            return None
+        if f["who"] != "lowest":
+            return f["who"] if f["who"] in able else None
+        shown = [p for p in able if p != self.fool and self.showing.get(p)]
+        if not shown:
+            return None
+        strength = {p: best_hand(self.showing[p], magic=True) for p in shown}
+        low = min(strength.values())
+        return next(p for p in shown if strength[p] == low)
+
+    def allowed(self, name: str, moves: list[str], owes: bool) -> tuple[list[str], list[Effect]]:
+        """``moves`` narrowed by the effects on ``name`` (S17), and those effects."""
+        fs = self.narrowing.get(name, [])
+        if not fs or name == self.fool:
+            return moves, []
+        keep = moves if "fold" in moves else [*moves, "fold"]
+        for f in fs:
+            drop = {"no_raises": ("raise",), "no_fold": ("fold",),
+                    "no_bets": ("bet", "raise")}.get(f["kind"], ())
+            keep = [m for m in keep if m not in drop]
+        for f in fs:
+            if f["kind"] == "only":
+                keep = [m for m in keep if m in f["moves"]]
+            elif f["kind"] == "call_or_fold":
+                keep = [m for m in keep if m in (("call", "fold") if owes else ("bet", "fold"))]
+            elif f["kind"] == "must_raise":
+                want = next((m for m in ("bet", "raise", "call") if m in keep), None)
+                keep = [m for m in keep if m == want]
+        if not keep:  # S17: effects that leave no legal move give way to the rules
+            return moves, []
+        return keep, fs
+
+    def check(self, name: str, action: str, amount: int | None, moves: list[str],
+              owes: bool) -> None:
+        """Refuse an action an effect in force forbids, naming the power (S17)."""
+        keep, fs = self.allowed(name, moves, owes)
+        if not fs:
+            return
+        names = ", ".join(dict.fromkeys(f["power"] for f in fs))
+        if action not in keep:
+            raise IllegalAction(f"{name} may not {action} now: {name} must "
+                                f"{' or '.join(keep)} ({names}, S17)", ruling="S17")
+        if action == "bet" and amount not in (None, 1) and any(
+                f["kind"] == "call_or_fold" for f in fs):
+            raise IllegalAction(f"{name} must bet one chip or fold ({names}, S17)",
+                                ruling="S17")
+
+
+def constraints(state: State, hand: HandState) -> Constraints:
+    """The powers in force on ``hand``, turned once into what they impose on the betting."""
+    street = hand.round.street
+    narrowing: dict[str, list[Effect]] = {}
+    suspended: set[str] = set()
+    dead: dict[str, list[str]] = {}
+    opening = None
+    for f in hand.effects:
+        kind, target = f["kind"], f["target"]
+        if kind == "all_in" and target is not None:
+            suspended.add(target)
+        elif kind == "dead" and target is not None:
+            dead.setdefault(target, []).append(f["card"])
+        if f["scope"] == ROUND and f["street"] != street:
+            continue
+        if kind == "opener" and opening is None:
+            opening = f
+        elif kind in NARROWING and (target is not None or f["scope"] == ROUND):
+            for name in hand.order if target is None else [target]:  # None: the whole round
+                narrowing.setdefault(name, []).append(f)
+    showing = {name: parse_cards([c for c in cards if c not in dead.get(name, ())])
+               for name, cards in hand.showing.items()}
+    return Constraints(fool=state.fool, suspended=frozenset(suspended), showing=showing,
+                       opening=opening, narrowing=narrowing)
+
+
+def protected(hand: HandState, owner: str, card: str) -> str | None:
+    """S23: the power that holds ``card`` of ``owner`` fast, if any."""
+    for f in hand.effects:
+        if f["kind"] == "protect" and f["target"] == owner and f["card"] == card:
+            return str(f["power"])
+    return None
+
+
+def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bool]:
+    """S21, S22: the cards a showdown hand counts: dead up cards left out, magic cards as
+    what they count as. Returns the cards and whether magic changed any."""
+    from referee.errors import BadInput
+
+    out = list(cards)
+    for card in dead_cards(hand, name):
+        if card in out:
+            out.remove(card)
+    held_fast = [f for f in binding(hand, name, ("protect",)) if f["card"] not in cards]
+    if held_fast:  # E56: Hold Fast named them as the user's cards
+        which = " and ".join(f["card"] for f in held_fast)
+        raise BadInput(f"{name} held {which} fast ({held_fast[0]['power']}), so {name}'s "
+                       f"showdown hand must hold {which}; it does not (E56)", ruling="E56")
+    magic = binding(hand, name, ("counts_as",))
+    for f in magic:
+        _holds_what_it_named(name, f, out)
+    changed = False
+    for f in magic:
+        out[out.index(f["card"])] = f["counts"]
+        changed = True
+    return out, changed
+
+
+def _holds_what_it_named(name: str, f: Effect, cards: list[str]) -> None:
+    """S22, E56: a magic power's cards are in the user's showdown hand: the card it changes,
+    and Abundance's card copied or Mingling the Waters' second card (one of the suit it names,
+    when only the suit was given)."""
+    from referee.errors import BadInput
+    from referee.rules.cards import Suit, parse_card
+
+    named = [f["card"], *f.get("needs", [])]
+    missing = [c for c in named if c not in cards]
+    suit = f.get("suit")
+    lender = [c for c in cards if c != f["card"] and not parse_card(c).is_major
+              and parse_card(c).suit == suit] if suit else [True]
+    if not missing and lender:
+        return
+    what = f"{f['power']} named " + " and ".join(named) + f" as {name}'s cards"
+    if suit and not lender and not missing:
+        what = (f"{f['power']} gave {f['card']} the suit of another of {name}'s cards, "
+                f"{Suit(suit).title}")
+        lacking = f"another minor card of {Suit(suit).title}"
+    else:
+        lacking = " and ".join(missing)
+    raise BadInput(f"{what}, so {name}'s showdown hand must hold them; it lacks {lacking} "
+                   f"(S22, E56)", ruling="E56")
+
+
+def counted_hand(hand: HandState, name: str, cards: list[Any], magic: bool) -> Any:
+    """A showdown hand as the powers in force count it: dead cards out, magic applied (S21,
+    S22); a card a power discarded is in no hand (unless the showdown is ruled --magic)."""
+    from referee.errors import BadInput
+    from referee.rules.cards import parse_cards
+    from referee.rules.hands import best_hand
+
+    shorts = [c.short for c in cards]
+    for card, who in discarded(hand).items():
+        if card in shorts and not magic:
+            raise BadInput(f"{card} was discarded by a power ({who}); it is out of this hand "
+                           f"and not in {name}'s (S21)", ruling="S21")
+    counts, changed = counted(hand, name, shorts)
+    return best_hand(parse_cards(" ".join(counts)), magic=magic or changed)
+
+
+def discarded(hand: HandState) -> dict[str, str]:
+    """Cards a power took out of the hand (discarded), and whose they were (S21)."""
+    return {card: who for who, cards in hand.out.items() for card in cards}
+
+
+def barred(state: State, assistant: str) -> str | None:
+    """S26: the power barring this assistant from studies and guesses now, if any."""
+    bar = state.barred.get(assistant)
+    if bar and state.hands_played < bar["until"]:
+        return f"{bar['power']} (used by {bar['by']})"
+    return None
+
+
+def exiled(state: State, name: str) -> str | None:
+    """S27: the power keeping ``name`` from sitting again now, if any."""
+    exile = state.exiles.get(name)
+    if exile and state.hands_played < exile["until"]:
+        return f"{exile['power']} (used by {exile['by']})"
+    return None
+
+
+def surcharge(state: State, name: str) -> int:
+    """S25: how many Charges more the next power of ``name`` costs."""
+    return sum(s["n"] for s in state.surcharges.get(name, []))
+
+
+class InForce(TypedDict):
+    """One thing that binds the table now, as ``status`` and ``watch`` show it (S17)."""
+
+    power: str
+    target: str | None
+    kind: str
+    text: str
+
+
+def in_force(state: State) -> list[InForce]:
+    """What binds the table now, for ``status``, ``watch`` and the table page (S17). A card
+    that is not face up is not named."""
+    out: list[InForce] = []
+    hand = state.hand
+    if hand is not None:
+        street = hand.round.street
+        for f in hand.effects:
+            if f["scope"] == ROUND and f["street"] != street:
+                continue
+            if f["kind"] in ("counts_as", "protect") and f["card"] not in hand.showing.get(
+                    str(f["target"]), []):
+                text = f"a card of {f['target']}'s " + (
+                    "counts as another" if f["kind"] == "counts_as" else "is held fast")
+                text += f": {f['power']}"
+            else:
+                text = describe(f)
+            out.append({"power": f["power"], "target": f["target"], "kind": f["kind"],
+                        "text": text})
+    for helper, bar in state.barred.items():
+        if state.hands_played < bar["until"]:
+            out.append({"power": bar["power"], "target": helper, "kind": "bar_assistant",
+                        "text": f"{helper} may not study souls or guess until hand "
+                                f"{bar['until']} ends: {bar['power']}"})
+    for name, exile in state.exiles.items():
+        if state.hands_played < exile["until"]:
+            when = "rises when this hand ends" if state.hands_played < exile["hand"] else \
+                f"sits out hand {exile['until']}"
+            out.append({"power": exile["power"], "target": name, "kind": "exile",
+                        "text": f"{name} {when}: {exile['power']}"})
+    for name, extra in state.surcharges.items():
+        for s in extra:
+            out.append({"power": s["power"], "target": name, "kind": "surcharge",
+                        "text": f"{name}'s next power costs {plural(s['n'], 'Charge')} more: "
+                                f"{s['power']}"})
+    return out
+
+
+def describe(f: Effect) -> str:
+    """One line for an effect in force (S17), as ``status`` and ``watch`` show it."""
+    who, power = f.get("target"), f["power"]
+    text = {
+        "only": f"{who} must {' or '.join(f.get('moves', []))}",
+        "call_or_fold": f"{who} must call or fold (bet one chip or fold if no bet)",
+        "must_raise": f"{who} must raise if allowed, otherwise call",
+        "no_raises": "no more raises this round",
+        "no_fold": f"{who} may not fold this round",
+        "no_bets": f"{who} may not bet or raise" + (" this round" if f["scope"] == "round"
+                                                    else " on this turn"),
+        "all_in": f"{who} plays as if all-in",
+        "opener": f"{f.get('who')} opens this round" if f.get("who") != "lowest"
+        else "the lowest hand showing opens this round",
+        "dead": f"{who}'s {f.get('card')} is dead",
+        "counts_as": f"{who}'s {f.get('card')} counts as {f.get('counts')}",
+        "protect": f"{who}'s {f.get('card')} is held fast",
+    }.get(f["kind"], f["kind"])
+    return f"{text}: {power}"

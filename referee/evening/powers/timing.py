@@ -1,0 +1,47 @@
+"""When a power may be used (S11-S16, R38): the moment its timing names, checked against the
+hand as it stands, or one refusal saying which moment it is."""
+
+from __future__ import annotations
+
+from referee.evening import betting
+from referee.evening.powers.building import Use
+from referee.rules.power_vocab import TIMINGS
+
+
+def check_timing(use: Use, timing: str) -> None:
+    """S11: the moment the power's timing names, or a refusal saying which moment it is."""
+    state, hand, name = use.state, use.hand, use.name
+    moment = TIMINGS.get(timing, timing)
+    if timing in ("own_turn", "before_turn", "round_end") and hand.betting_over:
+        raise use.fail(f"played {moment}; the betting of hand {hand.no} is over")
+    current = betting.to_act(state, hand)
+    if timing in ("own_turn", "before_turn") and current is None:
+        raise use.fail(f"played {moment}; nobody is to act yet: "
+                       f"{betting.waiting_line(state, hand)}")
+    if timing == "own_turn":
+        if current != name:
+            raise use.fail(f"played {moment}; {current} is to act, not {name}: "
+                           f"{betting.move_commands(state, hand)} first")
+    elif timing == "before_turn":
+        if current == name:
+            raise use.fail(f"played {moment} (S13); it is {name}'s own turn")
+        if current == state.fool:
+            raise use.fail(f"played {moment} (S13); the Fool is to act, and powers never "
+                           "touch him", "S7")
+        given = use.given.get("target")
+        if given is not None and use.person(str(given)) != current:
+            raise use.fail(f"played {moment}: on the stakeholder to act, {current} (S13)",
+                           "S13")
+    elif timing == "round_end":
+        if hand.round.street < 2 or hand.round.actions > 0:
+            raise use.fail(f"played {moment}: after a round's last action and before the "
+                           "next round's first (S14)", "S14")
+    elif timing in ("answer_bet", "answer_power"):
+        want = "bet" if timing == "answer_bet" else "power"
+        answer = hand.answerable
+        if answer is None or answer["kind"] != want or answer["by"] == name:
+            raise use.fail(f"played {moment}, at once: nothing else may have happened since "
+                           "(S15)", "S15")
+        if answer.get("via") not in (None, name):
+            raise use.fail(f"played {moment}, at once: {answer['via']} has slid a card to the "
+                           f"Fool since, and only that answer may follow (R38)", "R38")
