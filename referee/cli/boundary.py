@@ -308,7 +308,7 @@ def hoist_root_options(argv: list[str]) -> list[str]:
 
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
-    from referee.storage.files import read_input
+    from referee.storage.inputs import read_input
 
     try:
         text = read_input(source)

@@ -183,9 +183,9 @@ def _usage_error(exc: Any, shell: bool) -> int:
     from referee.cli import boundary
 
     ctx = getattr(exc, "ctx", None)
-    if type(exc).__name__ == "NoArgsIsHelpError":
-        exc.show()  # a group on its own: its help
-        return 0 if shell else 2
+    if type(exc).__name__ == "NoArgsIsHelpError" and shell:
+        exc.show()  # a group on its own at the shell's prompt: its commands, to pick one
+        return 0
     if not shell or ctx is None:
         line = boundary.usage_line(exc)  # as the plain command line says it
     else:  # as the plain CLI says it, without the `referee` a shell omits

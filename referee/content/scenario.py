@@ -34,7 +34,7 @@ from referee.rules.scenario import (
     SoulSpec,
     parse_orientation,
 )
-from referee.storage.files import read_input
+from referee.storage.inputs import read_input
 from referee.streams import plain
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.

@@ -35,7 +35,7 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
         ScenarioError: the file cannot be read, is not TOML, or does not validate.
     """
     from referee.rules.wager import PointsTable
-    from referee.storage.files import read_input
+    from referee.storage.inputs import read_input
 
     target = Path(path) if path is not None else data_file(POINTS_FILE)
     try:

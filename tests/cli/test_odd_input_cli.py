@@ -132,9 +132,9 @@ def test_e95_a_group_typed_alone_prints_one_line_of_usage_and_the_way_to_help(
 
 def test_e94_a_pipe_given_as_an_input_file_is_refused_not_waited_on(
         gm: GM, tmp_path: Path, no_hang: None, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.storage import files
+    from referee.storage import inputs
 
-    monkeypatch.setattr(files, "PIPE_WAIT", 0.1)
+    monkeypatch.setattr(inputs, "PIPE_WAIT", 0.1)
     pipe = tmp_path / "pipe.toml"
     os.mkfifo(pipe)
     result = CliRunner().invoke(app, ["scenario", "check", str(pipe)])
@@ -165,3 +165,14 @@ def test_e96_an_unknown_option_with_a_line_separator_is_one_line(runner: CliRunn
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [result.stderr.rstrip("\n")]
     assert "\\u2028" in result.stderr
+
+
+def test_e95_a_group_alone_through_the_in_process_runner_is_one_line_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import runner
+
+    assert runner.execute(["fate", "char"], db=tmp_path / "e.json") == 2
+    err = capsys.readouterr().err
+    assert [ln for ln in err.splitlines() if ln.strip()] == [
+        "error: referee fate char needs a command. Usage: referee fate char [OPTIONS] COMMAND "
+        "[ARGS]... (`referee fate char --help` lists them)"]
