@@ -4,9 +4,11 @@ The state is plain data (JSON-able dataclasses) so the store can snapshot it.
 ``folds.apply`` folds one event in and checks the invariants after it (R10 chip
 conservation, no negative counts, one holder per soul, Charges never negative,
 each power given out once); a violation is a bug and raises loudly.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: the annotations are evaluated as the classes
+are built, so each TypedDict field is a type at once rather than a string that ``typing``
+compiles into a ``ForwardRef`` at import (about eighty compiles, a few ms on every command).
+"""
 
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
