@@ -420,8 +420,14 @@ def shell(
 
         raise typer.Exit(remote.remote(station, token, ["shell"]))
 
+    from referee.storage import kept
+
     sh = Shell(full_command(), context.current().db, context.current().debug)
-    code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
+    kept.keep()  # E155: a line starts from the last line's fold while the file is unchanged
+    try:
+        code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
+    finally:
+        kept.keep(False)
     raise typer.Exit(code)
 
 

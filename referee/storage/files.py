@@ -296,12 +296,20 @@ def _slot(raw: bytes) -> str | None:
 def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
                                       str | None]:
     """``read_checked``, and the file's answer slot (E41; None if it has none)."""
+    data, checked, what, slot, _ = read_evening_digest(path)
+    return data, checked, what, slot
+
+
+def read_evening_digest(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
+                                             str | None, bytes | None]:
+    """``read_evening``, and the file's checksum when it matched (None otherwise)."""
     raw = _read_bytes(path)
     if raw is None:
-        return None, None, None, None
+        return None, None, None, None, None
     if len(raw) > MAX_FILE_BYTES:
-        return None, None, f"larger than {MAX_FILE_BYTES >> 20} MB: no evening file", None
+        return None, None, f"larger than {MAX_FILE_BYTES >> 20} MB: no evening file", None, None
     checked: bool | None = None
+    digest_read: bytes | None = None
     body = raw
     slot = None
     if raw.startswith(_CHECK) and raw[74:75] == b'"':
@@ -311,21 +319,22 @@ def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
             digest = sha256(b"{")
             digest.update(memoryview(raw)[rest + 1:])  # no copy of the file (E99)
             checked = digest.hexdigest().encode("ascii") == raw[10:74]
+            digest_read = bytes(raw[10:74]) if checked else None
     try:
         text = body.decode("utf-8")
         del raw, body  # the bytes go before the objects are built: one copy at a time (E99)
         data = json.loads(text)
     except UnicodeDecodeError:
-        return None, checked, "not text: binary garbage", None
+        return None, checked, "not text: binary garbage", None, None
     except RecursionError:
-        return None, checked, "nested too deeply to be an evening", None
+        return None, checked, "nested too deeply to be an evening", None, None
     except ValueError as exc:
-        return None, checked, f"not JSON: {exc}", None
+        return None, checked, f"not JSON: {exc}", None, None
     if not isinstance(data, dict):
-        return None, checked, "not a JSON object", None
+        return None, checked, "not a JSON object", None, None
     data.pop("check", None)
     data.pop("answer", None)
-    return data, checked, None, slot
+    return data, checked, None, slot, digest_read
 
 
 def mark_shown(path: str | Path, token: str) -> None:

@@ -9,7 +9,7 @@ from tinydb.storages import Storage
 
 from referee.errors import StoreError
 from referee.storage.backups import damaged_message
-from referee.storage.files import commit_file, encode_checked, read_evening
+from referee.storage.files import commit_file, encode_checked, read_evening_digest
 
 
 class AtomicJSONStorage(Storage):
@@ -30,10 +30,12 @@ class AtomicJSONStorage(Storage):
         #: The file's answer slot as read (E41), and the one to write with the next flush.
         self.slot: str | None = None
         self.next_slot: str | None = None
+        #: The SHA-256 of the file as read or last written, when its checksum matched.
+        self.digest: bytes | None = None
 
     def read(self) -> dict[str, Any] | None:
         if self._data is None:
-            data, self.checked, what, self.slot = read_evening(self.path)
+            data, self.checked, what, self.slot, self.digest = read_evening_digest(self.path)
             if what is not None:
                 raise StoreError(damaged_message(self.path, what))
             if self.checked is False and not self.audit:
@@ -49,7 +51,9 @@ class AtomicJSONStorage(Storage):
 
     def flush(self) -> None:
         if self.dirty and self._data is not None:
-            commit_file(self.path, encode_checked(self._data, self.next_slot))
+            out = encode_checked(self._data, self.next_slot)
+            commit_file(self.path, out)
+            self.digest = bytes(out[10:74])  # the checksum in front (E40)
             self.dirty = False
 
     def close(self) -> None:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from tinydb import TinyDB
 
 from referee.errors import IllegalAction, StoreError
-from referee.storage import files, header, segments
+from referee.storage import files, header, kept, segments
 from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
@@ -155,6 +155,11 @@ class Evening:
         events, folded. The evening's is its ``State``; a spec gives its own state type."""
         if isinstance(stream, StreamSpec):
             stream = stream.name
+        digest = None if self._changed or self._storage.audit else self._storage.digest
+        if stream not in self._states:  # the shell's own last fold of this very file (E155)
+            known = kept.recall(self.path, stream, digest)
+            if known is not None:
+                self._states[stream] = known
         if stream not in self._states:
             sp = spec(stream)
             base = self._snapshot.get(stream)
@@ -175,6 +180,7 @@ class Evening:
                     self.path, f"event {seq} does not replay: {type(exc).__name__} "
                                f"{exc}")) from None
             self._states[stream] = state
+            kept.remember(self.path, stream, digest, state)
         return self._states[stream]
 
     def records(self, stream: str | None = None) -> Iterator[Record]:
@@ -363,8 +369,8 @@ class Evening:
             "undone_at": time.time(), "redoable": True,
         })
         self._states.pop(command.stream, None)
+        self._changed = True  # before the refold: the records are no longer the file's (E155)
         self.state(command.stream)  # refold; a broken invariant here is a bug, loudly
-        self._changed = True
         return command
 
     def redo(self, stream: str | None = None) -> Command:
@@ -476,6 +482,8 @@ class Evening:
                     sealed.parent.rmdir()  # only if this seal made it (it is empty again)
             raise
         self._changed = False
+        for stream, state in self._states.items():
+            kept.remember(self.path, stream, self._storage.digest, state)
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
 
     def _write(self) -> None:
