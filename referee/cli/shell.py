@@ -324,6 +324,9 @@ class Shell:
         self.db = db
         self.debug = debug
         self.vocab = Vocabulary(db if db is not None else db_path())
+        #: Whether a prompt shows the vocabulary (its toolbar, Tab): piped lines have neither,
+        #: so they do not re-read the evening after every line only to refresh it.
+        self.prompting = False
         from referee.cli import aloud
 
         aloud.on_disk = False  # the shell remembers its last refusal in memory
@@ -353,7 +356,8 @@ class Shell:
             return runner.execute(words, db=self.db, debug=self.debug, root=self.root,
                                   shell=True)
         finally:
-            self.vocab.refresh()
+            if self.prompting:
+                self.vocab.refresh()
 
     def piped(self, lines: Iterable[str]) -> int:
         """Run every line; the status is that of the last line that failed, else 0."""
@@ -380,6 +384,7 @@ class Shell:
         )
         typer.echo("The referee shell: type commands without `referee` (`help` lists them, "
                    "Tab completes, `exit` or Ctrl-D leaves).")
+        self.prompting = True
         self.vocab.refresh()
         from referee.cli import runner
 
