@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from referee.errors import InvariantViolation
-from referee.evening import betting, events, roster
+from referee.evening import events, roster
 from referee.evening.events import (
     Action,
     AuctionBid,
@@ -38,7 +38,6 @@ from referee.evening.events import (
     SoulStudied,
     SoulTraded,
 )
-from referee.evening.powers import effects
 from referee.evening.state import (
     CHIPS_PER_COLOUR,
     POT,
@@ -68,15 +67,20 @@ def handles(kind: str) -> Callable[[Callable[[State, R], State]], Callable[[Stat
 
 
 def apply(state: State, event: EveningEvent) -> State:
-    """Fold one event into the state (mutating it) and check the invariants after it."""
+    """Fold one event into the state (mutating it) and check the invariants after it.
+
+    The betting machine and the powers' effects are imported by the events that use them, so
+    a command away from the table (chips, souls, seats) neither imports nor builds them."""
     handler = HANDLERS.get(event["kind"])
     if handler is None:
         raise InvariantViolation(f"unknown event kind {event['kind']!r}")
     roster.check_open(state, event)  # E101: after the end only the ceremony goes on
     hand = state.hand
-    if hand is not None and hand.answerable is not None and not effects.still_answerable(
-            event, hand.answerable):
-        hand.answerable = None  # S15, R38: a bet or power is answered at once or not at all
+    if hand is not None and hand.answerable is not None:
+        from referee.evening.powers import effects
+
+        if not effects.still_answerable(event, hand.answerable):
+            hand.answerable = None  # S15, R38: a bet or power is answered at once or not at all
     state = handler(state, event)
     if state.started and state.hand is None:
         check_end(state)
@@ -126,6 +130,8 @@ def _phase_opened(state: State, e: PhaseOpened) -> State:
 
 @handles("hand_started")
 def _hand_started(state: State, e: HandStarted) -> State:
+    from referee.evening import betting
+
     state.phase = e["phase"]
     state.open_pending = False
     if state.first_hand_at is None:
@@ -158,6 +164,9 @@ def _cards_fixed(state: State, e: CardsFixed) -> State:
 
 @handles("action")
 def _action(state: State, e: Action) -> State:
+    from referee.evening import betting
+    from referee.evening.powers import effects
+
     hand = _hand(state)
     r = hand.round
     name, action, chips = e["name"], e["action"], e["chips"]
@@ -190,6 +199,8 @@ def _action(state: State, e: Action) -> State:
 @handles("showdown")
 def _showdown(state: State, e: Showdown) -> State:
     """The end of a hand: uncalled chips back, then every pot to its winners (R11, R15)."""
+    from referee.evening.powers import effects
+
     hand = _hand(state)
     for name, chips in e["returned"].items():
         move_chips(state, POT, name, chips)
@@ -376,6 +387,8 @@ def _charges_given(state: State, e: ChargesGiven) -> State:
 
 @handles("power_accessed")
 def _power_accessed(state: State, e: PowerAccessed) -> State:
+    from referee.evening.powers import effects
+
     hand = _hand(state)
     effects.grant(hand.forfeited, state.powers, e, hand.no)
     effects.on_access(hand, e)  # R38: slid for an answer
@@ -384,6 +397,8 @@ def _power_accessed(state: State, e: PowerAccessed) -> State:
 
 @handles("power_used")
 def _power_used(state: State, e: PowerUsed) -> State:
+    from referee.evening.powers import effects
+
     return effects.apply_power(state, e)
 
 
