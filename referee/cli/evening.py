@@ -5,8 +5,6 @@ Each command is thin: open the evening, call one function of
 stay light so every command starts fast.
 """
 
-from __future__ import annotations
-
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Annotated, Any, Final, TypeVar
@@ -34,8 +32,8 @@ Chips = Annotated[
 ]
 
 
-def run(build: Callable[[State], list[E]], extra: dict[str, Any] | None = None,
-        ) -> tuple[State, State, list[E]]:
+def run(build: Callable[["State"], list[E]], extra: dict[str, Any] | None = None,
+        ) -> tuple["State", "State", list[E]]:
     """An evening command through the one transaction (``transaction.transact``); its log line is
     derived from the parsed arguments there, in one place (``transaction.command_text``), with
     ``extra`` for what the core chose (``build`` may fill it)."""
@@ -44,7 +42,7 @@ def run(build: Callable[[State], list[E]], extra: dict[str, Any] | None = None,
     return transact(STREAM, build, extra=extra)
 
 
-def read_state() -> State:
+def read_state() -> "State":
     """The evening as it stands, without taking the lock (writes are atomic renames)."""
     from referee.evening.state import require_evening
     from referee.storage.store import open_evening
@@ -55,7 +53,8 @@ def read_state() -> State:
     return state
 
 
-def report_change(before: State, after: State, events: list[EveningEvent], as_json: bool) -> None:
+def report_change(before: "State", after: "State", events: list["EveningEvent"],
+                  as_json: bool) -> None:
     from referee.cli import render
 
     if as_json:
@@ -99,7 +98,7 @@ def new(
     backup = None
     renewed = False
 
-    def build(state: State) -> list[EveningCreated]:
+    def build(state: "State") -> list["EveningCreated"]:
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
