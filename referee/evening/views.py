@@ -6,7 +6,6 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee.evening import betting
 from referee.evening.powers import constraints
 from referee.evening.powers.constraints import in_force
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
@@ -59,6 +58,8 @@ def hand_view(state: State) -> dict[str, Any] | None:
     hand = state.hand
     if hand is None:
         return None
+    from referee.evening import betting  # a hand only: not for status between hands
+
     opts = betting.options(state, hand)
     layering = betting.pots(state, hand) if hand.contrib else None
     pots: list[dict[str, Any]] = []
@@ -132,6 +133,8 @@ def opener_note(state: State, hand: HandState) -> str | None:
     the opener is the best among those who can bet (R9, R14, R15), unless a power names
     another (S20).
     """
+    from referee.evening import betting  # a hand only: not for status between hands
+
     if hand.betting_over or hand.round.actions or betting.missing_up_cards(state, hand):
         return None
     opens = betting.opener(state, hand)
@@ -162,6 +165,8 @@ def down_cards(state: State, hand: HandState, name: str) -> int:
     """How many down cards ``name`` holds now, to be given at the showdown (E78): the cards
     dealt so far, less those handed to the Fool for a power (R26), less the up cards due
     (a card hooded counts as down, one turned up as up, S21). The Fool's are all up."""
+    from referee.evening import betting  # a hand only: not for status between hands
+
     if name == state.fool:
         return 0
     dealt = 7 if hand.betting_over else DEALT[hand.round.street]
