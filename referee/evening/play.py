@@ -12,7 +12,7 @@ from typing import Any
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
 from referee.evening.events import Action, BestHand, CardsFixed, EveningEvent, Showdown, ShowdownPot
-from referee.evening.folds import replay
+from referee.evening.folds import fold_on, replay
 from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name, plural
@@ -287,57 +287,72 @@ def _opener_changes(state: State, hand: HandState, name: str,
 def follows(state: State) -> tuple[list[EveningEvent], State]:
     """What follows a move by itself, and the state after it: the Fool's forced moves while
     it is his turn (R15, ``betting.forced_move``), then, when every stakeholder has folded,
-    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here."""
-    forced, sim = fool_moves(state)
-    won = _uncontested(sim)
-    return [*forced, *won], (replay(sim, won) if won else sim)
+    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here;
+    ``state`` itself is left as it was (the moves fold on one copy of it)."""
+    return _follow_on(replay(state, []))
 
 
 def fool_moves(state: State) -> tuple[list[Action], State]:
     """Play the Fool's forced moves while it is his turn (R15, ``betting.forced_move``):
-    the events and the state after them (``state`` itself when there are none)."""
+    the events and the state after them, folded on one copy of ``state``."""
+    return _forced_on(replay(state, []))
+
+
+def _forced_on(sim: State) -> tuple[list[Action], State]:
+    """``fool_moves`` on a copy the command holds: each forced move is computed from the state
+    the one before left, and folded into it (``fold_on``), with no copy of its own."""
     events: list[Action] = []
-    sim = state
     while sim.hand is not None:
         event = betting.forced_move(sim, sim.hand)
         if event is None:
             break
         events.append(event)
-        sim = replay(sim, [event])
+        sim = fold_on(sim, [event])
     return events, sim
+
+
+def _follow_on(sim: State) -> tuple[list[EveningEvent], State]:
+    """``follows`` on a copy the command holds: the forced moves, then the uncontested pot."""
+    forced, sim = _forced_on(sim)
+    won = _uncontested(sim)
+    return [*forced, *won], fold_on(sim, won)
 
 
 def act(state: State, who: str | None, action: str, amount: int | None = None,
         chips_text: str | None = None) -> list[EveningEvent]:
     """One betting action in turn (R11-R15), by ``who`` or, unnamed, by the player to act;
-    the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``."""
-    hand = need_hand(state)
-    events, sim = fool_moves(state)  # an evening recorded before E4 waited for up cards
-    assert sim.hand is not None
-    hand = sim.hand
+    the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``.
+
+    The state is copied once: the Fool's forced moves before the move (an evening recorded
+    before E4 waited for up cards), the move and what follows it are each computed from the
+    state the one before left, and folded into that same copy."""
+    need_hand(state)
+    events, state = _forced_on(replay(state, []))  # the copy: ``state`` from here on
+    hand = state.hand
+    assert hand is not None
     if who is None:
-        current = betting.to_act(sim, hand)
+        current = betting.to_act(state, hand)
         if current is None:
-            raise IllegalAction(betting.waiting_line(sim, hand),
+            raise IllegalAction(betting.waiting_line(state, hand),
                                 ruling="R14" if hand.betting_over else "R9")
         name = current
     else:
         name = player(state, who)
     if name == state.fool:
-        return _fool_on_request(sim, action, events)
+        return _fool_on_request(state, action, events)
     try:
-        named = parse_chips(sim, chips_text) if chips_text else None
+        named = parse_chips(state, chips_text) if chips_text else None
         if named is not None and amount is None and action in ("bet", "raise"):
-            amount = sum(named.values()) - (betting.owed(sim, hand, name)
+            amount = sum(named.values()) - (betting.owed(state, hand, name)
                                             if action == "raise" else 0)
-        n = betting.verify_action(sim, hand, name, action, amount)
+        n = betting.verify_action(state, hand, name, action, amount)
     except IllegalAction as exc:
         if not events:
             raise
         raise IllegalAction(f"first the Fool's forced move: {_said(events)} (R15); then {exc}",
                             ruling=exc.ruling) from None
-    events.append(betting.played(sim, hand, name, action, n, named))
-    return [*events, *follows(replay(sim, events[-1:]))[0]]
+    made = betting.played(state, hand, name, action, n, named)
+    return [*events, made, *_follow_on(fold_on(state, [made]))[0]]
 
 
 def _said(events: list[Action]) -> str:
@@ -347,7 +362,8 @@ def _said(events: list[Action]) -> str:
 
 def _fool_on_request(state: State, action: str,
                      before: list[Action]) -> list[EveningEvent]:
-    """The GM names the Fool: play his forced move if it is his turn and the move named (R15)."""
+    """The GM names the Fool: play his forced move if it is his turn and the move named (R15).
+    ``state`` is the command's own copy; what follows folds into it."""
     hand = state.hand
     assert hand is not None
     event = betting.forced_move(state, hand)
@@ -359,7 +375,7 @@ def _fool_on_request(state: State, action: str,
     if action != event["action"]:
         raise IllegalAction(f"the Fool must {event['action']} now, not {action}: "
                             f"{event['why']}", ruling="R15")
-    return [*before, *follows(state)[0]]
+    return [*before, *_follow_on(state)[0]]
 
 
 def _uncontested(sim: State) -> list[EveningEvent]:
