@@ -323,59 +323,31 @@ def act(state: State, who: str | None, action: str, amount: int | None = None,
     """One betting action in turn (R11-R15), by ``who`` or, unnamed, by the player to act;
     the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``.
 
-    The state is copied once: the Fool's forced moves before the move (an evening recorded
-    before E4 waited for up cards), the move and what follows it are each computed from the
-    state the one before left, and folded into that same copy."""
+    The betting machine runs on one copy of the state: each step (``betting.step``) computes
+    the next event from the state the one before left, and it is folded into that same copy:
+    the Fool's forced moves before the move (an evening recorded before E4 waited for up
+    cards), the move, the forced moves after it; then the uncontested pot (R15, E7)."""
     need_hand(state)
-    events, state = _forced_on(replay(state, []))  # the copy: ``state`` from here on
-    hand = state.hand
-    assert hand is not None
-    if who is None:
-        current = betting.to_act(state, hand)
-        if current is None:
-            raise IllegalAction(betting.waiting_line(state, hand),
-                                ruling="R14" if hand.betting_over else "R9")
-        name = current
-    else:
-        name = player(state, who)
-    if name == state.fool:
-        return _fool_on_request(state, action, events)
-    try:
-        named = parse_chips(state, chips_text) if chips_text else None
-        if named is not None and amount is None and action in ("bet", "raise"):
-            amount = sum(named.values()) - (betting.owed(state, hand, name)
-                                            if action == "raise" else 0)
-        n = betting.verify_action(state, hand, name, action, amount)
-    except IllegalAction as exc:
-        if not events:
-            raise
-        raise IllegalAction(f"first the Fool's forced move: {_said(events)} (R15); then {exc}",
-                            ruling=exc.ruling) from None
-    made = betting.played(state, hand, name, action, n, named)
-    return [*events, made, *_follow_on(fold_on(state, [made]))[0]]
-
-
-def _said(events: list[Action]) -> str:
-    return "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
-                     for e in events)
-
-
-def _fool_on_request(state: State, action: str,
-                     before: list[Action]) -> list[EveningEvent]:
-    """The GM names the Fool: play his forced move if it is his turn and the move named (R15).
-    ``state`` is the command's own copy; what follows folds into it."""
-    hand = state.hand
-    assert hand is not None
-    event = betting.forced_move(state, hand)
-    if event is None:
-        current = betting.to_act(state, hand)
-        why = (f"{current} is to act" if current else betting.waiting_line(state, hand))
-        raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's forced "
-                            "bets and calls itself (R15)", ruling="R15")
-    if action != event["action"]:
-        raise IllegalAction(f"the Fool must {event['action']} now, not {action}: "
-                            f"{event['why']}", ruling="R15")
-    return [*before, *_follow_on(state)[0]]
+    name = None if who is None else player(state, who)
+    text = chips_text or ""
+    state = replay(state, [])
+    events: list[EveningEvent] = []
+    forced: list[Action] = []
+    move: betting.Request | None = betting.Request(
+        name, action, amount, (lambda: parse_chips(state, text)) if text else None)
+    while state.hand is not None:
+        made = betting.step(state, state.hand, move, forced)
+        if made is None:
+            break
+        if made.get("auto") and move is not None:
+            forced.append(made)
+        else:
+            move = None
+        events.append(made)
+        state = fold_on(state, [made])
+    won = _uncontested(state)
+    fold_on(state, won)
+    return [*events, *won]
 
 
 def _uncontested(sim: State) -> list[EveningEvent]:
