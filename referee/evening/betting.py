@@ -427,7 +427,8 @@ def played(state: State, hand: HandState, name: str, action: str, n: int,
     from referee.rules.pots import check_named_chips, pick_chips
 
     if chips is None:
-        chips = pick_chips(state.holding(name), n, own=state.colour_of(name),
+        own = state.colour_of(name)
+        chips = pick_chips(state.holding(name), n, own=own,
                            own_first=state.settings.get("r11_own_colour_first", True))
     else:
         if action in ("check", "fold"):

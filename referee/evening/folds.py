@@ -47,6 +47,7 @@ from referee.evening.state import (
     Soul,
     State,
     check_invariants,
+    copy,
     dump,
     load,
     move_chips,
@@ -87,7 +88,7 @@ def apply(state: State, event: EveningEvent) -> State:
 def replay(state: State, made: Sequence[EveningEvent]) -> State:
     """The state after ``events``, folded on a copy: ``state`` itself is left as it was. The
     commands replay what they are about to return, so what they return always folds."""
-    return fold_on(load(dump(state)), made)  # a deep copy, at a third of copy.deepcopy's cost
+    return fold_on(copy(state), made)
 
 
 def fold_on(state: State, made: Sequence[EveningEvent]) -> State:

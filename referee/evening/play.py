@@ -14,7 +14,7 @@ from referee.evening import betting
 from referee.evening.events import Action, BestHand, CardsFixed, EveningEvent, Showdown, ShowdownPot
 from referee.evening.folds import fold_on, replay
 from referee.evening.lookup import parse_chips, player
-from referee.evening.state import HandState, State, require_evening
+from referee.evening.state import HandState, State, copy, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
 from referee.rules.pots import pick_chips
@@ -328,13 +328,13 @@ def act(state: State, who: str | None, action: str, amount: int | None = None,
     the Fool's forced moves before the move (an evening recorded before E4 waited for up
     cards), the move, the forced moves after it; then the uncontested pot (R15, E7)."""
     need_hand(state)
+    state = copy(state)  # the machine's own copy: ``state`` from here on
     name = None if who is None else player(state, who)
     text = chips_text or ""
-    state = replay(state, [])
-    events: list[EveningEvent] = []
-    forced: list[Action] = []
     move: betting.Request | None = betting.Request(
         name, action, amount, (lambda: parse_chips(state, text)) if text else None)
+    events: list[EveningEvent] = []
+    forced: list[Action] = []
     while state.hand is not None:
         made = betting.step(state, state.hand, move, forced)
         if made is None:
@@ -470,6 +470,7 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
         top = max(best[p] for p in contenders) if best else None
         winners = [p for p in contenders if top is None or best[p] == top]
         losers = [p for p in contenders if p not in winners]
+        shares = split_pot(pot.chips, winners, colours)
         if top is None:
             why = "every stakeholder folded; the Fool's hand is live to the end (R15)"
         elif losers:
@@ -482,7 +483,7 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
             "chips": pot.chips,
             "eligible": list(pot.eligible),
             "winners": winners,
-            "shares": split_pot(pot.chips, winners, colours),
+            "shares": shares,
             "why": why,
         })
     leaders: list[str] = []
