@@ -218,7 +218,8 @@ def waiting_line(state: State, hand: HandState) -> str:
     if hand.betting_over:
         return ("betting in this hand is over; record the showdown with "
                 "`referee hand showdown \"NAME: DOWN CARDS\" ...`")
-    first = quoted(missing_up_cards(state, hand)[0]) if missing_up_cards(state, hand) else "NAME"
+    missing = missing_up_cards(state, hand)
+    first = quoted(missing[0]) if missing else "NAME"
     return (f"round {hand.round.street}'s up cards are not all given "
             f"({up_cards_line(state, hand)}); give them with `referee hand show {first} CARDS` "
             "before any bet (R9)")
