@@ -501,3 +501,21 @@ def test_a_refused_command_leaves_no_folder_and_no_lock(gm: GM, tmp_path: Path,
         result = folder.invoke(*command)
         assert result.exit_code == 2 and "is not an evening file" in one_line(result.output)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder"]
+
+
+@pytest.mark.parametrize("limit", [1000, 20000])
+def test_e45_nested_too_deeply_whatever_the_recursion_limit(
+        evening: GM, tmp_path: Path, limit: int) -> None:
+    """A file nested 3,000 deep is refused in one line whether the parser gives up (the usual
+    recursion limit) or parses it (a raised one, as some test libraries set for a while)."""
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        scenario = evening.fails("scenario", "check", str(deep))
+        points = evening.fails("wager", "new", "A", "B", "--points", str(deep))
+    finally:
+        sys.setrecursionlimit(old)
+    assert "nested too deeply" in scenario and "E45" in scenario
+    assert "nested too deeply" in points
