@@ -508,19 +508,28 @@ class EveningLock:
 
 
 def make_parents(folder: Path) -> list[Path]:
-    """Make ``folder`` and its missing parents; returns those made, deepest first."""
-    missing: list[Path] = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
+    """Make ``folder`` and its missing parents; returns those made, deepest first, so that a
+    refused command can remove them again (E97).
+
+    Each folder is made on its own, from the top down, and only the ones this call made are
+    named: a path that climbs back with ``..`` out of a folder it made (``missing/..``) names
+    ``missing``, never ``missing/..`` (which no ``rmdir`` removes).
+    """
+    made: list[Path] = []
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        for probe in (*reversed(folder.parents), folder):
+            if probe.name in ("", ".", "..") or probe.is_dir():
+                continue  # a `..` is there once the folder before it is
+            try:
+                probe.mkdir()
+            except FileExistsError:
+                continue  # made beside us a moment ago, or a file: the next mkdir says so
+            made.insert(0, probe)
     except OSError as exc:
-        remove_dirs(missing)
+        remove_dirs(made)
         raise StoreError(f"cannot create the folder {folder}: {exc.strerror}; nothing was "
                          "written; give a --db in a folder you can write") from None
-    return missing
+    return made
 
 
 def remove_dirs(folders: list[Path]) -> None:
