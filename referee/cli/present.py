@@ -159,9 +159,9 @@ def _check_target(path: Path, force: bool) -> None:
     # Every file of the evening: its backups, tokens (.access), wall (.room), verify's notes,
     # `new --force` copies, lock, segments and temp files (E45, E97).
     name = re.escape(evening.name)
-    own = re.fullmatch(rf"{name}\..+|\.{name}\..*", real.name)
-    if (real in (evening, lock) or segments in (real, *real.parents)
-            or (real.parent == evening.parent and own)):
+    own = any(p.parent == evening.parent and re.fullmatch(rf"{name}\..+|\.{name}\..*", p.name)
+              for p in (real, *real.parents))  # a kept copy's segments too (S51)
+    if real in (evening, lock) or segments in (real, *real.parents) or own:
         raise BadInput(f"--html {path} is one of the evening's own files ({evening}, its "
                        "backups, tokens, wall, segments or lock); give another path such as "
                        "report.html", ruling="E45")
@@ -230,8 +230,7 @@ def demo(
         raise IllegalAction(f"{target} already exists; the demo writes a fresh evening: give "
                             "another --db or add --force")
     _refuse_unless_demo(target)
-    if target.exists():
-        target.unlink()
+    _keep_earlier_demo(target, quiet=quiet)
     script = data_file("demo.txt").read_text(encoding="utf-8")
     lines = [ln.strip() for ln in script.splitlines()
              if ln.strip() and not ln.lstrip().startswith("#")]
@@ -268,6 +267,20 @@ def _refuse_unless_demo(target: Path) -> None:
         return
     raise IllegalAction(f"{target} is not a demo's evening; the demo never replaces a real "
                         "evening, even with --force: give another --db", ruling="E97")
+
+
+def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
+    """An earlier demo's evening at ``target`` is kept beside it, its sealed segments with it,
+    as ``new --force`` keeps a replaced evening (E97, S51), then gives way to the new demo:
+    commands a GM typed into a demo are never lost to ``--force``."""
+    from referee.cli.evening import keep_replaced
+
+    if not target.exists():
+        return
+    kept = keep_replaced(target)
+    target.unlink()
+    if not quiet:
+        say(f"The earlier demo evening was kept as {lit(kept)}.")
 
 
 def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
@@ -308,7 +321,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
                                 "another --db or add --force")
     for target in (first, second):
         _refuse_unless_demo(target)
-    for target in (first, second):
+    for target in (first, second):  # no kept pair: its link names the first file (S51)
         if target.exists():
             target.unlink()
     script = data_file("demo_season.txt").read_text(encoding="utf-8")

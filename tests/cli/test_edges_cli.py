@@ -36,7 +36,8 @@ def test_e97_an_html_name_over_255_bytes_is_one_line(evening: GM) -> None:
 
 
 @pytest.mark.parametrize("suffix", [".access", ".room", ".verified", ".bak.1", ".lock",
-                                    ".replaced-20260101-000000", ".segments/000001.json"])
+                                    ".replaced-20260101-000000", ".segments/000001.json",
+                                    ".replaced-20260101-000000.segments/000001.json"])  # S51
 def test_e97_report_never_writes_over_a_file_of_the_evening(evening: GM, suffix: str) -> None:
     evening("handout", "Ann", "--html", str(evening.db.parent / "ann.html"))  # tokens made
     before = snapshot(evening.db.parent)
