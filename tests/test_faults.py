@@ -1,4 +1,4 @@
-"""Nothing lost at the edges (issue 12): writes the disk refuses, damaged files, a console
+"""Nothing lost at the edges (E40-E46, E94, E97): writes the disk refuses, damaged files, a console
 stopped before its answer, odd --html and --db paths, bounded input, filters, leftovers."""
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ def atomic_write(path: Path, text: str | bytes) -> None:
 
 
 def commit_file(path: Path, data: bytes | bytearray) -> None:
-    """Replace ``path`` by ``data`` atomically, then rotate the backups (issue 12, point 1).
+    """Replace ``path`` by ``data`` atomically, then rotate the backups (E40).
 
     The new file is written and fsynced first, the old one hard-linked aside, and only once
     the new file is in place do the backups move up: a write the disk refuses (full, read
@@ -466,7 +466,7 @@ class EveningLock:
             return True
         while True:
             try:
-                # Never through a symlink (issue 12, point 5): a planted link is refused.
+                # Never through a symlink (E94): a planted link is refused.
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
                              0o644)
             except OSError as exc:
@@ -481,7 +481,7 @@ class EveningLock:
             except BlockingIOError:
                 if not _wait_for_flock(fd, timeout):
                     return False  # the waiting thread closes ``fd`` when it gets the lock
-            # A refused first command removes the lock it made (issue 12, point 14); one
+            # A refused first command removes the lock it made (E97); one
             # that waited on that file meanwhile holds a lock nobody else sees: retry.
             try:
                 same = os.fstat(fd).st_ino == os.stat(self.path).st_ino

@@ -335,7 +335,7 @@ def test_names_are_printed_literally(gm: GM) -> None:
     assert "[red]Ann (The Fool" in gm("scum", "deal").stdout
 
 
-# -- issue 20: R30a, the passing without a deal, standings in play, refusals (T23-T27) ---------
+# -- R30a, the passing without a deal, standings in play, refusals (T23-T27) -------------------
 
 # Seed 13 seats Ann as the Fool, Bea the Magician, Cid the Empress and Dan the High Priestess;
 # Cid leads and the turn goes Cid, Dan, Ann, Bea (T15, T18).

@@ -118,7 +118,7 @@ def server(mid_hand: Path, tmp_path: Path) -> Iterator[Served]:
         yield s
 
 
-# -- it fits the room (issue 21, items 4 and 5) --------------------------------------------------
+# -- it fits the room (E85) ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
@@ -347,7 +347,7 @@ def test_e84_names_made_of_every_placeholder_are_only_names(
     assert all(name in turn for name in wanted)
 
 
-# -- the opener, said (issue 20, item 6) ---------------------------------------------------------
+# -- the opener, said (E88) ----------------------------------------------------------------------
 
 
 def test_r15_the_page_says_why_the_high_hand_does_not_open(browser: Browser,
