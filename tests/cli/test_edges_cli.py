@@ -1,4 +1,4 @@
-"""The edges a fresh corpus found (E97): each refused in one line with nothing changed."""
+"""Odd inputs at the edges (E97): each refused in one line with nothing changed."""
 
 from __future__ import annotations
 

@@ -196,7 +196,7 @@ def test_scum_lives_beside_other_streams(gm: GM) -> None:
     assert gm.json("wager", "status")["fool"] == "Eve"
 
 
-# -- move by move (issue: side tables refereed play by play) -----------------------------------
+# -- move by move (side tables refereed play by play) ------------------------------------------
 
 
 def _dealt(gm: GM, seed: str = "4") -> dict[str, Any]:

@@ -263,7 +263,7 @@ def test_page_follows_a_command_from_another_process_within_two_seconds(
     done = subprocess.run([sys.executable, "-m", "referee", "--db", str(server.evening),
                            "call", "Ed"], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    # The bar: the room sees the change within 2 s (the page polls every 0.4 s).
+    # The bar: the room sees the change within 2 s (the page polls every 0.4 s).
     browser.wait_for(f"{TURN}.indexOf('Ada to act') >= 0", timeout=2.0)
     assert browser.evaluate("window.notReloaded") is True  # updated in place, by the poll
     assert "Ed" not in browser.evaluate(TURN)

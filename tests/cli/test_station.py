@@ -275,7 +275,7 @@ def _refused(s: Any, args: list[str], folder: Path) -> str:
     "log --last 2 --debug", "status --token T", "soul list --station http://x:1",
     "--token=T status", "status --install-completion", "status -- --db {other}",
 ])
-def test_e65_the_issues_lines_reach_nothing_but_the_served_evening(
+def test_e65_a_stations_lines_reach_nothing_but_the_served_evening(
         sealed_room: tuple[Any, Path, Path], tmp_path: Path, line: str) -> None:
     s, other, new = sealed_room
     args = line.format(other=other, new=new).split()
