@@ -142,7 +142,8 @@ def demo(
         typer.Option("--db", help="Where to write the demo evening (default: a new temp file)."),
     ] = None,
     html: HtmlOut = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace an earlier demo (without --season kept as .replaced-TIME).")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only the report.")] = False,
     season: Annotated[bool, typer.Option(
         "--season", help="Two short evenings with a ceremony between, then the season (R43)."
