@@ -143,7 +143,8 @@ def demo(
     ] = None,
     html: HtmlOut = None,
     force: Annotated[bool, typer.Option(
-        "--force", help="Replace an earlier demo (without --season kept as .replaced-TIME).")] = False,
+        "--force", help="Replace an earlier demo (without --season kept as .replaced-TIME)."
+    )] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only the report.")] = False,
     season: Annotated[bool, typer.Option(
         "--season", help="Two short evenings with a ceremony between, then the season (R43)."
