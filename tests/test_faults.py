@@ -1,4 +1,4 @@
-"""Nothing lost at the edges (issue 12): writes the disk refuses, damaged files, a console
+"""Nothing lost at the edges (E40-E46, E94, E97): writes the disk refuses, damaged files, a console
 stopped before its answer, odd --html and --db paths, bounded input, filters, leftovers."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_e40_a_refused_write_at_any_step_changes_nothing(
 
 def test_e40_a_full_disk_keeps_every_backup(evening: GM, db: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The issue's report: two failed gives on a full disk left three equal backups."""
+    """Two failed gives on a full disk once left three equal backups: never again."""
     backups = {n: (db.parent / n).read_bytes() for n in ("evening.json.bak.1",
                                                          "evening.json.bak.2",
                                                          "evening.json.bak.3")}

@@ -523,8 +523,8 @@ def open_evening(path: Path | str, *, write: bool = True,
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
 
     A symlinked ``path`` is followed: the target is read and written, its lock and backups
-    beside it (issue 12, point 5). A refused command leaves nothing behind: a folder or a
-    lock made for an evening that still does not exist is removed again (point 14).
+    beside it. A refused command leaves nothing behind: a folder or a lock made for an
+    evening that still does not exist is removed again (E97).
     ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why.
 
     Raises:
