@@ -11,7 +11,7 @@ over ROUNDS runs each (CPU time, user + system, of a fresh process):
 - verify:   referee verify                    (only what was not verified before)
 - last:     referee log --last 20
 
-Prints each as a ratio of the floor, against the bars of issue 22: status --json at most
+Prints each as a ratio of the floor, against these bars: status --json at most
 1.15x, a write 1.25x, human status 1.5x, at both sizes. Then, inside one ``referee shell``
 at each size, a write typed at the prompt against a bare fsynced rewrite of the same file
 (temp file, fsync, rename, fsync of the folder: what any durable write of it costs), wall

@@ -1,4 +1,5 @@
-"""Exact hand odds: how long ``hand odds`` counts take, against the 10-second bar (issue 15).
+"""Exact hand odds: how long ``hand odds`` counts take, against the 10-second bar
+(H20: counted, never sampled).
 
 Times (CPU) the full-deck count and the slowest known-card counts (three known cards leave
 four to draw: about 1.2 million completions, majors counted by how many), then prints the

@@ -1,4 +1,4 @@
-"""Two writers on one evening at once: the lock keeps every command (issue 3, "Prove it")."""
+"""Two writers on one evening at once: the lock keeps every command (E41, E98)."""
 
 from __future__ import annotations
 

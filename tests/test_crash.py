@@ -1,5 +1,5 @@
 """SIGKILL a process writing to the evening at random moments: the file always opens, verifies,
-and holds a prefix of the commands, each command whole (issue 3, "Prove it")."""
+and holds a prefix of the commands, each command whole (E98)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Nothing lost at the edges (issue 12): writes the disk refuses, damaged files, a console
+"""Nothing lost at the edges (E40-E46, E94, E97): writes the disk refuses, damaged files, a console
 stopped before its answer, odd --html and --db paths, bounded input, filters, leftovers."""
 
 from __future__ import annotations
@@ -121,7 +121,7 @@ def test_e40_a_refused_write_at_any_step_changes_nothing(
 
 def test_e40_a_full_disk_keeps_every_backup(evening: GM, db: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    """The issue's report: two failed gives on a full disk left three equal backups."""
+    """Two failed gives on a full disk once left three equal backups: never again."""
     backups = {n: (db.parent / n).read_bytes() for n in ("evening.json.bak.1",
                                                          "evening.json.bak.2",
                                                          "evening.json.bak.3")}
@@ -501,3 +501,21 @@ def test_a_refused_command_leaves_no_folder_and_no_lock(gm: GM, tmp_path: Path,
         result = folder.invoke(*command)
         assert result.exit_code == 2 and "is not an evening file" in one_line(result.output)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder"]
+
+
+@pytest.mark.parametrize("limit", [1000, 20000])
+def test_e45_nested_too_deeply_whatever_the_recursion_limit(
+        evening: GM, tmp_path: Path, limit: int) -> None:
+    """A file nested 3,000 deep is refused in one line whether the parser gives up (the usual
+    recursion limit) or parses it (a raised one, as some test libraries set for a while)."""
+    deep = tmp_path / "deep.toml"
+    deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        scenario = evening.fails("scenario", "check", str(deep))
+        points = evening.fails("wager", "new", "A", "B", "--points", str(deep))
+    finally:
+        sys.setrecursionlimit(old)
+    assert "nested too deeply" in scenario and "E45" in scenario
+    assert "nested too deeply" in points

@@ -1,4 +1,4 @@
-"""A fuzz over every command group's arguments (issue 12, "Prove it"): names, cards, numbers,
+"""A fuzz over every command group's arguments (E97): names, cards, numbers,
 option values and files, typed at an evening in play. Every command exits 0 or 2, never with
 a traceback or an internal error, and on exit 2 the evening's folder is byte for byte as it was.
 

@@ -141,3 +141,35 @@ def test_r24_a_blank_name_is_no_guess(state: State) -> None:
 def test_the_fool_never_rises(state: State) -> None:
     with pytest.raises(IllegalAction, match="Max is the Fool"):
         commands.rise(state, "Max")
+
+
+def test_e4_a_bet_and_the_forced_call_after_it_fold_on_one_copy(
+        state: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The betting machine (``betting.step``) computes each event from the state the one before
+    left, folded into one copy of it: a move with the Fool's forced call after it copies the
+    state once and replays nothing (R15, E4), and the state passed in is left as it was."""
+    state = _fool_wins_two(state)
+    state = do(state, play.start_hand, now=0.0)
+    state = do(state, play.show, [("Ada", "2C 3W"), ("Cy", "4C 4W"), ("Max", "KC KW QS QP")])
+    state = do(state, play.act, "Ada", "raise")
+    copies: list[State] = []
+    real_copy, real_replay = play.copy, play.replay
+
+    def counted_copy(s: State) -> State:
+        copies.append(s)
+        return real_copy(s)
+
+    def counted_replay(s: State, made: Any) -> State:
+        copies.append(s)
+        return real_replay(s, made)
+
+    monkeypatch.setattr(play, "copy", counted_copy)
+    monkeypatch.setattr(play, "replay", counted_replay)
+    before = pickle.dumps(state)
+    events = play.act(state, None, "call")
+    assert [(e["name"], e["action"], e["auto"]) for e in events] == [
+        ("Cy", "call", False), ("Max", "call", True)]
+    assert copies == [state] and pickle.dumps(state) == before
+    monkeypatch.undo()
+    after = _do(state, events)
+    assert after.hand is not None and after.hand.round.street == 2

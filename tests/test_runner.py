@@ -80,7 +80,7 @@ def test_run_line_leaves_the_process_as_it_was(db: Path) -> None:
     assert os.environ.get("COLUMNS") == "120"  # the tests' pinned width is back
 
 
-# -- what reaches the parser from a line (issue 21; E65) ----------------------------------------
+# -- what reaches the parser from a line (E65) --------------------------------------------------
 
 
 @pytest.mark.parametrize("words, front", [

@@ -1,4 +1,4 @@
-"""referee.serve and the report's chart: frames, pages, tokens as data (issue 14; E50-E52)."""
+"""referee.serve and the report's chart: frames, pages, tokens as data (E50-E52)."""
 
 from __future__ import annotations
 

@@ -174,7 +174,7 @@ class RefereeGroup(TyperGroup):
             rv = super().invoke(ctx)
         except RefereeError as exc:
             if _recorded():
-                _answer_failed(exc)  # after the commit: the command stands (issue 12, point 2)
+                _answer_failed(exc)  # after the commit: the command stands (E41)
                 raise typer.Exit(0) from None
             refuse(printable(exc.line), exc.ruling)  # names as data (E42)
             raise typer.Exit(2) from None

@@ -107,7 +107,7 @@ def new(
         if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
             return events
         if state.started and force:
-            backup = _force_backup(path)
+            backup = keep_replaced(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
         from referee.serve.access import replace_access
@@ -131,27 +131,22 @@ def new(
     render.evening_opened(after, path)
 
 
-def _force_backup(path: Any) -> str:
-    """The old evening kept beside the new one, whole or not at all (E97): a hard link (no
-    space needed), else a copy written like every evening write; a disk that refuses it is
-    one line and leaves no partial copy."""
-    import os
+def keep_replaced(path: Any) -> str:
+    """The old evening kept beside the new one, whole or not at all (E97): hard links (no
+    space needed), else copies written like every evening write, its sealed segments with
+    it so the kept copy opens and verifies (S51); a disk that refuses it is one line and
+    leaves no partial copy."""
     from pathlib import Path
 
-    from referee.storage import files
+    from referee.storage.keep import keep
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
     try:
-        os.link(path, target)
+        keep(Path(path), target)
     except FileExistsError:
         raise StoreError(f"{target} already exists (an evening replaced a moment ago); "
                          "wait a second and type the command again") from None
-    except OSError:
-        try:
-            files.atomic_write(target, Path(path).read_bytes())
-        except OSError as exc:
-            raise files.write_failure(target, exc) from None
     return str(target)
 
 

@@ -5,7 +5,7 @@ when the table does not fit as it is, ``show`` hands it to rich. Off a terminal 
 file, a test) it prints the very lines rich would print for these simple tables (no borders,
 a rule under the head, one space between columns, nothing cut or wrapped but the title)
 without importing rich at all (the same lines either way, E120): importing and laying out
-rich's table is most of the time of a human ``referee status`` (issue 22, item 7).
+rich's table is most of the time of a human ``referee status`` (``benchmarks/latency.py``).
 ``tests/cli/test_grid.py`` holds the two to the same lines, character for character.
 """
 

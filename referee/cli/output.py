@@ -47,7 +47,7 @@ def _escape(match: re.Match[str]) -> str:
 
 
 def lit(text: object) -> str:
-    """``text`` to print literally inside markup: names and free text are data (issue 12).
+    """``text`` to print literally inside markup: names and free text are data (E42, E96).
 
     Rich markup in it is escaped (as ``rich.markup.escape`` does, without importing rich),
     and control characters (ANSI escapes, newlines) are shown as ``\\x1b``, never obeyed.

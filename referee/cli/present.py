@@ -10,6 +10,7 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.evening import Json, read_state
 from referee.cli.output import emit_json, lit, say
+from referee.cli.pages import check_page_target, write_page
 from referee.errors import BadInput, IllegalAction, RefereeError
 
 HtmlOut = Annotated[
@@ -32,10 +33,10 @@ def report(
     from referee import report as rep
 
     if html is not None:
-        _check_target(html, force)
+        check_page_target(html, force)
     data = rep.build(read_state(), reveal=reveal)
     if html is not None:
-        _write(html, rep.render_html(data), secret=reveal, force=force)
+        write_page(html, rep.render_html(data), secret=reveal, force=force)
     if as_json:
         emit_json(data)
         return
@@ -64,7 +65,7 @@ def handout(
     from referee.evening.souls import assistant as find_assistant
 
     if html is not None:
-        _check_target(html, force)
+        check_page_target(html, force)
     state = read_state()
     name = find_assistant(state, assistant)
     data = rep.handout(state, name)
@@ -76,7 +77,7 @@ def handout(
         kept = tokens.read_bytes() if tokens.is_file() else None
         page, base = _with_link(rep.render_handout_html(data), state.assistants, name, url)
         try:
-            _write(html, page, secret=True, force=force)
+            write_page(html, page, secret=True, force=force)
         except BaseException:
             _restore(tokens, kept)  # a refused handout hands out no token (E97)
             raise
@@ -135,76 +136,15 @@ def _restore(path: Path, kept: bytes | None) -> None:
             files.atomic_write(path, kept)
 
 
-def _evening_files(db: Path) -> tuple[Path, Path, Path]:
-    """The evening file, its lock and its segment folder, links followed."""
-    import os
-
-    real = Path(os.path.realpath(db))
-    return real, real.with_name(real.name + ".lock"), real.with_name(real.name + ".segments")
-
-
-def _check_target(path: Path, force: bool) -> None:
-    """``--html PATH`` never lands on the evening's own files, nor on another file without
-    ``--force`` (E45); checked before anything is read or written."""
-    import os
-    import re
-
-
-    if len(os.fsencode(path.name)) > 255:
-        raise BadInput(f"--html: the file name is {len(os.fsencode(path.name))} bytes long; "
-                       "file names hold at most 255; give a shorter one such as report.html",
-                       ruling="E97")
-    real = Path(os.path.realpath(path))
-    evening, lock, segments = _evening_files(db_path())
-    # Every file of the evening: its backups, tokens (.access), wall (.room), verify's notes,
-    # `new --force` copies, lock, segments and temp files (E45, E97).
-    name = re.escape(evening.name)
-    own = re.fullmatch(rf"{name}\..+|\.{name}\..*", real.name)
-    if (real in (evening, lock) or segments in (real, *real.parents)
-            or (real.parent == evening.parent and own)):
-        raise BadInput(f"--html {path} is one of the evening's own files ({evening}, its "
-                       "backups, tokens, wall, segments or lock); give another path such as "
-                       "report.html", ruling="E45")
-    if real.is_dir():
-        raise BadInput(f"--html {path} is a folder; give a file name such as "
-                       f"{path / 'report.html'}", ruling="E45")
-    if real.exists() and not real.is_file():  # a device (/dev/zero) or a pipe: never replaced
-        raise BadInput(f"--html {path} is not a regular file (a device or a pipe); give a file "
-                       "name such as report.html", ruling="E45")
-    if real.exists() and not force:
-        raise BadInput(f"--html {path} already exists; give another path, or add --force to "
-                       "replace it", ruling="E45")
-
-
-def _write(path: Path, text: str, *, secret: bool, force: bool) -> None:
-    """Write the page atomically; a page with secrets is readable by its owner only (0600)."""
-    import os
-
-    from referee.storage import files
-
-    _check_target(path, force)
-    real = Path(os.path.realpath(path))
-    try:
-        tmp = files.write_temp(real, text.encode("utf-8"))  # made 0600
-        try:
-            if not secret:
-                os.chmod(tmp, 0o644)
-            os.replace(tmp, real)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as exc:
-        raise BadInput(f"cannot write {path}: {exc.strerror}; give a writable path",
-                       ruling="E45") from None
-
-
 def demo(
     db: Annotated[
         Path | None,
         typer.Option("--db", help="Where to write the demo evening (default: a new temp file)."),
     ] = None,
     html: HtmlOut = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite an existing file.")] = False,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace an earlier demo (without --season kept as .replaced-TIME)."
+    )] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="Print only the report.")] = False,
     season: Annotated[bool, typer.Option(
         "--season", help="Two short evenings with a ceremony between, then the season (R43)."
@@ -230,8 +170,7 @@ def demo(
         raise IllegalAction(f"{target} already exists; the demo writes a fresh evening: give "
                             "another --db or add --force")
     _refuse_unless_demo(target)
-    if target.exists():
-        target.unlink()
+    _keep_earlier_demo(target, quiet=quiet)
     script = data_file("demo.txt").read_text(encoding="utf-8")
     lines = [ln.strip() for ln in script.splitlines()
              if ln.strip() and not ln.lstrip().startswith("#")]
@@ -268,6 +207,20 @@ def _refuse_unless_demo(target: Path) -> None:
         return
     raise IllegalAction(f"{target} is not a demo's evening; the demo never replaces a real "
                         "evening, even with --force: give another --db", ruling="E97")
+
+
+def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
+    """An earlier demo's evening at ``target`` is kept beside it, its sealed segments with it,
+    as ``new --force`` keeps a replaced evening (E97, S51), then gives way to the new demo:
+    commands a GM typed into a demo are never lost to ``--force``."""
+    from referee.cli.evening import keep_replaced
+
+    if not target.exists():
+        return
+    kept = keep_replaced(target)
+    target.unlink()
+    if not quiet:
+        say(f"The earlier demo evening was kept as {lit(kept)}.")
 
 
 def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
@@ -308,7 +261,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
                                 "another --db or add --force")
     for target in (first, second):
         _refuse_unless_demo(target)
-    for target in (first, second):
+    for target in (first, second):  # no kept pair: its link names the first file (S51)
         if target.exists():
             target.unlink()
     script = data_file("demo_season.txt").read_text(encoding="utf-8")

@@ -150,13 +150,13 @@ def season(
     evenings played, money won, the Arcanum after each ceremony, souls held and lost,
     promotions and status points earned; --html with charts of the money and the roster."""
     from referee import season as sea
-    from referee.cli.present import _check_target, _write
+    from referee.cli.pages import check_page_target, write_page
 
     if html is not None:
-        _check_target(html, force)
+        check_page_target(html, force)
     data = sea.standings(gather(list(evenings or [])))
     if html is not None:
-        _write(html, sea.render_html(data), secret=False, force=force)
+        write_page(html, sea.render_html(data), secret=False, force=force)
     if as_json:
         emit_json(data)
         return

@@ -425,14 +425,14 @@ def shell(
 
         raise typer.Exit(remote.remote(station, token, ["shell"]))
 
-    from referee.storage import kept
+    from referee.storage import memo
 
     sh = Shell(full_command(), context.current().db, context.current().debug)
-    kept.keep()  # E155: a line starts from the last line's fold while the file is unchanged
+    memo.keep()  # E155: a line starts from the last line's fold while the file is unchanged
     try:
         code = sh.interactive() if sys.stdin.isatty() else sh.piped(sys.stdin)
     finally:
-        kept.keep(False)
+        memo.keep(False)
     raise typer.Exit(code)
 
 

@@ -35,7 +35,7 @@ def soul_list(
     state = read_state()
     rows = []
     for soul in state.souls:
-        # The issue 4 contract: exactly these keys (identity and Arcanum with --reveal).
+        # The `soul list --json` contract: exactly these keys (identity and Arcanum with --reveal).
         row: dict[str, object] = {"soul": soul.key, "kind": soul.kind, "holder": soul.holder,
                                   "destroyed": soul.destroyed is not None}
         if reveal:

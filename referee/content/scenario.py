@@ -102,7 +102,10 @@ def _join(where: str, key: str) -> str:
 
 def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
     try:
-        data: dict[str, Any] = plain(_parse_toml(read_input(path)))  # the parse is shared
+        parsed = _parse_toml(read_input(path))  # the parse is shared
+        if too_deep(parsed):
+            raise RecursionError
+        data: dict[str, Any] = plain(parsed)
         return data
     except (FileNotFoundError, IsADirectoryError) as exc:
         rep.add("", ("no such file" if isinstance(exc, FileNotFoundError) else "is a directory")
@@ -116,6 +119,25 @@ def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
         rep.add("", f"{exc}; give a scenario .toml file saved as UTF-8" if isinstance(
             exc, ValueError) else "nested too deeply to be a scenario (E45)")
     return None
+
+
+#: How deep tables and arrays of a game data file may nest (E45): the deepest shipped file
+#: nests 3; deeper is refused as nested too deeply, whatever the interpreter's recursion limit
+#: (which decides whether the parser itself gives up first).
+MAX_NESTING = 32
+
+
+def too_deep(value: object, limit: int = MAX_NESTING) -> bool:
+    """Whether ``value`` (parsed TOML) nests tables or arrays more than ``limit`` deep."""
+    level: list[tuple[object, int]] = [(value, 0)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, dict | list):
+            if depth >= limit:
+                return True
+            level.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict)
+                                                  else item))
+    return False
 
 
 @functools.lru_cache(maxsize=8)

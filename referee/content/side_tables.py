@@ -34,6 +34,7 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
     Raises:
         ScenarioError: the file cannot be read, is not TOML, or does not validate.
     """
+    from referee.content.scenario import too_deep
     from referee.rules.wager import PointsTable
     from referee.storage.inputs import read_input
 
@@ -48,6 +49,8 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
                             "data/wager_points.toml", ruling="E45") from None
     try:
         data = tomllib.loads(text)
+        if too_deep(data):
+            raise RecursionError
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"points table {target} is not valid TOML: {exc}",
                             ruling="R34") from None

@@ -9,7 +9,7 @@ for him.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -218,7 +218,8 @@ def waiting_line(state: State, hand: HandState) -> str:
     if hand.betting_over:
         return ("betting in this hand is over; record the showdown with "
                 "`referee hand showdown \"NAME: DOWN CARDS\" ...`")
-    first = quoted(missing_up_cards(state, hand)[0]) if missing_up_cards(state, hand) else "NAME"
+    missing = missing_up_cards(state, hand)
+    first = quoted(missing[0]) if missing else "NAME"
     return (f"round {hand.round.street}'s up cards are not all given "
             f"({up_cards_line(state, hand)}); give them with `referee hand show {first} CARDS` "
             "before any bet (R9)")
@@ -427,7 +428,8 @@ def played(state: State, hand: HandState, name: str, action: str, n: int,
     from referee.rules.pots import check_named_chips, pick_chips
 
     if chips is None:
-        chips = pick_chips(state.holding(name), n, own=state.colour_of(name),
+        own = state.colour_of(name)
+        chips = pick_chips(state.holding(name), n, own=own,
                            own_first=state.settings.get("r11_own_colour_first", True))
     else:
         if action in ("check", "fold"):
@@ -491,6 +493,56 @@ def forced_move(state: State, hand: HandState) -> Action | None:
 
     chips = pick_chips(state.holding(state.fool), n, own=None) if n else {}
     return move(state, hand, state.fool, action, chips, auto=True, why=f"{why} (R15)")
+
+
+# -- the machine's step ---------------------------------------------------------------------
+
+
+def step(state: State, hand: HandState, move: Request | None,
+         before: Sequence[Action] = ()) -> Action | None:
+    """What the betting records next, from one folded state: the Fool's forced move when it
+    is his turn (R15), else the GM's ``move`` verified (R11-R15, S17), else None (nothing
+    follows by itself). ``before`` are the forced moves already played this command: a move
+    they leave illegal is refused naming them first (R15)."""
+    forced = forced_move(state, hand)
+    if forced is not None or move is None:
+        return forced
+    table = Table(state, hand)
+    name = move.name or table.to_act()
+    if name is None:
+        raise IllegalAction(waiting_line(state, hand),
+                            ruling="R14" if hand.betting_over else "R9")
+    if name == state.fool:  # never his turn here: his forced moves are played above
+        current = table.to_act()
+        why = f"{current} is to act" if current else waiting_line(state, hand)
+        raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's forced "
+                            "bets and calls itself (R15)", ruling="R15")
+    amount = move.amount
+    try:
+        named = move.chips() if move.chips else None
+        if named is not None and amount is None and move.action in ("bet", "raise"):
+            amount = sum(named.values()) - (table.owed(name) if move.action == "raise" else 0)
+        n = verify_action(state, hand, name, move.action, amount)
+    except IllegalAction as exc:
+        if not before:
+            raise
+        said = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
+                         for e in before)
+        raise IllegalAction(f"first the Fool's forced move: {said} (R15); then {exc}",
+                            ruling=exc.ruling) from None
+    return played(state, hand, name, move.action, n, named)
+
+
+@dataclass(frozen=True)
+class Request:
+    """The GM's betting move: by ``name`` (None: the player to act), ``amount`` N or ``ALL``
+    for a bet or raise; ``chips`` reads the colours named (``--chips``, R11) when the move
+    comes to be verified, so that what is wrong with the turn is said first."""
+
+    name: str | None
+    action: str
+    amount: int | None = None
+    chips: Callable[[], dict[str, int]] | None = None
 
 
 # -- the round's end ---------------------------------------------------------------------------

@@ -12,9 +12,9 @@ from typing import Any
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
 from referee.evening.events import Action, BestHand, CardsFixed, EveningEvent, Showdown, ShowdownPot
-from referee.evening.folds import replay
+from referee.evening.folds import fold_on, replay
 from referee.evening.lookup import parse_chips, player
-from referee.evening.state import HandState, State, require_evening
+from referee.evening.state import HandState, State, copy, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
 from referee.rules.pots import pick_chips
@@ -287,79 +287,67 @@ def _opener_changes(state: State, hand: HandState, name: str,
 def follows(state: State) -> tuple[list[EveningEvent], State]:
     """What follows a move by itself, and the state after it: the Fool's forced moves while
     it is his turn (R15, ``betting.forced_move``), then, when every stakeholder has folded,
-    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here."""
-    forced, sim = fool_moves(state)
-    won = _uncontested(sim)
-    return [*forced, *won], (replay(sim, won) if won else sim)
+    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here;
+    ``state`` itself is left as it was (the moves fold on one copy of it)."""
+    return _follow_on(replay(state, []))
 
 
 def fool_moves(state: State) -> tuple[list[Action], State]:
     """Play the Fool's forced moves while it is his turn (R15, ``betting.forced_move``):
-    the events and the state after them (``state`` itself when there are none)."""
+    the events and the state after them, folded on one copy of ``state``."""
+    return _forced_on(replay(state, []))
+
+
+def _forced_on(sim: State) -> tuple[list[Action], State]:
+    """``fool_moves`` on a copy the command holds: each forced move is computed from the state
+    the one before left, and folded into it (``fold_on``), with no copy of its own."""
     events: list[Action] = []
-    sim = state
     while sim.hand is not None:
         event = betting.forced_move(sim, sim.hand)
         if event is None:
             break
         events.append(event)
-        sim = replay(sim, [event])
+        sim = fold_on(sim, [event])
     return events, sim
+
+
+def _follow_on(sim: State) -> tuple[list[EveningEvent], State]:
+    """``follows`` on a copy the command holds: the forced moves, then the uncontested pot."""
+    forced, sim = _forced_on(sim)
+    won = _uncontested(sim)
+    return [*forced, *won], fold_on(sim, won)
 
 
 def act(state: State, who: str | None, action: str, amount: int | None = None,
         chips_text: str | None = None) -> list[EveningEvent]:
     """One betting action in turn (R11-R15), by ``who`` or, unnamed, by the player to act;
-    the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``."""
-    hand = need_hand(state)
-    events, sim = fool_moves(state)  # an evening recorded before E4 waited for up cards
-    assert sim.hand is not None
-    hand = sim.hand
-    if who is None:
-        current = betting.to_act(sim, hand)
-        if current is None:
-            raise IllegalAction(betting.waiting_line(sim, hand),
-                                ruling="R14" if hand.betting_over else "R9")
-        name = current
-    else:
-        name = player(state, who)
-    if name == state.fool:
-        return _fool_on_request(sim, action, events)
-    try:
-        named = parse_chips(sim, chips_text) if chips_text else None
-        if named is not None and amount is None and action in ("bet", "raise"):
-            amount = sum(named.values()) - (betting.owed(sim, hand, name)
-                                            if action == "raise" else 0)
-        n = betting.verify_action(sim, hand, name, action, amount)
-    except IllegalAction as exc:
-        if not events:
-            raise
-        raise IllegalAction(f"first the Fool's forced move: {_said(events)} (R15); then {exc}",
-                            ruling=exc.ruling) from None
-    events.append(betting.played(sim, hand, name, action, n, named))
-    return [*events, *follows(replay(sim, events[-1:]))[0]]
+    the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``.
 
-
-def _said(events: list[Action]) -> str:
-    return "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
-                     for e in events)
-
-
-def _fool_on_request(state: State, action: str,
-                     before: list[Action]) -> list[EveningEvent]:
-    """The GM names the Fool: play his forced move if it is his turn and the move named (R15)."""
-    hand = state.hand
-    assert hand is not None
-    event = betting.forced_move(state, hand)
-    if event is None:
-        current = betting.to_act(state, hand)
-        why = (f"{current} is to act" if current else betting.waiting_line(state, hand))
-        raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's forced "
-                            "bets and calls itself (R15)", ruling="R15")
-    if action != event["action"]:
-        raise IllegalAction(f"the Fool must {event['action']} now, not {action}: "
-                            f"{event['why']}", ruling="R15")
-    return [*before, *follows(state)[0]]
+    The betting machine runs on one copy of the state: each step (``betting.step``) computes
+    the next event from the state the one before left, and it is folded into that same copy:
+    the Fool's forced moves before the move (an evening recorded before E4 waited for up
+    cards), the move, the forced moves after it; then the uncontested pot (R15, E7)."""
+    need_hand(state)
+    state = copy(state)  # the machine's own copy: ``state`` from here on
+    name = None if who is None else player(state, who)
+    text = chips_text or ""
+    move: betting.Request | None = betting.Request(
+        name, action, amount, (lambda: parse_chips(state, text)) if text else None)
+    events: list[EveningEvent] = []
+    forced: list[Action] = []
+    while state.hand is not None:
+        made = betting.step(state, state.hand, move, forced)
+        if made is None:
+            break
+        if made.get("auto") and move is not None:
+            forced.append(made)
+        else:
+            move = None
+        events.append(made)
+        state = fold_on(state, [made])
+    won = _uncontested(state)
+    fold_on(state, won)
+    return [*events, *won]
 
 
 def _uncontested(sim: State) -> list[EveningEvent]:
@@ -482,6 +470,7 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
         top = max(best[p] for p in contenders) if best else None
         winners = [p for p in contenders if top is None or best[p] == top]
         losers = [p for p in contenders if p not in winners]
+        shares = split_pot(pot.chips, winners, colours)
         if top is None:
             why = "every stakeholder folded; the Fool's hand is live to the end (R15)"
         elif losers:
@@ -494,7 +483,7 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
             "chips": pot.chips,
             "eligible": list(pot.eligible),
             "winners": winners,
-            "shares": split_pot(pot.chips, winners, colours),
+            "shares": shares,
             "why": why,
         })
     leaders: list[str] = []

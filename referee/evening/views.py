@@ -13,7 +13,7 @@ from referee.rules.cards import to_roman
 
 
 def status(state: State, now: float | None = None) -> dict[str, Any]:
-    """The evening at a glance (issue 3 contract)."""
+    """The evening at a glance: the keys ``status --json`` prints, which scripts rely on."""
     now = time.time() if now is None else now
     chips: dict[str, dict[str, int]] = {}
     for holder, holding in state.chips.items():

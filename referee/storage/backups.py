@@ -80,7 +80,7 @@ def newest_good_backup(path: Path) -> Path | None:
 
 
 def damaged_message(path: Path, why: str) -> str:
-    """``PATH is damaged (what); the newest good backup is PATH.bak.N`` (issue 12, point 7)."""
+    """``PATH is damaged (what); the newest good backup is PATH.bak.N`` (E40, E93)."""
     backup = newest_good_backup(path)
     where = (
         f"the newest good backup is {backup} (copy it over {path.name} to go on)"

@@ -63,7 +63,7 @@ def check_base(problems: list[str], where: str, base: dict[str, Any],
                 states: dict[str, Any]) -> None:
     for stream in sorted(set(states) | set(base)):
         if stream not in states:
-            # Nothing replayed for it, so nothing may be stored for it (issue 12, point 8).
+            # Nothing replayed for it, so nothing may be stored for it (E40).
             problems.append(f"{where}: a stored state of {stream!r} that no event made")
             continue
         if _canonical(spec(stream).dump(states[stream])) != stored(stream, base.get(stream)):

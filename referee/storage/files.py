@@ -125,7 +125,7 @@ def atomic_write(path: Path, text: str | bytes) -> None:
 
 
 def commit_file(path: Path, data: bytes | bytearray) -> None:
-    """Replace ``path`` by ``data`` atomically, then rotate the backups (issue 12, point 1).
+    """Replace ``path`` by ``data`` atomically, then rotate the backups (E40).
 
     The new file is written and fsynced first, the old one hard-linked aside, and only once
     the new file is in place do the backups move up: a write the disk refuses (full, read
@@ -475,7 +475,7 @@ class EveningLock:
             return True
         while True:
             try:
-                # Never through a symlink (issue 12, point 5): a planted link is refused.
+                # Never through a symlink (E94): a planted link is refused.
                 fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0),
                              0o644)
             except OSError as exc:
@@ -490,7 +490,7 @@ class EveningLock:
             except BlockingIOError:
                 if not _wait_for_flock(fd, timeout):
                     return False  # the waiting thread closes ``fd`` when it gets the lock
-            # A refused first command removes the lock it made (issue 12, point 14); one
+            # A refused first command removes the lock it made (E97); one
             # that waited on that file meanwhile holds a lock nobody else sees: retry.
             try:
                 same = os.fstat(fd).st_ino == os.stat(self.path).st_ino
@@ -517,19 +517,28 @@ class EveningLock:
 
 
 def make_parents(folder: Path) -> list[Path]:
-    """Make ``folder`` and its missing parents; returns those made, deepest first."""
-    missing: list[Path] = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
+    """Make ``folder`` and its missing parents; returns those made, deepest first, so that a
+    refused command can remove them again (E97).
+
+    Each folder is made on its own, from the top down, and only the ones this call made are
+    named: a path that climbs back with ``..`` out of a folder it made (``missing/..``) names
+    ``missing``, never ``missing/..`` (which no ``rmdir`` removes).
+    """
+    made: list[Path] = []
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        for probe in (*reversed(folder.parents), folder):
+            if probe.name in ("", ".", "..") or probe.is_dir():
+                continue  # a `..` is there once the folder before it is
+            try:
+                probe.mkdir()
+            except FileExistsError:
+                continue  # made beside us a moment ago, or a file: the next mkdir says so
+            made.insert(0, probe)
     except OSError as exc:
-        remove_dirs(missing)
+        remove_dirs(made)
         raise StoreError(f"cannot create the folder {folder}: {exc.strerror}; nothing was "
                          "written; give a --db in a folder you can write") from None
-    return missing
+    return made
 
 
 def remove_dirs(folders: list[Path]) -> None:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from tinydb import TinyDB
 
 from referee.errors import IllegalAction, StoreError
-from referee.storage import files, header, kept, segments
+from referee.storage import files, header, memo, segments
 from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
@@ -157,7 +157,7 @@ class Evening:
             stream = stream.name
         digest = None if self._changed or self._storage.audit else self._storage.digest
         if stream not in self._states:  # the shell's own last fold of this very file (E155)
-            known = kept.recall(self.path, stream, digest)
+            known = memo.recall(self.path, stream, digest)
             if known is not None:
                 self._states[stream] = known
         if stream not in self._states:
@@ -180,7 +180,7 @@ class Evening:
                     self.path, f"event {seq} does not replay: {type(exc).__name__} "
                                f"{exc}")) from None
             self._states[stream] = state
-            kept.remember(self.path, stream, digest, state)
+            memo.remember(self.path, stream, digest, state)
         return self._states[stream]
 
     def records(self, stream: str | None = None) -> Iterator[Record]:
@@ -483,7 +483,7 @@ class Evening:
             raise
         self._changed = False
         for stream, state in self._states.items():
-            kept.remember(self.path, stream, self._storage.digest, state)
+            memo.remember(self.path, stream, self._storage.digest, state)
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
 
     def _write(self) -> None:
@@ -531,8 +531,8 @@ def open_evening(path: Path | str, *, write: bool = True,
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
 
     A symlinked ``path`` is followed: the target is read and written, its lock and backups
-    beside it (issue 12, point 5). A refused command leaves nothing behind: a folder or a
-    lock made for an evening that still does not exist is removed again (point 14).
+    beside it. A refused command leaves nothing behind: a folder or a lock made for an
+    evening that still does not exist is removed again (E97).
     ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why.
 
     Raises:

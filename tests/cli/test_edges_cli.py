@@ -1,4 +1,4 @@
-"""The edges a fresh corpus found (E97): each refused in one line with nothing changed."""
+"""Odd inputs at the edges (E97): each refused in one line with nothing changed."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ def test_e97_an_html_name_over_255_bytes_is_one_line(evening: GM) -> None:
 
 
 @pytest.mark.parametrize("suffix", [".access", ".room", ".verified", ".bak.1", ".lock",
-                                    ".replaced-20260101-000000", ".segments/000001.json"])
+                                    ".replaced-20260101-000000", ".segments/000001.json",
+                                    ".replaced-20260101-000000.segments/000001.json"])  # S51
 def test_e97_report_never_writes_over_a_file_of_the_evening(evening: GM, suffix: str) -> None:
     evening("handout", "Ann", "--html", str(evening.db.parent / "ann.html"))  # tokens made
     before = snapshot(evening.db.parent)
@@ -110,3 +111,32 @@ def test_e97_a_refused_command_leaves_no_lock_beside_a_file_that_is_no_evening(
         assert result.exit_code == 2 and "Traceback" not in result.output, result.output
         assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"], command
     assert notes.read_bytes() == content
+
+
+UP = os.pardir  # a path that climbs back out of a folder it had to make
+
+
+@pytest.mark.parametrize("where", [f"missing/{UP}/x.json", f"a/b/{UP}/{UP}/c/x.json",
+                                   "m/sub/x.json", "./q/./r/x.json", f"s/{UP}/s/{UP}/t/x.json"])
+@pytest.mark.parametrize("command", [("bet", "3"),
+                                     ("new", "--fool", "Fool", "--seat", "Ada:I:red")])
+def test_e97_a_refused_command_leaves_no_folder_it_made(
+        runner: CliRunner, tmp_path: Path, monkeypatch: Any, where: str,
+        command: tuple[str, ...]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "here.txt").write_text("kept")
+    gm = GM(runner, Path(where))
+    assert gm.fails(*command)
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["here.txt"]
+
+
+def test_e97_parents_made_for_an_evening_stay_with_it(
+        runner: CliRunner, tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.chdir(tmp_path)
+    GM(runner, Path("n", UP, "ok", "x.json"))("new", "--fool", "Fool", *SEATS)
+    assert (tmp_path / "ok" / "x.json").is_file()
+    assert files.make_parents(Path("n", UP)) == []  # `n` is there now; nothing new is made
+    made = files.make_parents(Path("p", UP, "p2", "deep"))
+    assert made == [Path("p", UP, "p2", "deep"), Path("p", UP, "p2"), Path("p")]
+    files.remove_dirs(made)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["n", "ok"]

@@ -304,7 +304,7 @@ def test_f17_suggested_commands_work_as_shown(lord: Host) -> None:
     assert "Lord Ashby surrenders" in lord("duel", "surrender", "ashby").stdout
 
 
-# -- issue items of the Card of Fate, worked out by hand (F1, F6, F11-F13, F20-F31) -------------
+# -- the Card of Fate, worked out by hand (F1, F6, F11-F13, F20-F31) ----------------------------
 #
 # `lord`: Lord Ashby (Calm 6, so Fiery 4; Sabre 3, Swordsman +2, his usual weapon and fighting
 # Trait) and Bob (Calm 7, so Fiery 3; Pistol 4, no usual weapon). Against a 7H Card of Fate a

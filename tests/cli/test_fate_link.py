@@ -1,4 +1,4 @@
-"""A Fool's Errand stakeholder or assistant can be given a Card of Fate character (issue 7)."""
+"""A Fool's Errand stakeholder or assistant can be given a Card of Fate character (F17)."""
 
 from __future__ import annotations
 

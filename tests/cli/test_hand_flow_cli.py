@@ -10,8 +10,8 @@ TWO = ["--seat", "Ada:I:red:Ben:II", "--seat", "Cy:III:blue"]
 THREE = ["--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II", "--seat", "Ed:VII:green"]
 
 
-def _issue_hand_one(gm: GM) -> None:
-    """The limit-phase hand of the report: the Fool's four Kings win Cy's bet and Ada's call."""
+def _limit_hand_one(gm: GM) -> None:
+    """The limit-phase hand: the Fool's four Kings win Cy's bet and Ada's call."""
     gm("new", "--fool", "Max", *TWO)
     gm("hand", "start")
     gm("hand", "show", "Ada", "2C 3W")
@@ -49,7 +49,7 @@ def _fool_wins_six(gm: GM) -> None:
 
 
 def test_r15_an_ante_is_never_returned_as_uncalled(gm: GM) -> None:
-    _issue_hand_one(gm)
+    _limit_hand_one(gm)
     gm("hand", "start", "--open")  # hand 2, open: antes
     gm("hand", "show", "Ada", "2C 3W")
     gm("hand", "show", "Cy", "KC KW")
@@ -71,7 +71,7 @@ def test_r15_an_ante_is_never_returned_as_uncalled(gm: GM) -> None:
 
 
 def test_r15_all_in_on_the_ante_contests_the_antes_but_not_the_fools_bet(gm: GM) -> None:
-    _issue_hand_one(gm)  # Max holds red 1, blue 1; Ada 9 red, Cy 9 blue
+    _limit_hand_one(gm)  # Max holds red 1, blue 1; Ada 9 red, Cy 9 blue
     gm("rise", "Ada")
     gm("chips", "give", "Ada", "Ben", "red:8")  # away from the table (R16): Ada keeps one
     gm("sit", "Ada")
@@ -267,7 +267,7 @@ def test_messages_say_the_right_thing(gm: GM) -> None:
 
 
 def test_round_end_and_betting_over_are_never_both_said(gm: GM) -> None:
-    _issue_hand_one(gm)
+    _limit_hand_one(gm)
     gm("hand", "start", "--open")
     gm("hand", "show", "Ada: 2C 3W", "Cy: KC KW", "Max: 6C 7W 8S 9P")
     out = gm("bet", "Cy", "all").output

@@ -1,4 +1,4 @@
-"""Names are data, never markup (issue 12, point 2; E42): every name field, with rich markup and
+"""Names are data, never markup (E42): every name field, with rich markup and
 ANSI escapes in it, printed literally in every view, and no view fails on it."""
 
 from __future__ import annotations

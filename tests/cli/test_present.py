@@ -1,4 +1,4 @@
-"""The demo evening, the report and the handouts (issue 5)."""
+"""The demo evening, the report and the handouts (E43, E44, E97)."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_e43_report_without_reveal_keeps_unfound_soul_arcana_secret(demo: GM) ->
     assert "? (a soul's secret Arcanum)" in text
 
 
-# -- a printed link a phone cannot open says so (issue 21; E70) --------------------------------
+# -- a printed link a phone cannot open says so (E70) ------------------------------------------
 
 
 @pytest.fixture

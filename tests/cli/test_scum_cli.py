@@ -196,7 +196,7 @@ def test_scum_lives_beside_other_streams(gm: GM) -> None:
     assert gm.json("wager", "status")["fool"] == "Eve"
 
 
-# -- move by move (issue: side tables refereed play by play) -----------------------------------
+# -- move by move (side tables refereed play by play) ------------------------------------------
 
 
 def _dealt(gm: GM, seed: str = "4") -> dict[str, Any]:
@@ -335,7 +335,7 @@ def test_names_are_printed_literally(gm: GM) -> None:
     assert "[red]Ann (The Fool" in gm("scum", "deal").stdout
 
 
-# -- issue 20: R30a, the passing without a deal, standings in play, refusals (T23-T27) ---------
+# -- R30a, the passing without a deal, standings in play, refusals (T23-T27) -------------------
 
 # Seed 13 seats Ann as the Fool, Bea the Magician, Cid the Empress and Dan the High Priestess;
 # Cid leads and the turn goes Cid, Dan, Ann, Bea (T15, T18).

@@ -1,4 +1,4 @@
-"""`referee serve`: routes, headers, tokens, the leak test, the station (issue 14; E52-E54)."""
+"""`referee serve`: routes, headers, tokens, the leak test, the station (E52-E54)."""
 
 from __future__ import annotations
 
@@ -478,7 +478,7 @@ def test_a_bug_in_a_route_is_a_500_line_not_a_hang_up(server: Served,
     assert "RuntimeError: boom" in err
 
 
-# -- tokens: a new evening, new keys; links only when asked (issue 21; E66, E67) -------------
+# -- tokens: a new evening, new keys; links only when asked (E66, E67) -----------------------
 
 
 NEW_FORCE = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
@@ -583,7 +583,7 @@ def test_e67_links_prints_every_link_and_the_station_token(evening: Path) -> Non
     assert "--url" in gm.fails("links", "--url", "192.168.1.20")
 
 
-# -- QR codes in the terminal scan on light and dark terminals (issue 21; E70) ----------------
+# -- QR codes in the terminal scan on light and dark terminals (E70) --------------------------
 
 LINK = "http://192.168.1.20:8765/a/" + "Q" * 32
 ANSI = re.compile(r"\x1b\[(\d+)(?:;(\d+))?m|(.)", re.S)

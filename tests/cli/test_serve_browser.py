@@ -118,7 +118,7 @@ def server(mid_hand: Path, tmp_path: Path) -> Iterator[Served]:
         yield s
 
 
-# -- it fits the room (issue 21, items 4 and 5) --------------------------------------------------
+# -- it fits the room (E85) ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
@@ -263,7 +263,7 @@ def test_page_follows_a_command_from_another_process_within_two_seconds(
     done = subprocess.run([sys.executable, "-m", "referee", "--db", str(server.evening),
                            "call", "Ed"], env=env, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    # The issue's bar: the room sees the change within 2 s (the page polls every 0.4 s).
+    # The bar: the room sees the change within 2 s (the page polls every 0.4 s).
     browser.wait_for(f"{TURN}.indexOf('Ada to act') >= 0", timeout=2.0)
     assert browser.evaluate("window.notReloaded") is True  # updated in place, by the poll
     assert "Ed" not in browser.evaluate(TURN)
@@ -347,7 +347,7 @@ def test_e84_names_made_of_every_placeholder_are_only_names(
     assert all(name in turn for name in wanted)
 
 
-# -- the opener, said (issue 20, item 6) ---------------------------------------------------------
+# -- the opener, said (E88) ----------------------------------------------------------------------
 
 
 def test_r15_the_page_says_why_the_high_hand_does_not_open(browser: Browser,

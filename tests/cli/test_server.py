@@ -1,7 +1,7 @@
 """The HTTP side of `referee serve` as an attacker meets it: headers on every answer, no
 HTTP/0.9, the caps on connections, the idle and request timeouts, TCP_NODELAY, and a
-Content-Security-Policy that covers exactly the inline scripts and styles served (issue 21;
-E68, E69)."""
+Content-Security-Policy that covers exactly the inline scripts and styles served (E68,
+E69)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""`referee soul|charge|power|points|promotions` through the real CLI (R16, R19-R28), the JSON
-contracts of issue 4 (item 6) and its bad-input rules (item 7)."""
+"""`referee soul|charge|power|points|promotions` through the real CLI (R16, R19-R28), their JSON
+contracts and their refusals of bad input (E58)."""
 
 from __future__ import annotations
 
@@ -468,7 +468,7 @@ def test_r28_promotions_vacant_and_contested(runner: CliRunner, ev: Path) -> Non
     assert "vacant (needs 7)" in table and "Ada (2)" in table
 
 
-# -- JSON contracts (issue 4, item 6) -----------------------------------------------------------
+# -- JSON contracts (the keys scripts read) -----------------------------------------------------
 
 
 def test_json_soul_list_contract(runner: CliRunner, ev: Path) -> None:
@@ -515,7 +515,7 @@ def test_json_power_access_contract(runner: CliRunner, ev: Path) -> None:
     assert got == {"granted": True, "power": "Upside Down", "depleted": False}
 
 
-# -- bad input (issue 4, item 7) ----------------------------------------------------------------
+# -- bad input (E58) ----------------------------------------------------------------------------
 
 
 def test_bad_fourth_guess(runner: CliRunner, ev: Path) -> None:

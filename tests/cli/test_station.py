@@ -1,5 +1,5 @@
 """The real command line against a real `referee serve` process: the second station, the
-shell at a station, the QR codes, and serve's own mistakes (issue 14; E52, E54)."""
+shell at a station, the QR codes, and serve's own mistakes (E52, E54)."""
 
 from __future__ import annotations
 
@@ -213,7 +213,7 @@ def test_serve_keeps_links_across_restarts_until_new_tokens(demo_db: Path,
     assert len(renewed) == 4 and not renewed & first
 
 
-# -- the station reaches its own evening, and nothing else (issue 21; E65) --------------------
+# -- the station reaches its own evening, and nothing else (E65) ------------------------------
 
 #: Every root option of `referee` a station may not give, written out here (not read from the
 #: code under test), in every spelling the parser takes: alone, `--opt VALUE`, `--opt=VALUE`.
@@ -275,7 +275,7 @@ def _refused(s: Any, args: list[str], folder: Path) -> str:
     "log --last 2 --debug", "status --token T", "soul list --station http://x:1",
     "--token=T status", "status --install-completion", "status -- --db {other}",
 ])
-def test_e65_the_issues_lines_reach_nothing_but_the_served_evening(
+def test_e65_a_stations_lines_reach_nothing_but_the_served_evening(
         sealed_room: tuple[Any, Path, Path], tmp_path: Path, line: str) -> None:
     s, other, new = sealed_room
     args = line.format(other=other, new=new).split()
@@ -366,7 +366,7 @@ def test_e65_the_real_command_line_at_a_station(serving: Serving, tmp_path: Path
     assert not (tmp_path / "somewhere").exists()
 
 
-# -- tokens at the serving terminal and at the station (issue 21; E66, E67) ------------------
+# -- tokens at the serving terminal and at the station (E66, E67) ----------------------------
 
 
 def _serve_lines(db: Path, *extra: str, until: str = "links") -> tuple[subprocess.Popen[str],

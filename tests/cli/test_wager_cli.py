@@ -249,7 +249,7 @@ def test_names_are_printed_literally(gm: GM) -> None:
     assert "from [b]Eve" in gm("wager", "log").stdout
 
 
-# -- issue 20: W15-W18: turns at once, rounds, names like role words, ambiguous prefixes ---------
+# -- W15-W18: turns at once, rounds, names like role words, ambiguous prefixes -------------------
 
 
 def test_w15_twelve_turns_are_six_each(gm: GM) -> None:

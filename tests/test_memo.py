@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from referee.errors import IllegalAction
 from referee.evening import commands
-from referee.storage import kept
+from referee.storage import memo
 from referee.storage.store import open_evening
 from referee.streams import spec
 from tests.profiles import examples
@@ -24,11 +24,11 @@ SEATS = ["Ada:I:red:Ann:II", "Bob:III:blue:Bea:IV"]
 
 @pytest.fixture
 def keeping() -> Iterator[None]:
-    kept.keep()
+    memo.keep()
     try:
         yield
     finally:
-        kept.keep(False)
+        memo.keep(False)
 
 
 def commit(path: Path, build: object, text: str) -> None:
@@ -44,13 +44,13 @@ def setup(path: Path) -> None:
 
 def folded(path: Path) -> str:
     """The evening as a fresh fold of the file reads it (nothing kept)."""
-    was = kept._on
-    kept.keep(False)
+    was = memo._on
+    memo.keep(False)
     try:
         with open_evening(path, write=False) as ev:
             return json.dumps(spec(EVENING).dump(ev.state(EVENING)), sort_keys=True)
     finally:
-        kept.keep(was)
+        memo.keep(was)
 
 
 def read(path: Path) -> str:
@@ -73,11 +73,11 @@ def test_a_file_written_elsewhere_is_folded_afresh(tmp_path: Path, keeping: None
     path = tmp_path / "e.json"
     setup(path)
     commit(path, lambda s: commands.give_chips(s, "Ada", "Ann", "red:2"), "give")
-    stale = dict(kept._kept)
-    kept.keep(False)  # another terminal: a one-shot command, nothing kept
+    stale = dict(memo._kept)
+    memo.keep(False)  # another terminal: a one-shot command, nothing kept
     commit(path, lambda s: commands.give_chips(s, "Ann", "Ada", "red:1"), "give back")
-    kept.keep()
-    kept._kept.update(stale)  # the shell still holds its fold of the file before
+    memo.keep()
+    memo._kept.update(stale)  # the shell still holds its fold of the file before
     with open_evening(path, write=False) as ev:
         assert ev.state(EVENING).holding("Ann").get("red") == 1
     assert read(path) == folded(path)
@@ -106,8 +106,8 @@ def test_undo_in_the_same_open_is_not_taken_for_the_file(tmp_path: Path, keeping
 def test_kept_reads_always_equal_a_fresh_fold(tmp_path_factory: pytest.TempPathFactory,
                                               steps: list[str]) -> None:
     """Whatever the shell and another terminal do in turn, what a line reads is the fold."""
-    path = tmp_path_factory.mktemp("kept") / "e.json"
-    kept.keep()
+    path = tmp_path_factory.mktemp("memo") / "e.json"
+    memo.keep()
     try:
         setup(path)
         for step in steps:
@@ -120,13 +120,13 @@ def test_kept_reads_always_equal_a_fresh_fold(tmp_path_factory: pytest.TempPathF
                     with open_evening(path) as ev:
                         getattr(ev, step)()
                 else:
-                    saved = dict(kept._kept)
-                    kept.keep(False)
+                    saved = dict(memo._kept)
+                    memo.keep(False)
                     commit(path, lambda s: commands.give_chips(s, "Ada", "Ann", "red:2"), step)
-                    kept.keep()
-                    kept._kept.update(saved)  # the shell still holds its older fold
+                    memo.keep()
+                    memo._kept.update(saved)  # the shell still holds its older fold
             except IllegalAction:  # a refused step (nothing to undo, Ada back at the table)
                 pass
             assert read(path) == folded(path)
     finally:
-        kept.keep(False)
+        memo.keep(False)
