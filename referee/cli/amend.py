@@ -355,10 +355,14 @@ def register(app: typer.Typer) -> None:
 
 def recheck(ev: Any) -> list[str]:
     """Every recorded amendment replayed from the log (E141): what `verify` adds to the chain.
-    A full fold of the evening for each amendment, so it runs in `verify` only."""
+    A full fold of the evening for each amendment, so it runs in `verify` only, and not at
+    all for an evening that records none (its folded state lists every amendment, and the
+    chain and the snapshots that `verify` checks first vouch for the fold)."""
     from referee.evening.amend import recheck as rechecking
     from referee.streams import plain, spec
 
+    if not ev.state("evening").amendments:
+        return []
     sp = spec("evening")
     return rechecking(((c.cmd, c.text, [plain(e) for e in c.events])
                        for c in ev.iter_commands("evening")), sp.empty(), sp.apply)
