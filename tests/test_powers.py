@@ -138,12 +138,14 @@ class PowersMachine(RuleBasedStateMachine):
         super().__init__()
         self.state: State = pickle.loads(TABLE)
         self.uses = 0
+        self.refused = ""
 
     def attempt(self, fn: Any, *args: Any, **kw: Any) -> list[Event] | None:
         before = pickle.dumps(self.state)
         try:
             events = fn(self.state, *args, **kw)
-        except RefereeError:
+        except RefereeError as exc:
+            self.refused = str(exc)  # said when a move the machine must make is refused
             assert pickle.dumps(self.state) == before, "a refused request changed the state"
             return None
         assert pickle.dumps(self.state) == before, "a request changed the state it was given"
@@ -297,7 +299,7 @@ class PowersMachine(RuleBasedStateMachine):
             taken.update(fill)
             hands.append((name, " ".join((cards + fill)[:7])))
         events = self.attempt(play.showdown, hands, magic=True, now=0.0)
-        assert events is not None, hands
+        assert events is not None, (hands, self.refused)
 
     @invariant()
     def chips_are_conserved(self) -> None:
@@ -390,3 +392,20 @@ def test_s11_refusals_leave_the_file_and_undo_gives_the_state_back(
             hand = status["hand"]
             if hand and hand["to_act"] and not hand["betting_over"]:
                 run("call" if hand["owes"] else action, hand["to_act"])
+
+
+def test_s52_a_card_two_magic_powers_changed_counts_as_the_later() -> None:
+    """Two counts_as effects on one card: the later decides, and the showdown does not fail."""
+    from referee.evening.powers.constraints import counted
+
+    state = pickle.loads(TABLE)
+    for event in play.start_hand(state, now=0.0):
+        state = apply(state, event)
+    hand = state.hand
+    assert hand is not None
+    effect = {"kind": "counts_as", "scope": "hand", "target": "Eve", "card": "KnW",
+              "power": "Abundance"}
+    hand.effects = [{**effect, "counts": "KC"}, {**effect, "counts": "AC", "power": "Counterfeit"}]
+    hand.showing = {"Eve": ["KnW", "KC", "AC"]}
+    cards, changed = counted(hand, "Eve", ["2P", "KnW", "7P", "KC", "AC"])
+    assert changed and cards == ["2P", "AC", "7P", "KC", "AC"]

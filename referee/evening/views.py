@@ -6,10 +6,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from referee.evening.powers import constraints
-from referee.evening.powers.constraints import in_force
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
+
+
+def _in_force(state: State) -> list[Any]:
+    """What binds the table now (S17). Between hands with no bar, exile or surcharge running
+    nothing can, and the powers' machinery is not even loaded: ``status`` stays quick."""
+    if state.hand is None and not state.barred and not state.exiles and not state.surcharges:
+        return []
+    from referee.evening.powers.constraints import in_force
+
+    return list(in_force(state))
 
 
 def status(state: State, now: float | None = None) -> dict[str, Any]:
@@ -47,7 +55,7 @@ def status(state: State, now: float | None = None) -> dict[str, Any]:
         "open_phase_due": state.phase == "limit" and state.first_hand_at is not None
         and now - state.first_hand_at >= 3600,
         "charges": dict(state.charges),
-        "in_force": in_force(state),  # S17: powers binding the table
+        "in_force": _in_force(state),  # S17: powers binding the table
         "over": state.over,
         "winner": state.winner,
     }
@@ -59,6 +67,7 @@ def hand_view(state: State) -> dict[str, Any] | None:
     if hand is None:
         return None
     from referee.evening import betting  # a hand only: not for status between hands
+    from referee.evening.powers import constraints
 
     opts = betting.options(state, hand)
     layering = betting.pots(state, hand) if hand.contrib else None
@@ -120,7 +129,7 @@ def hand_view(state: State) -> dict[str, Any] | None:
                        for p in betting.missing_up_cards(state, hand)],  # R9
         "suspended": [p for p in hand.live if constraints.suspended(hand, p)],  # S19
         "opener_note": opener_note(state, hand),  # E88 (R15, R14, S19, S20)
-        "effects": [f["text"] for f in in_force(state)],  # S17: "Cy must call or fold: Cowed"
+        "effects": [f["text"] for f in _in_force(state)],  # S17: "Cy must call or fold: Cowed"
     }
 
 
@@ -134,6 +143,7 @@ def opener_note(state: State, hand: HandState) -> str | None:
     another (S20).
     """
     from referee.evening import betting  # a hand only: not for status between hands
+    from referee.evening.powers import constraints
 
     if hand.betting_over or hand.round.actions or betting.missing_up_cards(state, hand):
         return None
@@ -177,6 +187,8 @@ def down_cards(state: State, hand: HandState, name: str) -> int:
 def card_marks(hand: HandState, name: str) -> list[dict[str, Any]]:
     """``name``'s up cards, each marked as the powers in force leave it (E76): ``dead``
     (Cut Down, S21), ``counts_as`` (the card it counts as, S22), ``held`` (held fast, S23)."""
+    from referee.evening.powers import constraints
+
     dead = constraints.dead_cards(hand, name)
     counts = {f["card"]: f["counts"] for f in hand.effects
               if f["kind"] == "counts_as" and f["target"] == name}

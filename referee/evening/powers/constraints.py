@@ -171,8 +171,11 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     for f in magic:
         _holds_what_it_named(name, f, out)
     changed = False
+    at: dict[str, int] = {}  # S52: a card two magic powers changed counts as the later's
     for f in magic:
-        out[out.index(f["card"])] = f["counts"]
+        where = at[f["card"]] if f["card"] in at else out.index(f["card"])
+        out[where] = f["counts"]
+        at[f["card"]] = where
         changed = True
     return out, changed
 
