@@ -508,13 +508,13 @@ class EveningMachine(RuleBasedStateMachine):
 def test_random_evenings_keep_the_books() -> None:
     SEEN.clear()
     run_state_machine_as_test(EveningMachine, settings=settings(
-        max_examples=examples(15), stateful_step_count=40, deadline=None,
+        max_examples=examples(25), stateful_step_count=40, deadline=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
     ))
     # The runs reached whole hands, refusals and the CLI, or they proved little.
-    for what in ("showdown: accepted", "showdown: refused", "give: accepted", "undo: accepted",
-                 "cli hand: accepted"):
+    for what in ("showdown: accepted", "showdown: refused", "give: accepted", "cli hand: accepted"):
         assert SEEN[what] > 0, (what, SEEN)
+    assert SEEN["undo: accepted"] + SEEN["cli undo: accepted"] > 0, SEEN  # in the core or the CLI
 
 
 # -- cases the machine met, as plain tests ------------------------------------------------------
