@@ -10,7 +10,7 @@ they were and the new ones in the amendment (:func:`amended_state`).
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from referee.errors import IllegalAction
@@ -30,16 +30,26 @@ def effective(commands: Iterable[tuple[int, str, list[Event]]], *, marked: bool 
     ``marked``: the amendment itself stays in, with no events, so that the past can be asked
     for as it stood after it (E134)."""
     out: list[tuple[int, str, list[Event]]] = []
+    for _ in _walk(commands, out, marked=marked):
+        pass
+    return out
+
+
+def _walk(commands: Iterable[tuple[int, str, list[Event]]],
+          out: list[tuple[int, str, list[Event]]], *, marked: bool = False
+          ) -> Iterator[tuple[int, str, Any]]:
+    """Build the timeline in ``out`` command by command (E138), yielding each amendment (its
+    command, text and event) when ``out`` is the timeline as that amendment left it."""
     for cmd, text, events in commands:
         amended = next((e for e in events if e["kind"] == "command_amended"), None)
         if amended is None:
             out.append((cmd, text, events))
             continue
-        out = [c for c in out if c[0] < amended["cmd"]]
+        out[:] = [c for c in out if c[0] < amended["cmd"]]
         out += [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
+        yield cmd, text, amended
         if marked:
             out.append((cmd, text, []))
-    return out
 
 
 def check_target(cmd: int, text: str, events: list[Event]) -> None:
@@ -111,16 +121,10 @@ def recheck(commands: Iterable[tuple[int, str, list[Event]]], empty: State,
     """
     problems: list[str] = []
     out: list[tuple[int, str, list[Event]]] = []
-    for cmd, text, events in commands:
-        amended = next((e for e in events if e["kind"] == "command_amended"), None)
-        if amended is None:
-            out.append((cmd, text, events))
-            continue
-        before = [c for c in out if c[0] < amended["cmd"]]
-        replayed = [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
+    for cmd, text, amended in _walk(commands, out):
         state = copy.deepcopy(empty)
         try:
-            for _c, _t, evs in [*before, *replayed]:
+            for _c, _t, evs in out:
                 for e in evs:
                     state = apply(state, e)
             reached = _canonical(dump(state))
@@ -129,7 +133,6 @@ def recheck(commands: Iterable[tuple[int, str, list[Event]]], empty: State,
         if reached != _canonical(amended["state"]):
             problems.append(f"#{cmd} `{text}`: replaying the log as amended does not reach the "
                             "evening the amendment stored; it was altered (E141)")
-        out = [*before, *replayed]
     return problems
 
 
