@@ -16,14 +16,25 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Required, TypedDict
 
 from referee.storage.files import NOT_SHOWN, TOKEN_LEN, mark_shown
 
+
+class Written(TypedDict, total=False):
+    """An evening file a command wrote, with who wrote it (the header's ``pending``, when
+    answers are tracked): its text, its process and its token."""
+
+    file: Required[str]
+    text: str
+    pid: int
+    token: str
+
+
 #: What this process wrote (the evening file, the command's text and its token), so that the
 #: CLI can mark each answer as shown (E41); and the commands of killed processes it noticed.
-WRITTEN: list[dict[str, Any]] = []
-UNANSWERED: list[dict[str, Any]] = []
+WRITTEN: list[Written] = []
+UNANSWERED: list[Written] = []
 
 #: The tokens of unshown answers the GM has been told about, newest last (at most this many).
 TOLD_FILE = "told-unanswered.json"

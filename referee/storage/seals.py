@@ -23,12 +23,26 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
 
 from referee.errors import StoreError
 from referee.storage.files import MAX_FILE_BYTES
 
-SUMS = "segment_sums"
+if TYPE_CHECKING:  # types only: the header and the chain import the store's helpers
+    from referee.jsontypes import JSONObject
+    from referee.storage.chain import Record
+    from referee.storage.header import Meta, SealSum
+
+SUMS: Final = "segment_sums"
+
+
+class Segment(TypedDict):
+    """A sealed segment's document: the folded state of every stream before its first event
+    (``base``, by stream), the chain's hash there, and its events."""
+
+    base: JSONObject
+    base_head: NotRequired[str]
+    events: list[Record]
 
 
 def folder(path: Path) -> Path:
@@ -36,13 +50,13 @@ def folder(path: Path) -> Path:
     return path.with_name(f"{path.name}.segments")
 
 
-def name(meta: dict[str, Any], n: int) -> str:
+def name(meta: Meta, n: int) -> str:
     """The file name of segment ``n`` (from 1) as the header lists it."""
     names = meta.get("segment_files") or []
     return str(names[n - 1]) if n <= len(names) else f"{n:06d}.json"
 
 
-def segment_path(path: Path, meta: dict[str, Any], n: int) -> Path:
+def segment_path(path: Path, meta: Meta, n: int) -> Path:
     return folder(path) / name(meta, n)
 
 
@@ -54,12 +68,12 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def seal_sum(data: bytes) -> dict[str, Any]:
+def seal_sum(data: bytes) -> SealSum:
     """What the live file records of a segment's bytes: its size and SHA-256."""
     return {"size": len(data), "sha256": digest(data)}
 
 
-def recorded(meta: dict[str, Any], n: int) -> dict[str, Any] | None:
+def recorded(meta: Meta, n: int) -> SealSum | None:
     """The size and digest the header records for segment ``n``, if any (older files: none)."""
     sums = meta.get(SUMS)
     if not isinstance(sums, list) or n > len(sums):
@@ -71,7 +85,7 @@ def recorded(meta: dict[str, Any], n: int) -> dict[str, Any] | None:
     return None
 
 
-def encode(segment: dict[str, Any]) -> bytes:
+def encode(segment: Segment) -> bytes:
     return json.dumps(segment, separators=(",", ":")).encode("utf-8")
 
 
@@ -106,7 +120,7 @@ def read_raw(where: Path) -> bytes | None:
     return b"".join(chunks)
 
 
-def damage(path: Path, meta: dict[str, Any], n: int) -> str | None:
+def damage(path: Path, meta: Meta, n: int) -> str | None:
     """What is wrong with segment ``n`` by its bytes, against the header (None: sound or,
     without a recorded digest, not checkable this way)."""
     where = segment_path(path, meta, n)
@@ -118,7 +132,7 @@ def damage(path: Path, meta: dict[str, Any], n: int) -> str | None:
 
 
 def bytes_damage(where: Path, n: int, data: bytes | None,
-                  expected: dict[str, Any] | None) -> str | None:
+                  expected: SealSum | None) -> str | None:
     if data is None:
         return f"its sealed segment {n} ({where.name}) is missing"
     if expected is None:
@@ -132,7 +146,7 @@ def bytes_damage(where: Path, n: int, data: bytes | None,
     return None
 
 
-def presence(path: Path, meta: dict[str, Any]) -> str | None:
+def presence(path: Path, meta: Meta) -> str | None:
     """What is wrong with the sealed segments by a look at their sizes (one ``stat`` each):
     a segment missing, or not of the recorded size. Every command checks this."""
     base = str(folder(path))  # plain strings: a Path per segment was most of the check's time

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from referee.errors import StoreError
 from referee.storage.backups import damaged_message
 from referee.storage.chain import GENESIS, chain_break
 from referee.storage.seals import (
     SUMS,
+    Segment,
     bytes_damage,
     damage,
     encode,
@@ -24,11 +25,14 @@ from referee.storage.seals import (
     segment_path,
 )
 
-__all__ = ["SUMS", "check_unsealed", "damage", "encode", "folder", "missing_sums", "presence",
-           "read", "read_raw", "recorded", "seal_sum", "segment_path"]
+if TYPE_CHECKING:
+    from referee.storage.header import Meta, SealSum
+
+__all__ = ["SUMS", "Segment", "check_unsealed", "damage", "encode", "folder", "missing_sums",
+           "presence", "read", "read_raw", "recorded", "seal_sum", "segment_path"]
 
 
-def read(path: Path, meta: dict[str, Any], n: int) -> dict[str, Any]:
+def read(path: Path, meta: Meta, n: int) -> Segment:
     """Segment ``n`` of the evening at ``path``, checked against the digest the header records
     (E90).
 
@@ -52,10 +56,11 @@ def read(path: Path, meta: dict[str, Any], n: int) -> dict[str, Any]:
             or not isinstance(segment.get("events"), list)):
         raise StoreError(damaged_message(path, f"its sealed segment {n} ({where.name}) is "
                                                "no segment"))
-    return segment
+    # JSON just read and found a segment (its records are checked by the hash chain).
+    return cast(Segment, segment)
 
 
-def missing_sums(path: Path, meta: dict[str, Any]) -> list[dict[str, Any]] | None:
+def missing_sums(path: Path, meta: Meta) -> list[SealSum] | None:
     """The sums of every segment, for a header that lacks some (an evening written by an
     earlier release, E91); None when it has them all.
 
@@ -68,7 +73,7 @@ def missing_sums(path: Path, meta: dict[str, Any]) -> list[dict[str, Any]] | Non
     total = meta["segments"]
     if all(recorded(meta, n) is not None for n in range(1, total + 1)):
         return None
-    sums: list[dict[str, Any]] = []
+    sums: list[SealSum] = []
     for n in range(1, total + 1):
         known = recorded(meta, n)
         if known is not None:
@@ -90,7 +95,7 @@ def missing_sums(path: Path, meta: dict[str, Any]) -> list[dict[str, Any]] | Non
     return sums
 
 
-def check_unsealed(path: Path, meta: dict[str, Any], n: int, segment: dict[str, Any]) -> None:
+def check_unsealed(path: Path, meta: Meta, n: int, segment: Segment) -> None:
     """Before ``undo`` brings segment ``n`` (the newest) back to life: an older evening's
     segment has no digest, so its chain must end where the live file's sealed head says, or
     undo would revive an edited event (E91).

@@ -36,10 +36,12 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 from tinydb import TinyDB
 
 from referee.errors import IllegalAction, StoreError
+from referee.jsontypes import JSONObject
 from referee.storage import files, header, memo, segments
 from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
+    Written,
     is_alive,
     is_shown,
     lock_path,
@@ -106,7 +108,7 @@ class Evening:
         self._first_seq = self.meta["next_seq"]  # what this open appends starts here
         self._taken_back: list[Record] = []  # by undo, in this open (E133)
         #: The command a killed process recorded without showing its answer (E41), if any.
-        self.unanswered: dict[str, Any] | None = None
+        self.unanswered: Written | None = None
         if self.exists and self._storage.checked is None and not audit:
             # Written without a checksum (an older version, or rewritten by hand): check the
             # chain of the live events instead, the slow way, once (E40).
@@ -125,7 +127,8 @@ class Evening:
         meta = self._db.table("meta").get(doc_id=1)
         if self.exists:
             header.check(self.path, meta, FORMAT)
-        self.meta: dict[str, Any] = dict(meta) if meta else {
+        # The header as stored, just checked by ``header.check`` (its counts and its head).
+        self.meta: header.Meta = cast(header.Meta, dict(meta)) if meta else {
             "format": FORMAT,
             "created": time.time(),
             "segments": 0,
@@ -134,7 +137,7 @@ class Evening:
             "head": GENESIS,
         }
         snap = self._db.table("snapshot").get(doc_id=1)
-        self._snapshot: dict[str, Any] = dict(snap["states"]) if snap else {}
+        self._snapshot: JSONObject = dict(snap["states"]) if snap else {}
         # Records as stored; a malformed one is found by the chain check (``chain_break``).
         self._live: list[Record] = [cast(Record, dict(d)) for d in self._db.table("events").all()]
         self._undone: list[dict[str, Any]] = [dict(d) for d in self._db.table("undone").all()]
@@ -232,7 +235,7 @@ class Evening:
         """Everything ever undone, with whether it can still be redone."""
         return list(self._undone)
 
-    def _segment(self, n: int) -> dict[str, Any]:
+    def _segment(self, n: int) -> segments.Segment:
         """Sealed segment ``n``, its bytes checked against the digest recorded (E90)."""
         return segments.read(self.path, self.meta, n)
 
@@ -433,7 +436,7 @@ class Evening:
             # seal killed before the header was written) left a file here that older
             # backups may still point at. Seal under a name of this content instead.
             name = f"{n:06d}-{self.meta['head'][:16]}.json"
-        segment = {
+        segment: segments.Segment = {
             "base": self._snapshot,
             "base_head": self.meta.get("sealed_head", GENESIS),
             "events": self._live,
