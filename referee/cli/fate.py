@@ -36,6 +36,7 @@ from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.rules.fate import FateData, Outcome
+    from referee.rules.fate.fold import Char
 
 app = typer.Typer(
     help="Card of Fate: characters, tests, fights, duels, drinking and healing (R35-R37).",
@@ -144,7 +145,7 @@ def char_new(
         char_show(outcome.data["char"]["name"])
 
 
-def _char_json(char: dict[str, Any], data: FateData) -> dict[str, Any]:
+def _char_json(char: Char, data: FateData) -> dict[str, Any]:
     measures = {}
     for first, second in data.pairs:
         value = char["measures"][first]

@@ -25,11 +25,9 @@ from referee.rules.fate.characters import (
     side_name,
 )
 from referee.rules.fate.dealer import NOTHING_TYPED, Dealer, Outcome, Typed, deck_kind, drawn_event
+from referee.rules.fate.fold import Char, State
 from referee.rules.fate.resolve import Result, Tier, heal_step, resolve, tally, worsen
 from referee.rules.fate.tables import tables
-
-State = dict[str, Any]
-
 
 # -- gates (R37, F6) ------------------------------------------------------------------------------
 
@@ -261,7 +259,7 @@ def _levels(data: Any) -> str:
 # -- fights -------------------------------------------------------------------------------------
 
 
-def weapon(char: dict[str, Any], text: str | None, default: int, default_label: str,
+def weapon(char: Char, text: str | None, default: int, default_label: str,
            ) -> tuple[int, str]:
     """A weapon's pool: a number, one of the character's items, or the default."""
     if text is None:
@@ -340,16 +338,17 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     return out
 
 
-def usual_or(char: dict[str, Any], weapon_text: str | None, traits: Sequence[str],
+def usual_or(char: Char, weapon_text: str | None, traits: Sequence[str],
              ) -> tuple[str | None, tuple[str, ...]]:
     """The weapon and fighting Traits a command names, else the character's usual ones (F24);
     ``--a-trait ""`` names none."""
-    kept = char.get("usual") or {}
+    kept = char.get("usual")
     if [t.strip() for t in traits] == [""]:
         named: tuple[str, ...] = ()
     else:
-        named = tuple(traits) if traits else tuple(kept.get("traits", ()))
-    return (weapon_text if weapon_text is not None else kept.get("weapon"), named)
+        named = tuple(traits) if traits else tuple(kept.get("traits", ()) if kept else ())
+    return (weapon_text if weapon_text is not None else kept.get("weapon") if kept else None,
+            named)
 
 
 def _fight_end(state: State, out: Outcome, a: str, b: str, result: Result) -> str:

@@ -15,11 +15,9 @@ from typing import Any
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.names import check_label, check_name, match_name, match_person, quoted
+from referee.rules.fate.fold import Char, State, Usual
 from referee.rules.fate.tables import FateData, tables
 from referee.streams import Event
-
-Char = dict[str, Any]
-State = dict[str, Any]
 
 HEALTH = "health"
 _VALUE = re.compile(r"^(?P<name>.*?)\s*(?:=\s*\+?|\s\+|\s)(?P<value>-?\d+)$")
@@ -251,7 +249,7 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
     return [{"kind": "char_created", "char": char}]
 
 
-def usual(char: Char, weapon: str | None, fight_traits: Sequence[str]) -> dict[str, Any]:
+def usual(char: Char, weapon: str | None, fight_traits: Sequence[str]) -> Usual:
     """A character's usual weapon (an item or a number of cards) and the Traits they fight
     with; ``fate fight`` uses them unless told otherwise (F24).
 

@@ -25,10 +25,9 @@ from referee.rules.fate.cards import (
     parse_fate_card,
     parse_fate_cards,
 )
+from referee.rules.fate.fold import State
 from referee.rules.fate.resolve import Result
 from referee.streams import Event
-
-State = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -70,7 +69,7 @@ class Outcome:
 def deck_kind(state: State, override: str | None = None) -> DeckKind:
     """The deck in play: ``--deck`` if given, else the evening's setting (R35 option)."""
     if override is None:
-        return cast(DeckKind, state["settings"]["deck"])
+        return state["settings"]["deck"]
     return cast(DeckKind, match_name(override, DECK_KINDS, what="deck"))
 
 

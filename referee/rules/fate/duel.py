@@ -26,11 +26,9 @@ from referee.rules.fate.dealer import (
     deck_kind,
     drawn_event,
 )
+from referee.rules.fate.fold import Duel, DuelEntry, State
 from referee.rules.fate.resolve import STATES, resolve, tally
 from referee.rules.fate.tables import FateData, tables
-
-State = dict[str, Any]
-Duel = dict[str, Any]
 
 OPTIONS = ("fire", "aim", "stand", "beg", "mercy")
 ENDS = ("first-blood", "surrender", "death")
@@ -90,7 +88,8 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
         # A sword duel is a fight that lasts: each fights with their usual weapon and
         # fighting Traits unless the command names others (F24, F27).
         for side, char, named in (("a", ca, a_weapon), ("b", cb, b_weapon)):
-            if named is None and (char.get("usual") or {}).get("weapon"):
+            kept = char.get("usual")
+            if named is None and kept and kept.get("weapon"):
                 usual_note[side] = f" (usual weapon; --{side}-weapon names another, F27)"
         a_weapon, a_traits = usual_or(ca, a_weapon, a_traits)
         b_weapon, b_traits = usual_or(cb, b_weapon, b_traits)
@@ -244,7 +243,7 @@ def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHIN
     phase = duel["phase"]
     out.lines.append(f"Phase {phase}: {names['a']} chooses {choices['a'][0]}, "
                      f"{names['b']} chooses {choices['b'][0]}.")
-    entry: dict[str, Any] = {"phase": phase, "chose": {s: choices[s][0] for s in SIDES}}
+    entry: DuelEntry = {"phase": phase, "chose": {s: choices[s][0] for s in SIDES}}
     begging = [s for s in SIDES if choices[s][0] == "beg"]
     if begging:
         _beg(state, duel, choices, begging, out)
@@ -275,7 +274,7 @@ def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHIN
     return _close_phase(state, duel, entry, out, data)
 
 
-def _close_phase(state: State, duel: Duel, entry: dict[str, Any], out: Outcome,
+def _close_phase(state: State, duel: Duel, entry: DuelEntry, out: Outcome,
                  data: FateData) -> Outcome:
     duel["log"].append(entry)
     duel["phase"] += 1
@@ -342,7 +341,7 @@ def _calm(state: State, duel: Duel, side: str, act: str, dealer: Dealer, out: Ou
 
 
 def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Outcome,
-          data: FateData, entry: dict[str, Any]) -> None:
+          data: FateData, entry: DuelEntry) -> None:
     """Both fire: a fight, each deals their best result; one fires: a static challenge (F10)."""
     names = duel["names"]
     phase = duel["phase"]
@@ -409,7 +408,7 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
         apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)
     _spend_drinks([pa, pb], out)
     out.events.append(drawn_event("duel-round", dealer, result, chars=[names["a"], names["b"]]))
-    entry: dict[str, Any] = {"round": duel["phase"], "fight": result.to_json()}
+    entry: DuelEntry = {"round": duel["phase"], "fight": result.to_json()}
     health = {s: _health(state, out, names[s]) for s in SIDES}
     dead = [s for s in SIDES if health[s] == "dead"]
     wounded = [s for s in SIDES if any(c["char"] == names[s] and c["area"] == HEALTH

@@ -8,12 +8,97 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from referee.errors import InvariantViolation
+from referee.jsontypes import JSONObject
+from referee.rules.fate.cards import DeckKind
 from referee.streams import Event, StreamSpec
 
-State = dict[str, Any]
+
+class Trait(TypedDict):
+    bonus: int
+    cost: int
+
+
+class Experience(TypedDict):
+    measure: str
+    spent: bool
+
+
+class Usual(TypedDict):
+    """What a character fights with unless told otherwise (F24)."""
+
+    weapon: str | None
+    traits: list[str]
+
+
+class Char(TypedDict):
+    """A Card of Fate character as the stream holds it (``characters.blank`` builds one):
+    Measures by the first side of each pair, every area's R37 state."""
+
+    name: str
+    player: str | None
+    npc: bool
+    measures: dict[str, int]
+    credit: int
+    traits: dict[str, Trait]
+    reps: dict[str, int]
+    items: dict[str, int]
+    exps: dict[str, Experience]
+    areas: dict[str, str]            # Health and each Reputation -> its R37 state
+    checks: dict[str, int]
+    next_mod: int
+    heal_bonus: dict[str, int]
+    infection: bool
+    notes: list[str]
+    usual: NotRequired[Usual]
+
+
+class DuelEntry(TypedDict, total=False):
+    """One line of a duel's log: a pistol phase, a sword round, a surrender or its end."""
+
+    phase: int
+    chose: dict[str, str]
+    acted: dict[str, str]
+    fire: JSONObject
+    round: int
+    fight: JSONObject
+    result: str | None
+    surrender: str
+    ended: str
+
+
+class Duel(TypedDict):
+    """A duel under way or ended (``duel.duel_start`` builds one, F6-F11)."""
+
+    type: str                        # pistols or swords
+    to: str | None
+    names: dict[str, str]            # side (a, b) -> character
+    deck: DeckKind
+    seed: int
+    pools: dict[str, list[list[Any]]]  # side -> [label, n] of its weapon pool
+    phase: int
+    shot: dict[str, str | None]
+    aim: dict[str, int]
+    shaken: dict[str, int]
+    log: list[DuelEntry]
+    over: bool
+    winner: str | None
+    result: str | None
+
+
+class Settings(TypedDict):
+    deck: DeckKind                       # the deck's kind (R35)
+
+
+class State(TypedDict):
+    """The ``fate`` stream's state: plain JSON data."""
+
+    settings: Settings
+    chars: dict[str, Char]
+    duel: Duel | None
+    tables: NotRequired[JSONObject]  # the log's own tables (F19)
 
 
 def empty() -> State:
@@ -21,9 +106,9 @@ def empty() -> State:
     return {"settings": {"deck": "standard"}, "chars": {}, "duel": None}
 
 
-def _char(state: State, event: Event) -> dict[str, Any]:
+def _char(state: State, event: Event) -> Char:
     try:
-        found: dict[str, Any] = state["chars"][event["char"]]
+        found: Char = state["chars"][event["char"]]
     except KeyError:
         raise InvariantViolation(
             f"fate event {event['kind']} names no character: {event}") from None
@@ -73,7 +158,16 @@ def _exp_added(state: State, e: Event) -> None:
 
 def _entry_dropped(state: State, e: Event) -> None:
     char = _char(state, e)
-    del char[e["section"]][e["name"]]
+    if e["section"] == "traits":
+        del char["traits"][e["name"]]
+    elif e["section"] == "reps":
+        del char["reps"][e["name"]]
+    elif e["section"] == "items":
+        del char["items"][e["name"]]
+    elif e["section"] == "exps":
+        del char["exps"][e["name"]]
+    else:
+        raise KeyError(e["section"])  # no section of a character (``characters._entry``)
     if e["section"] == "reps":
         char["areas"].pop(e["name"], None)
         char["heal_bonus"].pop(e["name"], None)

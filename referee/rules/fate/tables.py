@@ -10,9 +10,12 @@ it was played with, whatever today's data file says (F19).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import InvariantViolation, ScenarioError
+
+if TYPE_CHECKING:
+    from referee.rules.fate.fold import State
 
 COMPLICATION_KINDS = ("red-number", "black-number", "red-face", "black-face", "ace")
 DRINK_OUTCOMES = ("perfect", "critical", "ordinary", "none", "lose", "tie")
@@ -151,7 +154,7 @@ def parse_data(raw: dict[str, Any]) -> FateData:
 _parsed: dict[int, tuple[Any, FateData]] = {}
 
 
-def tables(state: dict[str, Any]) -> FateData:
+def tables(state: State) -> FateData:
     """The tables the ``fate`` stream was started with (F19), validated once per process.
 
     Raises:
