@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -11,7 +11,7 @@ from referee.cli.output import emit_json, lit, say
 from referee.names import plural
 
 if TYPE_CHECKING:
-    from referee.evening.events import ChipsCounted
+    from referee.evening.events import ChipsCounted, Difference
     from referee.evening.state import State
 
 
@@ -41,7 +41,7 @@ def count(
     _say_count(event)
 
 
-def _moves(found: list[dict[str, Any]]) -> dict[str, list[str]]:
+def _moves(found: list[Difference]) -> dict[str, list[str]]:
     """The commands that last touched each difference (E131), from the whole log."""
     from referee.evening import count as counting
     from referee.storage.store import open_evening

@@ -10,11 +10,10 @@ each difference. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Container, Iterable
 
 from referee.errors import BadInput, InvariantViolation
-from referee.evening.events import ChipsCounted
+from referee.evening.events import ChipsCounted, Counted, Difference
 from referee.evening.state import POT, State, require_evening
 from referee.names import match_name
 from referee.streams import Event
@@ -23,7 +22,7 @@ from referee.streams import Event
 MOVES_NAMED = 3
 
 
-def parse_count(state: State, words: list[str]) -> dict[str, dict[str, int] | int]:
+def parse_count(state: State, words: list[str]) -> Counted:
     """``Ada red:7 blue:3 Cy blue:8 pot:4`` -> {holder: {colour: n}} or {holder: total}.
 
     A name starts a holder; ``COLOUR:N`` words after it are what lies in front of them (a
@@ -36,7 +35,7 @@ def parse_count(state: State, words: list[str]) -> dict[str, dict[str, int] | in
     require_evening(state)
     holders = [*state.people, POT]
     colours = state.colours()
-    out: dict[str, dict[str, int] | int] = {}
+    out: Counted = {}
     current: str | None = None
     example = "e.g. `referee count Ada red:7 blue:3 Cy blue:8 pot:4`"
     for word in " ".join(words).replace(",", " ").split():
@@ -72,7 +71,7 @@ def parse_count(state: State, words: list[str]) -> dict[str, dict[str, int] | in
     return out
 
 
-def _counted(out: dict[str, dict[str, int] | int], name: str | None) -> None:
+def _counted(out: Counted, name: str | None) -> None:
     """A holder named with nothing counted after it is a slip, not a count of none (E142)."""
     if name is not None and out.get(name) == {}:
         raise BadInput(f"{name} is named with nothing counted: give what lies in front of "
@@ -85,7 +84,7 @@ def _is_holder(holders: list[str], text: str) -> bool:
     return any(h.lower() == key or h.lower().startswith(key) for h in holders)
 
 
-def _holder(holders: list[str], text: str, seen: dict[str, Any]) -> str:
+def _holder(holders: list[str], text: str, seen: Container[str]) -> str:
     name = match_name(text, holders, "person (or the pot)")
     if name in seen:
         raise BadInput(f"{name} is counted twice in one count; give each person once (E130)",
@@ -98,10 +97,9 @@ def books(state: State, holders: Iterable[str]) -> dict[str, dict[str, int]]:
     return {h: {c: n for c, n in sorted(state.holding(h).items()) if n} for h in holders}
 
 
-def differences(counted: dict[str, Any], held: dict[str, dict[str, int]]
-                ) -> list[dict[str, Any]]:
+def differences(counted: Counted, held: dict[str, dict[str, int]]) -> list[Difference]:
     """Each holder and colour where the count and the books differ (a total: colour None)."""
-    out: list[dict[str, Any]] = []
+    out: list[Difference] = []
     for holder, count in counted.items():
         book = held.get(holder, {})
         if isinstance(count, int):
@@ -117,7 +115,7 @@ def differences(counted: dict[str, Any], held: dict[str, dict[str, int]]
     return out
 
 
-def count_chips(state: State, counted: dict[str, Any],
+def count_chips(state: State, counted: Counted,
                 moves: dict[str, list[str]] | None = None) -> list[ChipsCounted]:
     """The ``chips_counted`` event for ``counted`` (E130): the count, the books at this
     moment and every difference, with the moves that last touched each (E131). Moves
@@ -130,7 +128,7 @@ def count_chips(state: State, counted: dict[str, Any],
     return [ChipsCounted(kind="chips_counted", counted=counted, books=held, differences=diff)]
 
 
-def _key(d: dict[str, Any]) -> str:
+def _key(d: Difference) -> str:
     return f"{d['holder']}:{d['colour'] or ''}"
 
 
@@ -155,7 +153,7 @@ def check_count(state: State, event: ChipsCounted) -> None:
 
 
 def last_moves(commands: Iterable[tuple[str, list[Event]]], state: State,
-               apply: Callable[[State, Event], State], wanted: list[dict[str, Any]],
+               apply: Callable[[State, Event], State], wanted: list[Difference],
                ) -> dict[str, list[str]]:
     """The newest ``MOVES_NAMED`` commands that changed each difference's holder and colour
     (E131): ``commands`` are (text, events) oldest first, folded from ``state`` (the empty

@@ -13,6 +13,8 @@ from collections.abc import Mapping
 from typing import Any, Literal, NotRequired, Required, TypedDict, cast
 
 from referee.errors import InvariantViolation
+from referee.jsontypes import JSON as JSON  # the records' hints name it (typing.get_type_hints)
+from referee.jsontypes import JSONObject
 
 Chips = dict[str, int]
 
@@ -91,7 +93,7 @@ class CardsFixed(TypedDict):
     old: str
     new: str
     cards: list[str]
-    openers: list[dict[str, Any]]    # rounds whose opener the correction would change (E25)
+    openers: list[JSONObject]        # rounds whose opener the correction would change (E25)
 
 
 class Action(TypedDict):
@@ -140,11 +142,26 @@ ChipsGiven = TypedDict("ChipsGiven", {
 })
 
 
+#: What the GM counted (E130): holder -> {colour: n}, or holder -> a total.
+Counted = dict[str, dict[str, int] | int]
+
+
+class Difference(TypedDict):
+    """Where a count and the books differ (E130), and the commands that last touched it
+    (E131)."""
+
+    holder: str
+    colour: str | None               # None: a total
+    counted: int
+    books: int
+    moves: NotRequired[list[str]]
+
+
 class ChipsCounted(TypedDict):
     kind: Literal["chips_counted"]
-    counted: dict[str, Any]          # holder -> {colour: n}, or a total (E130)
+    counted: Counted                 # holder -> {colour: n}, or a total (E130)
     books: dict[str, Chips]          # what the books said at that moment, by colour
-    differences: list[dict[str, Any]]  # holder, colour (None: a total), counted, books, moves
+    differences: list[Difference]
 
 
 class CommandAmended(TypedDict):
@@ -152,11 +169,11 @@ class CommandAmended(TypedDict):
     cmd: int                         # the command replaced (E138)
     old: str                         # its text as it was
     new: str                         # the text it is now
-    replayed: list[dict[str, Any]]   # each later command: cmd (as it was), text, events
-    ripple: list[dict[str, Any]]     # what, before, after: every outcome that changed
-    state: dict[str, Any]            # the evening as the replay left it
-    changed: NotRequired[list[dict[str, Any]]]  # every command replaced: cmd, old, new (E140)
-    dropped: NotRequired[list[dict[str, Any]]]  # every command dropped: cmd, text (E140)
+    replayed: list[JSONObject]       # each later command: cmd (as it was), text, events
+    ripple: list[JSONObject]         # what, before, after: every outcome that changed
+    state: JSONObject                # the evening as the replay left it
+    changed: NotRequired[list[JSONObject]]  # every command replaced: cmd, old, new (E140)
+    dropped: NotRequired[list[JSONObject]]  # every command dropped: cmd, text (E140)
 
 
 class SeatChanged(TypedDict):
