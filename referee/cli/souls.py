@@ -379,8 +379,9 @@ def promotions(reveal: Reveal = False, as_json: Json = False) -> None:
         emit_json(claims)
         return
     from referee.cli import render_souls
+    from referee.report import claims_of
 
-    render_souls.promotions(claims)
+    render_souls.promotions(claims_of(claims))
 
 
 def register(app: typer.Typer) -> None:

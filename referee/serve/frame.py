@@ -23,6 +23,7 @@ from referee.serve.room import load_room, room_path
 
 if TYPE_CHECKING:
     from referee.evening.state import State
+    from referee.report import Claim
 
 
 # -- the frame ----------------------------------------------------------------------------------
@@ -111,13 +112,12 @@ def standings(state: State) -> list[dict[str, Any]]:
     return rows
 
 
-def claims(state: State) -> list[dict[str, Any]]:
+def claims(state: State) -> list[Claim]:
     """At the end, the claims to an Arcanum that would succeed (R28, E81), as the report
     shows them to the table: none that would give a soul's secret Arcanum away (E43)."""
     from referee.report import build
 
-    found: list[dict[str, Any]] = build(state)["arcana"]["promotions"]
-    return found
+    return build(state)["arcana"]["promotions"]
 
 
 #: Chip colours as the wall draws them: bright enough on its dark cloth, each with its own
