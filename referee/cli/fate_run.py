@@ -15,6 +15,7 @@ import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
+from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
@@ -98,7 +99,7 @@ def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool =
         _report(outcome, as_json)
         return outcome
     done: list[Outcome] = []
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
     def build(state: State) -> list[dict[str, Any]]:
         state, pre = with_tables(state)

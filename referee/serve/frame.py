@@ -24,6 +24,7 @@ from referee.serve.room import load_room, room_path
 if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.report import Claim
+    from referee.season import WallSeason
 
 
 # -- the frame ----------------------------------------------------------------------------------
@@ -91,7 +92,7 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     return view
 
 
-def season_frame(path: Path) -> dict[str, Any]:
+def season_frame(path: Path) -> WallSeason:
     """The season's public standings for the wall (E111): the chain of evenings back from the
     one served, as ``referee season`` counts it."""
     from referee import season
