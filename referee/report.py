@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import html
 import time
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from referee.evening import ceremony as cer
 from referee.evening import points as pts
@@ -21,7 +22,156 @@ from referee.evening.views import status
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 
 
-def build(state: State, *, reveal: bool = False, now: float | None = None) -> dict[str, Any]:
+class Holder(TypedDict):
+    """A person's chips in the report's money section."""
+
+    name: str
+    side: str | None
+    chips: dict[str, int]
+    count: int
+    dollars: int
+
+
+class SideMoney(TypedDict):
+    chips: int
+    dollars: int
+
+
+class Money(TypedDict):
+    chips: dict[str, dict[str, int]]
+    holders: list[Holder]
+    sides: dict[str, SideMoney]
+    stakeholders: list[str]
+    resigned: list[str]
+    dead: list[str]
+    over: bool
+    winner: str | None
+    fool_keeps: int
+
+
+class SoulRow(TypedDict):
+    soul: str
+    kind: str
+    holder: str | None
+    destroyed: str | None
+    identified: bool
+    identified_by: str | None
+    identity: str | None
+    arcanum: str | None
+
+
+class Claim(TypedDict):
+    """A promotion claim that would succeed now (R28)."""
+
+    person: str
+    arcanum: str
+    points: int
+    occupant: str | None
+    occupant_points: int | None
+
+
+class Arcana(TypedDict):
+    points: dict[str, dict[str, int]]
+    promotions: list[Claim]
+
+
+class PotWon(TypedDict):
+    size: int
+    winners: list[str]
+
+
+class BigHand(TypedDict):
+    hand: int
+    size: int
+    dollars: int
+    winners: list[str]
+    pots: list[PotWon]
+
+
+class DuetHand(TypedDict):
+    hand: int
+    player: str
+    category: str
+    title: str
+    duet: list[str]
+
+
+class PowerSpent(TypedDict):
+    power: str
+    key: str
+    holder: str
+    hand: int | None
+    spent: str
+
+
+class Highlights(TypedDict):
+    biggest_hands: list[BigHand]
+    duet_hands: list[DuetHand]
+    powers_used: list[PowerSpent]
+
+
+class ChartLine(TypedDict):
+    name: str
+    colour: str
+    chips: list[int]
+
+
+class Chart(TypedDict):
+    """Each stakeholder's chips after every hand (E50)."""
+
+    labels: list[str]
+    series: list[ChartLine]
+
+
+class Report(TypedDict):
+    """The report as ``report --json`` prints it."""
+
+    title: str
+    revealed: bool
+    printed: str
+    phase: str
+    hands_played: int
+    clock: int | None
+    money: Money
+    souls: list[SoulRow]
+    arcana: Arcana
+    highlights: Highlights
+    chart: Chart
+    ceremony: dict[str, Any]   # referee.evening.ceremony.summary's shape
+
+
+class GuessTold(TypedDict):
+    name: str | None
+    arcanum: str | None
+    result: dict[str, str | None]
+    charges: int
+
+
+class HandoutSoul(TypedDict):
+    soul: str
+    clues: list[str]
+    guesses: list[GuessTold]
+    guesses_left: int
+    identity: str | None
+    arcanum: str | None
+
+
+class Handout(TypedDict):
+    """One assistant's clue sheet (``report --handout``)."""
+
+    assistant: str
+    side: str | None
+    charges: int
+    souls: list[HandoutSoul]
+
+
+def claims_of(found: list[dict[str, Any]]) -> list[Claim]:
+    """The claims ``referee.evening.points.promotions`` gives, as records, keys in order."""
+    return [Claim(person=c["person"], arcanum=c["arcanum"], points=c["points"],
+                  occupant=c["occupant"], occupant_points=c["occupant_points"]) for c in found]
+
+
+def build(state: State, *, reveal: bool = False, now: float | None = None) -> Report:
     """The whole report as data. ``reveal`` adds every soul's identity (the GM's copy)."""
     st = status(state, now)
     name = state.scenario.get("name") or "the evening"
@@ -41,8 +191,8 @@ def build(state: State, *, reveal: bool = False, now: float | None = None) -> di
     }
 
 
-def _money(state: State, st: dict[str, Any]) -> dict[str, Any]:
-    holders = []
+def _money(state: State, st: dict[str, Any]) -> Money:
+    holders: list[Holder] = []
     for name in state.people:
         held = st["chips"].get(name, {})
         n = sum(held.values())
@@ -64,11 +214,11 @@ def _money(state: State, st: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def power_line(used: dict[str, Any]) -> str:
+def power_line(used: PowerSpent) -> str:
     """A power spent this evening, as the report says it (E57): ``Cy used Iron Rule``, ``Cy
     lost Second Thoughts to Downfall``, ``Ed used Sent on an Errand, cancelled by
     Mistrial``."""
-    how = used.get("spent", "used")
+    how = used["spent"]
     if how.startswith("lost to "):
         return f"{used['holder']} lost {used['power']} to {how[len('lost to '):]}"
     if how.startswith("cancelled"):
@@ -80,7 +230,7 @@ def power_line(used: dict[str, Any]) -> str:
 SECRET = pts.SECRET
 
 
-def _arcana(state: State, reveal: bool) -> dict[str, Any]:
+def _arcana(state: State, reveal: bool) -> Arcana:
     """Points and promotion claims; without ``reveal`` no secret Arcanum shows through (E43).
 
     Holding a soul is worth 2 points in the soul's Arcanum (R27): while nobody has found
@@ -88,7 +238,7 @@ def _arcana(state: State, reveal: bool) -> dict[str, Any]:
     claimant's or the occupant's) is left out, since its Arcanum would give the secret away.
     """
     return {"points": pts.points_json(state, reveal=reveal),
-            "promotions": pts.promotions(state, reveal=reveal)}
+            "promotions": claims_of(pts.promotions(state, reveal=reveal))}
 
 
 def arcanum_label(numeral: str) -> str:
@@ -106,8 +256,8 @@ def _identified(state: State, key: str) -> dict[str, str | None]:
     return {"name_by": by_name, "arcanum_by": by_arcanum}
 
 
-def _souls(state: State, reveal: bool) -> list[dict[str, Any]]:
-    out = []
+def _souls(state: State, reveal: bool) -> list[SoulRow]:
+    out: list[SoulRow] = []
     for soul in state.souls:
         found = _identified(state, soul.key)
         known_name = soul.kind == "own" or found["name_by"] is not None
@@ -125,9 +275,9 @@ def _souls(state: State, reveal: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _highlights(state: State) -> dict[str, Any]:
-    hands = []
-    duets = []
+def _highlights(state: State) -> Highlights:
+    hands: list[BigHand] = []
+    duets: list[DuetHand] = []
     for record in state.history:
         # What the hand won in all: the main pot and every side pot together (E51).
         size = sum(pot["size"] for pot in record["pots"])
@@ -147,7 +297,7 @@ def _highlights(state: State) -> dict[str, Any]:
                               + CATEGORY_TITLES[best["category"]][1:],
                               "duet": [to_roman(n) for n in best["duet"]]})
     hands.sort(key=lambda p: (-p["size"], p["hand"]))
-    used = []
+    used: list[PowerSpent] = []
     for key, power in state.powers.items():
         if power.get("used"):
             spec = next((p for p in state.scenario.get("powers", []) if p["key"] == key), None)
@@ -178,7 +328,7 @@ def roster_line(entry: dict[str, Any]) -> str:
             + (" (absent tonight)" if entry["absent"] else ""))
 
 
-def pots_note(pots: list[dict[str, Any]]) -> str:
+def pots_note(pots: list[PotWon]) -> str:
     """`` (main pot 12 to Gus, side pot 4 to Ed)`` when a hand had side pots, else nothing."""
     if len(pots) < 2:
         return ""
@@ -187,7 +337,7 @@ def pots_note(pots: list[dict[str, Any]]) -> str:
         for i, p in enumerate(pots)) + ")"
 
 
-def chips_by_hand(state: State) -> dict[str, Any]:
+def chips_by_hand(state: State) -> Chart:
     """Each stakeholder's chips (their assistant's included) at the start and after every
     hand: the data of the evening's chart (E50). Public: stacks are on the table."""
     labels = ["start"]
@@ -270,14 +420,14 @@ def _chips_html(chips: dict[str, int]) -> str:
 _DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
 
 
-def chart_svg(chart: dict[str, Any], width: int = 640, height: int = 250) -> str:
+def chart_svg(chart: Chart, width: int = 640, height: int = 250) -> str:
     """Each stakeholder's chips after every hand as an inline SVG line chart (E50).
 
     No script, no network; a line per side in its chip colour, with its own dash pattern
     and its name at the line's end, so that it reads in black-and-white print too.
     """
-    hands: list[str] = chart["labels"]
-    series: list[dict[str, Any]] = chart["series"]
+    hands = chart["labels"]
+    series = chart["series"]
     left, right, top, bottom = 34, 96, 10, 30
     plot_w, plot_h = width - left - right, height - top - bottom
     peak = int(max([1, *(n for s in series for n in s["chips"])]))
@@ -329,7 +479,7 @@ def chart_svg(chart: dict[str, Any], width: int = 640, height: int = 250) -> str
     return "".join(out)
 
 
-def render_html(report: dict[str, Any]) -> str:
+def render_html(report: Report) -> str:
     """A standalone printable page (inline CSS, no network), A4 and Letter alike."""
     money = report["money"]
     rows = "".join(
@@ -406,11 +556,11 @@ def _ceremony_html(data: dict[str, Any]) -> str:
 # -- the assistant's handout ----------------------------------------------------------------------
 
 
-def handout(state: State, assistant: str) -> dict[str, Any]:
+def handout(state: State, assistant: str) -> Handout:
     """One assistant's clue sheet so far: their clues and guesses, nothing of anyone else's."""
     from referee.evening.souls import clue_sheet
 
-    souls = []
+    souls: list[HandoutSoul] = []
     studied = state.studies.get(assistant, {})
     mine = [g for g in state.guesses if g["assistant"] == assistant]
     for soul in state.souls:
@@ -437,7 +587,7 @@ def handout(state: State, assistant: str) -> dict[str, Any]:
             "charges": state.charges.get(side or "", 0), "souls": souls}
 
 
-def _as_told(result: dict[str, Any]) -> dict[str, Any]:
+def _as_told(result: Mapping[str, str | None]) -> dict[str, str | None]:
     """A guess's result as the handout tells it (E44): correct, or not accepted.
 
     A near miss is reported to the referee (R24); whether the assistant hears "close" is the
@@ -446,7 +596,7 @@ def _as_told(result: dict[str, Any]) -> dict[str, Any]:
     return {k: (v if v in (None, "", "correct") else "not accepted") for k, v in result.items()}
 
 
-def render_handout_html(data: dict[str, Any]) -> str:
+def render_handout_html(data: Handout) -> str:
     parts = [f"<h1>Clue sheet: {_e(data['assistant'])}</h1>",
              f"<div class=\"meta\">Assistant to {_e(data['side'])}. "
              f"Charges of the side: {data['charges']}.</div>"]

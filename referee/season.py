@@ -16,7 +16,7 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from referee.errors import BadInput, StoreError
 from referee.evening import ceremony as cer
@@ -26,6 +26,99 @@ from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, POT, State
 from referee.names import plural
 from referee.report import page
 from referee.rules.cards import parse_arcanum, to_roman
+
+
+class Promotion(TypedDict):
+    """A claim won in an evening's ceremony (``ceremony.summary``'s decisions, R40)."""
+
+    person: str
+    arcanum: str
+    how: str
+    points: int
+    occupant: str | None
+    occupant_points: int | None
+    left: NotRequired[str]
+
+
+class Night(TypedDict):
+    """One evening of the season."""
+
+    no: int
+    file: str
+    previous: str | None
+    title: str
+    created: float
+    fool: str
+    evening: int
+    hands: int
+    stage: str
+    roster: dict[str, str]
+    people: list[str]
+    stakeholders: list[str]
+    promotions: list[Promotion]
+
+
+class Row(TypedDict):
+    """A person's line of the standings (E110)."""
+
+    name: str
+    evenings: int
+    money: int
+    money_by_evening: list[int]
+    arcana: list[str | None]
+    holds: list[str]
+    lost: str | None
+    promotions: int
+    points: int
+    rank: NotRequired[int]
+
+
+class Totals(TypedDict):
+    buy_ins: int
+    at_end: int
+    in_pots: int
+    won: int
+
+
+class MoneyLine(TypedDict):
+    name: str
+    dollars: list[int]
+
+
+class RosterRow(TypedDict):
+    arcanum: str
+    holders: list[str | None]
+
+
+class SeasonChart(TypedDict):
+    labels: list[str]
+    money: list[MoneyLine]
+    roster: list[RosterRow]
+
+
+class Standings(TypedDict):
+    """The season as ``season --json`` prints it."""
+
+    evenings: list[Night]
+    standings: list[Row]
+    totals: Totals
+    chart: SeasonChart
+
+
+class WallRow(TypedDict):
+    rank: int
+    name: str
+    evenings: int
+    money: int
+    arcanum: str | None
+    promotions: int
+
+
+class WallSeason(TypedDict):
+    """The season as the table page shows it between evenings (E111)."""
+
+    evenings: int
+    standings: list[WallRow]
 
 
 @dataclass(frozen=True)
@@ -106,7 +199,7 @@ STAGES = {"playing": "still in play", "ended": "ended, its ceremony to come",
           "ceremony": "its ceremony under way", "closed": "its ceremony closed"}
 
 
-def _evening(n: int, played: Played) -> dict[str, Any]:
+def _evening(n: int, played: Played) -> Night:
     state = played.state
     summary = cer.summary(state)
     return {"no": n, "file": played.file, "previous": played.previous,
@@ -120,7 +213,7 @@ def _evening(n: int, played: Played) -> dict[str, Any]:
             "promotions": [d for d in summary["decisions"] if d["how"] != "decline"]}
 
 
-def standings(evenings: Sequence[Played]) -> dict[str, Any]:
+def standings(evenings: Sequence[Played]) -> Standings:
     """The season's standings as data, the evenings oldest first (by their creation).
 
     ``totals`` checks the books: the chips every person holds at the ends of the evenings and
@@ -133,7 +226,7 @@ def standings(evenings: Sequence[Played]) -> dict[str, Any]:
         for name in [*p.state.people, *roster.standing(p.state).values()]:
             if name not in people:
                 people.append(name)
-    rows: dict[str, dict[str, Any]] = {
+    rows: dict[str, Row] = {
         name: {"name": name, "evenings": 0, "money": 0, "money_by_evening": [],
                "arcana": [], "holds": [], "lost": None, "promotions": 0, "points": 0}
         for name in people}
@@ -173,9 +266,9 @@ def standings(evenings: Sequence[Played]) -> dict[str, Any]:
             "chart": _chart(nights, table)}
 
 
-def _chart(nights: list[dict[str, Any]], table: list[dict[str, Any]]) -> dict[str, Any]:
+def _chart(nights: list[Night], table: list[Row]) -> SeasonChart:
     """Money won so far after each evening, per person; who held each Arcanum after each."""
-    money = []
+    money: list[MoneyLine] = []
     for row in table:
         total, line = 0, [0]
         for won in row["money_by_evening"]:
@@ -189,10 +282,10 @@ def _chart(nights: list[dict[str, Any]], table: list[dict[str, Any]]) -> dict[st
                        for a in arcana]}
 
 
-def wall(season: dict[str, Any]) -> dict[str, Any]:
+def wall(season: Standings) -> WallSeason:
     """What the table page shows of the season between evenings: public things only, the
     evenings, money won, the Arcanum now and promotions (no soul, no status point, E111)."""
-    rows = [{"rank": r["rank"], "name": r["name"], "evenings": r["evenings"],
+    rows: list[WallRow] = [{"rank": r["rank"], "name": r["name"], "evenings": r["evenings"],
              "money": r["money"], "arcanum": r["arcana"][-1] if r["arcana"] else None,
              "promotions": r["promotions"]}
             for r in season["standings"] if r["evenings"]]
@@ -206,11 +299,11 @@ _LINE_COLOURS = ("#7a5c2e", "#2e59a8", "#c0392b", "#2e8b57", "#7d3c98", "#e67e22
 _DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
 
 
-def money_svg(chart: dict[str, Any], width: int = 640, height: int = 250) -> str:
+def money_svg(chart: SeasonChart, width: int = 640, height: int = 250) -> str:
     """Money won so far after each evening, a line per person (inline SVG, E112): each its own
     colour and dash, its name at the line's end, the zero line drawn, so it reads in print."""
-    labels: list[str] = chart["labels"]
-    lines: list[dict[str, Any]] = chart["money"]
+    labels = chart["labels"]
+    lines = chart["money"]
     left, right, top, bottom = 64, 96, 10, 30
     plot_w, plot_h = width - left - right, height - top - bottom
     values: list[int] = [int(v) for line in lines for v in line["dollars"]] or [0]
@@ -258,9 +351,9 @@ def money_svg(chart: dict[str, Any], width: int = 640, height: int = 250) -> str
     return "".join(out)
 
 
-def roster_svg(chart: dict[str, Any], width: int = 640) -> str:
+def roster_svg(chart: SeasonChart, width: int = 640) -> str:
     """Who held each Arcanum after each evening's ceremony, a row per Arcanum (inline SVG)."""
-    rows: list[dict[str, Any]] = chart["roster"]
+    rows = chart["roster"]
     evenings = len(chart["labels"]) - 1
     left, top, row_h = 70, 22, 20
     col_w = (width - left - 10) / max(1, evenings)
@@ -300,7 +393,7 @@ def _dollars(v: float) -> str:
     return f"{sign}${v / 1_000_000:.1f}M" if v >= 1_000_000 else f"{sign}${int(v) // 1000}k"
 
 
-def render_html(season: dict[str, Any]) -> str:
+def render_html(season: Standings) -> str:
     """The season as a standalone printable page (inline CSS and SVG, no network)."""
     nights = season["evenings"]
     head = "".join(f"<th>{n['no']}</th>" for n in nights)

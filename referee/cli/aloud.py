@@ -12,7 +12,7 @@ import os
 import shutil
 import textwrap
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 if TYPE_CHECKING:
     from referee.rulebook import Rulebook, Ruling
@@ -21,9 +21,16 @@ RULEBOOK = "rules.md"
 LAST = "last"
 MEMORY_FILE = "last-refusal.json"
 
+class Refusal(TypedDict):
+    """The last refused command and the rulings its line cites (``rules last``)."""
+
+    line: str
+    rulings: list[str]
+
+
 _book: Rulebook | None = None
 #: The last refusal of this process: the shell's memory (``{"line": ..., "rulings": [...]}``).
-memory: dict[str, Any] | None = None
+memory: Refusal | None = None
 #: False inside ``referee shell``: refusals are remembered in memory only.
 on_disk = True
 
@@ -85,7 +92,7 @@ def cited_in(line: str, ruling: str | None) -> list[str]:
     return list(dict.fromkeys(ids))
 
 
-def remember(line: str, ruling: str | None, evening: Path | None) -> dict[str, Any]:
+def remember(line: str, ruling: str | None, evening: Path | None) -> Refusal:
     """Keep the refusal for `rules last`: in memory, and (outside the shell) in the cache file,
     never inside the evening's folder (a refused command leaves that folder as it was)."""
     global memory
@@ -106,7 +113,7 @@ def remember(line: str, ruling: str | None, evening: Path | None) -> dict[str, A
     return memory
 
 
-def recall() -> dict[str, Any] | None:
+def recall() -> Refusal | None:
     """The last refusal: this process's (the shell's), else the cache file's, else None."""
     if memory is not None:
         return memory
@@ -115,7 +122,9 @@ def recall() -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     if isinstance(data, dict) and isinstance(data.get("line"), str):
-        return data
+        # The one boundary: the file this module writes, its line checked just now
+        # (`rules last` reads the rulings leniently, as before).
+        return cast(Refusal, data)
     return None
 
 

@@ -8,23 +8,45 @@ appended (or taken back), and the states before and after. This module prints it
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.cli.output import emit_json, lit, say
 from referee.errors import DryRunDone
+from referee.jsontypes import JSONObject
 from referee.names import plural
 
+if TYPE_CHECKING:
+    from referee.streams import Event
 
-def report(dry: DryRunDone) -> dict[str, Any]:
+
+class WallChange(TypedDict):
+    before: str
+    after: str
+
+
+class DryReport(TypedDict):
+    """A dry run as ``--dry-run --json`` prints it (E133)."""
+
+    dry_run: bool
+    written: bool
+    command: str | None
+    events: list[Event]
+    undone: list[Event]
+    rulings: list[str]
+    changes: dict[str, JSONObject]      # per table: what changes, a shape of its own each
+    wall: NotRequired[WallChange]
+
+
+def report(dry: DryRunDone) -> DryReport:
     """The dry run as data: the command, its events, the rulings, the changes per table."""
     from referee.evening.change import changes, rulings
     from referee.streams import spec
 
     events = [r["event"] for r in dry.added]
     gone = [r["event"] for r in dry.removed]
-    out: dict[str, Any] = {"dry_run": True, "written": False, "command": dry.text,
-                           "events": events, "undone": gone,
-                           "rulings": rulings(events or gone), "changes": {}}
+    out: DryReport = {"dry_run": True, "written": False, "command": dry.text,
+                      "events": events, "undone": gone,
+                      "rulings": rulings(events or gone), "changes": {}}
     for stream, after in dry.after.items():
         before = dry.before.get(stream)
         if stream == "evening":
@@ -69,7 +91,7 @@ def show(dry: DryRunDone, as_json: bool = False) -> None:
         say("  " + line)
 
 
-def _event_line(event: dict[str, Any]) -> str:
+def _event_line(event: Event) -> str:
     body = {k: v for k, v in event.items() if k not in ("kind", "time", "scenario", "souls")}
     text = json.dumps(body, ensure_ascii=False, separators=(", ", ": "))
     return f"{event['kind']}: {text if len(text) <= 160 else text[:157] + '...'}"

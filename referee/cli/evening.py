@@ -15,6 +15,7 @@ from referee.cli.context import db_path
 from referee.cli.logs import amended_by
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction, StoreError
+from referee.jsontypes import JSONObject
 from referee.names import plural
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ Chips = Annotated[
 ]
 
 
-def run(build: Callable[["State"], list[E]], extra: dict[str, Any] | None = None,
+def run(build: Callable[["State"], list[E]], extra: "JSONObject | None" = None,
         ) -> tuple["State", "State", list[E]]:
     """An evening command through the one transaction (``transaction.transact``); its log line is
     derived from the parsed arguments there, in one place (``transaction.command_text``), with

@@ -9,15 +9,17 @@ through ``transaction.transact`` under the command's own text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
+from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
+    from referee.streams import Event
 
 STREAM = "fate"
 
@@ -63,7 +65,7 @@ def _report(outcome: Outcome, as_json: bool) -> None:
         print_outcome(outcome)
 
 
-def with_tables(state: State) -> tuple[State, list[dict[str, Any]]]:
+def with_tables(state: State) -> tuple[State, list[Event]]:
     """The state with its tables, and the event that adds them when it had none (F19)."""
     if state.get("tables") is not None:
         return state, []
@@ -98,9 +100,9 @@ def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool =
         _report(outcome, as_json)
         return outcome
     done: list[Outcome] = []
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
-    def build(state: State) -> list[dict[str, Any]]:
+    def build(state: State) -> list[Event]:
         state, pre = with_tables(state)
         outcome = call(state)
         done.append(outcome)
@@ -115,7 +117,7 @@ def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool =
     return done[0]
 
 
-def result_event(outcome: Outcome) -> dict[str, Any]:
+def result_event(outcome: Outcome) -> Event:
     """The lines the Host read, kept with the command for ``fate log`` (F21)."""
     return {"kind": "said", "lines": list(outcome.lines)}
 

@@ -8,7 +8,7 @@ imported inside the commands so that ``referee --help`` stays fast.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -16,6 +16,7 @@ from referee.cli.boundary import read_lines
 from referee.cli.context import console
 from referee.cli.output import emit_json, lit
 from referee.errors import BadInput, RefereeError
+from referee.jsontypes import JSON, JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.cards import Card
@@ -131,7 +132,7 @@ def _runs(
 
 
 def _each_line(
-    lines: list[tuple[int, str]], source: str, rule: Callable[[str], dict[str, Any]]
+    lines: list[tuple[int, str]], source: str, rule: Callable[[str], JSONObject]
 ) -> None:
     """All lines or nothing (H8): rule every line first, then print one JSON line each."""
 
@@ -153,7 +154,7 @@ def _cards_long(cards: Sequence[Card]) -> str:
     return ", ".join(card.long for card in cards)
 
 
-def _hands_json(hands: dict[str, Hand]) -> dict[str, Any]:
+def _hands_json(hands: dict[str, Hand]) -> JSONObject:
     return {name: hand.as_dict() for name, hand in hands.items()}
 
 
@@ -199,7 +200,7 @@ def rank(
     from referee.rules.cards import parse_cards
     from referee.rules.hands import best_hand
 
-    def rule(text: str) -> dict[str, Any]:
+    def rule(text: str) -> JSONObject:
         if "|" in text:
             raise BadInput("rank takes one hand per line; use compare for hands against each other")
         return best_hand(parse_cards(text), magic=magic).as_dict()
@@ -264,9 +265,9 @@ def compare(
         ranked = _evaluate(_parse_hands(pairs), magic)
         return rank_hands(ranked), ranked
 
-    def rule(text: str) -> dict[str, Any]:
+    def rule(text: str) -> JSONObject:
         ranking, ranked = rule_pairs(_line_hands(text))
-        return {"ranking": ranking, "hands": _hands_json(ranked)}
+        return {"ranking": [[*group] for group in ranking], "hands": _hands_json(ranked)}
 
     lines = _runs(hands, from_file, "two or more hands")
     if lines is not None:
@@ -341,7 +342,7 @@ def first(
         )
         return opener, fool, ranked
 
-    def rule(text: str) -> dict[str, Any]:
+    def rule(text: str) -> JSONObject:
         opener, _, ranked = rule_pairs(_line_hands(text))
         return {"first": opener, "hands": _hands_json(ranked)}
 
@@ -466,10 +467,10 @@ def odds(
     _render_odds(known, counts, total)
 
 
-def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> dict[str, Any]:
+def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> JSONObject:
     from fractions import Fraction
 
-    rows = []
+    rows: list[JSON] = []
     for category, count in counts.items():
         exact = Fraction(count, total)
         rows.append({

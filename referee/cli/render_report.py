@@ -3,13 +3,16 @@ this only draws it). Every name is printed literally (``lit``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import console
 from referee.cli.output import lit
 
+if TYPE_CHECKING:
+    from referee.report import Report
 
-def render_terminal(report: dict[str, Any]) -> None:
+
+def render_terminal(report: Report) -> None:
     """The report on the terminal, with rich; every name printed literally (``lit``)."""
     from rich.console import Group
     from rich.panel import Panel

@@ -11,6 +11,7 @@ from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
+    from referee.report import Claim, Handout
 
 
 def announce(event: Mapping[str, Any]) -> None:
@@ -222,7 +223,7 @@ def points(state: State, *, reveal: bool = False) -> None:
     console().print(table)
 
 
-def promotions(claims: list[dict[str, Any]]) -> None:
+def promotions(claims: list[Claim]) -> None:
     if not claims:
         say("No promotion claim would succeed now (R28: 7 points for a vacant Arcanum, more "
             "than the occupant for a held one).")
@@ -239,22 +240,24 @@ def promotions(claims: list[dict[str, Any]]) -> None:
     console().print(table)
 
 
-def handout(data: dict[str, Any]) -> None:
-    data = lit_values(data)
-    say(f"[bold]Clue sheet of {data['assistant']}[/] (assistant to {data['side']}; the side has "
-        f"{plural(data['charges'], 'Charge')}).")
+def handout(data: Handout) -> None:
+    def t(text: str | None) -> str | None:
+        return None if text is None else lit(text)
+
+    say(f"[bold]Clue sheet of {lit(data['assistant'])}[/] (assistant to {t(data['side'])}; the "
+        f"side has {plural(data['charges'], 'Charge')}).")
     if not data["souls"]:
         say("No studies or guesses yet.")
     for s in data["souls"]:
-        s = lit_values(s)
         known = ""
         if s["identity"] or s["arcanum"]:
-            known = f" - identified: {s['identity'] or '?'}, Arcanum {s['arcanum'] or '?'}"
-        say(f"\n[bold]{s['soul']}[/]{known}")
+            known = (f" - identified: {t(s['identity']) or '?'}, "
+                     f"Arcanum {t(s['arcanum']) or '?'}")
+        say(f"\n[bold]{lit(s['soul'])}[/]{known}")
         for i, c in enumerate(s["clues"], 1):
-            say(f"  {i}. [italic]{c}[/]")
-        for g in map(lit_values, s["guesses"]):
-            said = " / ".join(x for x in (g["name"], g["arcanum"]) if x)
+            say(f"  {i}. [italic]{lit(c)}[/]")
+        for g in s["guesses"]:
+            said = " / ".join(x for x in (t(g["name"]), t(g["arcanum"])) if x)
             res = ", ".join(f"{k} {v}" for k, v in g["result"].items() if v)
             say(f"  guess: {said} - {res}")
         say(f"  {s['guesses_left']} guess(es) left.")

@@ -15,6 +15,7 @@ from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
 from referee.cli.transaction import add_undo_redo
 from referee.errors import BadInput, IllegalAction, UnknownCard
+from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -33,11 +34,11 @@ Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables
 STREAM = "scum"
 
 
-def _roles_json(roles: dict[str, Role]) -> dict[str, str]:
+def _roles_json(roles: dict[str, Role]) -> JSONObject:
     return {name: role.value for name, role in roles.items()}
 
 
-def _hand_json(match: Match) -> dict[str, Any]:
+def _hand_json(match: Match) -> JSONObject:
     """Roles, deal sizes (R29), passing and leader of the hand about to be played."""
     from referee.rules import scum
 
@@ -113,7 +114,7 @@ def _standings_table(match: Match) -> Table:
     return table
 
 
-def _hands_json(match: Match) -> list[dict[str, Any]]:
+def _hands_json(match: Match) -> list[JSONObject]:
     """Each finished hand: roles, places and points (R31)."""
     return [{"hand": r.hand, "roles": _roles_json(r.roles),
              "places": {name: place for place, name in enumerate(r.order, start=1)},
@@ -148,7 +149,7 @@ def new(
                        "(R31); --draw draws them afresh every hand", ruling="T1")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    extra: dict[str, Any] = {"seed": seed, "rotate": False}
+    extra: JSONObject = {"seed": seed, "rotate": False}
 
     def build(state: ScumState) -> list[Event]:
         events = scum.new_match(state, names, seed=seed, rotate=not draw, abandon=abandon)
@@ -246,7 +247,7 @@ def finish(
     from referee.cli.transaction import transact
     from referee.rules import scum
 
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
     def build(state: ScumState) -> list[Event]:
         events = scum.finish(state, names)
@@ -457,7 +458,7 @@ def play(
     from referee.cli.transaction import transact
     from referee.rules import scum
 
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
     def build(state: ScumState) -> list[Event]:
         name, cards = _split(scum.require_match(state), words)
@@ -479,7 +480,7 @@ def pass_(
     from referee.cli.transaction import transact
     from referee.rules import scum
 
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
     def build(state: ScumState) -> list[Event]:
         events = scum.pass_turn(state, name)

@@ -25,7 +25,7 @@ from referee.names import plural
 if TYPE_CHECKING:
     from referee.evening.events import EveningContinued
     from referee.evening.state import State
-    from referee.season import Played
+    from referee.season import Played, Standings
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
@@ -172,7 +172,7 @@ def gather(paths: list[Path]) -> list[Played]:
     return read(paths or [db_path()])
 
 
-def show_season(data: dict[str, Any]) -> None:
+def show_season(data: Standings) -> None:
     from rich.table import Table
 
     from referee.season import STAGES

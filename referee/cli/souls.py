@@ -10,6 +10,7 @@ import typer
 from referee.cli.evening import Json, read_state, report_change, run
 from referee.cli.output import emit_json
 from referee.errors import IllegalAction
+from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from referee.evening.events import EveningEvent
@@ -265,7 +266,7 @@ def power_use(
     (R26, S11). POWER is its name, a word of it, or its card (E55)."""
     from referee.evening.powers import use as powers
 
-    extra: dict[str, object] = {}
+    extra: JSONObject = {}
 
     def build(s: State) -> list[EveningEvent]:
         events = powers.use_power(s, name, power, target=target, cards=card or (), new=new,
@@ -379,8 +380,9 @@ def promotions(reveal: Reveal = False, as_json: Json = False) -> None:
         emit_json(claims)
         return
     from referee.cli import render_souls
+    from referee.report import claims_of
 
-    render_souls.promotions(claims)
+    render_souls.promotions(claims_of(claims))
 
 
 def register(app: typer.Typer) -> None:

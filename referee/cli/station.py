@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -45,6 +45,9 @@ _WHY_ROOT = {
     "install_completion": "tab completion is set up on each machine for itself",
     "show_completion": "tab completion is set up on each machine for itself",
 }
+
+if TYPE_CHECKING:
+    from referee.serve.server import StationReply
 
 
 def _split_opt(opt: str) -> tuple[str, str]:
@@ -197,7 +200,8 @@ def exchange(url: str, token: str, args: list[str]) -> Answer:
         headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}"})
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as answer:
-            data: dict[str, Any] = json.loads(answer.read().decode("utf-8"))
+            # The answer comes in here; its fields are checked as they are read below.
+            data: StationReply = json.loads(answer.read().decode("utf-8"))
     except urllib.error.HTTPError as exc:
         text = exc.read().decode("utf-8", "replace").strip() or exc.reason
         if exc.code == 404:

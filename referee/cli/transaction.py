@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 
 from referee.cli.context import db_path
+from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
 
     from referee.streams import Event
 
 
-def command_text(extra: dict[str, Any] | None = None) -> str:
+def command_text(extra: JSONObject | None = None) -> str:
     """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
     ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
     the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
@@ -56,7 +57,7 @@ E = TypeVar("E", bound="Mapping[str, Any]")
 
 
 def transact(stream: str, build: Callable[[Any], list[E]], *,
-             extra: dict[str, Any] | None = None, path: Path | None = None,
+             extra: JSONObject | None = None, path: Path | None = None,
              more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[E]]:
     """The one way a command changes the evening file.
 

@@ -16,6 +16,7 @@ from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
 from referee.cli.transaction import add_undo_redo
 from referee.errors import BadInput
+from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
@@ -52,7 +53,7 @@ def _hand_line(hand: Hand) -> str:
             f"{hand.describe()}, {sign} points{extra}")
 
 
-def _status_json(game: Game) -> dict[str, Any]:
+def _status_json(game: Game) -> JSONObject:
     from referee.rules.wager import TARGET, elixir_summary
 
     return {
@@ -149,7 +150,7 @@ def new(
     table = _table(points)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    extra: dict[str, Any] = {"seed": seed, "elixir_turns": elixir_turns}
+    extra: JSONObject = {"seed": seed, "elixir_turns": elixir_turns}
 
     def build(state: WagerState) -> list[Event]:
         events = wager.new_game(state, fool, mistress, seed=seed, table=table, elixir=first,
@@ -190,7 +191,7 @@ def score(
     from referee.rules import wager
 
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
     def build(state: WagerState) -> list[Event]:
         events = wager.score(state, player, *cards)
@@ -244,7 +245,7 @@ def turn(
 
     if who is not None and who.isascii() and who.strip().lstrip("-").isdigit() and count is None:
         count, who = int(who), None
-    extra: dict[str, Any] = {}
+    extra: JSONObject = {}
 
     def build(state: WagerState) -> list[Event]:
         events = wager.turn(state, 1 if count is None else count, who)
@@ -257,7 +258,7 @@ def turn(
     if as_json:
         emit_json({**_status_json(game), "elixir_changed": changes})
         return
-    plain(_turns_line(game, extra["who"], 1 if count is None else count))
+    plain(_turns_line(game, str(extra["who"]), 1 if count is None else count))
     for changed in changes:
         plain(_change_line(before, wager.Elixir(changed), "turns"))
         before = wager.Elixir(changed)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 import typer
 
@@ -208,12 +208,20 @@ def links(
     access = ensure_access(path, state.assistants)
     base = (url or access.url or local_url(8765)).rstrip("/")
     if as_json:
-        data: dict[str, Any] = {"url": base, "links": {n: access.link(n, base) for n in names}}
+        data: Links = {"url": base, "links": {n: access.link(n, base) for n in names}}
         if name is None:
             data["station"] = access.station
         emit_json(data)
         return
     _print_links(access, base, names, qr=qr, station=name is None)
+
+
+class Links(TypedDict):
+    """``links --json``: each assistant's link, and the station's key when all are asked."""
+
+    url: str
+    links: dict[str, str]
+    station: NotRequired[str]
 
 
 def register(app: typer.Typer) -> None:

@@ -23,6 +23,8 @@ from referee.serve.room import load_room, room_path
 
 if TYPE_CHECKING:
     from referee.evening.state import State
+    from referee.report import Claim
+    from referee.season import WallSeason
 
 
 # -- the frame ----------------------------------------------------------------------------------
@@ -90,7 +92,7 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     return view
 
 
-def season_frame(path: Path) -> dict[str, Any]:
+def season_frame(path: Path) -> WallSeason:
     """The season's public standings for the wall (E111): the chain of evenings back from the
     one served, as ``referee season`` counts it."""
     from referee import season
@@ -111,13 +113,12 @@ def standings(state: State) -> list[dict[str, Any]]:
     return rows
 
 
-def claims(state: State) -> list[dict[str, Any]]:
+def claims(state: State) -> list[Claim]:
     """At the end, the claims to an Arcanum that would succeed (R28, E81), as the report
     shows them to the table: none that would give a soul's secret Arcanum away (E43)."""
     from referee.report import build
 
-    found: list[dict[str, Any]] = build(state)["arcana"]["promotions"]
-    return found
+    return build(state)["arcana"]["promotions"]
 
 
 #: Chip colours as the wall draws them: bright enough on its dark cloth, each with its own

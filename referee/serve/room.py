@@ -8,9 +8,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import DryRunDone, StoreError
+from referee.jsontypes import JSON, JSONObject
 
 if TYPE_CHECKING:
     pass
@@ -22,6 +23,21 @@ if TYPE_CHECKING:
 ROOM_SUFFIX = ".room"
 #: The longest announcement the wall takes (E82).
 MAX_ANNOUNCEMENT = 200
+
+
+class WallAnnounce(TypedDict):
+    text: str
+    until: float | None
+
+
+class WallBreak(TypedDict):
+    minutes: JSON
+    until: float
+
+
+#: The wall as the page shows it; ``break`` is a keyword, so this record is written this way.
+Wall = TypedDict("Wall", {"blank": bool, "announce": WallAnnounce | None,
+                          "break": WallBreak | None})
 
 
 @dataclass
@@ -36,16 +52,16 @@ class Room:
     """
 
     blank: bool = False
-    announce: dict[str, Any] | None = None  # {"text", "at", "until" (None: until `room show`)}
-    pause: dict[str, Any] | None = None     # the break: {"minutes", "at", "until"}
-    more: dict[str, Any] = field(default_factory=dict)
+    announce: JSONObject | None = None  # {"text", "at", "until" (None: until `room show`)}
+    pause: JSONObject | None = None     # the break: {"minutes", "at", "until"}
+    more: JSONObject = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {**self.more, "blank": self.blank, "announce": self.announce,
                 "break": self.pause}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Room:
+    def from_json(cls, data: JSONObject) -> Room:
         known = ("blank", "announce", "break")
         announce, pause = data.get("announce"), data.get("break")
         return cls(blank=data.get("blank") is True,
@@ -56,18 +72,21 @@ class Room:
                    and isinstance(pause.get("until"), int | float) else None,
                    more={k: v for k, v in data.items() if k not in known})
 
-    def wall(self, now: float) -> dict[str, Any]:
+    def wall(self, now: float) -> Wall:
         """What the page shows at ``now``: an announcement or a break that has run out is
         gone (the page also ends them itself when their time comes)."""
-        announce = self.announce
-        if announce and announce.get("until") is not None and announce["until"] <= now:
+        announce, pause = self.announce, self.pause
+        until = _time(announce.get("until")) if announce else None
+        if announce and until is not None and until <= now:
             announce = None
-        pause = self.pause if self.pause and self.pause["until"] > now else None
+        pause_until = _time(pause.get("until")) if pause else None
+        if pause_until is None or pause_until <= now:
+            pause = None
         return {"blank": self.blank,
                 "announce": None if announce is None else {
-                    "text": announce["text"], "until": announce.get("until")},
-                "break": None if pause is None else {
-                    "minutes": pause.get("minutes"), "until": pause["until"]}}
+                    "text": str(announce["text"]), "until": until},
+                "break": None if pause is None or pause_until is None else {
+                    "minutes": pause.get("minutes"), "until": pause_until}}
 
     def says(self, now: float) -> str:
         """The wall in one line, for the GM's terminal."""
@@ -84,6 +103,11 @@ class Room:
                    else f"for {max(0, int(until - now))} s")
             parts.append(f"the announcement {wall['announce']['text']!r} {how}")
         return "; ".join(parts) if parts else "the table"
+
+
+def _time(value: JSON) -> float | None:
+    """A time of the wall's file (``from_json`` checked it is a number)."""
+    return value if isinstance(value, int | float) else None
 
 
 def room_path(evening: Path) -> Path:

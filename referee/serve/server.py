@@ -19,7 +19,7 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from urllib.parse import urlsplit
 
 from referee.errors import BadInput, RefereeError
@@ -460,7 +460,7 @@ class Handler(BaseHTTPRequestHandler):
         columns = request.get("columns")
         columns = columns if isinstance(columns, int) and 20 <= columns <= 500 else None
         code, out, err = run(args, self.server.evening, columns)
-        reply: dict[str, Any] = {"exit": code, "stdout": out, "stderr": err}
+        reply: StationReply = {"exit": code, "stdout": out, "stderr": err}
         after = self.server.access()
         words = [a for a in args if not a.startswith("-")]
         if code == 0 and words[:1] == ["new"] and after is not None and \
@@ -471,6 +471,15 @@ class Handler(BaseHTTPRequestHandler):
             reply["token"] = after.station
         self._send(HTTPStatus.OK, json.dumps(reply).encode(),
                    kind="application/json; charset=utf-8")
+
+
+class StationReply(TypedDict):
+    """The station's answer to a command line (E66): a new evening's key with it."""
+
+    exit: int
+    stdout: str
+    stderr: str
+    token: NotRequired[str]
 
 
 def bearer(header: str) -> str:
