@@ -74,9 +74,8 @@ class Table:
 
     def next_after(self, last: str | None) -> str | None:
         order = self.hand.order
-        start = order.index(last) + 1 if last in order else 0
-        for k in range(len(order)):
-            name = order[(start + k) % len(order)]
+        start = next((i + 1 for i, name in enumerate(order) if name == last), 0)
+        for name in order[start:] + order[:start]:
             if self.can_act(name) and self.owes_action(name):
                 return name
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from referee.errors import InvariantViolation
+from referee.errors import IllegalAction, InvariantViolation
 from referee.evening import events, roster
 from referee.evening.events import (
     Action,
@@ -41,6 +41,7 @@ from referee.evening.events import (
 from referee.evening.state import (
     CHIPS_PER_COLOUR,
     POT,
+    Answerable,
     HandState,
     Seat,
     Soul,
@@ -75,18 +76,45 @@ def apply(state: State, event: EveningEvent) -> State:
     handler = HANDLERS.get(event["kind"])
     if handler is None:
         raise InvariantViolation(f"unknown event kind {event['kind']!r}")
-    roster.check_open(state, event)  # E101: after the end only the ceremony goes on
+    check_open(state, event)  # E101: after the end only the ceremony goes on
     hand = state.hand
-    if hand is not None and hand.answerable is not None:
-        from referee.evening.powers import effects
-
-        if not effects.still_answerable(event, hand.answerable):
-            hand.answerable = None  # S15, R38: a bet or power is answered at once or not at all
+    if hand is not None and hand.answerable is not None and not still_answerable(
+            event, hand.answerable):
+        hand.answerable = None  # S15, R38: a bet or power is answered at once or not at all
     state = handler(state, event)
     if state.started and state.hand is None:
         check_end(state)
     check_invariants(state)
     return state
+
+
+def check_open(state: State, event: EveningEvent) -> None:
+    """E101: from the Fool's declared end or the ceremony's first decision the evening's books
+    are closed, for the ceremony is heard on the points at the end; only the ceremony goes on,
+    and after its close nothing at all. Raised before a command writes anything."""
+    ceremony = state.ceremony
+    if ceremony is None or event["kind"] in roster.NEW:
+        return
+    if ceremony["closed"]:
+        raise IllegalAction("the evening is closed: its ceremony has recorded the roster (R40); "
+                            "the next evening starts with `referee next NEW.json`, and "
+                            "`referee undo` reopens the ceremony (E101)", ruling="E101")
+    if event["kind"] not in roster.CEREMONY:
+        how = ("the Fool declared its end" if ceremony["declared"] and not ceremony["decisions"]
+               else "its ceremony has begun")
+        raise IllegalAction(f"the evening is over and {how}: its books are closed, so only "
+                            "`referee ceremony ...` goes on; `referee undo` takes back the last "
+                            "step (E101)", ruling="E101")
+
+
+def still_answerable(event: EveningEvent, answer: Answerable) -> bool:
+    """A bet or power stays answerable through power uses and the Fool's forced moves only,
+    and through one card slid to the Fool for the answer (R38, S15): sliding it and using its
+    power are one act."""
+    if event["kind"] == "power_accessed":
+        return "via" not in answer
+    return event["kind"] == "power_used" or (event["kind"] == "action"
+                                             and bool(event.get("auto")))
 
 
 def replay(state: State, made: Sequence[EveningEvent]) -> State:

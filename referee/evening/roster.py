@@ -12,13 +12,12 @@ Pure: ``referee.evening.folds`` calls the ``fold_*`` functions; nothing here imp
 
 from __future__ import annotations
 
-from referee.errors import IllegalAction, InvariantViolation
+from referee.errors import InvariantViolation
 from referee.evening.events import (
     CeremonyClosed,
     ClaimDecided,
     EveningContinued,
     EveningEnded,
-    EveningEvent,
     Guess,
     PreviousEvening,
     Unheard,
@@ -115,25 +114,6 @@ def is_closed(state: State) -> bool:
 
 
 # -- the fold ---------------------------------------------------------------------------------
-
-
-def check_open(state: State, event: EveningEvent) -> None:
-    """E101: from the Fool's declared end or the ceremony's first decision the evening's books
-    are closed, for the ceremony is heard on the points at the end; only the ceremony goes on,
-    and after its close nothing at all. Raised before a command writes anything."""
-    ceremony = state.ceremony
-    if ceremony is None or event["kind"] in NEW:
-        return
-    if ceremony["closed"]:
-        raise IllegalAction("the evening is closed: its ceremony has recorded the roster (R40); "
-                            "the next evening starts with `referee next NEW.json`, and "
-                            "`referee undo` reopens the ceremony (E101)", ruling="E101")
-    if event["kind"] not in CEREMONY:
-        how = ("the Fool declared its end" if ceremony["declared"] and not ceremony["decisions"]
-               else "its ceremony has begun")
-        raise IllegalAction(f"the evening is over and {how}: its books are closed, so only "
-                            "`referee ceremony ...` goes on; `referee undo` takes back the last "
-                            "step (E101)", ruling="E101")
 
 
 def _begin(state: State, *, declared: bool, time: float | None) -> Ceremony:

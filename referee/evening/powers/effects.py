@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.errors import InvariantViolation
-from referee.evening.events import Action, EveningEvent, PowerAccessed, PowerUsed
+from referee.evening.events import Action, PowerAccessed, PowerUsed
 from referee.evening.state import (
     POT,
     Answerable,
@@ -33,16 +33,6 @@ TURN, ROUND, HAND = "turn", "round", "hand"
 
 
 # -- answers: the state before a bet or a power (S15) -------------------------------------------
-
-
-def still_answerable(event: EveningEvent, answer: Answerable) -> bool:
-    """A bet or power stays answerable through power uses and the Fool's forced moves only,
-    and through one card slid to the Fool for the answer (R38): sliding it and using its
-    power are one act."""
-    if event["kind"] == "power_accessed":
-        return "via" not in answer
-    return event["kind"] == "power_used" or (event["kind"] == "action"
-                                             and bool(event.get("auto")))
 
 
 def grant(forfeited: dict[str, list[str]], powers: dict[str, PowerHeld], e: PowerAccessed,
