@@ -1,5 +1,5 @@
 """``python -m referee``: the same console as the ``referee`` command."""
 
-from referee.cli.main import run
+from referee.cli.fast import main
 
-run()
+main()

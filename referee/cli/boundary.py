@@ -5,44 +5,22 @@ usage mistake -> one line with the usage, exit 2. Also what is checked at the do
 
 from __future__ import annotations
 
-import contextlib
-import os
 import sys
-import traceback
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import typer
 from typer.core import TyperGroup
 
-from referee.cli import context
+from referee.cli.door import guarded, hoist_root_options, not_text, refuse
 from referee.cli.output import printable
-from referee.errors import BadInput, DryRunDone, RefereeError
-
-if TYPE_CHECKING:
-
-    pass
-
+from referee.errors import BadInput
 
 
 def fail(message: str) -> None:
     """Print one user-mistake line and exit 2."""
     typer.echo(f"error: {printable(message)}", err=True)
     raise typer.Exit(2)
-
-
-def refuse(line: str, ruling: str | None = None) -> None:
-    """A refusal: its one line on stderr, remembered for `rules last`; under ``--explain``
-    the full text of the ruling behind it follows on stdout."""
-    typer.echo(f"error: {line}", err=True)
-    from referee.cli import aloud
-
-    memory = aloud.remember(line, ruling, context.db_path())
-    if context.current().explain:
-        try:
-            typer.echo(aloud.explanation(memory["rulings"]))
-        except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
-            typer.echo(f"(the rulebook cannot be read: {exc})")
 
 
 #: The largest number any option or argument takes (E45): chips, turns, hands and seeds all
@@ -104,30 +82,6 @@ def _is_click(exc: BaseException, name: str) -> bool:
     return any(cls.__name__ == name for cls in type(exc).__mro__)
 
 
-def not_text(args: Sequence[str]) -> str | None:
-    """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
-
-    A NUL byte (no path, name or card holds one: the OS would refuse it deep inside), and bytes
-    that are not UTF-8 (Python hands them on as lone surrogates; stored in a promise or a name
-    they would break `log` on every strict terminal after). The bytes are quoted escaped, never
-    raw.
-    """
-    for n, arg in enumerate(map(str, args), start=1):
-        if "\x00" in arg:
-            return "an argument holds a NUL byte (\\x00); type it without (E45)"
-        if any("\udc80" <= c <= "\udcff" or "\ud800" <= c <= "\udfff" for c in arg):
-            raw = arg.encode("utf-8", "surrogateescape") if all(
-                not "\ud800" <= c <= "\udfff" or "\udc80" <= c <= "\udcff" for c in arg
-            ) else arg.encode("utf-8", "backslashreplace")
-            shown = raw.decode("ascii", "backslashreplace")
-            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
-            if len(shown) > 60:
-                shown = shown[:57] + "..."
-            return (f"argument {n} ({shown}) holds bytes that are not UTF-8 text; type it "
-                    "again as text, or set the terminal to UTF-8 (E94)")
-    return None
-
-
 class RefereeGroup(TyperGroup):
     """The root group: turns a RefereeError into one line and exit 2, a bug into exit 1,
     and a usage mistake (missing argument, unknown option) into one line and exit 2."""
@@ -168,142 +122,12 @@ class RefereeGroup(TyperGroup):
             files.DRY_RUN = False  # --dry-run is the run's own: it never outlives it (E133)
 
     def _invoke(self, ctx: Any) -> Any:
-        _begin_command()
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
-        try:
-            rv = super().invoke(ctx)
-        except RefereeError as exc:
-            if _recorded():
-                _answer_failed(exc)  # after the commit: the command stands (E41)
-                raise typer.Exit(0) from None
-            refuse(printable(exc.line), exc.ruling)  # names as data (E42)
-            raise typer.Exit(2) from None
-        except (typer.Exit, typer.Abort, KeyboardInterrupt):
-            _end_command()
-            raise
-        except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
-            given = words[:words.index("--")] if "--" in words else words
-            from referee.cli import dryrun
-
-            dryrun.show(dry, "--json" in given)
-            _end_command()
-            raise typer.Exit(0) from None
-        except BrokenPipeError:
-            # `referee log | head`: the reader left; say nothing more.
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            _end_command()
-            raise typer.Exit(0) from None
-        except Exception as exc:
-            if type(exc).__module__.split(".")[0] in ("click", "typer"):
-                raise  # usage errors: the parser prints them and exits 2
-            if _is_bad_path(exc) and not _recorded():
-                # A path no file can be at, typed where a file is asked for: the user's
-                # situation, whichever command met it first (E94).
-                shown = printable(getattr(exc, "filename", None) or "a path")
-                why = getattr(exc, "strerror", None) or exc
-                refuse(f"{shown}: {why}; give another path (E94)", "E94")
-                raise typer.Exit(2) from None
-            if context.current().debug:
-                traceback.print_exc()
-            if _recorded():
-                _answer_failed(exc)
-                raise typer.Exit(0) from None
-            if not context.current().debug:
-                typer.echo(
-                    f"internal error: {type(exc).__name__}: {exc} "
-                    "(a bug, not your mistake; nothing was written; rerun with --debug)",
-                    err=True,
-                )
-            raise typer.Exit(1) from None
-        _end_command()
+        rv, code = guarded(lambda: super(RefereeGroup, self).invoke(ctx), words,
+                           (typer.Exit, typer.Abort))
+        if code is not None:
+            raise typer.Exit(code)
         return rv
-
-
-def _is_bad_path(exc: BaseException) -> bool:
-    """An OSError of a path that names no possible file: too long, or a loop of links."""
-    import errno
-
-    return isinstance(exc, OSError) and exc.errno in (errno.ENAMETOOLONG, errno.ELOOP)
-
-
-def _store() -> Any:
-    return sys.modules.get("referee.storage.store")
-
-
-def _begin_command() -> None:
-    from referee.storage import files
-
-    files.NOTES.clear()
-    files.TRACK_ANSWERS = True
-    files.DRY_RUN = False  # the root callback sets it from --dry-run (E133)
-    store = _store()
-    if store is not None:
-        store.WRITTEN.clear()
-        store.UNANSWERED.clear()
-
-
-def _recorded() -> bool:
-    store = _store()
-    return bool(store is not None and store.WRITTEN)
-
-
-def _answer_failed(exc: BaseException) -> None:
-    """The command was recorded, but printing its answer failed: say so, truthfully."""
-    store = _store()
-    texts = "; ".join(f"`{w.get('text') or '?'}`" for w in store.WRITTEN) if store else "?"
-    with contextlib.suppress(OSError):  # a closed pipe: still mark it
-        typer.echo(f"recorded: {texts}; but its answer could not be shown ({type(exc).__name__}: "
-                   f"{exc}; a bug); `referee status` shows the evening", err=True)
-    _end_command()
-
-
-def _end_command() -> None:
-    """After the answer: mark it shown (E41), and pass on the store's notes."""
-    from referee.storage import files
-
-    store = _store()
-    with contextlib.suppress(OSError):  # a closed pipe: still mark it
-        if store is not None:
-            for entry in store.WRITTEN:  # marked inside the evening file itself
-                if entry.get("token"):
-                    store.mark_answered(entry["file"], entry["token"])
-            for entry in store.UNANSWERED:  # said once: remembered outside the evening
-                store.remember_told(entry["file"], entry.get("token"))
-                typer.echo(f"note: the command `{entry.get('text')}` before this one was "
-                           "recorded, though its answer may not have been shown (the console "
-                           "stopped); `referee log` shows it: do not type it again (E41)",
-                           err=True)
-            store.WRITTEN.clear()
-            store.UNANSWERED.clear()
-        for note in files.NOTES:
-            typer.echo(f"note: {note}", err=True)
-        files.NOTES.clear()
-
-
-
-
-def hoist_root_options(argv: list[str]) -> list[str]:
-    """Let ``--db PATH``, ``--debug``, ``--explain`` and ``--dry-run`` stand anywhere on the
-    line, as a GM types them."""
-    front: list[str] = []
-    rest: list[str] = []
-    i = 0
-    while i < len(argv):
-        arg = argv[i]
-        if arg == "--":
-            rest += argv[i:]
-            break
-        if arg == "--db" and i + 1 < len(argv):
-            front += argv[i : i + 2]
-            i += 2
-            continue
-        if arg.startswith("--db=") or arg in ("--debug", "--explain", "--dry-run"):
-            front.append(arg)
-        else:
-            rest.append(arg)
-        i += 1
-    return front + rest
 
 
 def read_lines(source: str) -> list[str]:
@@ -322,3 +146,8 @@ def read_lines(source: str) -> list[str]:
     return [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
 
 
+
+
+#: What the boundary's core (``referee.cli.door``) gives the rest of the CLI under this name.
+__all__ = ["MAX_NUMBER", "RefereeGroup", "fail", "guarded", "hoist_root_options", "not_text",
+           "read_lines", "refuse", "usage_line"]

@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli.bodies import read_state, run
 from referee.cli.context import console
-from referee.cli.evening import Json, read_state, run
+from referee.cli.evening import Json
 from referee.cli.output import emit_json, lit, say
 from referee.names import plural
 

@@ -11,6 +11,7 @@ for the run, on the streams it prints to, at its first use.
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -59,7 +60,7 @@ class Context:
     (A plain class, not a dataclass: it is built on every command's start-up path.)
     """
 
-    __slots__ = ("db", "debug", "explain", "station", "dry_run", "_console")
+    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "_console")
 
     def __init__(self, db: Path | None = None, debug: bool = False, explain: bool = False,
                  station: Path | None = None, dry_run: bool = False) -> None:
@@ -68,6 +69,9 @@ class Context:
         self.explain = explain  # --explain: after a refusal, read its ruling aloud
         self.station = station  # a second station's line: the one evening it may reach (E65)
         self.dry_run = dry_run  # --dry-run: run to the write, show it, write nothing (E133)
+        #: The command's log text when it was read without the parser (``referee.cli.fast``);
+        #: else ``transaction.command_text`` derives it from the parsed arguments.
+        self.line: str | None = None
         self._console: Console | None = preset_console()
 
     def __repr__(self) -> str:
@@ -101,9 +105,24 @@ class Context:
 _OUTSIDE = Context()
 
 
+#: The context of a command line run without the parser (``referee.cli.fast``): a one-shot
+#: process runs one, and sets it for that run only.
+_FAST: Context | None = None
+
+
+def run_alone(obj: Context | None) -> None:
+    """Set (or, with None, clear) the context of a command line run without the parser."""
+    global _FAST
+    _FAST = obj
+
+
 def current() -> Context:
     """The context of the command line running on this thread (the root of click's context
-    stack), else the defaults."""
+    stack, or the one run without the parser), else the defaults."""
+    if _FAST is not None:
+        return _FAST
+    if "typer.main" not in sys.modules:  # no parser loaded: no click context to look in
+        return _OUTSIDE
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
     ctx = get_current_context(silent=True)

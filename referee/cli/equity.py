@@ -10,8 +10,9 @@ from typing import Any
 
 import typer
 
+from referee.cli.bodies import read_state
 from referee.cli.context import console
-from referee.cli.evening import Json, read_state
+from referee.cli.evening import Json
 from referee.cli.output import emit_json, lit, say
 
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli import equity, hand_rulings, history
-from referee.cli.evening import Json, report_change, run
+from referee.cli.bodies import report_change, run
+from referee.cli.evening import Json
 from referee.cli.output import say
 from referee.errors import BadInput
 

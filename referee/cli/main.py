@@ -18,7 +18,8 @@ import typer
 from referee import __version__
 from referee.cli import runner
 from referee.cli.boundary import RefereeGroup, hoist_root_options
-from referee.cli.context import Context, Sealed
+from referee.cli.context import Sealed
+from referee.cli.door import start
 from referee.errors import BadInput
 
 _root = typer.Typer(
@@ -77,14 +78,7 @@ def main(
     sealed = ctx.obj.evening if isinstance(ctx.obj, Sealed) else None
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
-    ctx.obj = Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
-    if db is not None or os.environ.get("REFEREE_DB"):
-        from referee.storage.files import check_reachable
-
-        check_reachable(ctx.obj.path())  # a name too long, a symlink loop: one line (E94)
-    from referee.storage import files
-
-    files.DRY_RUN = dry_run  # E133: every write of this run stops short of the disk
+    ctx.obj = start(db, debug, explain, sealed, dry_run)
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "

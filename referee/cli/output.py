@@ -10,8 +10,6 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-import typer
-
 from referee.cli import context
 
 if TYPE_CHECKING:
@@ -19,9 +17,27 @@ if TYPE_CHECKING:
     pass
 
 
+#: An ANSI style code (as click strips them from what it prints off a terminal).
+_ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
+
+
+def echo(message: str = "", err: bool = False) -> None:
+    """One line on stdout (or stderr), flushed; ANSI style codes dropped off a terminal:
+    what ``typer.echo`` does with text, without importing typer (a command line run without
+    it, ``referee.cli.fast``)."""
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:
+        return
+    out = message + "\n"
+    if "\033" in out and not stream.isatty():
+        out = _ANSI.sub("", out)
+    stream.write(out)
+    stream.flush()
+
+
 def emit_json(obj: Any) -> None:
     """One JSON document on stdout, UTF-8, keys in insertion order."""
-    typer.echo(json.dumps(obj, ensure_ascii=False))
+    echo(json.dumps(obj, ensure_ascii=False))
 
 
 #: A rich markup tag, with the backslashes before it (as rich reads them).
@@ -98,7 +114,7 @@ def say(text: str) -> None:
     Names and free text go in through ``lit`` at the formatting site.
     """
     if not context.current().has_console and not sys.stdout.isatty():
-        typer.echo(plain(text))
+        echo(plain(text))
         return
     context.console().print(text)
 

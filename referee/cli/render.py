@@ -345,7 +345,7 @@ def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
 def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
                notes: dict[int, str]) -> None:
     """The log off a terminal: one line a command (number, time, table, events, text)."""
-    import typer
+    from referee.cli.output import echo
 
     out = ["The evening's log: #, time, table, events, command"]
     for c in commands:
@@ -356,7 +356,7 @@ def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
     if undone:
         out.append(f"{plural(len(undone), 'command')} undone and kept: "
                    + printable("; ".join(u["text"] for u in undone[-5:])))
-    typer.echo("\n".join(out))
+    echo("\n".join(out))
 
 
 def verify(path: Path, count: int, problems: list[str], backup: Path | None = None, *,

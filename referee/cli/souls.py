@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.evening import Json, read_state, report_change, run
+from referee.cli.bodies import read_state, report_change, run
+from referee.cli.evening import Json
 from referee.cli.output import emit_json
 from referee.errors import IllegalAction
 from referee.jsontypes import JSONObject

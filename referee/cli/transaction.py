@@ -7,12 +7,12 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import typer
-
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
+from referee.cli.output import echo
 from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    import typer
 
     from referee.streams import Event
 
@@ -21,6 +21,9 @@ def command_text(extra: JSONObject | None = None) -> str:
     """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
     ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
     the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
+    own = current().line  # read without the parser (``referee.cli.fast``): its own words
+    if own is not None and not extra:
+        return own
     import shlex
 
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
@@ -95,14 +98,14 @@ def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
 
         with open_evening(db_path()) as ev:
             command = ev.undo(stream)
-        typer.echo(f"undone: {command.text}")
+        echo(f"undone: {command.text}")
 
     def redo() -> None:
         from referee.storage.store import open_evening
 
         with open_evening(db_path()) as ev:
             command = ev.redo(stream)
-        typer.echo(f"redone: {command.text}")
+        echo(f"redone: {command.text}")
 
     app.command("undo", help=f"Take back the last {table} command (kept in the log; "
                 f"`redo` restores it).")(undo)

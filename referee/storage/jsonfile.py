@@ -1,23 +1,24 @@
-"""The TinyDB storage of the evening file: read once, written once per command, atomically."""
+"""The storage of the evening file (TinyDB's JSON layout): read once, written once per
+command, atomically."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from tinydb.storages import Storage
-
 from referee.errors import StoreError
 from referee.storage.backups import damaged_message
 from referee.storage.files import commit_file, encode_checked, read_evening_digest
 
 
-class AtomicJSONStorage(Storage):
-    """TinyDB storage that reads the file once and writes it only on ``flush``, atomically.
+class AtomicJSONStorage:
+    """The evening file's tables, read once and written only on ``flush``, atomically.
 
     TinyDB's stock JSONStorage rewrites the file in place on every operation; a
-    kill in that window leaves a broken file. Here every TinyDB write lands in
-    memory and one ``flush`` per command replaces the file whole.
+    kill in that window leaves a broken file. Here every write lands in memory and
+    one ``flush`` per command replaces the file whole. The store reads and writes
+    the tables in TinyDB's layout itself (``referee.storage.store``), without
+    importing TinyDB.
     """
 
     def __init__(self, path: str, *, audit: bool = False) -> None:

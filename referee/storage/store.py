@@ -33,8 +33,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
 
-from tinydb import TinyDB
-
 from referee.errors import IllegalAction, StoreError
 from referee.jsontypes import JSONObject
 from referee.storage import files, header, memo, segments
@@ -96,7 +94,6 @@ class Evening:
         self.writable = write
         self._storage = AtomicJSONStorage(str(path), audit=audit)
         self.exists = self._storage.read() is not None
-        self._db = TinyDB(str(path), storage=lambda _p: self._storage)
         try:
             self._load_tables()
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
@@ -123,8 +120,30 @@ class Evening:
             if missing is not None:
                 raise StoreError(damaged_message(path, missing))
 
+    def _table(self, name: str) -> Any:
+        """The raw table ``name`` of the file (``{"1": row, ...}``), empty when there is none."""
+        raw = self._storage.read()
+        if raw is None:
+            return {}
+        try:
+            return raw[name]
+        except KeyError:
+            return {}
+
+    def _rows(self, name: str) -> list[dict[str, Any]]:
+        """The rows of table ``name`` in the file's order, each a copy (a row id that is no
+        number, or a row that is no object, raises as TinyDB's own reading would)."""
+        out = []
+        for row_id, row in self._table(name).items():
+            int(row_id)
+            out.append(dict(row))
+        return out
+
     def _load_tables(self) -> None:
-        meta = self._db.table("meta").get(doc_id=1)
+        # The tables read straight from the file's JSON, as TinyDB lays them out (its Table
+        # would build a Document of every row, to be copied again here).
+        found = self._table("meta").get("1", None)
+        meta = None if found is None else dict(found)
         if self.exists:
             header.check(self.path, meta, FORMAT)
         # The header as stored, just checked by ``header.check`` (its counts and its head).
@@ -136,11 +155,12 @@ class Evening:
             "next_cmd": 1,
             "head": GENESIS,
         }
-        snap = self._db.table("snapshot").get(doc_id=1)
+        found = self._table("snapshot").get("1", None)
+        snap = None if found is None else dict(found)
         self._snapshot: JSONObject = dict(snap["states"]) if snap else {}
         # Records as stored; a malformed one is found by the chain check (``chain_break``).
-        self._live: list[Record] = [cast(Record, dict(d)) for d in self._db.table("events").all()]
-        self._undone: list[dict[str, Any]] = [dict(d) for d in self._db.table("undone").all()]
+        self._live: list[Record] = [cast(Record, row) for row in self._rows("events")]
+        self._undone: list[dict[str, Any]] = self._rows("undone")
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -503,13 +523,15 @@ class Evening:
         from referee.version import __version__
 
         self.meta["writer"] = __version__  # a later release reading a newer file says so (E92)
-        self._db.drop_tables()
-        self._db.table("meta").insert(self.meta)
-        self._db.table("snapshot").insert({"states": self._snapshot})
-        if self._live:
-            self._db.table("events").insert_multiple(self._live)
-        if self._undone:
-            self._db.table("undone").insert_multiple(self._undone)
+        # The tables as TinyDB lays them out (each row under its id from 1, the tables in this
+        # order), built at once: dropping and inserting them through TinyDB copied every row
+        # twice more on every write. The file's bytes are the same.
+        tables: dict[str, Any] = {"meta": {"1": dict(self.meta)},
+                                  "snapshot": {"1": {"states": self._snapshot}}}
+        for name, rows in (("events", self._live), ("undone", self._undone)):
+            if rows:
+                tables[name] = {str(n): dict(row) for n, row in enumerate(rows, start=1)}
+        self._storage.write(tables)
         self._storage.flush()
 
 def _group(records: Iterable[Record]) -> Iterator[Command]:

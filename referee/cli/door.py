@@ -1,0 +1,217 @@
+"""What every command line goes through, with typer or without it: the error boundary's core
+(``guarded``), the run's start (``start``), what is checked at the door and where the root
+options may stand.
+
+``boundary.RefereeGroup`` (the typer app) and ``fast`` (the hot one-shot command lines,
+parsed without typer) both run a command's body through ``guarded``: a ``RefereeError`` is
+one line on stderr and exit 2 with nothing written; anything else is a bug, exit 1.
+Nothing here imports typer, click or rich.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from referee.cli import context
+from referee.cli.output import echo, printable
+from referee.errors import DryRunDone, RefereeError
+
+
+def refuse(line: str, ruling: str | None = None) -> None:
+    """A refusal: its one line on stderr, remembered for `rules last`; under ``--explain``
+    the full text of the ruling behind it follows on stdout."""
+    echo(f"error: {line}", err=True)
+    from referee.cli import aloud
+
+    memory = aloud.remember(line, ruling, context.db_path())
+    if context.current().explain:
+        try:
+            echo(aloud.explanation(memory["rulings"]))
+        except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
+            echo(f"(the rulebook cannot be read: {exc})")
+
+
+def start(db: Path | None, debug: bool = False, explain: bool = False,
+          sealed: Path | None = None, dry_run: bool = False) -> context.Context:
+    """The run's one context (its evening, its console, the station, --explain), from the
+    root options; a ``--db`` no file can be at is one line (E94); --dry-run set for the run."""
+    obj = context.Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
+    if db is not None or os.environ.get("REFEREE_DB"):
+        from referee.storage.files import check_reachable
+
+        check_reachable(obj.path())  # a name too long, a symlink loop: one line (E94)
+    from referee.storage import files
+
+    files.DRY_RUN = dry_run  # E133: every write of this run stops short of the disk
+    return obj
+
+
+def guarded(body: Callable[[], Any], words: Sequence[str],
+            passthrough: tuple[type[BaseException], ...] = ()) -> tuple[Any, int | None]:
+    """Run one command's ``body`` inside the error boundary: ``(its result, None)``, or
+    ``(None, exit status)`` when it ended in a refusal (2), a bug (1) or an answer that
+    could not be shown (0). ``passthrough`` (the parser's own exits) end the command and
+    go on up; ``words`` are the command's words, for --dry-run's --json."""
+    stops: tuple[type[BaseException], ...] = (*passthrough, KeyboardInterrupt)
+    _begin_command()
+    try:
+        rv = body()
+    except RefereeError as exc:
+        if _recorded():
+            _answer_failed(exc)  # after the commit: the command stands (E41)
+            return None, 0
+        refuse(printable(exc.line), exc.ruling)  # names as data (E42)
+        return None, 2
+    except stops:
+        _end_command()
+        raise
+    except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
+        given = list(words[:list(words).index("--")]) if "--" in words else list(words)
+        from referee.cli import dryrun
+
+        dryrun.show(dry, "--json" in given)
+        _end_command()
+        return None, 0
+    except BrokenPipeError:
+        # `referee log | head`: the reader left; say nothing more.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        _end_command()
+        return None, 0
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] in ("click", "typer"):
+            raise  # usage errors: the parser prints them and exits 2
+        if _is_bad_path(exc) and not _recorded():
+            # A path no file can be at, typed where a file is asked for: the user's
+            # situation, whichever command met it first (E94).
+            shown = printable(getattr(exc, "filename", None) or "a path")
+            why = getattr(exc, "strerror", None) or exc
+            refuse(f"{shown}: {why}; give another path (E94)", "E94")
+            return None, 2
+        if context.current().debug:
+            import traceback
+
+            traceback.print_exc()
+        if _recorded():
+            _answer_failed(exc)
+            return None, 0
+        if not context.current().debug:
+            echo(f"internal error: {type(exc).__name__}: {exc} "
+                 "(a bug, not your mistake; nothing was written; rerun with --debug)",
+                 err=True)
+        return None, 1
+    _end_command()
+    return rv, None
+
+
+def _is_bad_path(exc: BaseException) -> bool:
+    """An OSError of a path that names no possible file: too long, or a loop of links."""
+    import errno
+
+    return isinstance(exc, OSError) and exc.errno in (errno.ENAMETOOLONG, errno.ELOOP)
+
+
+def _store() -> Any:
+    return sys.modules.get("referee.storage.store")
+
+
+def _begin_command() -> None:
+    from referee.storage import files
+
+    files.NOTES.clear()
+    files.TRACK_ANSWERS = True
+    files.DRY_RUN = False  # the run's start sets it from --dry-run (E133)
+    store = _store()
+    if store is not None:
+        store.WRITTEN.clear()
+        store.UNANSWERED.clear()
+
+
+def _recorded() -> bool:
+    store = _store()
+    return bool(store is not None and store.WRITTEN)
+
+
+def _answer_failed(exc: BaseException) -> None:
+    """The command was recorded, but printing its answer failed: say so, truthfully."""
+    store = _store()
+    texts = "; ".join(f"`{w.get('text') or '?'}`" for w in store.WRITTEN) if store else "?"
+    with contextlib.suppress(OSError):  # a closed pipe: still mark it
+        echo(f"recorded: {texts}; but its answer could not be shown ({type(exc).__name__}: "
+             f"{exc}; a bug); `referee status` shows the evening", err=True)
+    _end_command()
+
+
+def _end_command() -> None:
+    """After the answer: mark it shown (E41), and pass on the store's notes."""
+    from referee.storage import files
+
+    store = _store()
+    with contextlib.suppress(OSError):  # a closed pipe: still mark it
+        if store is not None:
+            for entry in store.WRITTEN:  # marked inside the evening file itself
+                if entry.get("token"):
+                    store.mark_answered(entry["file"], entry["token"])
+            for entry in store.UNANSWERED:  # said once: remembered outside the evening
+                store.remember_told(entry["file"], entry.get("token"))
+                echo(f"note: the command `{entry.get('text')}` before this one was "
+                     "recorded, though its answer may not have been shown (the console "
+                     "stopped); `referee log` shows it: do not type it again (E41)",
+                     err=True)
+            store.WRITTEN.clear()
+            store.UNANSWERED.clear()
+        for note in files.NOTES:
+            echo(f"note: {note}", err=True)
+        files.NOTES.clear()
+
+
+def not_text(args: Sequence[str]) -> str | None:
+    """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
+
+    A NUL byte (no path, name or card holds one: the OS would refuse it deep inside), and bytes
+    that are not UTF-8 (Python hands them on as lone surrogates; stored in a promise or a name
+    they would break `log` on every strict terminal after). The bytes are quoted escaped, never
+    raw.
+    """
+    for n, arg in enumerate(map(str, args), start=1):
+        if "\x00" in arg:
+            return "an argument holds a NUL byte (\\x00); type it without (E45)"
+        if any("\udc80" <= c <= "\udcff" or "\ud800" <= c <= "\udfff" for c in arg):
+            raw = arg.encode("utf-8", "surrogateescape") if all(
+                not "\ud800" <= c <= "\udfff" or "\udc80" <= c <= "\udcff" for c in arg
+            ) else arg.encode("utf-8", "backslashreplace")
+            shown = raw.decode("ascii", "backslashreplace")
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in shown)
+            if len(shown) > 60:
+                shown = shown[:57] + "..."
+            return (f"argument {n} ({shown}) holds bytes that are not UTF-8 text; type it "
+                    "again as text, or set the terminal to UTF-8 (E94)")
+    return None
+
+
+def hoist_root_options(argv: list[str]) -> list[str]:
+    """Let ``--db PATH``, ``--debug``, ``--explain`` and ``--dry-run`` stand anywhere on the
+    line, as a GM types them."""
+    front: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg == "--":
+            rest += argv[i:]
+            break
+        if arg == "--db" and i + 1 < len(argv):
+            front += argv[i : i + 2]
+            i += 2
+            continue
+        if arg.startswith("--db=") or arg in ("--debug", "--explain", "--dry-run"):
+            front.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
