@@ -3,43 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NotRequired, TypedDict
+from typing import Any
 
 from referee.errors import StoreError
 from referee.storage.backups import damaged_message
+from referee.storage.seals import Meta, Pending, SealSum
 
-
-class SealSum(TypedDict):
-    """What the live file records of a sealed segment's bytes (E90)."""
-
-    size: int
-    sha256: str
-
-
-class Pending(TypedDict):
-    """Who wrote the file, so that the next command can tell whether its answer was shown
-    (E41): the command's text, the process and the token of the file's answer slot."""
-
-    text: str
-    pid: int
-    token: str
-
-
-class Meta(TypedDict):
-    """The evening file's header, as ``check`` has found it (the counts and the head) and as
-    the store writes it."""
-
-    format: int
-    created: float
-    segments: int                            # sealed segments, numbered from 1
-    next_seq: int
-    next_cmd: int
-    head: str                                # the hash chain's head (E40)
-    sealed_head: NotRequired[str]            # the last sealed event's hash
-    segment_files: NotRequired[list[str]]    # the segments' file names, in order
-    segment_sums: NotRequired[list[SealSum]]  # each segment's size and digest (E90)
-    pending: NotRequired[Pending]
-    writer: NotRequired[str]                 # the release that wrote it (E92)
+__all__ = ["Meta", "Pending", "SealSum", "check"]  # the header's shapes live in seals, below
 
 
 def check(path: Path, meta: Any, fmt: int) -> None:

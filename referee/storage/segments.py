@@ -26,7 +26,7 @@ from referee.storage.seals import (
 )
 
 if TYPE_CHECKING:
-    from referee.storage.header import Meta, SealSum
+    from referee.storage.seals import Meta, SealSum
 
 __all__ = ["SUMS", "Segment", "check_unsealed", "damage", "encode", "folder", "missing_sums",
            "presence", "read", "read_raw", "recorded", "seal_sum", "segment_path"]
