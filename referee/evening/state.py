@@ -408,9 +408,89 @@ def dump(state: State) -> dict[str, Any]:
 
 
 def copy(state: State) -> State:
-    """A deep copy of ``state`` (``load(dump(state))``), at a third of copy.deepcopy's cost:
-    what a command folds its events on, leaving the evening's state as it was."""
-    return load(dump(state))
+    """A deep copy of ``state`` for a command to fold its events on, leaving the evening's
+    state as it was; field by field, with what the folds only ever replace shared (about a
+    tenth of ``load(dump(state))``).
+
+    Shared, never copied: strings, numbers and the records no fold changes in place once made
+    (the scenario, each hand in the history, a guess, a consumed point, a bar, an exile, a
+    surcharge, the state an answer puts back: ``powers.effects.on_access`` replaces it, and
+    ``powers.effects`` restores from a copy of it). Everything a fold changes in place (the
+    chips, the seats, the souls, the hand and its round, the powers given out, the auction,
+    the ceremony, the season's clue sheets) is copied."""
+    hand = state.hand
+    auction, ceremony, season = state.auction, state.ceremony, state.season
+    return State(
+        started=state.started, fool=state.fool,
+        seats=[Seat(s.name, s.arcanum, s.colour, s.assistant, s.assistant_arcanum, s.seated,
+                    s.resigned, s.dead) for s in state.seats],
+        chips={k: dict(v) for k, v in state.chips.items()},
+        phase=state.phase, open_pending=state.open_pending, settings=dict(state.settings),
+        created=state.created, first_hand_at=state.first_hand_at,
+        hands_played=state.hands_played, hand=None if hand is None else _copy_hand(hand),
+        history=list(state.history), over=state.over, winner=state.winner,
+        scenario=state.scenario,
+        souls=[Soul(s.key, s.kind, s.holder, s.arcanum, s.identity, s.owner, s.destroyed,
+                    list(s.aliases)) for s in state.souls],
+        studies={k: dict(v) for k, v in state.studies.items()},
+        guesses=list(state.guesses), charges=dict(state.charges),
+        powers={k: PowerHeld(**v) for k, v in state.powers.items()},
+        consumed_points=list(state.consumed_points),
+        buyout_offers={k: list(v) for k, v in state.buyout_offers.items()},
+        auction=None if auction is None else Auction(
+            seller=auction["seller"], soul=auction["soul"], holder=auction["holder"],
+            bids=list(auction["bids"])),
+        barred=dict(state.barred),
+        surcharges={k: list(v) for k, v in state.surcharges.items()},
+        exiles=dict(state.exiles),
+        season=_copy_season(season) if season else Season(),
+        ceremony=None if ceremony is None else _copy_ceremony(ceremony),
+        amendments=list(state.amendments),
+    )
+
+
+def _copy_hand(hand: HandState) -> HandState:
+    r = hand.round
+    answer = hand.answerable
+    return HandState(
+        no=hand.no, phase=hand.phase, order=list(hand.order), folded=list(hand.folded),
+        showing={k: list(v) for k, v in hand.showing.items()},
+        contrib={k: list(v) for k, v in hand.contrib.items()},
+        round=Round(r.street, r.bet, dict(r.committed), r.raises, list(r.acted), r.actions,
+                    r.opener, r.last),
+        betting_over=hand.betting_over,
+        forfeited={k: list(v) for k, v in hand.forfeited.items()},
+        started=hand.started, antes=dict(hand.antes), openings=list(hand.openings),
+        effects=list(hand.effects),
+        answerable=None if answer is None else Answerable(**answer),
+        shift=dict(hand.shift), out={k: list(v) for k, v in hand.out.items()},
+        hooded={k: list(v) for k, v in hand.hooded.items()},
+    )
+
+
+def _copy_season(season: Season) -> Season:
+    out = Season(**season)
+    if "sheets" in season:
+        out["sheets"] = {k: dict(v) for k, v in season["sheets"].items()}
+    if "absent" in season:
+        out["absent"] = list(season["absent"])
+    if "dead" in season:
+        out["dead"] = list(season["dead"])
+    if "seen" in season:
+        out["seen"] = list(season["seen"])
+    if "roster" in season:
+        out["roster"] = dict(season["roster"])
+    return out
+
+
+def _copy_ceremony(ceremony: Ceremony) -> Ceremony:
+    out = Ceremony(**ceremony)
+    out["start"], out["roster"] = dict(ceremony["start"]), dict(ceremony["roster"])
+    out["decisions"], out["taken"] = list(ceremony["decisions"]), list(ceremony["taken"])
+    out["winners"], out["unheard"] = list(ceremony["winners"]), list(ceremony["unheard"])
+    if "left" in ceremony:
+        out["left"] = list(ceremony["left"])
+    return out
 
 
 def load(data: dict[str, Any]) -> State:

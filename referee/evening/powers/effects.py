@@ -54,8 +54,13 @@ def on_access(hand: HandState, e: PowerAccessed) -> None:
     if answer is None:
         return
     answer["via"] = e["name"]
-    before = answer["before"]
-    grant(before["hand"]["forfeited"], before["powers"], e, hand.no)
+    # The state put back is shared by every copy of this one (``state.copy``): replaced with
+    # the card given, never changed in place.
+    was = answer["before"]
+    forfeited = {k: list(v) for k, v in was["hand"]["forfeited"].items()}
+    powers = dict(was["powers"])
+    grant(forfeited, powers, e, hand.no)
+    answer["before"] = {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
 
 
 def snapshot(state: State) -> dict[str, Any]:
