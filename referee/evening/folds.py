@@ -119,16 +119,25 @@ def still_answerable(event: EveningEvent, answer: Answerable) -> bool:
 
 def replay(state: State, made: Sequence[EveningEvent]) -> State:
     """The state after ``events``, folded on a copy: ``state`` itself is left as it was. The
-    commands replay what they are about to return, so what they return always folds."""
-    return fold_on(copy(state), made)
+    commands replay what they are about to return, so what they return always folds. The
+    events are folded as copies: nothing the copy keeps is shared with what is returned."""
+    state = copy(state)
+    for event in made:
+        state = apply(state, plain(event))
+    return state
 
 
 def fold_on(state: State, made: Sequence[EveningEvent]) -> State:
     """``state`` after ``made``, folded into ``state`` itself, one event after another: for a
     command that already holds its own copy (``replay``) and folds each event it computes as it
-    goes, instead of copying the state again for each."""
+    goes, instead of copying the state again for each.
+
+    The events themselves are folded, not copies: they are the ones the command has just made
+    and returns, which nothing changes after, and the state folded from them is the command's
+    own, dropped when it returns. What the evening keeps is folded from copies of the events
+    (``Evening.commit``)."""
     for event in made:
-        state = apply(state, plain(event))
+        state = apply(state, event)
     return state
 
 

@@ -458,11 +458,11 @@ def _keeps(state: State, keep: list[str], best: dict[str, Any]) -> dict[str, int
 def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
            magic: bool) -> Showdown:
     from referee.rules.hands import explain
-    from referee.rules.pots import split_pot
+    from referee.rules.pots import build_pots, split_pot
 
     hand = state.hand
     assert hand is not None
-    layering = betting.pots(state, hand)
+    layering = build_pots(hand.contrib, hand.live, state.fool, hand.antes)  # R14, R15
     colours = {s.name: s.colour for s in state.seats}
     pots: list[ShowdownPot] = []
     for i, pot in enumerate(layering.pots):
