@@ -39,7 +39,7 @@ def _play_out(state: State) -> State:
         if who is None:
             state = _do(state, play.show(state, UP[state.hand.round.street]))
         else:
-            state = _do(state, play.act(state, who, "check"))
+            state = _do(state, play.act_said(state, who, "check"))
     return _do(state, play.showdown(state, [("Cy", "2C 4W KS"), ("Ada", "3C 5W AS")],
                                     magic=False, now=0.0))
 
@@ -62,7 +62,7 @@ def test_r13_declared_mid_hand_the_open_phase_waits_for_the_next_hand(evening: S
     assert state.hand is not None and state.hand.phase == "limit"  # never mid-hand
     state = _do(state, play.show(state, UP[1]))
     with pytest.raises(IllegalAction, match="exactly 1 chip"):
-        play.act(state, None, "bet", 3)  # the player to act
+        play.act_said(state, None, "bet", 3)  # the player to act
     with pytest.raises(IllegalAction, match="already declared"):
         commands.open_phase(state, now=11.0)
     state = _play_out(state)

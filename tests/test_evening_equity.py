@@ -53,7 +53,7 @@ def test_h26_h27_the_first_round_two_up_five_to_come_the_fool_four_up(state: Sta
 
 
 def test_h26_a_folded_players_up_cards_stay_seen(state: State) -> None:
-    state = do(state, play.act, "Cy", "fold")
+    state = do(state, play.act_said, "Cy", "fold")
     showing, _ = public_showing(state)
     assert [c.name for c in showing.contenders] == ["Ada", "Max"]
     assert not {"4C", "5W"} & _unseen(showing) and len(showing.unseen) == 70
@@ -114,8 +114,8 @@ def test_h28_magic_on_a_down_card_is_not_showing(state: State) -> None:
 
 
 def test_h27_up_cards_not_given_yet_count_as_unseen_and_are_named(state: State) -> None:
-    state = do(state, play.act, "Cy", "check")
-    state = do(state, play.act, "Ada", "check")
+    state = do(state, play.act_said, "Cy", "check")
+    state = do(state, play.act_said, "Ada", "check")
     state = do(state, play.show, [("Ada", "+6C 7W")])  # round 2: Cy's and Max's still due
     showing, notes = public_showing(state)
     assert [c.hidden for c in showing.contenders] == [3, 5, 3]
@@ -130,9 +130,9 @@ def test_h26_no_hand_no_figures(state: State) -> None:
 
 
 def test_h30_the_view_gives_each_pot_and_the_hand(state: State) -> None:
-    state = do(state, play.act, "Cy", "bet")
+    state = do(state, play.act_said, "Cy", "bet")
     assert equity_view(state)["pots"] == []  # Cy's chip is uncalled so far: no pot (H30)
-    state = do(state, play.act, "Ada", "call")
+    state = do(state, play.act_said, "Ada", "call")
     view = equity_view(state)
     assert view["method"] == "sampled" and view["hand"] == 1 and view["street"] == 2
     assert [p["name"] for p in view["players"]] == ["Ada", "Cy", "Max"]
@@ -146,8 +146,8 @@ def test_h30_the_view_gives_each_pot_and_the_hand(state: State) -> None:
 
 def test_h29_heads_up_after_the_deal_is_exact_and_equals_an_independent_count(
         state: State) -> None:
-    state = do(state, play.act, "Cy", "fold")
-    state = do(state, play.act, "Ada", "check")  # nobody left to bet against: the deal runs out
+    state = do(state, play.act_said, "Cy", "fold")
+    state = do(state, play.act_said, "Ada", "check")  # nobody left to bet against: the deal runs out
     state = do(state, play.show, [("Ada", "+6C 7W"), ("Max", "+2S 3S 4S")])
     view = equity_view(state)
     assert view["betting_over"]

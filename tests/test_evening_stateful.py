@@ -250,10 +250,10 @@ class EveningMachine(RuleBasedStateMachine):
         said = "all" if amount == betting.ALL else str(amount)
         words = [move, name, *([said] if amount is not None else []),
                  *(["--chips", chips] if chips else [])]
-        if not self.either(data, f"{move} {name}", lambda s: play.act(
+        if not self.either(data, f"{move} {name}", lambda s: play.act_said(
                 s, name, move, amount, chips), words):
             with pytest.raises(RefereeError) as info:
-                play.act(self.state(), name, move, amount, chips)
+                play.act_said(self.state(), name, move, amount, chips)
             pytest.fail(f"{move} {name} {amount} {chips}, offered by the console, was refused: "
                         f"{info.value}")
         return True
@@ -304,18 +304,18 @@ class EveningMachine(RuleBasedStateMachine):
         legal = []
         for name, move in tries:
             try:
-                play.act(state, name, move)
+                play.act_said(state, name, move)
             except RefereeError:
                 continue
             legal.append((name, move))
         assert legal, f"the Fool is to act and nobody can follow: {views.hand_view(state)}"
         name, move = data.draw(st.sampled_from(legal))
-        assert self.run(f"{move} {name}", lambda s: play.act(s, name, move))
+        assert self.run(f"{move} {name}", lambda s: play.act_said(s, name, move))
 
     @rule(who=NAMES, action=st.sampled_from([*ACTIONS, "dance"]), amount=amounts,
           chips=st.one_of(st.none(), chip_texts))
     def act_any(self, who: str, action: str, amount: int | None, chips: str | None) -> None:
-        self.run(f"{action} {who}", lambda s: play.act(s, who, action, amount, chips))
+        self.run(f"{action} {who}", lambda s: play.act_said(s, who, action, amount, chips))
 
     @rule(data=st.data(), spoil=st.sampled_from(["none", "drop", "swap", "short"]))
     def showdown_real(self, data: st.DataObject, spoil: str) -> None:
@@ -534,7 +534,7 @@ def _check_round(state: State) -> State:
             and not state.hand.betting_over:
         who = betting.to_act(state, state.hand)
         assert who is not None, views.hand_view(state)
-        state = _do(state, play.act(state, who, "check"))
+        state = _do(state, play.act_said(state, who, "check"))
     return state
 
 
@@ -547,8 +547,8 @@ def _fool_to_open_round_two() -> State:
     state = _do(state, play.start_hand(state, now=1.0))
     state = _do(state, play.show(state, [("Ada", "2C 3C"), ("Bob", "2W 3W"),
                                          ("Fool", "0 I II III")]))
-    state = _do(state, play.act(state, "Ada", "bet"))
-    state = _do(state, play.act(state, "Bob", "call"))
+    state = _do(state, play.act_said(state, "Ada", "bet"))
+    state = _do(state, play.act_said(state, "Bob", "call"))
     state = _do(state, play.show(state, [("Ada", "+4S 5S"), ("Bob", "+4W 6S"),
                                          ("Fool", "+IV V")]))
     state = _check_round(state)
@@ -563,7 +563,7 @@ def _fool_to_open_round_two() -> State:
                                          ("Fool", "KC KW 0 I")]))
     assert state.hand is not None and state.hand.round.opener == "Fool"  # E4: bet at once
     for who in ("Ada", "Bob"):
-        state = _do(state, play.act(state, who, "call"))
+        state = _do(state, play.act_said(state, who, "call"))
     assert state.hand is not None and state.hand.round.street == 2
     assert betting.to_act(state, state.hand) is None  # R9: round two's up cards first
     state = _do(state, play.show(state, [("Ada", "+5C 6C"), ("Bob", "+5W 6W"),
@@ -583,13 +583,13 @@ def test_r15_the_fool_to_open_a_round_is_never_a_dead_end() -> None:
     accepted = []
     for move in options.moves:
         try:
-            play.act(state, state.fool, move)
+            play.act_said(state, state.fool, move)
         except RefereeError:
             continue
         accepted.append(move)
     assert not accepted  # it is not the Fool's turn any more
     for move in options.moves:  # and the player to act can do each move offered
         try:
-            play.act(state, options.name, move)
+            play.act_said(state, options.name, move)
         except RefereeError as exc:
             raise AssertionError(f"{options.name} is offered {move} but refused: {exc}") from None

@@ -57,9 +57,9 @@ def test_a_hand_folds_antes_actions_and_the_showdown() -> None:
     assert state.stack(POT) == 2
     state = replay(state, play.show(state, [("Ada", "KC KW"), ("Cy", "2C 3W"),
                                             ("Max", "4C 5W 6S 8P")]))
-    state = replay(state, play.act(state, None, "bet", 2))
+    state = replay(state, play.act_said(state, None, "bet", 2))
     assert state.hand is not None and state.hand.openings[0]["opener"] == "Ada"
-    state = replay(state, play.act(state, None, "fold"))
+    state = replay(state, play.act_said(state, None, "fold"))
     assert state.hand is not None and state.hand.folded == ["Cy"]
     # Only the Fool is left against Ada: no more betting; the showdown gives back her bet.
     assert state.hand.betting_over
@@ -83,14 +83,14 @@ def test_views_show_no_down_card() -> None:
     state = replay(state, play.show(state, [("Ada", "KC KW"), ("Cy", "2C 3W"),
                                             ("Max", "4C 5W 6S 8P")]))
     for _ in range(2):
-        state = replay(state, play.act(state, None, "check"))
+        state = replay(state, play.act_said(state, None, "check"))
     state = replay(state, play.show(state, [("Ada", "+7S 8S"), ("Cy", "+7P 9P"),
                                             ("Max", "+9S 10S")]))
     for _ in range(2):
-        state = replay(state, play.act(state, None, "check"))
+        state = replay(state, play.act_said(state, None, "check"))
     state = replay(state, play.show_cards(state, "Max", "+AP"))
     for _ in range(2):
-        state = replay(state, play.act(state, None, "check"))
+        state = replay(state, play.act_said(state, None, "check"))
     hand = views.hand_view(state)
     assert hand is not None and hand["betting_over"]
     text = str(views.status(state, now=0.0))

@@ -48,14 +48,14 @@ def _fool_wins_two(state: State) -> State:
     """Cy bets, Ada calls, the Fool's four Kings win both chips (hand 1 of the report)."""
     state = do(state, play.start_hand, now=0.0)
     state = do(state, play.show, [("Ada", "2C 3W"), ("Cy", "4C 5W"), ("Max", "KC KW KS KP")])
-    state = do(state, play.act, "Cy", "bet")
-    state = do(state, play.act, "Ada", "call")
+    state = do(state, play.act_said, "Cy", "bet")
+    state = do(state, play.act_said, "Ada", "call")
     state = do(state, play.show, [("Ada", "+6C 7W"), ("Cy", "+8C 9W"), ("Max", "+2S 3S")])
-    state = do(state, play.act, None, "check")
-    state = do(state, play.act, None, "check")
+    state = do(state, play.act_said, None, "check")
+    state = do(state, play.act_said, None, "check")
     state = do(state, play.show, [("Max", "+4S")])
-    state = do(state, play.act, None, "check")
-    state = do(state, play.act, None, "check")
+    state = do(state, play.act_said, None, "check")
+    state = do(state, play.act_said, None, "check")
     return do(state, play.showdown, [("Ada", "10C PC XX"), ("Cy", "10W PW XXI")], magic=False,
               now=0.0)
 
@@ -64,12 +64,12 @@ def test_r15_antes_are_dead_money_in_a_whole_hand(state: State) -> None:
     state = _fool_wins_two(state)
     state = do(state, play.start_hand, now=0.0, open_phase=True)
     state = do(state, play.show, [("Ada", "2C 3W"), ("Cy", "KC KW"), ("Max", "6C 7W 8S 9P")])
-    state = do(state, play.act, "Cy", "bet", 1)
-    state = do(state, play.act, "Ada", "fold")
+    state = do(state, play.act_said, "Cy", "bet", 1)
+    state = do(state, play.act_said, "Ada", "fold")
     state = do(state, play.show, [("Cy", "+2S 3S"), ("Max", "+2P 4W")])
-    state = do(state, play.act, "Cy", "check")
+    state = do(state, play.act_said, "Cy", "check")
     state = do(state, play.show_cards, "Max", "+10C")
-    state = do(state, play.act, "Cy", "call")
+    state = do(state, play.act_said, "Cy", "call")
     event = play.showdown(state, [("Cy", "10S PS XX")], magic=False, now=0.0)[0]
     assert event["returned"] == {}
     assert [sum(p["chips"].values()) for p in event["pots"]] == [6]
@@ -80,7 +80,7 @@ def test_r15_antes_are_dead_money_in_a_whole_hand(state: State) -> None:
 def test_r9_up_cards_by_the_round_and_none_changed_silently(state: State) -> None:
     state = do(state, play.start_hand, now=0.0)
     refused(state, play.show_cards, "Cy", "4C 5W 9S", match="3 up cards for Cy, but 2")
-    refused(state, play.act, "Ada", "bet", match="up cards are not all given")
+    refused(state, play.act_said, "Ada", "bet", match="up cards are not all given")
     state = do(state, play.show_cards, "Ada", "2C 3W")
     refused(state, play.show_cards, "Ada", "2C 9W", match="would drop 3W")
     refused(state, play.show_cards, "Ada", "9C 9W", match="Ada already shows 2C 3W")
@@ -92,7 +92,7 @@ def test_r9_up_cards_by_the_round_and_none_changed_silently(state: State) -> Non
 def test_e25_fix_records_the_opener_it_would_have_changed(state: State) -> None:
     state = do(state, play.start_hand, now=0.0)
     state = do(state, play.show, [("Ada", "KC 2W"), ("Cy", "QC 3W"), ("Max", "4C 6W 8S 9P")])
-    state = do(state, play.act, None, "check")  # Ada, King high, opened
+    state = do(state, play.act_said, None, "check")  # Ada, King high, opened
     events = play.fix(state, "Ada", "KC", "4S")
     assert events[0]["openers"] == [{"street": 1, "opened": "Ada", "would": "Cy"}]
     state = _do(state, events)
@@ -104,8 +104,8 @@ def test_e25_fix_records_the_opener_it_would_have_changed(state: State) -> None:
 def test_e27_bets_are_what_was_said(state: State) -> None:
     state = do(state, play.start_hand, now=0.0, open_phase=True)
     state = do(state, play.show, [("Ada", "KC KW"), ("Cy", "2C 3W"), ("Max", "4C 6W 8S 9P")])
-    refused(state, play.act, "Ada", "bet", 10, match="holds 9 chip")
-    events = play.act(state, "Ada", "bet", betting.ALL)
+    refused(state, play.act_said, "Ada", "bet", 10, match="holds 9 chip")
+    events = play.act_said(state, "Ada", "bet", betting.ALL)
     assert events[0]["chips"] == {"red": 9} and events[0]["all_in"]
 
 
@@ -117,7 +117,7 @@ def test_e4_the_fools_forced_moves_are_named_in_betting(state: State) -> None:
     events = play.show_cards(state, "Max", "KC KW QS QP")
     assert events[-1]["auto"] and events[-1]["action"] == "bet"
     state = _do(state, events)
-    refused(state, play.act, "Max", "check", match="not the Fool's turn")
+    refused(state, play.act_said, "Max", "check", match="not the Fool's turn")
 
 
 def test_r21_auction_and_sale_through_the_assistant(state: State) -> None:
@@ -151,7 +151,7 @@ def test_e4_a_bet_and_the_forced_call_after_it_fold_on_one_copy(
     state = _fool_wins_two(state)
     state = do(state, play.start_hand, now=0.0)
     state = do(state, play.show, [("Ada", "2C 3W"), ("Cy", "4C 4W"), ("Max", "KC KW QS QP")])
-    state = do(state, play.act, "Ada", "raise")
+    state = do(state, play.act_said, "Ada", "raise")
     copies: list[State] = []
     real_copy, real_replay = play.copy, play.replay
 
@@ -166,7 +166,7 @@ def test_e4_a_bet_and_the_forced_call_after_it_fold_on_one_copy(
     monkeypatch.setattr(play, "copy", counted_copy)
     monkeypatch.setattr(play, "replay", counted_replay)
     before = pickle.dumps(state)
-    events = play.act(state, None, "call")
+    events = play.act_said(state, None, "call")
     assert [(e["name"], e["action"], e["auto"]) for e in events] == [
         ("Cy", "call", False), ("Max", "call", True)]
     assert copies == [state] and pickle.dumps(state) == before

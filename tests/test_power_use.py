@@ -100,7 +100,7 @@ class Hand:
             self.deal_round()
             if stop():
                 return
-            self.do(play.act, None, "check")
+            self.do(play.act_said, None, "check")
 
     def true_hands(self) -> list[tuple[str | None, str]]:
         hand = self.state.hand

@@ -191,7 +191,7 @@ class PowersMachine(RuleBasedStateMachine):
         moves = [m for m in what.moves if m != "fold"] or list(what.moves)
         if data.draw(st.floats(0, 1)) < 0.1:
             moves = ["fold"]
-        self.attempt(play.act, what.name, data.draw(st.sampled_from(moves)))
+        self.attempt(play.act_said, what.name, data.draw(st.sampled_from(moves)))
 
     @rule(data=st.data(), card=st.sampled_from(MAJORS), way=st.sampled_from(["upright",
                                                                              "reversed"]))

@@ -114,7 +114,7 @@ def check_around(state: State, folds: tuple[str, ...] = (),
             state = deal_up(state, planned or PLAIN)
             continue
         action = "fold" if name in folds else "check"
-        state = do(state, play.act, name, action)
+        state = do(state, play.act_said, name, action)
     return state
 
 

@@ -115,7 +115,7 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
-    before, after, events = run(lambda s: play.act(s, who, action, n, chips))
+    before, after, events = run(lambda s: play.act_said(s, who, action, n, chips))
     report_change(before, after, events, as_json)
 
 

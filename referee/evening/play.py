@@ -318,10 +318,29 @@ def _follow_on(sim: State) -> tuple[list[EveningEvent], State]:
     return [*forced, *won], fold_on(sim, won)
 
 
-def act(state: State, who: str | None, action: str, amount: int | None = None,
-        chips_text: str | None = None) -> list[EveningEvent]:
-    """One betting action in turn (R11-R15), by ``who`` or, unnamed, by the player to act;
-    the Fool's forced moves follow by themselves. ``amount`` may be ``betting.ALL``.
+def act_said(state: State, who: str | None, action: str, amount: int | None = None,
+             chips_text: str | None = None) -> list[EveningEvent]:
+    """One betting action as the GM says it: ``who`` read as a player (unnamed: the player to
+    act), the colours of ``chips_text`` read as the evening's (R11), then ``act``.
+    ``amount`` may be ``betting.ALL``."""
+    need_hand(state)
+    return act(state, said(state, who, action, amount, chips_text))
+
+
+def said(state: State, who: str | None, action: str, amount: int | None = None,
+         chips_text: str | None = None) -> betting.Request:
+    """The GM's betting move in the evening's own names: the player read at once, the colours
+    named only when the move comes to be verified, so that what is wrong with the turn is
+    said first."""
+    name = None if who is None else player(state, who)
+    text = chips_text or ""
+    return betting.Request(name, action, amount,
+                           (lambda: parse_chips(state, text)) if text else None)
+
+
+def act(state: State, request: betting.Request) -> list[EveningEvent]:
+    """One betting action in turn (R11-R15), by ``request.name`` or, unnamed, by the player to
+    act; the Fool's forced moves follow by themselves.
 
     The betting machine runs on one copy of the state: each step (``betting.step``) computes
     the next event from the state the one before left, and it is folded into that same copy:
@@ -329,10 +348,7 @@ def act(state: State, who: str | None, action: str, amount: int | None = None,
     cards), the move, the forced moves after it; then the uncontested pot (R15, E7)."""
     need_hand(state)
     state = copy(state)  # the machine's own copy: ``state`` from here on
-    name = None if who is None else player(state, who)
-    text = chips_text or ""
-    move: betting.Request | None = betting.Request(
-        name, action, amount, (lambda: parse_chips(state, text)) if text else None)
+    move: betting.Request | None = request
     events: list[EveningEvent] = []
     forced: list[Action] = []
     while state.hand is not None:

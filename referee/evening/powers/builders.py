@@ -13,7 +13,7 @@ from collections.abc import Callable
 from referee.errors import BadInput
 from referee.evening import betting
 from referee.evening.events import PowerUsed
-from referee.evening.play import act
+from referee.evening.play import act_said
 from referee.evening.powers import constraints
 from referee.evening.powers.building import Use, counts_as, pay, power_label, toll_payers
 from referee.names import match_name, plural
@@ -113,7 +113,7 @@ def _turn(use: Use, e: PowerUsed) -> str:
 def _no_raises(use: Use, e: PowerUsed) -> str:
     text = str(use.need("action", "the bet or raise it comes with (bet or raise)"))
     action = match_name(text, ["bet", "raise"], "action with this power")
-    use.before.extend(act(use.state, use.name, action))
+    use.before.extend(act_said(use.state, use.name, action))
     e["street"] = use.hand.round.street
     return f"{use.name} {action}s: no more raises this round; the others call or fold"
 
