@@ -54,13 +54,14 @@ class Table:
         return missing_up_cards(self.state, self.hand)
 
     def first_in(self, names: list[str]) -> str:
-        """The best showing hand among ``names`` (R9; dead cards count for nothing, S21)."""
-        from referee.rules.hands import first_to_bet
+        """The best showing hand among ``names`` (R9; dead cards count for nothing, S21), ties
+        to the seat nearest the Fool's left, the Fool last (H5): ``hands.first_to_bet`` on the
+        machine's own cards, checked when they were shown and parsed once (``Constraints``)."""
+        from referee.rules.hands import best_hand
 
-        seats = [n for n in self.hand.order if n in names]
-        fool = self.state.fool
-        return first_to_bet([(n, self.limits.showing.get(n, [])) for n in seats],
-                            fool=fool if fool in seats else None, magic=True)
+        showing = self.limits.showing  # hand.order runs from the Fool's left, the Fool last
+        return max((n for n in self.hand.order if n in names),  # max keeps the first of equals
+                   key=lambda n: best_hand(showing.get(n, []), magic=True))
 
     def opener(self) -> str | None:
         """Who opens the current round: the highest showing among those who can bet (R9,
