@@ -30,6 +30,7 @@ from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 from referee.streams import Event, plain
 
 if TYPE_CHECKING:
+    from referee.evening.events import ScenarioContent
     from referee.rules.scenario import Scenario
 
 #: ``--seat NAME:::-``: the stakeholder sits without an assistant tonight.
@@ -247,7 +248,7 @@ def _seat(last: State, name: str, arcanum: int, change: SeatChange | None, known
 
 
 def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[int, str],
-           ) -> tuple[list[SoulRecord], dict[str, Any], list[str]]:
+           ) -> tuple[list[SoulRecord], ScenarioContent, list[str]]:
     """Every soul not destroyed, where it ended (R42); an own soul for a stakeholder who has
     none; one new bottled soul per stakeholder, from the scenario's souls new to the season."""
     seen = list(dict.fromkeys([*last.season.get("seen", []),

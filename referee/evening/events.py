@@ -10,7 +10,7 @@ annotations`` here: TypedDict reads ``NotRequired`` from the evaluated annotatio
 
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, Required, TypedDict, cast
+from typing import Literal, NotRequired, Required, TypedDict, cast
 
 from referee.errors import InvariantViolation
 from referee.jsontypes import JSON as JSON  # the records' hints name it (typing.get_type_hints)
@@ -54,7 +54,18 @@ class PowerSpec(TypedDict):
     text: str
     magic: bool
     timing: str                      # own_turn, before_turn, answer_bet ... (S11)
-    effect: dict[str, Any]           # kind and its parameters (power_vocab), free-form
+    effect: JSONObject               # kind and its parameters (power_vocab), free-form
+
+
+class ScenarioContent(TypedDict, total=False):
+    """The scenario's content as ``evening_created`` copies it in (E14), so that the file
+    stands alone (``referee.evening.souls.setup_from_scenario``); empty for an evening opened
+    with no scenario."""
+
+    name: str
+    source: str                      # the file it was read from
+    clues: dict[str, dict[str, list[str]]]  # soul label -> clue sheet number -> its clues
+    powers: list[PowerSpec]
 
 
 class EveningCreated(TypedDict):
@@ -62,8 +73,8 @@ class EveningCreated(TypedDict):
     fool: str
     time: float
     seats: list[SeatRecord]
-    settings: dict[str, Any]
-    scenario: dict[str, Any]         # the scenario's content, copied in (E14)
+    settings: JSONObject             # options by name (r11_own_colour_first): an open table
+    scenario: ScenarioContent        # the scenario's content, copied in (E14)
     souls: list[SoulRecord]
 
 
@@ -185,7 +196,7 @@ class SeatChanged(TypedDict):
 
 class SettingsChanged(TypedDict):
     kind: Literal["settings_changed"]
-    settings: dict[str, Any]
+    settings: JSONObject
 
 
 class SoulStudied(TypedDict):
@@ -382,8 +393,8 @@ class EveningContinued(TypedDict):
     fool: str
     time: float
     seats: list[SeatRecord]
-    settings: dict[str, Any]
-    scenario: dict[str, Any]         # the new scenario, plus the clue sheets of carried souls
+    settings: JSONObject
+    scenario: ScenarioContent        # the new scenario, plus the clue sheets of carried souls
     souls: list[SoulRecord]          # every soul not destroyed, where it ended, and the new ones
     previous: PreviousEvening
     evening: int                     # its number in the chain, the first being 1
@@ -433,7 +444,7 @@ def fields(kind: str) -> tuple[frozenset[str], frozenset[str]]:
 _REQUIRED = {kind: fields(kind)[0] for kind in KINDS}
 
 
-def read(raw: Mapping[str, Any]) -> EveningEvent:
+def read(raw: Mapping[str, JSON]) -> EveningEvent:
     """A stored event as its record: the door where JSON becomes an ``EveningEvent``. Checks
     the kind and the required fields (what the fold reads without asking); a failure is damage
     or a bug, never the GM's mistake.
