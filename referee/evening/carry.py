@@ -16,7 +16,7 @@ import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import commands, roster
@@ -31,6 +31,7 @@ from referee.streams import Event, plain
 
 if TYPE_CHECKING:
     from referee.evening.events import ScenarioContent
+    from referee.rules.fate.fold import State as FateState
     from referee.rules.scenario import Scenario
 
 #: ``--seat NAME:::-``: the stakeholder sits without an assistant tonight.
@@ -312,7 +313,7 @@ def _sheets(last: State, seats: list[SeatSpec], clues: dict[str, dict[str, list[
     return {a: m for a, m in sheets.items() if m}
 
 
-def fate_events(last_fate: dict[str, Any]) -> list[Event]:
+def fate_events(last_fate: FateState) -> list[Event]:
     """The Card of Fate characters into the next evening's ``fate`` stream (R42): each as it
     stands, Measures, checks, Reputations, wounds, healing and infection; the tables and the
     deck with them (F19). A duel under way ends with its evening (E109)."""
