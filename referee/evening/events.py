@@ -175,16 +175,47 @@ class ChipsCounted(TypedDict):
     differences: list[Difference]
 
 
+class Replayed(TypedDict):
+    """A command as an amendment replayed it (E138)."""
+
+    cmd: int                         # its number, as it was
+    text: str
+    events: list[JSONObject]         # its events, as stored
+
+
+class Rippled(TypedDict):
+    """An outcome an amendment changes (E138, ``referee.evening.ripple``)."""
+
+    what: str                        # "opener of hand 1 round 2", "status points of Ada" ...
+    before: str | int | list[str] | None
+    after: str | int | list[str] | None
+
+
+class Replaced(TypedDict):
+    """A command an amendment replaced (E140)."""
+
+    cmd: int
+    old: str
+    new: str
+
+
+class Dropped(TypedDict):
+    """A command an amendment dropped (E140)."""
+
+    cmd: int
+    text: str
+
+
 class CommandAmended(TypedDict):
     kind: Literal["command_amended"]
     cmd: int                         # the command replaced (E138)
     old: str                         # its text as it was
     new: str                         # the text it is now
-    replayed: list[JSONObject]       # each later command: cmd (as it was), text, events
-    ripple: list[JSONObject]         # what, before, after: every outcome that changed
+    replayed: list[Replayed]         # each later command: cmd (as it was), text, events
+    ripple: list[Rippled]            # what, before, after: every outcome that changed
     state: JSONObject                # the evening as the replay left it
-    changed: NotRequired[list[JSONObject]]  # every command replaced: cmd, old, new (E140)
-    dropped: NotRequired[list[JSONObject]]  # every command dropped: cmd, text (E140)
+    changed: NotRequired[list[Replaced]]  # every command replaced: cmd, old, new (E140)
+    dropped: NotRequired[list[Dropped]]   # every command dropped: cmd, text (E140)
 
 
 class SeatChanged(TypedDict):
