@@ -16,6 +16,9 @@ from referee.errors import InvariantViolation
 from referee.jsontypes import JSON as JSON  # the records' hints name it (typing.get_type_hints)
 from referee.jsontypes import JSONObject
 
+# A field that is a JSON object is written ``dict[str, JSON]``, which is what ``JSONObject``
+# means: the alias is a string, which TypedDict would compile each time this module is imported.
+
 Chips = dict[str, int]
 
 
@@ -54,7 +57,7 @@ class PowerSpec(TypedDict):
     text: str
     magic: bool
     timing: str                      # own_turn, before_turn, answer_bet ... (S11)
-    effect: JSONObject               # kind and its parameters (power_vocab), free-form
+    effect: dict[str, JSON]          # kind and its parameters (power_vocab), free-form
 
 
 class ScenarioContent(TypedDict, total=False):
@@ -73,7 +76,7 @@ class EveningCreated(TypedDict):
     fool: str
     time: float
     seats: list[SeatRecord]
-    settings: JSONObject             # options by name (r11_own_colour_first): an open table
+    settings: dict[str, JSON]        # options by name (r11_own_colour_first): an open table
     scenario: ScenarioContent        # the scenario's content, copied in (E14)
     souls: list[SoulRecord]
 
@@ -213,7 +216,7 @@ class CommandAmended(TypedDict):
     new: str                         # the text it is now
     replayed: list[Replayed]         # each later command: cmd (as it was), text, events
     ripple: list[Rippled]            # what, before, after: every outcome that changed
-    state: JSONObject                # the evening as the replay left it
+    state: dict[str, JSON]           # the evening as the replay left it
     changed: NotRequired[list[Replaced]]  # every command replaced: cmd, old, new (E140)
     dropped: NotRequired[list[Dropped]]   # every command dropped: cmd, text (E140)
 
@@ -227,7 +230,7 @@ class SeatChanged(TypedDict):
 
 class SettingsChanged(TypedDict):
     kind: Literal["settings_changed"]
-    settings: JSONObject
+    settings: dict[str, JSON]
 
 
 class SoulStudied(TypedDict):
@@ -424,7 +427,7 @@ class EveningContinued(TypedDict):
     fool: str
     time: float
     seats: list[SeatRecord]
-    settings: JSONObject
+    settings: dict[str, JSON]
     scenario: ScenarioContent        # the new scenario, plus the clue sheets of carried souls
     souls: list[SoulRecord]          # every soul not destroyed, where it ended, and the new ones
     previous: PreviousEvening
