@@ -165,7 +165,7 @@ class Handout(TypedDict):
     souls: list[HandoutSoul]
 
 
-def claims_of(found: list[dict[str, Any]]) -> list[Claim]:
+def claims_of(found: list[pts.Claim]) -> list[Claim]:
     """The claims ``referee.evening.points.promotions`` gives, as records, keys in order."""
     return [Claim(person=c["person"], arcanum=c["arcanum"], points=c["points"],
                   occupant=c["occupant"], occupant_points=c["occupant_points"]) for c in found]

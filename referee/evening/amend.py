@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from referee.errors import IllegalAction
 from referee.evening.events import CommandAmended
 from referee.evening.state import State, dump, load
 from referee.streams import Event
+
+if TYPE_CHECKING:
+    from referee.evening.events import Dropped, Replaced, Replayed, Rippled
+    from referee.jsontypes import JSON
 
 #: Commands an amendment never replays (E139): they reach past this evening's file.
 NOT_REPLAYED = ("next", "new")
@@ -37,14 +41,15 @@ def effective(commands: Iterable[tuple[int, str, list[Event]]], *, marked: bool 
 
 def _walk(commands: Iterable[tuple[int, str, list[Event]]],
           out: list[tuple[int, str, list[Event]]], *, marked: bool = False
-          ) -> Iterator[tuple[int, str, Any]]:
+          ) -> Iterator[tuple[int, str, CommandAmended]]:
     """Build the timeline in ``out`` command by command (E138), yielding each amendment (its
     command, text and event) when ``out`` is the timeline as that amendment left it."""
     for cmd, text, events in commands:
-        amended = next((e for e in events if e["kind"] == "command_amended"), None)
-        if amended is None:
+        found = next((e for e in events if e["kind"] == "command_amended"), None)
+        if found is None:
             out.append((cmd, text, events))
             continue
+        amended = cast(CommandAmended, found)  # a stored event, by its kind an amendment
         out[:] = [c for c in out if c[0] < amended["cmd"]]
         out += [(r["cmd"], r["text"], list(r["events"])) for r in amended["replayed"]]
         yield cmd, text, amended
@@ -76,10 +81,10 @@ def check_replayable(later: Iterable[tuple[int, str, list[Event]]]) -> None:
                                 ruling="E139")
 
 
-def amendment(cmd: int, old: str, new: str, replayed: list[dict[str, Any]],
-              state: State, found: list[dict[str, Any]], *,
-              changed: list[dict[str, Any]] | None = None,
-              dropped: list[dict[str, Any]] | None = None) -> CommandAmended:
+def amendment(cmd: int, old: str, new: str, replayed: list[Replayed],
+              state: State, found: list[Rippled], *,
+              changed: list[Replaced] | None = None,
+              dropped: list[Dropped] | None = None) -> CommandAmended:
     """The ``command_amended`` event (E138, E140): the first command it reaches (``cmd``,
     its ``old`` text and its ``new`` one, empty when it is dropped), every command replaced
     (``changed``: cmd, old, new) and dropped (``dropped``: cmd, text), every command from the
@@ -136,7 +141,7 @@ def recheck(commands: Iterable[tuple[int, str, list[Event]]], empty: State,
     return problems
 
 
-def _canonical(value: Any) -> str:
+def _canonical(value: JSON) -> str:
     import json
 
     return json.dumps(value, sort_keys=True, separators=(",", ":"), default=str)

@@ -16,7 +16,7 @@ import copy
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import commands, roster
@@ -30,6 +30,8 @@ from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 from referee.streams import Event, plain
 
 if TYPE_CHECKING:
+    from referee.evening.events import ScenarioContent
+    from referee.rules.fate.fold import State as FateState
     from referee.rules.scenario import Scenario
 
 #: ``--seat NAME:::-``: the stakeholder sits without an assistant tonight.
@@ -247,7 +249,7 @@ def _seat(last: State, name: str, arcanum: int, change: SeatChange | None, known
 
 
 def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[int, str],
-           ) -> tuple[list[SoulRecord], dict[str, Any], list[str]]:
+           ) -> tuple[list[SoulRecord], ScenarioContent, list[str]]:
     """Every soul not destroyed, where it ended (R42); an own soul for a stakeholder who has
     none; one new bottled soul per stakeholder, from the scenario's souls new to the season."""
     seen = list(dict.fromkeys([*last.season.get("seen", []),
@@ -311,7 +313,7 @@ def _sheets(last: State, seats: list[SeatSpec], clues: dict[str, dict[str, list[
     return {a: m for a, m in sheets.items() if m}
 
 
-def fate_events(last_fate: dict[str, Any]) -> list[Event]:
+def fate_events(last_fate: FateState) -> list[Event]:
     """The Card of Fate characters into the next evening's ``fate`` stream (R42): each as it
     stands, Measures, checks, Reputations, wounds, healing and infection; the tables and the
     deck with them (F19). A duel under way ends with its evening (E109)."""

@@ -7,7 +7,7 @@ roster they decide against, and how their events fold, are in ``referee.evening.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.errors import IllegalAction
 from referee.evening import points as pts
@@ -19,6 +19,17 @@ from referee.names import match_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 
 VACANT_NEEDS = pts.VACANT_NEEDS  # R28
+
+#: A claim the ceremony would hear now (R40): a promotion claim (``points.Claim``), how it is
+#: heard, the Arcanum a member would leave (``"from"``), and whether a soul's secret Arcanum
+#: takes part in it (E43). ``"from"`` is a keyword, hence this form.
+CeremonyClaim = TypedDict("CeremonyClaim", {
+    "person": str, "arcanum": str, "points": int, "occupant": str | None,
+    "occupant_points": int | None,
+    "how": str,                      # promote or switch
+    "from": str | None,              # switch: the numeral of the Arcanum the member holds
+    "secret": bool,
+})
 
 
 def title(arcanum: int) -> str:
@@ -84,7 +95,7 @@ def _heard(state: State) -> tuple[set[int], set[str], set[tuple[str, int]]]:
     return set(ceremony["taken"]), set(ceremony["winners"]), declined
 
 
-def claims(state: State) -> list[dict[str, Any]]:
+def claims(state: State) -> list[CeremonyClaim]:
     """Every claim that would succeed now, in the Fool's order by default, the Arcana 0, I,
     ... XXI (R40): each against the roster as it stands, on the points at the end (R28).
 
@@ -97,7 +108,7 @@ def claims(state: State) -> list[dict[str, Any]]:
     hidden = _hidden(state)
     dead = roster.dead(state)
     people = [p for p in state.people if p not in dead]
-    out = []
+    out: list[CeremonyClaim] = []
     for arcanum in range(22):
         if arcanum in taken:
             continue

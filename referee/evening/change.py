@@ -9,10 +9,14 @@ a real command's before and after, so what a dry run prints is what the command 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from referee.evening.state import POT, State
 from referee.streams import Event
+
+if TYPE_CHECKING:
+    from referee.evening.views import PotView
+    from referee.jsontypes import JSON
 
 #: The rulings each kind of event applies (E133), beside any id its own fields name.
 KIND_RULINGS: dict[str, tuple[str, ...]] = {
@@ -38,6 +42,23 @@ KIND_RULINGS: dict[str, tuple[str, ...]] = {
 _ID = re.compile(r"\b([RHESTWF]\d{1,3}a?)\b")
 
 
+class Between(TypedDict):
+    """No hand under way: how many have been played."""
+
+    hand: None
+    hands_played: int
+
+
+class Turn(TypedDict):
+    """Whose turn it is in the hand under way, and what they owe."""
+
+    hand: int
+    street: int
+    to_act: str | None
+    owes: int
+    betting_over: bool
+
+
 def rulings(events: list[Event]) -> list[str]:
     """The ids of the rulings ``events`` apply, in the order they first come (E133)."""
     found: list[str] = []
@@ -46,7 +67,7 @@ def rulings(events: list[Event]) -> list[str]:
         if ruling not in found:
             found.append(ruling)
 
-    def walk(value: Any) -> None:
+    def walk(value: JSON) -> None:
         if isinstance(value, str):
             for m in _ID.finditer(value):
                 add(m.group(1))
@@ -87,7 +108,7 @@ def chip_changes(before: State, after: State) -> dict[str, dict[str, int]]:
     return out
 
 
-def _turn(state: State) -> dict[str, Any] | None:
+def _turn(state: State) -> Turn | Between | None:
     from referee.evening.views import hand_view
 
     if not state.started:
@@ -99,7 +120,7 @@ def _turn(state: State) -> dict[str, Any] | None:
             "owes": hand["owes"], "betting_over": hand["betting_over"]}
 
 
-def _pots(state: State) -> list[dict[str, Any]]:
+def _pots(state: State) -> list[PotView]:
     from referee.evening.views import hand_view
 
     hand = hand_view(state) if state.started else None

@@ -8,7 +8,7 @@ of the state before they are returned, so what is returned always folds.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction, LawViolation
 from referee.evening.events import ChipsGiven, EveningCreated, EveningEvent, SoulRecord
@@ -27,9 +27,15 @@ from referee.names import check_name, plural, quoted
 from referee.rules.cards import to_roman
 from referee.rules.pots import check_named_chips
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from referee.evening.events import ScenarioContent
+    from referee.jsontypes import JSON, JSONObject
+
 __all__ = ["SeatSpec", "at_table", "parse_chips", "parse_seat", "person", "stakeholder"]
 
-DEFAULT_SETTINGS: dict[str, Any] = {
+DEFAULT_SETTINGS: JSONObject = {
     "r11_own_colour_first": True,  # R11 (option): own colour goes first when paying
 }
 
@@ -48,8 +54,8 @@ def check_seat_count(n: int) -> None:
 
 
 def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, force: bool,
-                scenario: dict[str, Any] | None = None, souls: list[SoulRecord] | None = None,
-                settings: dict[str, Any] | None = None) -> list[EveningCreated]:
+                scenario: ScenarioContent | None = None, souls: list[SoulRecord] | None = None,
+                settings: Mapping[str, JSON] | None = None) -> list[EveningCreated]:
     """The opening ceremony: seats in Arcanum order from the Fool's left, ten chips each (R10)."""
     if state.started and not force:
         raise IllegalAction("this file already holds an evening (`referee status` shows it); "

@@ -8,7 +8,7 @@ the table page alike. The engine is :mod:`referee.rules.equity`.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import IllegalAction
 from referee.evening import betting
@@ -17,6 +17,9 @@ from referee.evening.state import HandState, State, require_evening
 from referee.rules.cards import parse_cards
 from referee.rules.equity import CONFIDENCE, ERROR, Contender, Pot, Showing, equity
 from referee.rules.equity import unseen_cards as _unseen
+
+if TYPE_CHECKING:
+    from referee.evening.views import PotView
 
 HAND_SIZE = 7  # R9: two down, four up, one down; the Fool's seven all up
 
@@ -74,7 +77,7 @@ def public_showing(state: State) -> tuple[Showing, list[str]]:
     return Showing(tuple(contenders), _unseen(parse_cards(seen)), pots, majors_out), notes
 
 
-def _pots(state: State, hand: HandState) -> list[dict[str, Any]]:
+def _pots(state: State, hand: HandState) -> list[PotView]:
     """The pots as ``status`` shows them (E29): who put chips in, and who may still call."""
     from referee.evening.views import hand_view
 

@@ -10,11 +10,14 @@ annotations`` here: TypedDict reads ``NotRequired`` from the evaluated annotatio
 
 
 from collections.abc import Mapping
-from typing import Any, Literal, NotRequired, Required, TypedDict, cast
+from typing import Literal, NotRequired, Required, TypedDict, cast
 
 from referee.errors import InvariantViolation
 from referee.jsontypes import JSON as JSON  # the records' hints name it (typing.get_type_hints)
 from referee.jsontypes import JSONObject
+
+# A field that is a JSON object is written ``dict[str, JSON]``, which is what ``JSONObject``
+# means: the alias is a string, which TypedDict would compile each time this module is imported.
 
 Chips = dict[str, int]
 
@@ -54,7 +57,18 @@ class PowerSpec(TypedDict):
     text: str
     magic: bool
     timing: str                      # own_turn, before_turn, answer_bet ... (S11)
-    effect: dict[str, Any]           # kind and its parameters (power_vocab), free-form
+    effect: dict[str, JSON]          # kind and its parameters (power_vocab), free-form
+
+
+class ScenarioContent(TypedDict, total=False):
+    """The scenario's content as ``evening_created`` copies it in (E14), so that the file
+    stands alone (``referee.evening.souls.setup_from_scenario``); empty for an evening opened
+    with no scenario."""
+
+    name: str
+    source: str                      # the file it was read from
+    clues: dict[str, dict[str, list[str]]]  # soul label -> clue sheet number -> its clues
+    powers: list[PowerSpec]
 
 
 class EveningCreated(TypedDict):
@@ -62,8 +76,8 @@ class EveningCreated(TypedDict):
     fool: str
     time: float
     seats: list[SeatRecord]
-    settings: dict[str, Any]
-    scenario: dict[str, Any]         # the scenario's content, copied in (E14)
+    settings: dict[str, JSON]        # options by name (r11_own_colour_first): an open table
+    scenario: ScenarioContent        # the scenario's content, copied in (E14)
     souls: list[SoulRecord]
 
 
@@ -164,16 +178,47 @@ class ChipsCounted(TypedDict):
     differences: list[Difference]
 
 
+class Replayed(TypedDict):
+    """A command as an amendment replayed it (E138)."""
+
+    cmd: int                         # its number, as it was
+    text: str
+    events: list[JSONObject]         # its events, as stored
+
+
+class Rippled(TypedDict):
+    """An outcome an amendment changes (E138, ``referee.evening.ripple``)."""
+
+    what: str                        # "opener of hand 1 round 2", "status points of Ada" ...
+    before: str | int | list[str] | None
+    after: str | int | list[str] | None
+
+
+class Replaced(TypedDict):
+    """A command an amendment replaced (E140)."""
+
+    cmd: int
+    old: str
+    new: str
+
+
+class Dropped(TypedDict):
+    """A command an amendment dropped (E140)."""
+
+    cmd: int
+    text: str
+
+
 class CommandAmended(TypedDict):
     kind: Literal["command_amended"]
     cmd: int                         # the command replaced (E138)
     old: str                         # its text as it was
     new: str                         # the text it is now
-    replayed: list[JSONObject]       # each later command: cmd (as it was), text, events
-    ripple: list[JSONObject]         # what, before, after: every outcome that changed
-    state: JSONObject                # the evening as the replay left it
-    changed: NotRequired[list[JSONObject]]  # every command replaced: cmd, old, new (E140)
-    dropped: NotRequired[list[JSONObject]]  # every command dropped: cmd, text (E140)
+    replayed: list[Replayed]         # each later command: cmd (as it was), text, events
+    ripple: list[Rippled]            # what, before, after: every outcome that changed
+    state: dict[str, JSON]           # the evening as the replay left it
+    changed: NotRequired[list[Replaced]]  # every command replaced: cmd, old, new (E140)
+    dropped: NotRequired[list[Dropped]]   # every command dropped: cmd, text (E140)
 
 
 class SeatChanged(TypedDict):
@@ -185,7 +230,7 @@ class SeatChanged(TypedDict):
 
 class SettingsChanged(TypedDict):
     kind: Literal["settings_changed"]
-    settings: dict[str, Any]
+    settings: dict[str, JSON]
 
 
 class SoulStudied(TypedDict):
@@ -382,8 +427,8 @@ class EveningContinued(TypedDict):
     fool: str
     time: float
     seats: list[SeatRecord]
-    settings: dict[str, Any]
-    scenario: dict[str, Any]         # the new scenario, plus the clue sheets of carried souls
+    settings: dict[str, JSON]
+    scenario: ScenarioContent        # the new scenario, plus the clue sheets of carried souls
     souls: list[SoulRecord]          # every soul not destroyed, where it ended, and the new ones
     previous: PreviousEvening
     evening: int                     # its number in the chain, the first being 1
@@ -433,7 +478,7 @@ def fields(kind: str) -> tuple[frozenset[str], frozenset[str]]:
 _REQUIRED = {kind: fields(kind)[0] for kind in KINDS}
 
 
-def read(raw: Mapping[str, Any]) -> EveningEvent:
+def read(raw: Mapping[str, JSON]) -> EveningEvent:
     """A stored event as its record: the door where JSON becomes an ``EveningEvent``. Checks
     the kind and the required fields (what the fold reads without asking); a failure is damage
     or a bug, never the GM's mistake.

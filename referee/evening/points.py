@@ -6,7 +6,7 @@ Every point carries where it came from, so the GM can answer "why do I have 8?".
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from referee.evening import roster
 from referee.evening.state import State
@@ -27,6 +27,25 @@ class Point:
 
     person: str
     arcanum: int
+    points: int
+    source: str
+
+
+class Claim(TypedDict):
+    """A promotion claim that would succeed now (R28)."""
+
+    person: str
+    arcanum: str                     # its numeral
+    points: int                      # the claimant's points in it
+    occupant: str | None             # who holds it; None: vacant
+    occupant_points: int | None
+
+
+class Detail(TypedDict):
+    """One contribution to a person's status (R27), as ``points --detail`` lists it."""
+
+    person: str
+    arcanum: str                     # its numeral, or "?" for a secret one (E43)
     points: int
     source: str
 
@@ -142,7 +161,7 @@ def occupants(state: State) -> dict[int, str]:
 VACANT_NEEDS = 7  # R28
 
 
-def promotions(state: State, *, reveal: bool = True) -> list[dict[str, Any]]:
+def promotions(state: State, *, reveal: bool = True) -> list[Claim]:
     """Every claim that would succeed now (R28): vacant with 7+, occupied with more. Without
     ``reveal``, a claim that secret points take part in, the claimant's or the occupant's, is
     left out: its Arcanum would give the soul away (E43)."""
@@ -155,10 +174,10 @@ def promotions(state: State, *, reveal: bool = True) -> list[dict[str, Any]]:
             and (c["occupant"], c["arcanum"]) not in hidden]
 
 
-def _claims(state: State) -> list[dict[str, Any]]:
+def _claims(state: State) -> list[Claim]:
     points = totals(state)
     held = occupants(state)
-    claims = []
+    claims: list[Claim] = []
     dead = roster.dead(state)
     here = set(state.people)
     for person, arcana in points.items():
@@ -179,7 +198,7 @@ def _claims(state: State) -> list[dict[str, Any]]:
     return claims
 
 
-def points_detail(state: State, *, reveal: bool = True) -> list[dict[str, Any]]:
+def points_detail(state: State, *, reveal: bool = True) -> list[Detail]:
     """Every point with its source; without ``reveal`` secret Arcana as ``"?"`` (E43)."""
     return [{"person": p.person, "arcanum": numeral(p.arcanum), "points": p.points,
              "source": p.source} for p in shown_sources(state, reveal=reveal)]

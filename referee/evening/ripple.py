@@ -4,16 +4,27 @@ Pure; ``referee.cli.amend`` replays the commands, ``referee.evening.amend`` fold
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TypedDict
 
+from referee.evening.events import EveningEvent, Rippled, read
 from referee.evening.state import State
 from referee.streams import Event
 
-Apply = Callable[[State, Event], State]
+Apply = Callable[[State, EveningEvent], State]
 
 
-def outcomes(commands: Iterable[list[Event]], state: State, apply: Apply) -> dict[str, Any]:
+class Outcomes(TypedDict):
+    """What a timeline came to (E138), and the evening it left."""
+
+    openers: dict[str, str]          # "hand 1 round 1" -> who opened it
+    pots: dict[str, list[str]]       # "hand 1" -> ["main pot 5 to Ed", ...]
+    points: dict[str, int]           # person -> status points
+    promotions: list[str]            # the claims that would succeed, as text
+    state: State
+
+
+def outcomes(commands: Iterable[list[Event]], state: State, apply: Apply) -> Outcomes:
     """What a timeline came to (E138): ``openers`` ("hand 1 round 1" -> name), ``pots``
     ("hand 1" -> ["main pot 5 to Ed", ...]), ``points`` (person -> status points) and
     ``promotions`` (the claims that would succeed, as text)."""
@@ -22,7 +33,8 @@ def outcomes(commands: Iterable[list[Event]], state: State, apply: Apply) -> dic
     openers: dict[str, str] = {}
     pots: dict[str, list[str]] = {}
     for events in commands:
-        for event in events:
+        for stored in events:
+            event = read(stored)
             hand = state.hand
             if event["kind"] == "action" and hand is not None and hand.round.actions == 0:
                 openers[f"hand {hand.no} round {hand.round.street}"] = event["name"]
@@ -38,17 +50,20 @@ def outcomes(commands: Iterable[list[Event]], state: State, apply: Apply) -> dic
             "state": state}
 
 
-def ripple(old: dict[str, Any], new: dict[str, Any]) -> list[dict[str, Any]]:
+def ripple(old: Outcomes, new: Outcomes) -> list[Rippled]:
     """Every outcome that differs between two timelines (E138): what, before, after."""
-    out: list[dict[str, Any]] = []
-    for what in ("openers", "pots", "points"):
-        was, now = old[what], new[what]
-        for key in [*was, *(k for k in now if k not in was)]:
-            if was.get(key) != now.get(key):
-                label = {"openers": f"opener of {key}", "pots": f"pots of {key}",
-                         "points": f"status points of {key}"}[what]
-                out.append({"what": label, "before": was.get(key), "after": now.get(key)})
+    out = [*_differ("opener of", old["openers"], new["openers"]),
+           *_differ("pots of", old["pots"], new["pots"]),
+           *_differ("status points of", old["points"], new["points"])]
     if old["promotions"] != new["promotions"]:
         out.append({"what": "promotions that would succeed", "before": old["promotions"],
                     "after": new["promotions"]})
     return out
+
+
+def _differ(what: str, was: Mapping[str, str | int | list[str]],
+            now: Mapping[str, str | int | list[str]]) -> Iterator[Rippled]:
+    """``what KEY`` for every key whose outcome differs, the old timeline's keys first."""
+    for key in [*was, *(k for k in now if k not in was)]:
+        if was.get(key) != now.get(key):
+            yield {"what": f"{what} {key}", "before": was.get(key), "after": now.get(key)}

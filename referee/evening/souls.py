@@ -10,7 +10,7 @@ before it is returned.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import BadInput, IllegalAction, LawViolation
 from referee.evening.events import (
@@ -40,6 +40,7 @@ from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
 
 if TYPE_CHECKING:
+    from referee.evening.events import ScenarioContent
     from referee.rules.scenario import Scenario
 
 GUESSES_PER_SOUL = 3  # R24
@@ -52,7 +53,7 @@ NEAR_MISS = 80        # rapidfuzz ratio for a near miss (R24, E16)
 class Setup(TypedDict):
     """What ``evening_created`` copies in from the scenario (E14)."""
 
-    scenario: dict[str, Any]
+    scenario: ScenarioContent
     souls: list[SoulRecord]
 
 
@@ -74,7 +75,7 @@ def setup_from_scenario(scenario: Scenario, seats: list[SeatSpec]) -> Setup:
     for seat in ordered:
         souls.append({"key": f"{seat.name}'s soul", "kind": "own", "holder": seat.name,
                       "arcanum": seat.arcanum, "identity": seat.name, "owner": seat.name})
-    content = {
+    content: ScenarioContent = {
         "name": scenario.name,
         "source": scenario.source,
         "clues": {spec.label: {str(k): list(v) for k, v in spec.clues.items()}
@@ -208,7 +209,7 @@ def guess(state: State, who: str, soul_text: str, name: str | None,
         raise IllegalAction(f"{guesser} has made all three guesses for {soul.key} (R24)",
                             ruling="R24")
     earlier = [g for g in state.guesses if g["soul"] == soul.key]
-    result: dict[str, Any] = {"name": None, "arcanum": None}
+    result: dict[str, str | None] = {"name": None, "arcanum": None}
     earned = 0
     if name:
         wanted = [soul.identity, *soul.aliases]

@@ -4,13 +4,31 @@ human views render. Pure, so the report, the live view and the shell share them.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
 
+if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of them at import
+    from referee.evening.powers.constraints import InForce
 
-def _in_force(state: State) -> list[Any]:
+    class PotView(TypedDict):
+        """A pot as ``status`` shows it (E29): its size, and who can still win it."""
+
+        name: str                        # main pot, side pot 1 ...
+        size: int
+        eligible: list[str]
+
+    class CardMark(TypedDict):
+        """An up card as the powers in force leave it (E76)."""
+
+        card: str
+        dead: bool                       # Cut Down (S21)
+        counts_as: str | None            # the card it counts as (S22)
+        held: bool                       # held fast (S23)
+
+
+def _in_force(state: State) -> list[InForce]:
     """What binds the table now (S17). Between hands with no bar, exile or surcharge running
     nothing can, and the powers' machinery is not even loaded: ``status`` stays quick."""
     if state.hand is None and not state.barred and not state.exiles and not state.surcharges:
@@ -71,7 +89,7 @@ def hand_view(state: State) -> dict[str, Any] | None:
 
     opts = betting.options(state, hand)
     layering = betting.pots(state, hand) if hand.contrib else None
-    pots: list[dict[str, Any]] = []
+    pots: list[PotView] = []
     if layering:
         # Who can still win each pot (E29): those in it, and those still to act, who may call.
         able = set(betting.actors(state, hand)) if not hand.betting_over else set()
@@ -184,7 +202,7 @@ def down_cards(state: State, hand: HandState, name: str) -> int:
     return max(0, held - betting.up_cards_dealt(state, hand, name))
 
 
-def card_marks(hand: HandState, name: str) -> list[dict[str, Any]]:
+def card_marks(hand: HandState, name: str) -> list[CardMark]:
     """``name``'s up cards, each marked as the powers in force leave it (E76): ``dead``
     (Cut Down, S21), ``counts_as`` (the card it counts as, S22), ``held`` (held fast, S23)."""
     from referee.evening.powers import constraints

@@ -102,7 +102,7 @@ def _force(use: Use, e: PowerUsed) -> str:
 def _turn(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
-    if use.effect["kind"] == "must_raise":
+    if use.kind == "must_raise":
         return f"{who} must raise if a raise is allowed, otherwise call; no check, no fold"
     if use.hand.round.bet > use.hand.round.committed.get(who, 0):
         return f"{who} must call or fold, and may not raise"
@@ -125,7 +125,7 @@ def _binds(use: Use, e: PowerUsed) -> str:
     return {"no_fold": f"{who} may not fold this round",
             "no_bets": f"{who} may not bet or raise this round",
             "all_in": f"{who} takes no further action this hand and plays as if all-in, "
-                      "for the pot as it stands"}[use.effect["kind"]]
+                      "for the pot as it stands"}[use.kind]
 
 
 @builds("opener")
@@ -338,6 +338,6 @@ def _tell(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "target") == "another":
         e["target"] = use.target()
     what = use.spec["text"]
-    if use.effect["kind"] == "private":
+    if use.kind == "private":
         return f"privately, as the power says: {what} The table's books do not change (S28)"
     return f"apply by hand: {what} (S12)"

@@ -4,7 +4,7 @@ helpers the effect builders share (``referee.evening.powers.builders``). Below b
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening import betting
@@ -15,6 +15,15 @@ from referee.evening.state import HandState, State
 from referee.names import match_name
 from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from referee.jsontypes import JSONObject
+
+#: What the GM gave a ``power use``, flag by flag: a name, an action or a card, or several
+#: cards (``--card`` given more than once); None or empty when the flag was left out.
+Given = str | tuple[str, ...] | None
 
 
 def label(spec: PowerSpec) -> str:
@@ -39,20 +48,28 @@ class Use:
     takes what its effect needs, and anything left over is refused."""
 
     def __init__(self, state: State, hand: HandState, name: str, spec: PowerSpec,
-                 given: dict[str, Any]) -> None:
+                 given: Mapping[str, Given]) -> None:
         self.state, self.hand, self.name, self.spec = state, hand, name, spec
         self.title: str = spec["name"]
-        self.effect: dict[str, Any] = dict(spec.get("effect") or {"kind": "by_hand"})
+        self.effect: JSONObject = dict(spec.get("effect") or {"kind": "by_hand"})
         self.given = {k: v for k, v in given.items() if v not in (None, (), [])}
         self.taken: set[str] = set()
         self.before: list[EveningEvent] = []
         self.after: list[EveningEvent] = []
 
-    def take(self, key: str) -> Any:
+    @property
+    def kind(self) -> str:
+        """The effect's kind: a name of ``power_vocab.EFFECTS``, checked as the scenario was
+        read (``referee.content.scenario``)."""
+        kind = self.effect["kind"]
+        assert isinstance(kind, str), kind
+        return kind
+
+    def take(self, key: str) -> Given:
         self.taken.add(key)
         return self.given.get(key)
 
-    def need(self, key: str, what: str) -> Any:
+    def need(self, key: str, what: str) -> str | tuple[str, ...]:
         value = self.take(key)
         if value is None:
             raise BadInput(f"{self.title} needs {FLAGS[key]}: {what}")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import InvariantViolation
 from referee.evening.events import Action, PowerAccessed, PowerUsed
@@ -28,6 +28,9 @@ from referee.evening.state import (
     load,
     move_chips,
 )
+
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
 
 TURN, ROUND, HAND = "turn", "round", "hand"
 
@@ -63,8 +66,9 @@ def on_access(hand: HandState, e: PowerAccessed) -> None:
     answer["before"] = {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
 
 
-def snapshot(state: State) -> dict[str, Any]:
-    """The state as plain data, less what a hand never changes (the scenario, the history)."""
+def snapshot(state: State) -> JSONObject:
+    """The state as plain data (``dump``), less what a hand never changes (the scenario, the
+    history)."""
     hand = state.hand
     assert hand is not None
     saved = state.scenario, state.history, hand.answerable
@@ -75,10 +79,8 @@ def snapshot(state: State) -> dict[str, Any]:
         state.scenario, state.history, hand.answerable = saved
 
 
-def _restore(state: State, before: dict[str, Any]) -> State:
-    data = copy.deepcopy(before)
-    data["scenario"], data["history"] = state.scenario, state.history
-    return load(data)
+def _restore(state: State, before: JSONObject) -> State:
+    return load({**copy.deepcopy(before), "scenario": state.scenario, "history": state.history})
 
 
 def on_action(state: State, hand: HandState, e: Action) -> None:

@@ -10,7 +10,6 @@ Fool's forced moves that follow, all replayed on a copy before they are returned
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting
@@ -22,7 +21,7 @@ from referee.evening.powers.builders import BUILD
 from referee.evening.powers.building import Use
 from referee.evening.powers.building import label as _label
 from referee.evening.powers.timing import check_timing
-from referee.evening.state import State, require_evening
+from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
 
@@ -164,7 +163,7 @@ def access(state: State, who: str, card_text: str,
     return [event]
 
 
-def _folded_by_answerable(hand: Any, name: str) -> bool:
+def _folded_by_answerable(hand: HandState, name: str) -> bool:
     """R38: folded by the very power that may be answered now, so still able to answer it
     (Mistrial cancels the fold with the rest)."""
     answer = hand.answerable
@@ -228,7 +227,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
                                         "as": as_card, "action": action, "folds": tuple(folds)})
     timing = str(spec.get("timing", "any_time"))
     check_timing(use, timing)
-    kind = use.effect["kind"]
+    kind = use.kind
     event: PowerUsed = {"kind": "power_used", "name": name, "power": spec["key"],
                     "title": spec["name"], "charges": cost, "hand": hand.no, "timing": timing,
                     "effect": kind}
