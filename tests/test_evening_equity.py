@@ -147,7 +147,7 @@ def test_h30_the_view_gives_each_pot_and_the_hand(state: State) -> None:
 def test_h29_heads_up_after_the_deal_is_exact_and_equals_an_independent_count(
         state: State) -> None:
     state = do(state, play.act_said, "Cy", "fold")
-    state = do(state, play.act_said, "Ada", "check")  # nobody left to bet against: the deal runs out
+    state = do(state, play.act_said, "Ada", "check")  # nobody left to bet against
     state = do(state, play.show, [("Ada", "+6C 7W"), ("Max", "+2S 3S 4S")])
     view = equity_view(state)
     assert view["betting_over"]
