@@ -295,7 +295,7 @@ def _highlights(state: State) -> Highlights:
                               "category": best["category"],
                               "title": CATEGORY_TITLES[best["category"]][0].lower()
                               + CATEGORY_TITLES[best["category"]][1:],
-                              "duet": [to_roman(n) for n in best["duet"]]})
+                              "duet": [to_roman(n) for n in best["duet"] or ()]})
     hands.sort(key=lambda p: (-p["size"], p["hand"]))
     used: list[PowerSpent] = []
     for key, power in state.powers.items():

@@ -105,8 +105,8 @@ def amended_state(state: State, event: CommandAmended) -> State:
     # A copy: the state read back would otherwise share its lists with the stored event,
     # and the next command's fold would alter the event under its hash (E138).
     new = load(copy.deepcopy(dict(event["state"])))
-    changed = event.get("changed", [{"cmd": event["cmd"], "old": event["old"],
-                                     "new": event["new"]}])
+    alone: Replaced = {"cmd": event["cmd"], "old": event["old"], "new": event["new"]}
+    changed = event["changed"] if "changed" in event else [alone]
     new.amendments = [*state.amendments, {
         "cmd": event["cmd"], "old": event["old"], "new": event["new"],
         "replayed": [r["cmd"] for r in event["replayed"] if r.get("cmd") is not None],

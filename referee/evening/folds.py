@@ -28,6 +28,7 @@ from referee.evening.events import (
     PhaseOpened,
     PowerAccessed,
     PowerUsed,
+    ScenarioContent,
     SeatChanged,
     SettingsChanged,
     Showdown,
@@ -43,6 +44,7 @@ from referee.evening.state import (
     POT,
     Answerable,
     HandState,
+    PotPlayed,
     Seat,
     Soul,
     State,
@@ -158,7 +160,7 @@ def _created(state: State, e: EveningCreated | EveningContinued) -> State:
             new.chips[seat.assistant] = {}
         new.charges[seat.name] = 0
     new.chips[POT] = {}
-    new.scenario = dict(e.get("scenario", {}))
+    new.scenario = ScenarioContent(**e.get("scenario", {}))
     new.souls = [Soul(**s) for s in e.get("souls", [])]
     return new
 
@@ -248,11 +250,11 @@ def _showdown(state: State, e: Showdown) -> State:
     hand = _hand(state)
     for name, chips in e["returned"].items():
         move_chips(state, POT, name, chips)
-    pots = []
+    pots: list[PotPlayed] = []
     for pot in e["pots"]:
         for name, chips in pot["shares"].items():
             move_chips(state, POT, name, chips)
-        pots.append({"size": sum(pot["chips"].values()), "winners": pot["winners"]})
+        pots.append(PotPlayed(size=sum(pot["chips"].values()), winners=pot["winners"]))
     if state.stack(POT):
         raise InvariantViolation(f"chips left in the pot after hand {hand.no}")
     state.history.append({

@@ -7,7 +7,7 @@ allowed now. Every list returned has been replayed on a copy, so it always folds
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
@@ -18,6 +18,10 @@ from referee.evening.state import HandState, State, copy, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
 from referee.rules.pots import pick_chips
+
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
+    from referee.rules.hands import Hand
 
 HOUR = 3600.0
 
@@ -264,10 +268,10 @@ def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = F
 
 
 def _opener_changes(state: State, hand: HandState, name: str,
-                    cards: list[str]) -> list[dict[str, Any]]:
+                    cards: list[str]) -> list[JSONObject]:
     """Rounds already opened whose opener the corrected cards would have changed (E25)."""
     showing = {**hand.showing, name: cards}
-    out = []
+    out: list[JSONObject] = []
     for opening in hand.openings:
         street = opening["street"]
         at = {p: c[:betting.UP_CARDS[street][1 if p == state.fool else 0]]
@@ -449,7 +453,7 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
     return [event]
 
 
-def _keeps(state: State, keep: list[str], best: dict[str, Any]) -> dict[str, int]:
+def _keeps(state: State, keep: list[str], best: dict[str, Hand]) -> dict[str, int]:
     """``--keep NAME:ARCANUM``: which Duet Arcanum a player keeps; the assistant gets the
     other (R27)."""
     out: dict[str, int] = {}
@@ -471,7 +475,7 @@ def _keeps(state: State, keep: list[str], best: dict[str, Any]) -> dict[str, int
     return out
 
 
-def _award(state: State, given: dict[str, list[Card]], best: dict[str, Any], *,
+def _award(state: State, given: dict[str, list[Card]], best: dict[str, Hand], *,
            magic: bool) -> Showdown:
     from referee.rules.hands import explain
     from referee.rules.pots import build_pots, split_pot

@@ -95,10 +95,10 @@ def sources(state: State) -> list[Point]:
         out.append(Point(member, arcanum, SEATED_START, "start: member, not seated tonight"))
     for record in state.history:
         for name, best in record["best"].items():
-            gain = DUET_POINTS.get(best["category"])
-            if not gain or not best.get("duet"):
+            gain, duet = DUET_POINTS.get(best["category"]), best.get("duet")
+            if not gain or not duet:
                 continue
-            low, high = sorted(best["duet"])
+            low, high = sorted(duet)
             label = f"hand {record['no']}: {DUET_WORDS[best['category']]}"
             if name == state.fool:
                 out += [Point(name, low, gain, label), Point(name, high, gain, label)]

@@ -14,7 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict
 
 from referee.errors import IllegalAction, InvariantViolation
-from referee.evening.events import Guess, PowerUsed, PreviousEvening, Unheard
+from referee.evening.events import (
+    BestHand,
+    Guess,
+    PowerUsed,
+    PreviousEvening,
+    ScenarioContent,
+    Unheard,
+)
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
@@ -158,13 +165,36 @@ class Season(TypedDict, total=False):
     seen: list[str]
 
 
+class PotPlayed(TypedDict):
+    """A pot of a hand played: its size in chips and who won it."""
+
+    size: int
+    winners: list[str]
+
+
+class Changed(TypedDict):
+    cmd: int
+    new: str
+
+
+class Amendment(TypedDict):
+    """A command replaced by `referee amend` (E138), and what the replay did."""
+
+    cmd: int
+    old: str
+    new: str
+    replayed: list[int]                   # the commands after it, replayed on it
+    changed: list[Changed]                # the commands it replaced: the one, or several
+    dropped: list[int]                    # commands the replay could no longer take
+
+
 class HandPlayed(TypedDict):
     """One hand in the evening's history (E50)."""
 
     no: int
     phase: str
-    pots: list[dict[str, Any]]            # size, winners
-    best: dict[str, Any]
+    pots: list[PotPlayed]
+    best: dict[str, BestHand]
     keep: dict[str, int]
     contested: bool
     time: float
@@ -264,7 +294,7 @@ class State:
     over: bool = False
     winner: str | None = None
     # Souls, clues, Charges, powers, status (R19-R28)
-    scenario: dict[str, Any] = field(default_factory=dict)
+    scenario: ScenarioContent = field(default_factory=lambda: ScenarioContent())
     souls: list[Soul] = field(default_factory=list)
     studies: dict[str, dict[str, int]] = field(default_factory=dict)   # assistant -> soul -> n
     guesses: list[Guess] = field(default_factory=list)
@@ -282,8 +312,8 @@ class State:
     # last one brought in (empty for a first evening), and the ceremony once the evening ended.
     season: Season = field(default_factory=lambda: Season())
     ceremony: Ceremony | None = None
-    #: Commands replaced by `referee amend` (E138): {cmd, old, new, replayed: [cmd ...]}.
-    amendments: list[dict[str, Any]] = field(default_factory=list)
+    #: Commands replaced by `referee amend` (E138).
+    amendments: list[Amendment] = field(default_factory=list)
 
     # -- people -----------------------------------------------------------------------------
 

@@ -8,14 +8,14 @@ now (``in_force``). Pure; the effects themselves are folded by ``referee.evening
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from referee.errors import IllegalAction
 from referee.evening.powers.effects import HAND, ROUND, TURN
 from referee.evening.state import Effect, HandState, State
 from referee.names import plural
 from referee.rules.cards import Card, parse_cards
-from referee.rules.hands import best_hand
+from referee.rules.hands import Hand, best_hand
 
 # -- what binds the next actions ---------------------------------------------------------------
 
@@ -205,7 +205,7 @@ def _holds_what_it_named(name: str, f: Effect, cards: list[str]) -> None:
                    f"(S22, E56)", ruling="E56")
 
 
-def counted_hand(hand: HandState, name: str, cards: list[Any], magic: bool) -> Any:
+def counted_hand(hand: HandState, name: str, cards: list[Card], magic: bool) -> Hand:
     """A showdown hand as the powers in force count it: dead cards out, magic applied (S21,
     S22); a card a power discarded is in no hand (unless the showdown is ruled --magic)."""
     from referee.errors import BadInput
