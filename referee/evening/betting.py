@@ -430,7 +430,7 @@ def played(state: State, hand: HandState, name: str, action: str, n: int,
     if chips is None:
         own = state.colour_of(name)
         chips = pick_chips(state.holding(name), n, own=own,
-                           own_first=state.settings.get("r11_own_colour_first", True))
+                           own_first=state.own_colour_first)
     else:
         if action in ("check", "fold"):
             raise BadInput(f"--chips makes no sense with {action}")

@@ -67,7 +67,7 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     if phase == "open":
         for name in dealt:
             antes[name] = pick_chips(state.holding(name), 1, own=state.colour_of(name),
-                                     own_first=state.settings.get("r11_own_colour_first", True))
+                                     own_first=state.own_colour_first)
     events.append({"kind": "hand_started", "no": state.hands_played + 1,
                    "order": [*dealt, state.fool], "antes": antes, "phase": phase, "time": now})
     replay(state, events)

@@ -22,6 +22,7 @@ from referee.evening.events import (
     ScenarioContent,
     Unheard,
 )
+from referee.jsontypes import JSONObject
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
@@ -285,7 +286,7 @@ class State:
     chips: dict[str, dict[str, int]] = field(default_factory=dict)
     phase: str = "limit"
     open_pending: bool = False
-    settings: dict[str, Any] = field(default_factory=dict)
+    settings: JSONObject = field(default_factory=dict)
     created: float = 0.0
     first_hand_at: float | None = None
     hands_played: int = 0
@@ -355,6 +356,11 @@ class State:
 
     def colours(self) -> list[str]:
         return [s.colour for s in self.seats]
+
+    @property
+    def own_colour_first(self) -> bool:
+        """R11, the house setting: a player pays in their own colour first."""
+        return bool(self.settings.get("r11_own_colour_first", True))
 
     def holding(self, name: str) -> dict[str, int]:
         return self.chips.get(name, {})

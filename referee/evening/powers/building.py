@@ -186,7 +186,7 @@ def toll_payers(state: State, hand: HandState, name: str) -> list[str]:
 
 def pay(state: State, who: str, n: int) -> dict[str, int]:
     return pick_chips(state.holding(who), min(n, state.stack(who)), own=state.colour_of(who),
-                      own_first=state.settings.get("r11_own_colour_first", True))
+                      own_first=state.own_colour_first)
 
 
 def counts_as(use: Use, rule: str, card: Card, target: str | None,
