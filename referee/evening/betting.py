@@ -256,9 +256,10 @@ ALL = -1  #: ``bet NAME all`` / ``raise NAME all``: every chip the player holds 
 
 
 def verify_turn(state: State, hand: HandState, name: str, action: str,
-                amount: int | None = None) -> Table:
+                amount: int | None = None, table: Table | None = None) -> Table:
     """Raise IllegalAction unless it is ``name``'s turn to move and the powers in force allow
-    ``action`` (S17); the verified table, for the move's own verifier."""
+    ``action`` (S17); the verified table, for the move's own verifier. ``table``: the one
+    already read for this question (``step``), else one is read here."""
     if hand.betting_over or (hand.round.actions == 0 and missing_up_cards(state, hand)):
         raise IllegalAction(waiting_line(state, hand), ruling="R14" if hand.betting_over
                             else "R9")
@@ -270,7 +271,8 @@ def verify_turn(state: State, hand: HandState, name: str, action: str,
     if state.stack(name) == 0:
         raise IllegalAction(f"{name} is all-in (no chips left) and takes no more actions; "
                             f"{act_hint(state, hand)}", ruling="R14")
-    table = Table(state, hand)
+    if table is None:
+        table = Table(state, hand)
     if name != table.to_act():
         raise IllegalAction(f"not {name}'s turn: {act_hint(state, hand)}")
     what = table.options()
@@ -279,9 +281,10 @@ def verify_turn(state: State, hand: HandState, name: str, action: str,
     return table
 
 
-def verify_check(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+def verify_check(state: State, hand: HandState, name: str, amount: int | None = None,
+                 table: Table | None = None) -> int:
     """R12: a check when nothing is owed; puts in nothing."""
-    table = verify_turn(state, hand, name, "check", amount)
+    table = verify_turn(state, hand, name, "check", amount, table)
     due = table.owed(name)
     if due:
         raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
@@ -289,36 +292,40 @@ def verify_check(state: State, hand: HandState, name: str, amount: int | None = 
     return 0
 
 
-def verify_fold(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+def verify_fold(state: State, hand: HandState, name: str, amount: int | None = None,
+                table: Table | None = None) -> int:
     """R12, R15: anyone but the Fool may fold in turn; puts in nothing."""
-    verify_turn(state, hand, name, "fold", amount)
+    verify_turn(state, hand, name, "fold", amount, table)
     if name == state.fool:
         raise IllegalAction("the Fool never folds (R15)", ruling="R15")
     return 0
 
 
-def verify_call(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+def verify_call(state: State, hand: HandState, name: str, amount: int | None = None,
+                table: Table | None = None) -> int:
     """R12, R14: a call puts in what is owed, or every chip held (all-in)."""
-    table = verify_turn(state, hand, name, "call", amount)
+    table = verify_turn(state, hand, name, "call", amount, table)
     due = table.owed(name)
     if not due:
         raise IllegalAction(f"nothing to call for {name}; {act_hint(state, hand)}")
     return min(due, state.stack(name))
 
 
-def verify_bet(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+def verify_bet(state: State, hand: HandState, name: str, amount: int | None = None,
+               table: Table | None = None) -> int:
     """R12, E5, E27: the round's first bet; returns the chips it puts in."""
-    verify_turn(state, hand, name, "bet", amount)
+    verify_turn(state, hand, name, "bet", amount, table)
     if hand.round.bet > 0:
         raise IllegalAction(f"there is already a bet of {hand.round.bet} this round; "
                             f"{act_hint(state, hand)}")
     return _wager(state, hand, name, "bet", amount, 0)
 
 
-def verify_raise(state: State, hand: HandState, name: str, amount: int | None = None) -> int:
+def verify_raise(state: State, hand: HandState, name: str, amount: int | None = None,
+                 table: Table | None = None) -> int:
     """R12, R14, R15, E5, E27: a raise over the round's bet; returns the chips it puts in
     (the call and the raise)."""
-    table = verify_turn(state, hand, name, "raise", amount)
+    table = verify_turn(state, hand, name, "raise", amount, table)
     due, stack = table.owed(name), state.stack(name)
     if hand.round.bet == 0:
         raise IllegalAction(f"no bet to raise this round; {act_hint(state, hand)}")
@@ -359,14 +366,14 @@ def _wager(state: State, hand: HandState, name: str, action: str, amount: int | 
 
 
 #: One verifier per move: each raises IllegalAction with the ruling, or returns the chips.
-VERIFY: dict[str, Callable[[State, HandState, str, int | None], int]] = {
+VERIFY: dict[str, Callable[[State, HandState, str, int | None, Table | None], int]] = {
     "bet": verify_bet, "raise": verify_raise, "call": verify_call, "check": verify_check,
     "fold": verify_fold,
 }
 
 
 def verify_action(state: State, hand: HandState, name: str, action: str, amount: int | None,
-                  ) -> int:
+                  table: Table | None = None) -> int:
     """Raise IllegalAction unless ``name`` may ``action`` now; return the chips to put in.
 
     ``amount`` is N for bet/raise (None: 1; ``ALL``: every chip held). A bet or raise of more
@@ -375,9 +382,9 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
     """
     verify = VERIFY.get(action)
     if verify is None:
-        verify_turn(state, hand, name, action, amount)
+        verify_turn(state, hand, name, action, amount, table)
         raise IllegalAction(f"unknown action {action!r}; use bet, raise, call, check or fold")
-    return verify(state, hand, name, amount)
+    return verify(state, hand, name, amount, table)
 
 
 def can_act_so(state: State, hand: HandState, name: str, action: str,
@@ -472,14 +479,14 @@ def fold(state: State, hand: HandState, name: str) -> Action:
 # -- the Fool's forced moves (R15) -----------------------------------------------------------
 
 
-def forced_move(state: State, hand: HandState) -> Action | None:
+def forced_move(state: State, hand: HandState, table: Table | None = None) -> Action | None:
     """The Fool's forced play when it is his turn (R15), as the action event to record.
 
     While he holds chips he calls every bet and raise; he bets one chip (the least he can,
     E4) when he opens with the high hand showing; owing nothing and not opening, he checks.
     None when it is not his turn (including before the round's up cards are given, E4).
     """
-    if to_act(state, hand) != state.fool:
+    if (table or Table(state, hand)).to_act() != state.fool:
         return None
     due = owed(state, hand, state.fool)
     stack = state.stack(state.fool)
@@ -504,10 +511,10 @@ def step(state: State, hand: HandState, move: Request | None,
     is his turn (R15), else the GM's ``move`` verified (R11-R15, S17), else None (nothing
     follows by itself). ``before`` are the forced moves already played this command: a move
     they leave illegal is refused naming them first (R15)."""
-    forced = forced_move(state, hand)
+    table = Table(state, hand)  # the powers in force, read once for this step
+    forced = forced_move(state, hand, table)
     if forced is not None or move is None:
         return forced
-    table = Table(state, hand)
     name = move.name or table.to_act()
     if name is None:
         raise IllegalAction(waiting_line(state, hand),
@@ -522,7 +529,7 @@ def step(state: State, hand: HandState, move: Request | None,
         named = move.chips() if move.chips else None
         if named is not None and amount is None and move.action in ("bet", "raise"):
             amount = sum(named.values()) - (table.owed(name) if move.action == "raise" else 0)
-        n = verify_action(state, hand, name, move.action, amount)
+        n = verify_action(state, hand, name, move.action, amount, table)
     except IllegalAction as exc:
         if not before:
             raise
