@@ -182,7 +182,7 @@ def build(state: State, *, reveal: bool = False, now: float | None = None) -> Re
         "phase": st["phase"],
         "hands_played": st["hands_played"],
         "clock": st["clock"],
-        "money": _money(state, st),
+        "money": _money(state, st["chips"]),
         "souls": _souls(state, reveal),
         "arcana": _arcana(state, reveal),
         "highlights": _highlights(state),
@@ -191,16 +191,17 @@ def build(state: State, *, reveal: bool = False, now: float | None = None) -> Re
     }
 
 
-def _money(state: State, st: dict[str, Any]) -> Money:
+def _money(state: State, chips: dict[str, dict[str, int]]) -> Money:
+    """Who holds what: ``chips`` is each holder's chips by colour, as ``status`` counts them."""
     holders: list[Holder] = []
     for name in state.people:
-        held = st["chips"].get(name, {})
+        held = chips.get(name, {})
         n = sum(held.values())
         holders.append({"name": name, "side": state.side_of(name), "chips": held, "count": n,
                         "dollars": n * CHIP_VALUE})
     stakeholders = [s.name for s in state.seats if not s.resigned and not s.dead]
     return {
-        "chips": st["chips"],
+        "chips": chips,
         "holders": holders,
         "sides": {s.name: {"chips": state.side_chips(s.name),
                            "dollars": state.side_chips(s.name) * CHIP_VALUE}

@@ -15,13 +15,17 @@ import re
 import shlex
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypedDict
 
 import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction
+
+if TYPE_CHECKING:
+    from referee.evening.state import State
+    from referee.jsontypes import JSONObject
 
 #: Words of the first command that make no sense as an amendment (E139).
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
@@ -175,13 +179,30 @@ def amend(
     _show(result, plan, recorded=recorded, dry=dry, as_json=as_json)
 
 
+class Amendment(TypedDict):
+    """The new timeline an amendment makes (E138, E140): what ``amend`` shows and what its
+    ``command_amended`` event records. The lists are the event's, as it stores them: each
+    replaced command (cmd, old, new), each dropped one (cmd, text), every command replayed
+    (cmd, text, events), every outcome that changes (what, before, after)."""
+
+    first: int                       # the first command the amendment reaches
+    old: str                         # its text as it was
+    new: str                         # its text now ("" when it is dropped)
+    changed: list[JSONObject]
+    dropped: list[JSONObject]
+    replayed: list[JSONObject]
+    state: State                     # the evening as the replay leaves it
+    ripple: list[JSONObject]
+    later: int                       # how many later commands are replayed as typed
+
+
 class _Cmd(NamedTuple):
     cmd: int
     text: str
     events: list[Any]
 
 
-def _replay(ev: Any, plan: Plan) -> dict[str, Any]:
+def _replay(ev: Any, plan: Plan) -> Amendment:
     """The new timeline: the evening to just before the first command named, then every later
     command of the evening table, replaced, dropped or as typed; the ripple against the old."""
     from referee.evening import amend as amending
@@ -214,25 +235,27 @@ def _replay(ev: Any, plan: Plan) -> dict[str, Any]:
     old = rippling.outcomes(([plain(e) for e in c.events] for c in commands), sp.empty(),
                             sp.apply)
     prefix = ([plain(e) for e in c.events] for c in commands[:index])
-    fresh = rippling.outcomes([*prefix, *(r["events"] for r in replayed)], sp.empty(), sp.apply)
+    fresh = rippling.outcomes([*prefix, *(r.events for r in replayed)], sp.empty(), sp.apply)
     first = commands[index]
-    texts = {r["cmd"]: r["text"] for r in replayed}
-    changed = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
-               for c in commands[index:] if c.cmd in plan.changes]
-    dropped = [{"cmd": c.cmd, "text": c.text} for c in commands[index:] if c.cmd in plan.drops]
+    texts = {r.cmd: r.text for r in replayed}
+    changed: list[JSONObject] = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
+                                 for c in commands[index:] if c.cmd in plan.changes]
+    dropped: list[JSONObject] = [{"cmd": c.cmd, "text": c.text}
+                                 for c in commands[index:] if c.cmd in plan.drops]
     same = next((c for c in changed if c["old"] == c["new"]), None)
     if same is not None:
         raise BadInput(f"#{same['cmd']} is already `{same['old']}`: give the command as it should "
                        "have been (E140)", ruling="E140")
     return {"first": first.cmd, "old": first.text, "new": texts.get(first.cmd, ""),
-            "changed": changed, "dropped": dropped, "replayed": replayed,
+            "changed": changed, "dropped": dropped,
+            "replayed": [{"cmd": r.cmd, "text": r.text, "events": r.events} for r in replayed],
             "state": fresh["state"], "ripple": rippling.ripple(old, fresh),
             "later": sum(1 for c in commands[index:] if c.cmd not in plan.changes
                          and c.cmd not in plan.drops)}
 
 
 def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos: int
-              ) -> list[dict[str, Any]]:
+              ) -> list[_Cmd]:
     """Write the evening before ``commands[index]`` to ``scratch`` and run every command from
     there: the new words of a replaced one, nothing of a dropped one, the others as typed.
     Each as (cmd, text, events)."""
@@ -243,7 +266,7 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
     with open_evening(scratch) as t:
         for c in commands[:index]:
             t.commit("evening", [plain(e) for e in c.events], c.text)
-    replayed = []
+    replayed: list[_Cmd] = []
     for c in commands[index:]:
         if c.cmd in plan.drops:
             continue
@@ -255,7 +278,7 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
                     else f"after the amendment, #{c.cmd} `{c.text}`")
             raise IllegalAction(f"{what} would record nothing; {_ways(c, plan, undos, new)} "
                                 "(E140)", ruling="E140")
-        replayed.append({"cmd": c.cmd, "text": again[0], "events": again[1]})
+        replayed.append(_Cmd(c.cmd, again[0], again[1]))
     return replayed
 
 
@@ -311,7 +334,7 @@ def _run(scratch: Path, words: list[str], was: Any, new: list[str] | None, plan:
         return last.text, [dict(e) for e in last.events]
 
 
-def _show(result: dict[str, Any], plan: Plan, *, recorded: bool, dry: bool, as_json: bool
+def _show(result: Amendment, plan: Plan, *, recorded: bool, dry: bool, as_json: bool
           ) -> None:
     first = result["first"]
     if as_json:

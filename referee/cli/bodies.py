@@ -17,13 +17,14 @@ from referee.errors import BadInput
 if TYPE_CHECKING:
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
+    from referee.jsontypes import JSONObject
 
 STREAM: Final = "evening"
 #: The records a command's build returns (``list[SoulStudied]`` for ``soul study`` ...).
 E = TypeVar("E", bound="EveningEvent")
 
 
-def run(build: Callable[["State"], list[E]], extra: dict[str, Any] | None = None,
+def run(build: Callable[["State"], list[E]], extra: "JSONObject | None" = None,
         ) -> tuple["State", "State", list[E]]:
     """An evening command through the one transaction (``transaction.transact``); its log line is
     derived from the parsed arguments there, in one place (``transaction.command_text``), with

@@ -8,11 +8,11 @@ appended (or taken back), and the states before and after. This module prints it
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from referee.cli.output import emit_json, lit, say
 from referee.errors import DryRunDone
-from referee.jsontypes import JSONObject
+from referee.jsontypes import JSON, JSONList, JSONObject
 from referee.names import plural
 
 if TYPE_CHECKING:
@@ -97,11 +97,20 @@ def _event_line(event: Event) -> str:
     return f"{event['kind']}: {text if len(text) <= 160 else text[:157] + '...'}"
 
 
-def _signed(moved: dict[str, int]) -> str:
-    return ", ".join(f"{lit(c)} {n:+d}" for c, n in moved.items())
+def _obj(value: JSON) -> JSONObject:
+    """A part of the changes that is a table (empty when absent)."""
+    return value if isinstance(value, dict) else {}
 
 
-def _change_lines(stream: str, change: dict[str, Any]) -> list[str]:
+def _list(value: JSON) -> JSONList:
+    return value if isinstance(value, list) else []
+
+
+def _signed(moved: JSON) -> str:
+    return ", ".join(f"{lit(c)} {n:+d}" for c, n in _obj(moved).items())
+
+
+def _change_lines(stream: str, change: JSONObject) -> list[str]:
     from referee.evening.change import holder_label
 
     if stream != "evening":
@@ -109,34 +118,36 @@ def _change_lines(stream: str, change: dict[str, Any]) -> list[str]:
     out: list[str] = []
     if change.get("evening"):
         out.append("the evening opens")
-    for holder, moved in change.get("chips", {}).items():
+    for holder, moved in _obj(change.get("chips")).items():
         out.append(f"{lit(holder_label(holder))}: {_signed(moved)}")
     if "pots" in change:
-        out.append("pots: " + _pots(change["pots"]["before"]) + " -> "
-                   + _pots(change["pots"]["after"]))
+        pots = _obj(change["pots"])
+        out.append("pots: " + _pots(pots["before"]) + " -> " + _pots(pots["after"]))
     if "turn" in change:
-        out.append("turn: " + _turn(change["turn"]["before"]) + " -> "
-                   + _turn(change["turn"]["after"]))
-    for hand in change.get("winners", []):
-        for pot in hand["pots"]:
+        turn = _obj(change["turn"])
+        out.append("turn: " + _turn(turn["before"]) + " -> " + _turn(turn["after"]))
+    for hand in map(_obj, _list(change.get("winners"))):
+        for pot in map(_obj, _list(hand["pots"])):
             out.append(f"hand {hand['hand']}: a pot of {pot['size']} to "
-                       + lit(", ".join(pot["winners"]) or "no one"))
+                       + lit(", ".join(map(str, _list(pot["winners"]))) or "no one"))
     if "points" in change:
-        was, now = change["points"]["before"], change["points"]["after"]
+        points = _obj(change["points"])
+        was, now = _obj(points["before"]), _obj(points["after"])
         for person in sorted(set(was) | set(now)):
             if was.get(person, 0) != now.get(person, 0):
                 out.append(f"points: {lit(person)} {was.get(person, 0)} -> {now.get(person, 0)}")
-    for side, n in change.get("charges", {}).items():
+    for side, n in _obj(change.get("charges")).items():
         out.append(f"Charges: {lit(side)} {n:+d}")
     return out
 
 
-def _pots(pots: list[dict[str, Any]]) -> str:
-    return ", ".join(f"{p['name']} {p['size']} ({lit(', '.join(p['eligible']))})"
-                     for p in pots) or "none"
+def _pots(pots: JSON) -> str:
+    return ", ".join(f"{p['name']} {p['size']} ({lit(', '.join(map(str, _list(p['eligible']))))})"
+                     for p in map(_obj, _list(pots))) or "none"
 
 
-def _turn(turn: dict[str, Any] | None) -> str:
+def _turn(value: JSON) -> str:
+    turn = _obj(value)
     if not turn:
         return "no evening"
     if turn.get("hand") is None:

@@ -145,7 +145,9 @@ def char_new(
         char_show(outcome.data["char"]["name"])
 
 
-def _char_json(char: Char, data: FateData) -> dict[str, Any]:
+def _char_json(char: Char, data: FateData) -> Char:
+    """The character as ``--json`` shows it: every Measure side with its value, not only
+    each pair's first."""
     measures = {}
     for first, second in data.pairs:
         value = char["measures"][first]
@@ -154,7 +156,7 @@ def _char_json(char: Char, data: FateData) -> dict[str, Any]:
     return {**char, "measures": measures}
 
 
-def _show_char(char: dict[str, Any], data: FateData) -> None:
+def _show_char(char: Char, data: FateData) -> None:
     from rich.table import Table
 
 
@@ -185,8 +187,8 @@ def _show_char(char: dict[str, Any], data: FateData) -> None:
     ):
         if rows:
             out.print(f"{title}: " + "; ".join(rows), markup=False)
-    kept = char.get("usual") or {}
-    if kept.get("weapon") or kept.get("traits"):
+    kept = char.get("usual")
+    if kept is not None and (kept.get("weapon") or kept.get("traits")):
         weapon = kept.get("weapon") or "unarmed"
         traits = f"; fights with {', '.join(kept['traits'])}" if kept.get("traits") else ""
         out.print(f"Usual weapon: {weapon}{traits} (F24)", markup=False)

@@ -8,7 +8,7 @@ imported inside the commands so that ``referee --help`` stays fast.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypedDict, TypeVar
 
 import typer
 
@@ -20,7 +20,7 @@ from referee.jsontypes import JSON, JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.cards import Card
-    from referee.rules.hands import Hand
+    from referee.rules.hands import Hand, HandJSON
 
 Magic = Annotated[
     bool,
@@ -131,12 +131,30 @@ def _runs(
     return list(enumerate(lines, start=1))
 
 
+class Compared(TypedDict):
+    """``hand compare --json``: the places, best first, and each hand."""
+
+    ranking: list[list[str]]
+    hands: dict[str, HandJSON]
+
+
+class Opener(TypedDict):
+    """``hand first --json``: who opens the betting, and each hand showing."""
+
+    first: str
+    hands: dict[str, HandJSON]
+
+
+#: What one ruling of a ``--from-file`` run answers.
+Ruled = TypeVar("Ruled")
+
+
 def _each_line(
-    lines: list[tuple[int, str]], source: str, rule: Callable[[str], JSONObject]
+    lines: list[tuple[int, str]], source: str, rule: Callable[[str], Ruled]
 ) -> None:
     """All lines or nothing (H8): rule every line first, then print one JSON line each."""
 
-    results = []
+    results: list[Ruled] = []
     for number, text in lines:
         try:
             results.append(rule(text))
@@ -154,7 +172,7 @@ def _cards_long(cards: Sequence[Card]) -> str:
     return ", ".join(card.long for card in cards)
 
 
-def _hands_json(hands: dict[str, Hand]) -> JSONObject:
+def _hands_json(hands: dict[str, Hand]) -> dict[str, HandJSON]:
     return {name: hand.as_dict() for name, hand in hands.items()}
 
 
@@ -200,7 +218,7 @@ def rank(
     from referee.rules.cards import parse_cards
     from referee.rules.hands import best_hand
 
-    def rule(text: str) -> JSONObject:
+    def rule(text: str) -> HandJSON:
         if "|" in text:
             raise BadInput("rank takes one hand per line; use compare for hands against each other")
         return best_hand(parse_cards(text), magic=magic).as_dict()
@@ -265,7 +283,7 @@ def compare(
         ranked = _evaluate(_parse_hands(pairs), magic)
         return rank_hands(ranked), ranked
 
-    def rule(text: str) -> JSONObject:
+    def rule(text: str) -> Compared:
         ranking, ranked = rule_pairs(_line_hands(text))
         return {"ranking": [[*group] for group in ranking], "hands": _hands_json(ranked)}
 
@@ -342,7 +360,7 @@ def first(
         )
         return opener, fool, ranked
 
-    def rule(text: str) -> JSONObject:
+    def rule(text: str) -> Opener:
         opener, _, ranked = rule_pairs(_line_hands(text))
         return {"first": opener, "hands": _hands_json(ranked)}
 

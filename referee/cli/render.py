@@ -38,7 +38,8 @@ def status(state: State, now: float | None = None) -> None:
 
     data = view(state, now)
     colours = [s.colour for s in state.seats]
-    table = Grid(title=_title(data))
+    table = Grid(title=_title(data["phase"], data["open_pending"], data["hands_played"],
+                              data["clock"]))
     table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
     narrow = len(colours) > 4 and console_width() < 110
@@ -131,12 +132,12 @@ def _hand_table(hand: dict[str, Any], hooded: dict[str, list[str]]) -> None:
         say(lit("Pots: " + "; ".join(parts) + "."))
 
 
-def _title(data: dict[str, Any]) -> str:
-    phase = "limit phase (1 chip, 3 raises)" if data["phase"] == "limit" else "open phase"
-    if data["open_pending"]:
-        phase += ", open phase from the next hand"
-    return (f"Fool's Errand - {phase} - hands played {data['hands_played']} - "
-            f"clock {clock(data['clock'])}")
+def _title(phase: str, open_pending: bool, hands_played: int, seconds: int | None) -> str:
+    shown = "limit phase (1 chip, 3 raises)" if phase == "limit" else "open phase"
+    if open_pending:
+        shown += ", open phase from the next hand"
+    return (f"Fool's Errand - {shown} - hands played {hands_played} - "
+            f"clock {clock(seconds)}")
 
 
 def _chip_row(state: State, name: str, colours: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ from referee.cli.output import lit, lit_values, printable, say
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.cli.souls import PowerListed, SoulListed
     from referee.evening.state import State
     from referee.report import Claim, Handout
 
@@ -79,7 +80,7 @@ def power_used(event: Mapping[str, Any]) -> None:
         say("GM: nothing changes in the books; see that it is done at the table.")
 
 
-def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
+def soul_table(state: State, rows: list[SoulListed], reveal: bool) -> None:
     from rich.table import Table
 
     table = Table(title="Souls" + (" (revealed: GM's eyes only)" if reveal else ""),
@@ -91,7 +92,7 @@ def soul_table(state: State, rows: list[dict[str, Any]], reveal: bool) -> None:
         table.add_column("Arcanum")
     for row in rows:
         holder = row["holder"] or ("smashed" if row["destroyed"] else "-")
-        soul = state.soul(str(row["soul"]))
+        soul = state.soul(row["soul"])
         if soul.destroyed:
             holder = soul.destroyed
         cells = [lit(row["soul"]), lit(row["kind"]), lit(holder),
@@ -175,7 +176,7 @@ def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
         say(f"{card.name} is depleted: both its powers are out (R26).")
 
 
-def power_table(rows: list[dict[str, Any]], depleted: list[str] | None) -> None:
+def power_table(rows: list[PowerListed], depleted: list[str] | None) -> None:
     """Every power of the set with its name and whole text, and who holds it (R26)."""
     import typer
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 import typer
 
@@ -68,12 +68,43 @@ def check(
         raise typer.Exit(2)
 
 
-def _summary(scenario: Scenario, reveal: bool) -> dict[str, Any]:
+class Bottle(TypedDict):
+    """A bottled soul as `scenario show` lists it: its label; the rest only with --reveal."""
+
+    soul: str
+    identity: NotRequired[str]
+    aliases: NotRequired[list[str]]
+    arcanum: NotRequired[str]
+    clue_counts: NotRequired[dict[str, int]]   # seat -> clues on its sheet
+
+
+class Power(TypedDict):
+    key: str
+    card: str
+    orientation: str
+    name: str
+    charges: int
+    when: str
+    text: str
+    magic: bool
+
+
+class Summary(TypedDict):
+    """`scenario show --json`."""
+
+    name: str
+    description: str
+    source: str
+    souls: list[Bottle]
+    powers: list[Power]
+
+
+def _summary(scenario: Scenario, reveal: bool) -> Summary:
     from referee.rules.cards import to_roman
 
-    souls: list[dict[str, Any]] = []
+    souls: list[Bottle] = []
     for soul in scenario.souls:
-        row: dict[str, Any] = {"soul": soul.label}
+        row: Bottle = {"soul": soul.label}
         if reveal:
             row |= {
                 "identity": soul.name,
@@ -82,7 +113,7 @@ def _summary(scenario: Scenario, reveal: bool) -> dict[str, Any]:
                 "clue_counts": {str(seat): len(c) for seat, c in sorted(soul.clues.items())},
             }
         souls.append(row)
-    powers = [
+    powers: list[Power] = [
         {"key": p.key, "card": to_roman(p.card), "orientation": p.orientation, "name": p.name,
          "charges": p.charges, "when": p.when, "text": p.text, "magic": p.magic}
         for p in scenario.powers

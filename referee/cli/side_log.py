@@ -4,14 +4,18 @@ W14)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
 
-Describe = Callable[[Sequence[dict[str, Any]]], list[str]]
+if TYPE_CHECKING:
+    from referee.streams import Event
+
+#: A table's ``describe``: the result lines of one command's stored events.
+Describe = Callable[[Sequence["Event"]], list[str]]
 
 
 def plain(text: str) -> None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 
 import typer
 
@@ -14,8 +13,37 @@ from referee.errors import IllegalAction
 from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
-    from referee.evening.events import EveningEvent
+    from referee.evening.events import EveningEvent, PowerSpec
     from referee.evening.state import State
+
+
+class SoulListed(TypedDict):
+    """A soul as `soul list` gives it: ``--json`` has exactly these keys (identity and Arcanum
+    with --reveal); the table adds whether a bottled soul has been named (R24)."""
+
+    soul: str
+    kind: str
+    holder: str | None
+    destroyed: bool
+    identity: NotRequired[str]
+    arcanum: NotRequired[str]
+    identified: NotRequired[bool]
+
+
+class PowerListed(TypedDict):
+    """A power as `power list` and `power show` give it: its words and what became of it."""
+
+    key: str
+    card: str
+    orientation: str
+    name: str
+    charges: int
+    when: str
+    text: str
+    available: bool
+    holder: str | None
+    used: bool
+    spent: str | None
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
                        no_args_is_help=True)
@@ -35,10 +63,10 @@ def soul_list(
     from referee.rules.cards import to_roman
 
     state = read_state()
-    rows = []
+    rows: list[SoulListed] = []
     for soul in state.souls:
         # The `soul list --json` contract: exactly these keys (identity and Arcanum with --reveal).
-        row: dict[str, object] = {"soul": soul.key, "kind": soul.kind, "holder": soul.holder,
+        row: SoulListed = {"soul": soul.key, "kind": soul.kind, "holder": soul.holder,
                                   "destroyed": soul.destroyed is not None}
         if reveal:
             row["identity"] = soul.identity
@@ -334,11 +362,11 @@ def power_show(
     render_souls.power_table(rows, None)
 
 
-def _power_row(state: State, spec: Mapping[str, object], card: str) -> dict[str, object]:
+def _power_row(state: State, spec: PowerSpec, card: str) -> PowerListed:
     """A power for `power list` and `power show`: its words and what became of it (E57)."""
     from referee.evening.powers.effects import spent
 
-    held = state.powers.get(str(spec["key"]))
+    held = state.powers.get(spec["key"])
     return {"key": spec["key"], "card": card, "orientation": spec["orientation"],
             "name": spec["name"], "charges": spec["charges"], "when": spec["when"],
             "text": spec["text"], "available": held is None,

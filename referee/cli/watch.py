@@ -7,7 +7,7 @@ frame is drawn, so every other command starts fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,6 +17,8 @@ from referee.cli.output import clock, emit_json, money, printable
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
+
+    from referee.serve.players import CardShown, FoolView, Frame, NoFrame, SeatView
 
 CHIP = "●"
 STREETS = {1: "after four cards", 2: "after six cards", 3: "after seven cards"}
@@ -49,7 +51,7 @@ def stack(n: int, colour: str, named: bool = False, marks: bool = True) -> Text:
                          (f" {colour}", chip_style(colour)) if named else "")
 
 
-def cards_text(cards: list[dict[str, Any]]) -> str:
+def cards_text(cards: list[CardShown]) -> str:
     """Up cards as the powers in force leave them (E76): ``2S(dead) 9S(as KS) QP(held)``.
 
     >>> cards_text([{"card": "2S", "dead": True, "counts_as": None, "held": False},
@@ -64,7 +66,7 @@ def cards_text(cards: list[dict[str, Any]]) -> str:
     return " ".join(out)
 
 
-def seat_note(seat: dict[str, Any]) -> str:
+def seat_note(seat: SeatView) -> str:
     """A seat's state in the hand for the players' screen: away, folded, all-in or
     suspended (S19), and its down cards still to give (E78)."""
     state = seat["in_hand"]
@@ -72,7 +74,7 @@ def seat_note(seat: dict[str, Any]) -> str:
     return note
 
 
-def render_frame(view: dict[str, Any], width: int = 120,
+def render_frame(view: Frame | NoFrame, width: int = 120,
                  height: int | None = None) -> RenderableType:
     """The players' screen for one frame of ``referee.serve.players.frame``: the turn line and the
     pots first; compact (no assistants' rows, chip counts without stacks) when ``height``
@@ -91,13 +93,13 @@ def render_frame(view: dict[str, Any], width: int = 120,
     return _render_frame(view, width, compact=True)
 
 
-def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> RenderableType:
+def _render_frame(view: Frame | NoFrame, width: int, *, compact: bool) -> RenderableType:
     from rich import box
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
 
-    if not view.get("seats"):
+    if "seats" not in view or not view["seats"]:
         return Text(f"Waiting for the evening: {view.get('problem') or 'nothing to show yet'}",
                     style="bold")
     colours: list[str] = view["colours"]
@@ -146,8 +148,9 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
                                  for c, n in chips.items())]
 
     to_act = hand["to_act"] if hand else None
+    owes = hand["owes"] if hand else 0
     turn = "bold reverse"
-    def cards(seat: dict[str, Any]) -> str:
+    def cards(seat: SeatView | FoolView) -> str:
         """Up cards marked (E76), then the down cards still to give (E78), of which hooded
         (E77: how many, never which)."""
         text = cards_text(seat.get("cards", []))
@@ -157,7 +160,7 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
             text += f" ({down} down{hooded})"
         return text.strip()
 
-    def round_bet(seat: dict[str, Any]) -> str:
+    def round_bet(seat: SeatView | FoolView) -> str:
         return str(seat["round_bet"]) if seat.get("round_bet") else ""
 
     for seat in view["seats"]:
@@ -167,7 +170,7 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
         table.add_row(Text("▶", style=turn) if acting else str(seat["seat"]),
                       Text.assemble((printable(seat["name"]), style), f" {seat['arcanum']}"),
                       *stacks(seat["chips"]), str(seat["stack"]), round_bet(seat), cards(seat),
-                      Text(f"owes {hand['owes']}", style=turn) if acting else note)
+                      Text(f"owes {owes}", style=turn) if acting else note)
         if seat["assistant"] and not compact:
             helper = seat["assistant"]
             table.add_row("", Text(f"  {printable(helper['name'])} (assistant)", style="dim"),
@@ -178,7 +181,7 @@ def _render_frame(view: dict[str, Any], width: int, *, compact: bool) -> Rendera
                   Text(f"{printable(fool['name'])} (the Fool)",
                        style=turn if acting else "italic"),
                   *stacks(fool["chips"]), str(fool["stack"]), round_bet(fool), cards(fool),
-                  Text(f"owes {hand['owes']}", style=turn) if acting
+                  Text(f"owes {owes}", style=turn) if acting
                   else "folded" if fool["in_hand"] == "folded" else "",
                   end_section=bool(hand))
     if hand:
@@ -252,18 +255,18 @@ def watch(
     try:
         if not con.is_terminal:  # piped: a new frame whenever the evening changes
             shown = None
-            for view in players.frames(path, interval=interval):
-                key = {k: v for k, v in view.items() if k != "clock"}
+            for changed in players.frames(path, interval=interval):
+                key = {k: v for k, v in changed.items() if k != "clock"}
                 if key != shown:
                     shown = key
-                    con.print(render_frame(view, con.width))
+                    con.print(render_frame(changed, con.width))
                     con.file.flush()
             return
         from rich.live import Live
 
         with Live(console=con, screen=True, auto_refresh=False) as screen:
-            for view in players.frames(path, interval=interval):
-                screen.update(render_frame(view, con.width, con.height), refresh=True)
+            for changed in players.frames(path, interval=interval):
+                screen.update(render_frame(changed, con.width, con.height), refresh=True)
     except KeyboardInterrupt:
         return
 

@@ -20,7 +20,7 @@ import difflib
 import functools
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import ScenarioError, UnknownCard
 from referee.names import mentioned_name, name_key, plural
@@ -36,6 +36,9 @@ from referee.rules.scenario import (
 )
 from referee.storage.inputs import read_input
 from referee.streams import plain
+
+if TYPE_CHECKING:
+    from referee.jsontypes import TOMLTable
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.
 # The name folding lives in referee.names and the records in referee.rules.scenario (below the
@@ -100,12 +103,12 @@ def _join(where: str, key: str) -> str:
     return f"{where}.{key}" if where else key
 
 
-def _read_toml(path: Path, rep: _Report) -> dict[str, Any] | None:
+def _read_toml(path: Path, rep: _Report) -> TOMLTable | None:
     try:
         parsed = _parse_toml(read_input(path))  # the parse is shared
         if too_deep(parsed):
             raise RecursionError
-        data: dict[str, Any] = plain(parsed)
+        data: TOMLTable = plain(parsed)
         return data
     except (FileNotFoundError, IsADirectoryError) as exc:
         rep.add("", ("no such file" if isinstance(exc, FileNotFoundError) else "is a directory")
@@ -141,13 +144,13 @@ def too_deep(value: object, limit: int = MAX_NESTING) -> bool:
 
 
 @functools.lru_cache(maxsize=8)
-def _parse_toml(text: str) -> dict[str, Any]:
+def _parse_toml(text: str) -> TOMLTable:
     """The TOML ``text`` parsed, once per process for the same text: the shell, the station and
     a test run load the same scenario for every new evening (parsing is most of loading it)."""
     return tomllib.loads(text)
 
 
-def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str, rep: _Report) -> None:
+def _check_keys(table: TOMLTable, allowed: tuple[str, ...], where: str, rep: _Report) -> None:
     """Typo protection (S9): an unknown key is an error, with the nearest known key."""
     for key in table:
         if key in allowed:
@@ -158,7 +161,7 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str, rep
 
 
 def _text(
-    table: dict[str, Any], key: str, where: str, rep: _Report, *, required: bool = True
+    table: TOMLTable, key: str, where: str, rep: _Report, *, required: bool = True
 ) -> str | None:
     value = table.get(key)
     if value is None:
@@ -174,7 +177,7 @@ def _text(
     return value.strip()
 
 
-def _arcanum(table: dict[str, Any], key: str, where: str, rep: _Report, what: str) -> int | None:
+def _arcanum(table: TOMLTable, key: str, where: str, rep: _Report, what: str) -> int | None:
     """A Major Arcanum from ``"XVI"`` (also ``16``, ``"16"`` or ``"The Tower"``)."""
     value = table.get(key)
     path = _join(where, key)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.errors import ScenarioError
 
 if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
     from referee.rules.wager import PointsTable
 
 POINTS_FILE = "wager_points.toml"
@@ -61,7 +62,7 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
 
 
 @functools.cache
-def fate_tables() -> dict[str, Any]:
+def fate_tables() -> JSONObject:
     """The Card of Fate tables of ``data/fate.toml``, validated, as plain data (F19).
 
     Raises:
@@ -71,7 +72,7 @@ def fate_tables() -> dict[str, Any]:
 
     path = data_file(FATE_FILE)
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw: JSONObject = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ScenarioError(f"cannot read the Card of Fate tables {path}: {exc}") from None
     parse_data(raw)

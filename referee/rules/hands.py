@@ -17,7 +17,7 @@ bulk API, ``hand_keys``, for many hands as deck indices); a ``Hand`` made by
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.errors import BadInput
 from referee.rules.cards import Card
@@ -85,6 +85,13 @@ _CAT_SHIFT = CAT_SHIFT
 _SHIFTS = SHIFTS
 
 
+class HandJSON(TypedDict):
+    """A hand's JSON form (``Hand.as_dict``): its R4 category and the cards that count."""
+
+    category: str
+    cards: list[str]
+
+
 class Hand:
     """A ranked hand: ``.category`` (R4 JSON name) and ``.cards`` (defining cards, then kickers).
 
@@ -139,7 +146,7 @@ class Hand:
             return None
         return (self.cards[start], self.cards[start + 1])
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> HandJSON:
         """``{"category": ..., "cards": [short, ...]}``, the JSON form."""
         return {"category": self.category, "cards": [card.short for card in self.cards]}
 

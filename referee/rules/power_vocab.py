@@ -15,7 +15,10 @@ charges but the GM applies by hand (S12, S13). Pure data and checks: no I/O.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
 
 #: When a power may be played (S12).
 TIMINGS: dict[str, str] = {
@@ -77,7 +80,7 @@ TIMING_OF: dict[str, tuple[str, ...]] = {
 }
 
 #: Parameters that may be left out, and their defaults, by effect kind.
-DEFAULTS: dict[str, dict[str, Any]] = {
+DEFAULTS: dict[str, dict[str, int | str]] = {
     "toll": {"chips": 1}, "surcharge": {"charges": 1}, "protect": {"cards": 1},
     "opener": {"who": "self"}, "replace_up": {"who": "self"},
     "private": {"target": "none"}, "by_hand": {"target": "none"},
@@ -127,6 +130,7 @@ def check(timing: Any, effect: Any) -> list[tuple[str, str]]:
     return out
 
 
-def param(effect: dict[str, Any], key: str) -> Any:
-    """A parameter of an effect, or its default."""
-    return effect.get(key, DEFAULTS.get(effect["kind"], {}).get(key))
+def param(effect: JSONObject, key: str) -> Any:
+    """A parameter of an effect, or its default: a whole number or one of the words the
+    vocabulary allows, as ``check`` saw to when the power set was loaded."""
+    return effect.get(key, DEFAULTS.get(str(effect["kind"]), {}).get(key))

@@ -9,10 +9,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.errors import UnknownCard, UnknownName
 from referee.rules.cards import arcanum_label, parse_arcanum
+
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
 
 ORIENTATIONS: tuple[str, ...] = ("upright", "reversed")
 
@@ -46,7 +49,7 @@ class PowerSpec:
     text: str
     magic: bool
     timing: str = "any_time"  # when it may be played, and what it does (S12, S13)
-    effect: dict[str, Any] = field(default_factory=lambda: {"kind": "by_hand"})
+    effect: JSONObject = field(default_factory=lambda: {"kind": "by_hand"})
 
     @property
     def card_label(self) -> str:

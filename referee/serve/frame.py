@@ -15,24 +15,89 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.errors import RefereeError, StoreError
 from referee.serve import players
+from referee.serve.players import Frame, NoFrame
 from referee.serve.room import load_room, room_path
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.report import Claim
+    from referee.jsontypes import JSON
+    from referee.report import Chart, Claim
     from referee.season import WallSeason
+    from referee.serve.players import Odds, Replay
+    from referee.serve.room import Wall
+
+
+class ScumScores(TypedDict):
+    """A Tarot Scum match as the room sees it: scores and roles, no card in hand."""
+
+    hand: int
+    hands: int
+    over: bool
+    standings: list[tuple[str, int]]
+    roles: dict[str, str]
+    leaders: list[str]
+
+
+class WagerScores(TypedDict):
+    """A game of Weir's Wager as the room sees it."""
+
+    fool: str
+    mistress: str
+    scores: dict[str, int]
+    elixir: str
+    rule: str
+    target: int
+    winner: str | None
+
+
+class SideTables(TypedDict):
+    """The side tables under way: none, either or both."""
+
+    scum: NotRequired[ScumScores]
+    wager: NotRequired[WagerScores]
+
+
+class Standing(TypedDict):
+    """At the end (R18, E81), a side's chips or the Fool's."""
+
+    name: str
+    chips: int
+    fool: NotRequired[bool]
+    dollars: int
+
+
+class WallFrame(Frame):
+    """What the table page shows (``/frame.json``): the players' frame and the rest of the
+    wall, nothing secret."""
+
+    clock_origin: float | None       # the first hand's start: the page runs the clock
+    chart: Chart
+    side_tables: SideTables
+    palette: dict[str, str]
+    chip_labels: dict[str, str]
+    title: str
+    standings: list[Standing] | None
+    claims: JSON                     # the ceremony's claims at the end, or None
+    season: WallSeason | None
+    room: Wall
+    replay: Replay | None
+    odds: Odds | None
+
+
+#: A frame as the cache keeps it: the wall's, or (no evening read yet) only what is wrong.
+Shown = WallFrame | NoFrame
 
 
 # -- the frame ----------------------------------------------------------------------------------
 
 
-def side_tables(scum: Any, wager: Any) -> dict[str, Any]:
+def side_tables(scum: Any, wager: Any) -> SideTables:
     """What the side tables show the room: scores and whose turn, never a card in hand."""
-    out: dict[str, Any] = {}
+    out: SideTables = {}
     match = getattr(scum, "match", None)
     if match is not None:
         out["scum"] = {"hand": min(match.hand, match.hands), "hands": match.hands,
@@ -51,7 +116,7 @@ def side_tables(scum: Any, wager: Any) -> dict[str, Any]:
 
 
 def build_frame(path: Path, now: float | None = None, *, season: bool = False
-                ) -> dict[str, Any]:
+                ) -> WallFrame:
     """The table page's data for the evening at ``path``: the players' frame and more; with
     ``season``, the standings of the chain of evenings back from it (E111).
 
@@ -72,24 +137,27 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
         replay = players.replay_frame(ev, room.more)  # E136
     moment = time.time() if now is None else now
     view = players.frame(state, moment)
+    ended = view["ended"]  # R18, or the Fool's declared end (R40)
+    ceremony = view["ceremony"]
     # The frame is kept until the file changes, so its `clock` is as of that change; the
     # page runs the clock itself from `clock_origin` (the first hand's start, epoch seconds)
     # and the server's time, sent with every answer as X-Server-Time.
-    view["clock_origin"] = state.first_hand_at
-    view["chart"] = chips_by_hand(state)
-    view["side_tables"] = tables
-    view["palette"] = palette(view["colours"])
-    view["chip_labels"] = chip_labels(view["colours"])
-    view["title"] = state.scenario.get("name") or "Fool's Errand"
-    ended = view["ended"]  # R18, or the Fool's declared end (R40)
-    view["standings"] = standings(state) if ended else None
-    view["claims"] = view["ceremony"]["claims"] if view["ceremony"] else None
-    view["season"] = season_frame(path) if season else None  # R43
-    view["room"] = room.wall(moment)
-    view["replay"] = replay
-    view["odds"] = players.odds_frame(state, room.more)  # H31: on request only
-    view["problem"] = None
-    return view
+    return {
+        **view,
+        "clock_origin": state.first_hand_at,
+        "chart": chips_by_hand(state),
+        "side_tables": tables,
+        "palette": palette(view["colours"]),
+        "chip_labels": chip_labels(view["colours"]),
+        "title": state.scenario.get("name") or "Fool's Errand",
+        "standings": standings(state) if ended else None,
+        "claims": ceremony["claims"] if ceremony else None,
+        "season": season_frame(path) if season else None,  # R43
+        "room": room.wall(moment),
+        "replay": replay,
+        "odds": players.odds_frame(state, room.more),  # H31: on request only
+        "problem": None,
+    }
 
 
 def season_frame(path: Path) -> WallSeason:
@@ -100,16 +168,16 @@ def season_frame(path: Path) -> WallSeason:
     return season.wall(season.standings(season.read([path])))
 
 
-def standings(state: State) -> list[dict[str, Any]]:
+def standings(state: State) -> list[Standing]:
     """At the end (R18), each side's chips, most first, and the Fool's (E81)."""
     from referee.evening.state import CHIP_VALUE
 
-    sides: list[dict[str, Any]] = sorted(
-        ({"name": s.name, "chips": state.side_chips(s.name)} for s in state.seats),
-        key=lambda s: -int(s["chips"]))
-    rows = [*sides, {"name": state.fool, "chips": state.stack(state.fool), "fool": True}]
-    for row in rows:
-        row["dollars"] = row["chips"] * CHIP_VALUE
+    sides = sorted(((s.name, state.side_chips(s.name)) for s in state.seats),
+                   key=lambda s: -s[1])
+    rows: list[Standing] = [{"name": name, "chips": n, "dollars": n * CHIP_VALUE}
+                            for name, n in sides]
+    n = state.stack(state.fool)
+    rows.append({"name": state.fool, "chips": n, "fool": True, "dollars": n * CHIP_VALUE})
     return rows
 
 
@@ -177,10 +245,10 @@ class Cached:
     key: object
     etag: str
     body: bytes
-    data: dict[str, Any]
+    data: Shown
 
 
-def frame_etag(data: dict[str, Any]) -> str:
+def frame_etag(data: Shown) -> str:
     """The ETag of a frame: a digest of everything in it but its running ``clock``, which the
     page counts itself from ``clock_origin`` and the server's time; so a change that shows
     nothing on the wall (a Charge, R39) answers 304 whenever it comes."""
@@ -193,7 +261,7 @@ class FrameSource:
     """The current frame of one evening file, recomputed once per change of the file."""
 
     def __init__(self, path: Path, *,
-                 build: Callable[[Path], dict[str, Any]] = build_frame) -> None:
+                 build: Callable[[Path], WallFrame] = build_frame) -> None:
         self.path = path
         self.build = build
         self.computed = 0  # how many times the frame was built (tests read it)
@@ -212,10 +280,11 @@ class FrameSource:
             if cached is not None and cached.key == key:
                 return cached  # another request built it meanwhile
 
+            data: Shown
             try:
                 data = self.build(self.path)
             except RefereeError as exc:
-                data = dict(cached.data) if cached is not None else {}
+                data = cached.data.copy() if cached is not None else NoFrame(problem=None)
                 data["problem"] = exc.line  # the last good frame, and what is wrong now
             body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
             etag = frame_etag(data)

@@ -11,12 +11,12 @@ import re
 import secrets
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from referee.serve import players
 
 if TYPE_CHECKING:
-    pass
+    from referee.serve.frame import Shown
 
 
 # -- pages --------------------------------------------------------------------------------------
@@ -68,7 +68,7 @@ _TEMPLATE: str | None = None
 PLACEHOLDER = re.compile(r"\{\{(TITLE|DATA)\}\}")
 
 
-def table_page(frame: dict[str, Any], etag: str, now: float | None = None,
+def table_page(frame: Shown, etag: str, now: float | None = None,
                nonce: str = "") -> str:
     """The projector's page: inline CSS and JS, the first frame inline, then polling.
 

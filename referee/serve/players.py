@@ -16,19 +16,176 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict, final
 
 from referee.errors import RefereeError, StoreError
 
 if TYPE_CHECKING:
+    from referee.evening.powers.constraints import InForce
     from referee.evening.state import State
+    from referee.jsontypes import JSON, JSONObject
 
 STREAM: Final = "evening"
 
 Signature = tuple[int, int, int, int]
 
 
-def frame(state: State, now: float | None = None) -> dict[str, Any]:
+# -- the frame's shape ----------------------------------------------------------------------------
+
+
+class CardShown(TypedDict):
+    """An up card as the powers in force leave it (E76), as ``views.card_marks`` marks it."""
+
+    card: str
+    dead: bool
+    counts_as: str | None
+    held: bool
+
+
+class Badge(TypedDict):
+    """A power in force shown on a seat (S17, E79)."""
+
+    power: str
+    text: str
+
+
+class InHand(TypedDict):
+    """What the hand shows of one person: up cards, how many hooded, down cards to give."""
+
+    showing: list[str]
+    cards: list[CardShown]
+    hooded: int
+    down: int | None
+    round_bet: int
+
+
+class Helper(TypedDict):
+    """A seat's assistant: their own chips."""
+
+    name: str
+    chips: dict[str, int]
+    stack: int
+
+
+class SeatView(InHand):
+    seat: int
+    name: str
+    arcanum: str
+    arcanum_label: str
+    colour: str
+    chips: dict[str, int]
+    stack: int
+    side_chips: int
+    away: str                        # resigned, dead, risen or ""
+    in_hand: str                     # in, folded, all-in, suspended or ""
+    badges: list[Badge]
+    assistant: Helper | None
+
+
+class FoolView(InHand):
+    name: str
+    chips: dict[str, int]
+    stack: int
+    in_hand: str
+    badges: list[Badge]
+
+
+class PotView(TypedDict):
+    name: str
+    size: int
+    eligible: list[str]
+
+
+class UpWaiting(TypedDict):
+    """A player whose up cards of the round are still to come (R9)."""
+
+    name: str
+    have: int
+    want: int
+
+
+#: The hand under way as the players see it. (Functional form: ``in`` is a key.)
+TableHand = TypedDict("TableHand", {
+    "no": int, "phase": str, "street": int, "bet": int, "raises": int, "pot": int,
+    "pot_chips": dict[str, int], "pots": list[PotView], "to_act": str | None, "owes": int,
+    "moves": list[str], "betting_over": bool, "in": list[str], "all_in": list[str],
+    "suspended": list[str], "missing_up": list[str], "up_waiting": list[UpWaiting],
+    "opener_note": str | None,
+})
+
+
+class PotWon(TypedDict):
+    name: str
+    size: int
+    winners: list[str]
+    hand: str | None                 # the winners' hand as the showdown named it
+
+
+class LastHand(TypedDict):
+    """What the last hand gave, shown between hands (E81)."""
+
+    no: int
+    contested: bool
+    pots: list[PotWon]
+
+
+class CeremonyView(TypedDict):
+    ended: bool
+    ceremony: JSONObject | None      # referee.evening.ceremony.summary, no secret in it
+
+
+class Frame(CeremonyView):
+    """The players' view (``frame``): everything ``referee watch`` shows, nothing secret."""
+
+    phase: str
+    open_pending: bool
+    open_phase_due: bool
+    clock: int | None
+    clock_end: float | None
+    hands_played: int
+    colours: list[str]
+    seats: list[SeatView]
+    fool: FoolView
+    hand: TableHand | None
+    last_hand: LastHand | None
+    depleted: list[str]
+    in_force: list[str]
+    table_effects: list[str]
+    over: bool
+    winner: str | None
+    problem: NotRequired[str | None]  # a read that failed since, the frame the last good one
+
+
+@final
+class NoFrame(TypedDict):
+    """What a screen shows before any evening could be read: only why not."""
+
+    problem: str | None
+
+
+class Replay(TypedDict):
+    """A finished hand the GM replays on the wall (E136)."""
+
+    hand: int
+    at: JSON
+    lines: list[str]
+
+
+class Chance(TypedDict):
+    name: str
+    chance: float
+
+
+class Odds(TypedDict):
+    """Each live player's chance on what is showing (H31)."""
+
+    hand: int
+    street: int
+    summary: str
+    players: list[Chance]
+
+
+def frame(state: State, now: float | None = None) -> Frame:
     """The players' view of the evening at ``now``: seats, stacks, pots, turn, clock.
 
     Every key is safe to show the whole table: no Charges (each side's own, E87), no
@@ -44,6 +201,7 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
     colours = state.colours()
     players = {p["name"]: p for p in hand["players"]} if hand else {}
     badges = _badges(state, data["in_force"])
+    ended = ceremony_view(state)
 
     def chips(name: str) -> dict[str, int]:
         held = state.holding(name)
@@ -60,7 +218,7 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
             return "all-in"
         return "in"
 
-    def in_hand(name: str) -> dict[str, Any]:
+    def in_hand(name: str) -> InHand:
         """What the hand shows of ``name``: up cards marked (E76), how many are hooded
         (E77), down cards still to give (E78), the bet this round."""
         p = players.get(name)
@@ -69,7 +227,7 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
         return {"showing": list(p["up"]), "cards": p["cards"], "hooded": p["hooded"],
                 "down": p["down"], "round_bet": p["round"]}
 
-    seats = []
+    seats: list[SeatView] = []
     for i, seat in enumerate(state.seats, 1):
         away = ("resigned" if seat.resigned else "dead" if seat.dead
                 else "risen" if not seat.seated else "")
@@ -92,7 +250,7 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
                 "stack": state.stack(seat.assistant),
             },
         })
-    fool = {
+    fool: FoolView = {
         "name": state.fool,
         "chips": chips(state.fool),
         "stack": state.stack(state.fool),
@@ -100,10 +258,11 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
         **in_hand(state.fool),
         "badges": [],
     }
-    table_hand = None
+    table_hand: TableHand | None = None
     if hand is not None:
-        pots = [{"name": "main pot" if i == 0 else f"side pot {i}", "size": p["size"],
-                 "eligible": p["eligible"]} for i, p in enumerate(hand["pots"])]
+        pots: list[PotView] = [
+            {"name": "main pot" if i == 0 else f"side pot {i}", "size": p["size"],
+             "eligible": p["eligible"]} for i, p in enumerate(hand["pots"])]
         table_hand = {
             "no": hand["no"],
             "phase": hand["phase"],
@@ -141,11 +300,12 @@ def frame(state: State, now: float | None = None) -> dict[str, Any]:
         "table_effects": [f["text"] for f in data["in_force"] if not badges_for(state, f)],
         "over": data["over"],
         "winner": data["winner"],
-        **ceremony_view(state),
+        "ended": ended["ended"],
+        "ceremony": ended["ceremony"],
     }
 
 
-def ceremony_view(state: State) -> dict[str, Any]:
+def ceremony_view(state: State) -> CeremonyView:
     """Once the evening has ended (R18, or by the Fool's word, R40): that it has, and its
     ceremony, no claim a soul's secret Arcanum is in (E43)."""
     from referee.evening import ceremony, roster
@@ -155,7 +315,7 @@ def ceremony_view(state: State) -> dict[str, Any]:
             "ceremony": ceremony.summary(state, reveal=False) if ended else None}
 
 
-def badges_for(state: State, effect: dict[str, Any]) -> str | None:
+def badges_for(state: State, effect: InForce) -> str | None:
     """The seat a power in force is shown on (S17, E79): its target's, or the side's seat of
     an assistant it binds; None for one that binds the whole table (Iron Rule)."""
     target = effect.get("target")
@@ -166,8 +326,8 @@ def badges_for(state: State, effect: dict[str, Any]) -> str | None:
     return state.side_of(str(target))
 
 
-def _badges(state: State, in_force: list[dict[str, Any]]) -> dict[str, list[dict[str, str]]]:
-    out: dict[str, list[dict[str, str]]] = {}
+def _badges(state: State, in_force: list[InForce]) -> dict[str, list[Badge]]:
+    out: dict[str, list[Badge]] = {}
     for f in in_force:
         seat = badges_for(state, f)
         if seat is not None:
@@ -187,7 +347,7 @@ def clock_end(state: State, now: float | None) -> float | None:
     return ended or (time.time() if now is None else now)
 
 
-def last_hand(state: State) -> dict[str, Any] | None:
+def last_hand(state: State) -> LastHand | None:
     """Between hands, what the last hand gave (E81): each pot, its size, its winners and the
     hand each won with, as shown at the showdown; nothing before the first hand."""
     from referee.rules.hands import CATEGORY_TITLES
@@ -196,7 +356,7 @@ def last_hand(state: State) -> dict[str, Any] | None:
         return None
     record = state.history[-1]
     best = record.get("best") or {}
-    pots = []
+    pots: list[PotWon] = []
     for i, pot in enumerate(record["pots"]):
         winners = list(pot["winners"])
         shown = [best[w]["category"] for w in winners if w in best]
@@ -269,7 +429,7 @@ def frames(
     interval: float = 0.25,
     tick: float = 1.0,
     now: Callable[[], float] = time.time,
-) -> Iterator[dict[str, Any]]:
+) -> Iterator[Frame | NoFrame]:
     """The players' view of the evening at ``path``, anew on each change and each ``tick``.
 
     A read that fails (the file gone, replaced by something else) keeps the last good
@@ -285,19 +445,23 @@ def frames(
                 problem = None
             except RefereeError as exc:
                 problem = exc.line
-        view: dict[str, Any] = frame(state, now()) if state is not None else {}
+        view: Frame | NoFrame = (frame(state, now()) if state is not None
+                                 else NoFrame(problem=None))
         view["problem"] = problem
         yield view
 
 
-def replay_frame(ev: Any, wall: dict[str, Any]) -> dict[str, Any] | None:
+def replay_frame(ev: Any, wall: JSONObject) -> Replay | None:
     """The finished hand the GM replays on the wall (`room replay N`, E136): its story in
     lines, from the log; None when none is asked for (or it cannot be told)."""
     from referee.evening.history import hand_history, history_lines
     from referee.streams import plain, spec
 
     asked = wall.get("replay")
-    if not isinstance(asked, dict) or type(asked.get("hand")) is not int:
+    if not isinstance(asked, dict):
+        return None
+    no = asked.get("hand")
+    if type(no) is not int:
         return None
     sp = spec("evening")
     from referee.evening.amend import effective
@@ -305,13 +469,13 @@ def replay_frame(ev: Any, wall: dict[str, Any]) -> dict[str, Any] | None:
     commands = effective((c.cmd, c.text, [plain(e) for e in c.events])
                          for c in ev.iter_commands("evening"))  # E138: as it now stands
     try:
-        told = hand_history(commands, sp.empty(), sp.apply, asked["hand"])
+        told = hand_history(commands, sp.empty(), sp.apply, no)
     except RefereeError:
         return None
-    return {"hand": asked["hand"], "at": asked.get("at"), "lines": history_lines(told)}
+    return {"hand": no, "at": asked.get("at"), "lines": history_lines(told)}
 
 
-def odds_frame(state: State, wall: dict[str, Any]) -> dict[str, Any] | None:
+def odds_frame(state: State, wall: JSONObject) -> Odds | None:
     """Each live player's chance on what is showing (`room odds on`, H31): never by default,
     and only while a hand is played."""
 

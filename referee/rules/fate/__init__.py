@@ -14,6 +14,8 @@ The rules live in:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.rules.fate.actions import (
     check,
     compel,
@@ -36,6 +38,9 @@ from referee.rules.fate.duel import (
 from referee.rules.fate.fold import EVENT_KINDS, STREAM, State, apply, dump, empty, load
 from referee.rules.fate.tables import FateData, parse_data, tables, tables_event
 
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
+
 __all__ = [
     "EVENT_KINDS", "STREAM", "FateData", "Outcome", "PoolSpec", "State", "Typed", "apply",
     "check", "compel", "drink", "duel_end", "duel_phase", "duel_round", "duel_start",
@@ -45,6 +50,6 @@ __all__ = [
 ]
 
 
-def started(raw: dict[str, object]) -> State:
+def started(raw: JSONObject) -> State:
     """An empty stream that holds these tables (F19): what the CLI folds before a first command."""
     return apply(empty(), tables_event(dict(raw)))

@@ -11,7 +11,7 @@ import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.names import check_label, check_name, match_name, match_person, quoted
@@ -435,6 +435,16 @@ class PoolSpec:
     use_next_mod: bool = True
 
 
+class PoolJSON(TypedDict):
+    """A pool as ``--json`` gives it: its size (None when its cards were typed in), each part
+    as [label, cards], and what it stakes."""
+
+    char: str | None
+    size: int | None
+    parts: list[list[str | int]]
+    staked: list[str]
+
+
 @dataclass
 class Pool:
     """A worked-out pool: its parts (label, cards, area or None), and what it stakes."""
@@ -463,7 +473,7 @@ class Pool:
         if area in self.staked:
             self.staked.remove(area)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> PoolJSON:
         return {"char": self.char, "size": self.size if self.known else None,
                 "parts": [[label, n] for label, n, _ in self.parts], "staked": self.staked}
 

@@ -13,6 +13,7 @@ from typing import Any, NotRequired, TypedDict
 from referee.errors import InvariantViolation
 from referee.jsontypes import JSONObject
 from referee.rules.fate.cards import DeckKind
+from referee.rules.fate.resolve import ResultJSON
 from referee.streams import Event, StreamSpec
 
 
@@ -55,15 +56,21 @@ class Char(TypedDict):
     usual: NotRequired[Usual]
 
 
+class Fire(ResultJSON):
+    """A pistol phase's shots: the test, and who fired (F7)."""
+
+    shooters: list[str]
+
+
 class DuelEntry(TypedDict, total=False):
     """One line of a duel's log: a pistol phase, a sword round, a surrender or its end."""
 
     phase: int
     chose: dict[str, str]
     acted: dict[str, str]
-    fire: JSONObject
+    fire: Fire
     round: int
-    fight: JSONObject
+    fight: ResultJSON
     result: str | None
     surrender: str
     ended: str

@@ -10,13 +10,33 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from referee.rules.fate.cards import JOKER_RANK, FateCard
 
 Tier = Literal["perfect", "critical", "ordinary"]
 TIERS: tuple[Tier, ...] = ("ordinary", "critical", "perfect")
 Winner = Literal["a", "b", "tie"]
+
+
+class TallyJSON(TypedDict):
+    """One side's cards and successes, as the log and ``--json`` give them."""
+
+    cards: list[str]
+    perfect: int
+    critical: int
+    ordinary: int
+
+
+class ResultJSON(TypedDict):
+    """A resolved test, as the log and ``--json`` give it (R36)."""
+
+    cof: str
+    a: TallyJSON
+    b: TallyJSON
+    winner: Winner
+    why: str
+
 
 #: R37: Healthy -> Injured -> Maimed -> Dead.
 STATES = ("healthy", "injured", "maimed", "dead")
@@ -79,7 +99,7 @@ class Tally:
     def has_success(self) -> bool:
         return self.highest is not None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TallyJSON:
         return {
             "cards": [card.label for card in self.cards],
             "perfect": self.perfect,
@@ -125,7 +145,7 @@ class Result:
     def side(self, who: str) -> Tally:
         return self.a if who == "a" else self.b
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> ResultJSON:
         return {
             "cof": self.cof.label,
             "a": self.a.to_json(),

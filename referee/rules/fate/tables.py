@@ -10,12 +10,14 @@ it was played with, whatever today's data file says (F19).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from referee.errors import InvariantViolation, ScenarioError
 
 if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
     from referee.rules.fate.fold import State
+    from referee.streams import Event
 
 COMPLICATION_KINDS = ("red-number", "black-number", "red-face", "black-face", "ace")
 DRINK_OUTCOMES = ("perfect", "critical", "ordinary", "none", "lose", "tie")
@@ -73,56 +75,89 @@ class FateData:
         raise KeyError(side)
 
 
-def _need(table: dict[str, Any], key: str, kind: type, where: str) -> Any:
+#: What a key of the tables holds: a whole number, a text or true/false.
+Leaf = TypeVar("Leaf", bound=int | str)
+
+
+def _need(table: JSONObject, key: str, kind: type[Leaf], where: str) -> Leaf:
     value = table.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
         raise ScenarioError(f"fate.toml: [{where}] {key} must be a {kind.__name__}")
     return value
 
 
-def parse_data(raw: dict[str, Any]) -> FateData:
+def _table(table: JSONObject, key: str, where: str) -> JSONObject:
+    value = table.get(key)
+    if not isinstance(value, dict):
+        raise ScenarioError(f"fate.toml: [{where}] {key} must be a dict")
+    return value
+
+
+def _maybe(table: JSONObject, key: str, kind: type[Leaf], where: str, default: Leaf
+           ) -> Leaf:
+    """An optional key: ``default`` when left out, else as ``_need`` checks it."""
+    return default if key not in table else _need(table, key, kind, where)
+
+
+def _text_or_none(table: JSONObject, key: str, where: str) -> str | None:
+    return None if table.get(key) is None else _need(table, key, str, where)
+
+
+def _pairs(creation: JSONObject) -> tuple[tuple[str, str], ...]:
+    """The Measures as pairs of names, each pair's first side first."""
+    raw = creation.get("measures")
+    pairs: list[tuple[str, str]] = []
+    for pair in raw if isinstance(raw, list) else [None]:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                and isinstance(pair[1], str)):
+            raise ScenarioError("fate.toml: [creation] measures must be a list of name pairs")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)
+
+
+def parse_data(raw: JSONObject) -> FateData:
     """Validate the parsed TOML into ``FateData``.
 
     Raises:
         ScenarioError: naming the first table or key that is missing or of the wrong type.
     """
-    creation_raw = _need(raw, "creation", dict, "top")
-    pairs_raw = creation_raw.get("measures")
-    if not isinstance(pairs_raw, list) or not all(
-        isinstance(p, list) and len(p) == 2 and all(isinstance(s, str) for s in p)
-        for p in pairs_raw
-    ):
-        raise ScenarioError("fate.toml: [creation] measures must be a list of name pairs")
-    creation = {k: v for k, v in creation_raw.items() if k != "measures"}
-    for key, value in creation.items():
-        _need(creation, key, int, "creation")
-        if value < 0:
+    creation_raw = _table(raw, "creation", "top")
+    pairs = _pairs(creation_raw)
+    creation: dict[str, int] = {}
+    for key in creation_raw:
+        if key == "measures":
+            continue
+        creation[key] = _need(creation_raw, key, int, "creation")
+        if creation[key] < 0:
             raise ScenarioError(f"fate.toml: [creation] {key} must not be negative")
-    static = {k: _need(raw["static"], k, int, "static") for k in _need(raw, "static", dict, "top")}
-    fight = _need(raw, "fight", dict, "top")
-    duel = _need(raw, "duel", dict, "top")
-    changing = _need(raw, "changing", dict, "top")
-    heal = _need(raw, "heal", dict, "top")
-    drink_raw = _need(raw, "drink", dict, "top")
+    static_raw = _table(raw, "static", "top")
+    static = {k: _need(static_raw, k, int, "static") for k in static_raw}
+    fight = _table(raw, "fight", "top")
+    duel = _table(raw, "duel", "top")
+    changing = _table(raw, "changing", "top")
+    heal = _table(raw, "heal", "top")
+    drink_raw = _table(raw, "drink", "top")
     drink = {k: _need(drink_raw, k, int, "drink") for k in DRINK_OUTCOMES}
-    comp_raw = _need(raw, "complications", dict, "top")
+    comp_raw = _table(raw, "complications", "top")
     complications: dict[str, Complication] = {}
     for kind in COMPLICATION_KINDS:
-        row = _need(comp_raw, kind, dict, "complications")
+        row = _table(comp_raw, kind, "complications")
+        where = f"complications.{kind}"
         complications[kind] = Complication(
             kind=kind,
-            text=_need(row, "text", str, f"complications.{kind}"),
-            trait=row.get("trait"),
-            trait_bonus=int(row.get("trait_bonus", 0)),
-            infection=bool(row.get("infection", False)),
-            choice=row.get("choice"),
+            text=_need(row, "text", str, where),
+            trait=_text_or_none(row, "trait", where),
+            trait_bonus=_maybe(row, "trait_bonus", int, where, 0),
+            infection=_maybe(row, "infection", bool, where, False),
+            choice=_text_or_none(row, "choice", where),
         )
     data = FateData(
         creation=creation,
-        pairs=tuple((p[0], p[1]) for p in pairs_raw),
+        pairs=pairs,
         static=static,
-        aid_max=_need(_need(raw, "aid", dict, "top"), "max_per_helper", int, "aid"),
-        penalty={k: _need(raw["penalty"], k, int, "penalty") for k in ("injured", "maimed")},
+        aid_max=_need(_table(raw, "aid", "top"), "max_per_helper", int, "aid"),
+        penalty={k: _need(_table(raw, "penalty", "top"), k, int, "penalty")
+                 for k in ("injured", "maimed")},
         unaware_bonus=_need(fight, "unaware_bonus", int, "fight"),
         unarmed_pool=_need(fight, "unarmed_pool", int, "fight"),
         gate_measure=_need(fight, "gate_measure", str, "fight"),
@@ -151,7 +186,7 @@ def parse_data(raw: dict[str, Any]) -> FateData:
     return data
 
 
-_parsed: dict[int, tuple[Any, FateData]] = {}
+_parsed: dict[int, tuple[JSONObject, FateData]] = {}
 
 
 def tables(state: State) -> FateData:
@@ -173,7 +208,7 @@ def tables(state: State) -> FateData:
     return data
 
 
-def tables_event(raw: dict[str, Any]) -> dict[str, Any]:
+def tables_event(raw: JSONObject) -> Event:
     """The event that copies the tables into the stream (F19); validated first.
 
     Raises:

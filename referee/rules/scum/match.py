@@ -11,7 +11,7 @@ import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.names import check_name, match_person, quoted
@@ -37,6 +37,32 @@ from referee.rules.scum.table import (
 from referee.streams import Event, StreamSpec
 
 # -- the match state -----------------------------------------------------------------------------
+
+
+class HandResultJSON(TypedDict):
+    hand: int
+    roles: dict[str, str]
+    order: list[str]
+    points: dict[str, int]
+
+
+class MatchJSON(TypedDict):
+    """A match as the stream's snapshot keeps it (``dump``)."""
+
+    players: list[str]
+    rotate: bool
+    seed: int
+    hands: int
+    roles: dict[str, str]
+    results: list[HandResultJSON]
+    hand_events: NotRequired[list[Event]]   # the moves of the hand under way
+
+
+class ScumJSON(TypedDict):
+    """The stream's state in its JSON form (``dump``, ``load``)."""
+
+    match: MatchJSON | None
+    matches: int
 
 
 @dataclass
@@ -423,7 +449,7 @@ def apply(state: ScumState, event: Event) -> ScumState:
     return state
 
 
-def dump(state: ScumState) -> dict[str, Any]:
+def dump(state: ScumState) -> ScumJSON:
     """JSON form of the state (``load`` reverses it)."""
     match = state.match
     if match is None:
@@ -446,7 +472,7 @@ def dump(state: ScumState) -> dict[str, Any]:
     }
 
 
-def load(data: dict[str, Any]) -> ScumState:
+def load(data: ScumJSON) -> ScumState:
     """The state from its JSON form."""
     raw = data.get("match")
     if raw is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TypedDict
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules.cards import Card, parse_cards
@@ -126,6 +126,14 @@ def _short(cards: Iterable[Card]) -> str:
     return " ".join(c.short for c in cards)
 
 
+class VerdictJSON(TypedDict):
+    """``scum check --json``."""
+
+    legal: bool
+    reason: str
+    wins_series: bool
+
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer to ``scum check``."""
@@ -134,7 +142,7 @@ class Verdict:
     reason: str
     wins_series: bool = False
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> VerdictJSON:
         return {"legal": self.legal, "reason": self.reason, "wins_series": self.wins_series}
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.names import quoted
@@ -47,6 +47,25 @@ def held_after_passing(role: Role) -> int:
     given = sum(n for (giver, _), (n, _) in PASS_SHAPE.items() if giver is role)
     got = sum(n for (_, receiver), (n, _) in PASS_SHAPE.items() if receiver is role)
     return hand_size(role) - given + got
+
+
+class ToBeat(TypedDict):
+    player: str | None
+    cards: list[str]
+    play: str
+
+
+class TableJSON(TypedDict):
+    """The hand under way as ``--json`` gives it: whose turn, the play to beat, no card held."""
+
+    to_act: str | None
+    leader: str
+    to_beat: ToBeat | None
+    passed: list[str]
+    out: list[str]
+    left: dict[str, int]
+    dealt: bool
+    cards_passed: bool
 
 
 @dataclass
@@ -112,7 +131,7 @@ class Table:
         play = f"`referee scum play {who} CARDS`"
         return play if self.best is None else f"{play} or `referee scum pass {who}`"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TableJSON:
         return {
             "to_act": None if self.is_over else self.to_act,
             "leader": self.leader,

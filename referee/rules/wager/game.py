@@ -9,12 +9,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
 from referee.names import check_name, nearest, quoted
 from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
-from referee.rules.wager.hands import PointsTable, rank
+from referee.rules.wager.hands import PointsTable, TableJSON, rank
 from referee.streams import Event, StreamSpec
 
 TARGET = 999  # R34: first to 999 wins
@@ -72,6 +72,42 @@ class Game:
     def after(self, first: str, count: int) -> str:
         """Who has moved last after ``count`` alternating turns from ``first`` (W12)."""
         return first if count % 2 else self.other(first)
+
+
+class ScoredJSON(TypedDict):
+    player: str
+    top: str
+    bottom: str
+    elixir: str
+    hand: str
+    quality: str | None
+    points: int
+
+
+class GameJSON(TypedDict):
+    """A game as the stream's snapshot keeps it (``dump``)."""
+
+    fool: str
+    mistress: str
+    elixir: str
+    elixir_turns: int
+    seed: int
+    points: TableJSON
+    points_source: str
+    scores: dict[str, int]
+    turns: int
+    draws: int
+    rounds: int
+    winner: str | None
+    last: str | None
+    history: list[ScoredJSON]
+
+
+class WagerJSON(TypedDict):
+    """The stream's state in its JSON form (``dump``, ``load``)."""
+
+    game: GameJSON | None
+    games: int
 
 
 @dataclass
@@ -409,7 +445,7 @@ def apply(state: WagerState, event: Event) -> WagerState:
     return state
 
 
-def dump(state: WagerState) -> dict[str, Any]:
+def dump(state: WagerState) -> WagerJSON:
     """JSON form of the state (``load`` reverses it)."""
     game = state.game
     if game is None:
@@ -431,7 +467,7 @@ def dump(state: WagerState) -> dict[str, Any]:
     }
 
 
-def load(data: dict[str, Any]) -> WagerState:
+def load(data: WagerJSON) -> WagerState:
     """The state from its JSON form."""
     raw = data.get("game")
     if raw is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from referee.errors import BadInput, ScenarioError
 from referee.rules.wager.cards import (
@@ -28,6 +28,25 @@ _QUALITIES: dict[str, tuple[str, ...]] = {
     "mirror": ("true", "false"),
     "set": ("true", "mixed"),  # the Elixir has no mirror, so a set is never false (W2)
 }
+class Cost(TypedDict):
+    cost: int
+
+
+class Bonus(TypedDict):
+    bonus: int
+
+
+class TableJSON(TypedDict):
+    """The points table in its TOML/JSON form (``PointsTable.to_dict``): points by quality for
+    each kind, the cost of poison, the favoured bonus (R34)."""
+
+    run: dict[str, int]
+    mirror: dict[str, int]
+    set: dict[str, int]
+    poison: Cost
+    favoured: Bonus
+
+
 @dataclass(frozen=True)
 class PointsTable:
     """Points of a hand by kind and quality, the favoured bonus, the cost of poison (R34, W4)."""
@@ -89,16 +108,31 @@ class PointsTable:
                       f"{min(hands['set'].values())}, a favoured run or pair up to {best}")
         return cls(hands, poison, bonus, source)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> TableJSON:
         """The table's TOML/JSON form (``from_dict`` reverses it)."""
         return {
-            **{kind: dict(self.hands[kind]) for kind in _QUALITIES},
+            "run": dict(self.hands["run"]),
+            "mirror": dict(self.hands["mirror"]),
+            "set": dict(self.hands["set"]),
             "poison": {"cost": self.poison},
             "favoured": {"bonus": self.bonus},
         }
 
 
 # -- hands (R33) ---------------------------------------------------------------------------------
+
+
+class HandJSON(TypedDict):
+    """A ruling on two cards as ``--json`` gives it."""
+
+    kind: str
+    quality: str | None
+    points: int
+    top: str
+    bottom: str
+    elixir: str
+    favoured: bool
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -123,7 +157,7 @@ class Hand:
         shape = f" {RULES[self.elixir].shape}" if self.kind == "run" else ""
         return f"{self.quality}{shape} {self.kind}"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> HandJSON:
         return {
             "kind": self.kind, "quality": self.quality, "points": self.points,
             "top": self.top.label, "bottom": self.bottom.label, "elixir": self.elixir.value,
