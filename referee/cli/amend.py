@@ -24,8 +24,8 @@ from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction
 
 if TYPE_CHECKING:
+    from referee.evening.events import Dropped, Replaced, Replayed, Rippled
     from referee.evening.state import State
-    from referee.jsontypes import JSONObject
 
 #: Words of the first command that make no sense as an amendment (E139).
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
@@ -188,11 +188,11 @@ class Amendment(TypedDict):
     first: int                       # the first command the amendment reaches
     old: str                         # its text as it was
     new: str                         # its text now ("" when it is dropped)
-    changed: list[JSONObject]
-    dropped: list[JSONObject]
-    replayed: list[JSONObject]
+    changed: list[Replaced]
+    dropped: list[Dropped]
+    replayed: list[Replayed]
     state: State                     # the evening as the replay leaves it
-    ripple: list[JSONObject]
+    ripple: list[Rippled]
     later: int                       # how many later commands are replayed as typed
 
 
@@ -238,10 +238,10 @@ def _replay(ev: Any, plan: Plan) -> Amendment:
     fresh = rippling.outcomes([*prefix, *(r.events for r in replayed)], sp.empty(), sp.apply)
     first = commands[index]
     texts = {r.cmd: r.text for r in replayed}
-    changed: list[JSONObject] = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
-                                 for c in commands[index:] if c.cmd in plan.changes]
-    dropped: list[JSONObject] = [{"cmd": c.cmd, "text": c.text}
-                                 for c in commands[index:] if c.cmd in plan.drops]
+    changed: list[Replaced] = [{"cmd": c.cmd, "old": c.text, "new": texts[c.cmd]}
+                               for c in commands[index:] if c.cmd in plan.changes]
+    dropped: list[Dropped] = [{"cmd": c.cmd, "text": c.text}
+                              for c in commands[index:] if c.cmd in plan.drops]
     same = next((c for c in changed if c["old"] == c["new"]), None)
     if same is not None:
         raise BadInput(f"#{same['cmd']} is already `{same['old']}`: give the command as it should "

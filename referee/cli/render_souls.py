@@ -3,16 +3,44 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.cli.context import console
 from referee.cli.output import lit, lit_values, printable, say
 from referee.names import plural
 
 if TYPE_CHECKING:
-    from referee.cli.souls import PowerListed, SoulListed
     from referee.evening.state import State
     from referee.report import Claim, Handout
+
+
+class SoulListed(TypedDict):
+    """A soul as `soul list` gives it: ``--json`` has exactly these keys (identity and Arcanum
+    with --reveal); the table adds whether a bottled soul has been named (R24)."""
+
+    soul: str
+    kind: str
+    holder: str | None
+    destroyed: bool
+    identity: NotRequired[str]
+    arcanum: NotRequired[str]
+    identified: NotRequired[bool]
+
+
+class PowerListed(TypedDict):
+    """A power as `power list` and `power show` give it: its words and what became of it."""
+
+    key: str
+    card: str
+    orientation: str
+    name: str
+    charges: int
+    when: str
+    text: str
+    available: bool
+    holder: str | None
+    used: bool
+    spent: str | None
 
 
 def announce(event: Mapping[str, Any]) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,37 +13,10 @@ from referee.errors import IllegalAction
 from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    from referee.cli.render_souls import PowerListed, SoulListed
     from referee.evening.events import EveningEvent, PowerSpec
     from referee.evening.state import State
 
-
-class SoulListed(TypedDict):
-    """A soul as `soul list` gives it: ``--json`` has exactly these keys (identity and Arcanum
-    with --reveal); the table adds whether a bottled soul has been named (R24)."""
-
-    soul: str
-    kind: str
-    holder: str | None
-    destroyed: bool
-    identity: NotRequired[str]
-    arcanum: NotRequired[str]
-    identified: NotRequired[bool]
-
-
-class PowerListed(TypedDict):
-    """A power as `power list` and `power show` give it: its words and what became of it."""
-
-    key: str
-    card: str
-    orientation: str
-    name: str
-    charges: int
-    when: str
-    text: str
-    available: bool
-    holder: str | None
-    used: bool
-    spent: str | None
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
                        no_args_is_help=True)
