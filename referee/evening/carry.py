@@ -30,6 +30,7 @@ from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 from referee.streams import Event, plain
 
 if TYPE_CHECKING:
+    from referee.rules.fate.fold import State as FateState
     from referee.rules.scenario import Scenario
 
 #: ``--seat NAME:::-``: the stakeholder sits without an assistant tonight.
@@ -311,7 +312,7 @@ def _sheets(last: State, seats: list[SeatSpec], clues: dict[str, dict[str, list[
     return {a: m for a, m in sheets.items() if m}
 
 
-def fate_events(last_fate: dict[str, Any]) -> list[Event]:
+def fate_events(last_fate: FateState) -> list[Event]:
     """The Card of Fate characters into the next evening's ``fate`` stream (R42): each as it
     stands, Measures, checks, Reputations, wounds, healing and infection; the tables and the
     deck with them (F19). A duel under way ends with its evening (E109)."""

@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import StoreError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from hashlib import sha256
+
+    from referee.jsontypes import JSON, JSONObject
 else:
     try:  # CPython's builtin SHA-256 (3.11): the same digests as hashlib, which would load
         # OpenSSL first, about 5 ms on every command
@@ -252,9 +255,10 @@ _REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after t
 NOT_SHOWN = "0" * TOKEN_LEN
 
 
-def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytearray:
-    """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``), and the
-    answer slot ``answer`` (64 hex digits, E41) after it, outside the checksum.
+def encode_checked(data: Mapping[str, object], answer: str | None = None) -> bytearray:
+    """``data`` (a JSON object: the tables) as JSON with a SHA-256 of the rest of the file in
+    front (``check``), and the answer slot ``answer`` (64 hex digits, E41) after it, outside
+    the checksum.
 
     Reading the file back compares one hash over its bytes, so a byte changed anywhere
     (an event, the snapshot, the header) is noticed by every command, for the price of
@@ -273,7 +277,7 @@ def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytearray
     return out
 
 
-def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None]:
+def read_checked(path: Path) -> tuple[JSONObject | None, bool | None, str | None]:
     """The JSON object at ``path``: (data, whether its checksum matched, what is damaged).
 
     The checksum is None for a file written without one (older versions, or an edit that
@@ -293,14 +297,14 @@ def _slot(raw: bytes) -> str | None:
     return text.decode("ascii")
 
 
-def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
+def read_evening(path: Path) -> tuple[JSONObject | None, bool | None, str | None,
                                       str | None]:
     """``read_checked``, and the file's answer slot (E41; None if it has none)."""
     data, checked, what, slot, _ = read_evening_digest(path)
     return data, checked, what, slot
 
 
-def read_evening_digest(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
+def read_evening_digest(path: Path) -> tuple[JSONObject | None, bool | None, str | None,
                                              str | None, bytes | None]:
     """``read_evening``, and the file's checksum when it matched (None otherwise)."""
     raw = _read_bytes(path)
@@ -323,7 +327,7 @@ def read_evening_digest(path: Path) -> tuple[dict[str, Any] | None, bool | None,
     try:
         text = body.decode("utf-8")
         del raw, body  # the bytes go before the objects are built: one copy at a time (E99)
-        data = json.loads(text)
+        data: JSON = json.loads(text)
     except UnicodeDecodeError:
         return None, checked, "not text: binary garbage", None, None
     except RecursionError:

@@ -4,11 +4,15 @@ command, atomically."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.errors import StoreError
 from referee.storage.backups import damaged_message
 from referee.storage.files import commit_file, encode_checked, read_evening_digest
+
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
+    from referee.storage.tables import Tables
 
 
 class AtomicJSONStorage:
@@ -23,7 +27,8 @@ class AtomicJSONStorage:
 
     def __init__(self, path: str, *, audit: bool = False) -> None:
         self.path = Path(path)
-        self._data: dict[str, Any] | None = None
+        self._data: JSONObject | None = None  # the file as read
+        self._written: Tables | None = None   # the tables to write on ``flush``
         self.dirty = False
         self.audit = audit
         #: Whether the file's checksum matched (None: written without one).
@@ -34,7 +39,8 @@ class AtomicJSONStorage:
         #: The SHA-256 of the file as read or last written, when its checksum matched.
         self.digest: bytes | None = None
 
-    def read(self) -> dict[str, Any] | None:
+    def read(self) -> JSONObject | None:
+        """The file's JSON as read (once), None when there is no file."""
         if self._data is None:
             data, self.checked, what, self.slot, self.digest = read_evening_digest(self.path)
             if what is not None:
@@ -46,13 +52,13 @@ class AtomicJSONStorage:
             self._data = data
         return self._data
 
-    def write(self, data: dict[str, Any]) -> None:
-        self._data = data
+    def write(self, data: Tables) -> None:
+        self._written = data
         self.dirty = True
 
     def flush(self) -> None:
-        if self.dirty and self._data is not None:
-            out = encode_checked(self._data, self.next_slot)
+        if self.dirty and self._written is not None:
+            out = encode_checked(self._written, self.next_slot)
             commit_file(self.path, out)
             self.digest = bytes(out[10:74])  # the checksum in front (E40)
             self.dirty = False

@@ -12,12 +12,15 @@ afresh: the file stays the only truth, and the lock is taken and the file read a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.streams import spec
 
+if TYPE_CHECKING:
+    from referee.storage.folded import StreamState
+
 _on = False
-_kept: dict[tuple[str, str], tuple[bytes, Any]] = {}
+_kept: dict[tuple[str, str], tuple[bytes, StreamState]] = {}
 
 
 def keep(on: bool = True) -> None:
@@ -27,7 +30,7 @@ def keep(on: bool = True) -> None:
     _kept.clear()
 
 
-def recall(path: Path, stream: str, digest: bytes | None) -> Any | None:
+def recall(path: Path, stream: str, digest: bytes | None) -> StreamState | None:
     """A copy of the state of ``stream`` kept for the file at ``path`` with checksum
     ``digest``, or None (not kept, another file, a file without a checksum)."""
     if not _on or digest is None:
@@ -36,10 +39,11 @@ def recall(path: Path, stream: str, digest: bytes | None) -> Any | None:
     if hit is None or hit[0] != digest:
         return None
     sp = spec(stream)
-    return sp.load(sp.dump(hit[1]))
+    state: StreamState = sp.load(sp.dump(hit[1]))
+    return state
 
 
-def remember(path: Path, stream: str, digest: bytes | None, state: Any) -> None:
+def remember(path: Path, stream: str, digest: bytes | None, state: StreamState) -> None:
     """Keep a copy of ``state``, the state of ``stream`` in the file at ``path`` whose
     checksum is ``digest`` (nothing without one)."""
     if not _on or digest is None:

@@ -64,6 +64,12 @@ from referee.streams import Event, StreamSpec, plain, spec
 
 if TYPE_CHECKING:
     from referee.evening.state import State
+    from referee.jsontypes import JSON
+    from referee.rules.fate.fold import State as FateState
+    from referee.rules.scum.match import ScumState
+    from referee.rules.wager.game import WagerState
+    from referee.storage.folded import StreamState
+    from referee.storage.tables import Tables, Undone
 
 S = TypeVar("S")
 
@@ -99,7 +105,7 @@ class Evening:
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
             # JSON that parses but is no evening: reported like any damaged file.
             raise StoreError(damaged_message(path, f"malformed tables: {exc!r}")) from None
-        self._states: dict[str, Any] = {}
+        self._states: dict[str, StreamState] = {}  # each stream's folded state, once read
         self._changed = False
         self._last_text: str | None = None
         self._first_seq = self.meta["next_seq"]  # what this open appends starts here
@@ -120,30 +126,39 @@ class Evening:
             if missing is not None:
                 raise StoreError(damaged_message(path, missing))
 
-    def _table(self, name: str) -> Any:
-        """The raw table ``name`` of the file (``{"1": row, ...}``), empty when there is none."""
+    def _table(self, name: str, reading: str) -> JSONObject:
+        """The raw table ``name`` of the file (``{"1": row, ...}``), empty when there is none.
+        A table that is no object raises what ``reading`` it would (its repr is in the line
+        for a damaged file)."""
         raw = self._storage.read()
         if raw is None:
             return {}
         try:
-            return raw[name]
+            table = raw[name]
         except KeyError:
             return {}
+        if not isinstance(table, dict):
+            raise AttributeError(f"{type(table).__name__!r} object has no attribute {reading!r}")
+        return table
 
-    def _rows(self, name: str) -> list[dict[str, Any]]:
+    def _rows(self, name: str) -> list[JSONObject]:
         """The rows of table ``name`` in the file's order, each a copy (a row id that is no
         number, or a row that is no object, raises as TinyDB's own reading would)."""
         out = []
-        for row_id, row in self._table(name).items():
+        for row_id, row in self._table(name, "items").items():
             int(row_id)
-            out.append(dict(row))
+            out.append(_row(row))
         return out
+
+    def _first_row(self, name: str) -> JSONObject | None:
+        """A copy of row ``"1"`` of table ``name``, if there is one."""
+        found = self._table(name, "get").get("1", None)
+        return None if found is None else _row(found)
 
     def _load_tables(self) -> None:
         # The tables read straight from the file's JSON, as TinyDB lays them out (its Table
         # would build a Document of every row, to be copied again here).
-        found = self._table("meta").get("1", None)
-        meta = None if found is None else dict(found)
+        meta = self._first_row("meta")
         if self.exists:
             header.check(self.path, meta, FORMAT)
         # The header as stored, just checked by ``header.check`` (its counts and its head).
@@ -155,12 +170,12 @@ class Evening:
             "next_cmd": 1,
             "head": GENESIS,
         }
-        found = self._table("snapshot").get("1", None)
-        snap = None if found is None else dict(found)
-        self._snapshot: JSONObject = dict(snap["states"]) if snap else {}
+        snap = self._first_row("snapshot")
+        self._snapshot: JSONObject = _row(snap["states"]) if snap else {}
         # Records as stored; a malformed one is found by the chain check (``chain_break``).
         self._live: list[Record] = [cast(Record, row) for row in self._rows("events")]
-        self._undone: list[dict[str, Any]] = self._rows("undone")
+        # Commands taken back, as stored (each read where it is redone).
+        self._undone: list[Undone] = cast("list[Undone]", self._rows("undone"))
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -168,14 +183,24 @@ class Evening:
     def state(self, stream: Literal["evening"]) -> State: ...
 
     @overload
+    def state(self, stream: Literal["scum"]) -> ScumState: ...
+
+    @overload
+    def state(self, stream: Literal["wager"]) -> WagerState: ...
+
+    @overload
+    def state(self, stream: Literal["fate"]) -> FateState: ...
+
+    @overload
     def state(self, stream: StreamSpec[S, Any]) -> S: ...
 
     @overload
-    def state(self, stream: str) -> Any: ...
+    def state(self, stream: str) -> StreamState: ...
 
     def state(self, stream: str | StreamSpec[Any, Any]) -> Any:
         """The current state of ``stream`` (its name, or its spec): its snapshot plus the live
-        events, folded. The evening's is its ``State``; a spec gives its own state type."""
+        events, folded. A stream named gives its state type (the evening's ``State``, a side
+        table's own), a spec its own; a name not written out, any of these."""
         if isinstance(stream, StreamSpec):
             stream = stream.name
         digest = None if self._changed or self._storage.audit else self._storage.digest
@@ -192,7 +217,7 @@ class Evening:
                 raise StoreError(damaged_message(
                     self.path, f"the stored {stream} state does not load: "
                                f"{type(exc).__name__} {exc}")) from None
-            record: Any = None
+            record: Record | None = None
             try:
                 for record in self._live:
                     if record["stream"] == stream:
@@ -251,7 +276,7 @@ class Evening:
             n -= 1
         return list(_group(records))[-count:]
 
-    def undone(self) -> list[dict[str, Any]]:
+    def undone(self) -> list[Undone]:
         """Everything ever undone, with whether it can still be redone."""
         return list(self._undone)
 
@@ -270,6 +295,14 @@ class Evening:
     def _require_write(self) -> None:
         if not self.writable:
             raise RuntimeError("evening opened read-only")
+
+    @overload
+    def commit(self, stream: Literal["evening"], events: Sequence[Mapping[str, Any]],
+               text: str) -> State: ...
+
+    @overload
+    def commit(self, stream: str, events: Sequence[Mapping[str, Any]],
+               text: str) -> StreamState: ...
 
     def commit(self, stream: str, events: Sequence[Mapping[str, Any]], text: str) -> Any:
         """Append one command's events to ``stream``; returns the new state.
@@ -319,7 +352,7 @@ class Evening:
                             "`referee log` shows it; type it again only if it must happen twice",
                             ruling="E41")
 
-    def _fold_into(self, stream: str, events: Sequence[Mapping[str, Any]]) -> Any:
+    def _fold_into(self, stream: str, events: Sequence[Mapping[str, Any]]) -> StreamState:
         """Fold ``events`` into the cached state of ``stream``.
 
         A stream's ``apply`` mutates the state it is given, so an event that fails
@@ -526,13 +559,24 @@ class Evening:
         # The tables as TinyDB lays them out (each row under its id from 1, the tables in this
         # order), built at once: dropping and inserting them through TinyDB copied every row
         # twice more on every write. The file's bytes are the same.
-        tables: dict[str, Any] = {"meta": {"1": dict(self.meta)},
-                                  "snapshot": {"1": {"states": self._snapshot}}}
-        for name, rows in (("events", self._live), ("undone", self._undone)):
-            if rows:
-                tables[name] = {str(n): dict(row) for n, row in enumerate(rows, start=1)}
+        tables: Tables = {"meta": {"1": self.meta.copy()},
+                          "snapshot": {"1": {"states": self._snapshot}}}
+        if self._live:
+            tables["events"] = {str(n): row.copy() for n, row in enumerate(self._live, start=1)}
+        if self._undone:
+            tables["undone"] = {str(n): row.copy() for n, row in enumerate(self._undone, start=1)}
         self._storage.write(tables)
         self._storage.flush()
+
+def _row(found: JSON) -> JSONObject:
+    """A copy of a row as read, which must be an object (its error's repr is in the line for
+    a damaged file: a number or null raises what ``dict(found)`` would)."""
+    if isinstance(found, dict):
+        return dict(found)
+    if isinstance(found, list | str):
+        raise ValueError(f"a row that is no object: {found!r:.40}")
+    raise TypeError(f"{type(found).__name__!r} object is not iterable")
+
 
 def _group(records: Iterable[Record]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""
