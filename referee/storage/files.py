@@ -233,16 +233,28 @@ def _read_bytes(path: Path) -> bytes | None:
     import stat
 
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # `--db /dev/zero`, a folder, a pipe
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # `--db /dev/zero`, a folder, a pipe
             os.close(fd)
             raise StoreError(f"{path} is not an evening file (a device, a folder or a pipe); "
                              "give the path of an evening file with --db")
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        try:
+            # Up to MAX_FILE_BYTES + 1 bytes, asked for by the file's size (a buffer of the
+            # largest size allowed would be mapped and dropped again on every read).
+            chunks: list[bytes] = []
+            got, want = 0, min(st.st_size, MAX_FILE_BYTES) + 1
+            while got <= MAX_FILE_BYTES:
+                chunk = os.read(fd, min(max(want - got, 1 << 16), MAX_FILE_BYTES + 1 - got))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                got += len(chunk)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
                          "path of an evening file with --db") from None
-    return data
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 _CHECK = b'{"check":"'
@@ -253,6 +265,7 @@ SLOT_AT = len(_CHECK) + 64 + 1 + len(_SLOT)   # where the writer's token starts 
 TOKEN_LEN = 32
 _REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after the slot
 NOT_SHOWN = "0" * TOKEN_LEN
+_HEX = b"0123456789abcdef"
 
 
 def encode_checked(data: Mapping[str, object], answer: str | None = None) -> bytearray:
@@ -264,11 +277,15 @@ def encode_checked(data: Mapping[str, object], answer: str | None = None) -> byt
     (an event, the snapshot, the header) is noticed by every command, for the price of
     hashing the file once (E40).
     """
-    body = json.dumps(data, separators=(",", ":")).encode("utf-8")
+    return frame_checked(json.dumps(data, separators=(",", ":")).encode("utf-8"), answer)
+
+
+def frame_checked(body: bytes, answer: str | None = None) -> bytearray:
+    """``encode_checked`` of the JSON object whose encoding is ``body``."""
     digest = sha256(body).hexdigest().encode("ascii")
     slot = b""
     if answer is not None:
-        assert len(answer) == 2 * TOKEN_LEN and all(c in "0123456789abcdef" for c in answer)
+        assert len(answer) == 2 * TOKEN_LEN and not answer.strip("0123456789abcdef")
         slot = _SLOT + answer.encode("ascii") + b'"'
     out = bytearray(_CHECK + digest + b'"' + slot)
     if body != b"{}":
@@ -292,7 +309,7 @@ def _slot(raw: bytes) -> str | None:
     if raw[SLOT_AT - len(_SLOT):SLOT_AT] != _SLOT or raw[_REST_AT - 1:_REST_AT] != b'"':
         return None
     text = raw[SLOT_AT:_REST_AT - 1]
-    if not all(c in b"0123456789abcdef" for c in text):
+    if text.translate(None, _HEX):  # a byte that is no lowercase hex digit
         return None
     return text.decode("ascii")
 
@@ -304,14 +321,23 @@ def read_evening(path: Path) -> tuple[JSONObject | None, bool | None, str | None
     return data, checked, what, slot
 
 
-def read_evening_digest(path: Path) -> tuple[JSONObject | None, bool | None, str | None,
-                                             str | None, bytes | None]:
-    """``read_evening``, and the file's checksum when it matched (None otherwise)."""
+def read_evening_digest(path: Path, known: bytes | None = None
+                        ) -> tuple[JSONObject | None, bool | None, str | None, str | None,
+                                   bytes | None]:
+    """``read_evening``, and the file's checksum when it matched (None otherwise).
+
+    ``known``: the bytes this process last wrote at ``path``. A file that is still those very
+    bytes (but for the mark of its answer slot, E41) is not hashed or decoded again: its data
+    comes back None with a checksum that matched (which a file read afresh never gives), and
+    the caller has its tables already (E155).
+    """
     raw = _read_bytes(path)
     if raw is None:
         return None, None, None, None, None
     if len(raw) > MAX_FILE_BYTES:
         return None, None, f"larger than {MAX_FILE_BYTES >> 20} MB: no evening file", None, None
+    if known is not None and same_bytes(raw, known):
+        return None, True, None, _slot(raw), bytes(raw[10:74])
     checked: bool | None = None
     digest_read: bytes | None = None
     body = raw
@@ -339,6 +365,28 @@ def read_evening_digest(path: Path) -> tuple[JSONObject | None, bool | None, str
     data.pop("check", None)
     data.pop("answer", None)
     return data, checked, None, slot, digest_read
+
+
+def same_bytes(raw: bytes, known: bytes) -> bool:
+    """Whether ``raw`` is ``known`` byte for byte, but for the mark of its answer slot (the 32
+    bytes overwritten in place once the answer is shown, E41), the slot still well formed."""
+    if len(raw) != len(known):
+        return False
+    if _slot(known) is None:
+        return raw == known
+    kept = memoryview(known)  # compared in place (``startswith`` takes any buffer), no copy
+    return (raw.startswith(kept[:SLOT_AT + TOKEN_LEN]) and raw.endswith(kept[_REST_AT - 1:])
+            and _slot(raw) is not None)
+
+
+def hash_with_openssl() -> None:
+    """Hash the evening file with OpenSSL's SHA-256 from now on: the same digests, several times
+    faster on a file of some size, for the price of loading OpenSSL once (a long-running
+    console, ``referee shell``, pays it once; a one-shot command keeps the builtin)."""
+    global sha256
+    import hashlib
+
+    sha256 = hashlib.sha256
 
 
 def mark_shown(path: str | Path, token: str) -> None:
@@ -529,6 +577,8 @@ def make_parents(folder: Path) -> list[Path]:
     ``missing``, never ``missing/..`` (which no ``rmdir`` removes).
     """
     made: list[Path] = []
+    if folder.is_dir():  # every folder above it is there too: one look, not one each
+        return made
     try:
         for probe in (*reversed(folder.parents), folder):
             if probe.name in ("", ".", "..") or probe.is_dir():

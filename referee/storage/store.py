@@ -98,10 +98,24 @@ class Evening:
     def __init__(self, path: Path, *, write: bool, audit: bool = False) -> None:
         self.path = path
         self.writable = write
-        self._storage = AtomicJSONStorage(str(path), audit=audit)
-        self.exists = self._storage.read() is not None
+        #: The file as this process last wrote it (a shell, E155), while it is still that.
+        self._kept = None if audit else memo.written(path)
+        self._storage = AtomicJSONStorage(str(path), audit=audit,
+                                          known=None if self._kept is None else self._kept.raw)
+        self.exists = self._storage.read() is not None or self._storage.unchanged
+        if not self._storage.unchanged:
+            self._kept = None
+        #: What this open read from the file, by id, while the shell keeps what it writes.
+        self._loaded: dict[int, object] = {}
+        self.meta: header.Meta
+        self._snapshot: JSONObject
+        self._live: list[Record]
+        self._undone: list[Undone]
         try:
-            self._load_tables()
+            if self._kept is not None:
+                self._take_kept(self._kept.tables)
+            else:
+                self._load_tables()
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
             # JSON that parses but is no evening: reported like any damaged file.
             raise StoreError(damaged_message(path, f"malformed tables: {exc!r}")) from None
@@ -155,6 +169,17 @@ class Evening:
         found = self._table(name, "get").get("1", None)
         return None if found is None else _row(found)
 
+    def _take_kept(self, kept: memo.Tables) -> None:
+        """The tables of the file as this process wrote it (the file is still those bytes):
+        the same header check; the rows themselves, shared (a row is never changed in place:
+        ``_replace`` makes a changed row anew)."""
+        meta = kept.meta.copy()
+        header.check(self.path, meta, FORMAT)
+        self.meta = meta
+        self._snapshot = kept.snapshot
+        self._live = list(kept.live)
+        self._undone = list(kept.undone)
+
     def _load_tables(self) -> None:
         # The tables read straight from the file's JSON, as TinyDB lays them out (its Table
         # would build a Document of every row, to be copied again here).
@@ -162,7 +187,7 @@ class Evening:
         if self.exists:
             header.check(self.path, meta, FORMAT)
         # The header as stored, just checked by ``header.check`` (its counts and its head).
-        self.meta: header.Meta = cast(header.Meta, dict(meta)) if meta else {
+        self.meta = cast(header.Meta, dict(meta)) if meta else {
             "format": FORMAT,
             "created": time.time(),
             "segments": 0,
@@ -171,11 +196,14 @@ class Evening:
             "head": GENESIS,
         }
         snap = self._first_row("snapshot")
-        self._snapshot: JSONObject = _row(snap["states"]) if snap else {}
+        self._snapshot = _row(snap["states"]) if snap else {}
         # Records as stored; a malformed one is found by the chain check (``chain_break``).
-        self._live: list[Record] = [cast(Record, row) for row in self._rows("events")]
+        self._live = [cast(Record, row) for row in self._rows("events")]
         # Commands taken back, as stored (each read where it is redone).
-        self._undone: list[Undone] = cast("list[Undone]", self._rows("undone"))
+        self._undone = cast("list[Undone]", self._rows("undone"))
+        if memo.keeping():  # kept as read when this open writes (``memo.encode``)
+            for found in (self._snapshot, *self._live, *self._undone):
+                self._loaded[id(found)] = found
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -321,8 +349,9 @@ class Evening:
         now = time.time()
         for event in events:
             self._append_record(stream, cmd, text, now, event)
-        for entry in self._undone:
-            entry["redoable"] = False
+        for n, entry in enumerate(self._undone):
+            if entry["redoable"] is not False:
+                self._undone[n] = {**entry, "redoable": False}
         self._changed = True
         return state
 
@@ -379,10 +408,11 @@ class Evening:
         from the event before it, or ``verify`` reports a broken chain.
         """
         prev = self.meta.get("sealed_head", GENESIS)
-        for record in self._live:
+        for n, record in enumerate(self._live):
             if record["prev"] != prev:
-                record["prev"] = prev
+                record = {**record, "prev": prev}  # a new row: a stored one is never changed
                 record["hash"] = event_hash(prev, record)
+                self._live[n] = record
             prev = record["hash"]
         self.meta["head"] = prev
 
@@ -432,7 +462,8 @@ class Evening:
     def redo(self, stream: str | None = None) -> Command:
         """Bring back the newest undone command (of ``stream``) if nothing was done since."""
         self._require_write()
-        for entry in reversed(self._undone):
+        for at in range(len(self._undone) - 1, -1, -1):
+            entry = self._undone[at]
             if entry["redoable"] and (stream is None or entry["stream"] == stream):
                 break
         else:
@@ -441,8 +472,8 @@ class Evening:
         self._refuse_retry("redo")
         self._last_text = "redo"
         self._fold_into(entry["stream"], entry["events"])
-        entry["redoable"] = False
-        entry["redone_at"] = time.time()
+        # A new row: a stored one is never changed in place (``memo``).
+        entry = self._undone[at] = {**entry, "redoable": False, "redone_at": time.time()}
         cmd = self.meta["next_cmd"]
         self.meta["next_cmd"] = cmd + 1
         for event in entry["events"]:
@@ -556,6 +587,17 @@ class Evening:
         from referee.version import __version__
 
         self.meta["writer"] = __version__  # a later release reading a newer file says so (E92)
+        if memo.keeping():
+            # A shell: only what it does not hold encoded already is encoded (E155), to the
+            # same bytes.
+            body, kept = memo.encode(self.meta, self._snapshot, self._live, self._undone,
+                                     self._kept, self._loaded)
+            self._storage.write_body(body)
+            self._storage.flush()
+            assert self._storage.out is not None
+            memo.wrote(self.path, self._storage.out, kept)
+            self._kept = memo.written(self.path)
+            return
         # The tables as TinyDB lays them out (each row under its id from 1, the tables in this
         # order), built at once: dropping and inserting them through TinyDB copied every row
         # twice more on every write. The file's bytes are the same.
@@ -647,5 +689,5 @@ def open_evening(path: Path | str, *, write: bool = True,
         if not path.exists():
             lock.remove()
         lock.release()
-        if not path.exists():
+        if made and not path.exists():
             remove_dirs(made)
