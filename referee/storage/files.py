@@ -54,7 +54,7 @@ def fsync(fd: int) -> None:
         os.fsync(fd)
 
 
-def fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path | str) -> None:
     if not DURABLE:
         return
     try:
@@ -97,7 +97,8 @@ def write_temp(path: Path, data: bytes | bytearray) -> str:
     """
     # A unique name beside the target (same file system, so os.replace is atomic); made by
     # hand because importing tempfile costs more than the write itself.
-    tmp = str(path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"))
+    folder, name = os.path.split(path)  # plain strings: this runs on every write
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         try:
@@ -136,14 +137,15 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
     ``StoreError`` saying nothing was written. A failure while rotating, after the commit,
     is noted (``NOTES``): the command was recorded.
     """
-    staging = path.with_name(f".{path.name}.bak.tmp")
+    folder, name = os.path.split(path)  # plain strings: this runs on every write
+    staging = os.path.join(folder, f".{name}.bak.tmp")
     made: list[str] = []
     try:
         made.append(write_temp(path, data))
-        if path.exists():
+        if os.path.exists(path):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(staging)
-            made.append(str(staging))
+            made.append(staging)
             try:
                 os.link(path, staging)
             except OSError as exc:
@@ -165,7 +167,7 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
         raise
-    fsync_dir(path.parent)
+    fsync_dir(folder or os.curdir)
     if len(made) > 1:
         try:
             rotate_backups(path, staging)
@@ -417,13 +419,14 @@ def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.name}.bak.{n}")
 
 
-def rotate_backups(path: Path, staging: Path) -> None:
+def rotate_backups(path: Path, staging: Path | str) -> None:
     """Move the backups up one (``bak.3`` is dropped) and ``staging`` in as ``bak.1``."""
+    base = os.fspath(path)  # ``backup_path`` as plain strings: this runs on every write
     for n in range(BACKUPS - 1, 0, -1):
-        older = backup_path(path, n)
-        if older.exists():
-            os.replace(older, backup_path(path, n + 1))
-    os.replace(staging, backup_path(path, 1))
+        older = f"{base}.bak.{n}"
+        if os.path.exists(older):
+            os.replace(older, f"{base}.bak.{n + 1}")
+    os.replace(staging, f"{base}.bak.1")
 
 
 def _wait_for_flock(fd: int, timeout: float) -> bool:
@@ -470,18 +473,18 @@ def remove_stale_temps(path: Path) -> None:
     Every temp file of ``path`` and its segments is written under the lock, so
     one found while holding it belongs to a process that died mid-write.
     """
-    folders = [(path.parent, f".{path.name}.")]
-    segments = path.with_name(f"{path.name}.segments")
-    if segments.is_dir():
+    folder, name = os.path.split(path)  # plain strings: this runs on every command
+    folders = [(folder or os.curdir, f".{name}.")]
+    segments = f"{os.fspath(path)}.segments"
+    if os.path.isdir(segments):
         folders.append((segments, "."))
     for folder, prefix in folders:
         try:
-            entries = list(os.scandir(folder))
+            names = [n for n in os.listdir(folder) if n.endswith(".tmp")]
         except OSError:
             continue
-        for entry in entries:
-            name = entry.name
-            if not (name.startswith(prefix) and name.endswith(".tmp")):
+        for name in names:
+            if not name.startswith(prefix):
                 continue
             middle = name[len(prefix):-4]
             # ``.NAME.bak.tmp`` (backup staging), ``.NAME.PID.NS.tmp`` (atomic_write) or
@@ -489,7 +492,7 @@ def remove_stale_temps(path: Path) -> None:
             # nothing else, so that the temps of an evening named ``NAME.other`` are left alone.
             if folder is segments or middle == "bak" or _is_temp_tag(middle):
                 with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+                    os.unlink(os.path.join(folder, name))
 
 
 def _is_temp_tag(text: str) -> bool:

@@ -60,6 +60,8 @@ class Tables:
     #: The JSON of the events and the undone tables, between their braces.
     live_json: str
     undone_json: str
+    #: The JSON of each list in the header (the segments' names and sums), by its id.
+    meta_lists: dict[int, str]
 
 
 @dataclass(frozen=True)
@@ -154,41 +156,70 @@ def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Seq
     """
     was = before.tables if before is not None else None
     known = was.encoded if was is not None else {}
-    encoded: dict[int, str] = {}
+    # Everything kept still there (the same snapshot, rows only added: a command's write):
+    # its JSON goes on whole, without a look at each row.
+    whole = (was is not None and snapshot is was.snapshot and _extends(live, was.live)
+             and _extends(undone, was.undone))
+    encoded: dict[int, str] = dict(known) if whole else {}
     states = known.get(id(snapshot))
     if states is None:
         states = _encode(snapshot)
         if id(snapshot) not in loaded:
             snapshot = json.loads(states)
     encoded[id(snapshot)] = states
-    parts = ['{"meta":{"1":', _encode(meta), '},"snapshot":{"1":{"states":', states, "}}"]
+    header, lists = _header(meta, was.meta_lists if was is not None else {})
+    parts = ['{"meta":{"1":', header, '},"snapshot":{"1":{"states":', states, "}}"]
     rows, events = _rows(live, *((was.live, was.live_json) if was else ([], "")), known,
-                         loaded, encoded)
+                         loaded, encoded, whole)
     if rows:
         parts += [',"events":{', events, "}"]
     gone, taken = _rows(undone, *((was.undone, was.undone_json) if was else ([], "")), known,
-                        loaded, encoded)
+                        loaded, encoded, whole)
     if gone:
         parts += [',"undone":{', taken, "}"]
     parts.append("}")
     body = "".join(parts).encode("ascii")  # ASCII as json.dumps writes it
-    return body, Tables(meta.copy(), snapshot, rows, gone, encoded, events, taken)
+    return body, Tables(meta.copy(), snapshot, rows, gone, encoded, events, taken, lists)
+
+
+def _header(meta: Meta, known: Mapping[int, str]) -> tuple[str, dict[int, str]]:
+    """The header's JSON, and that of each of its lists: the segments' names and sums, a
+    hundred entries on a long night, change only at a seal (the store puts a new list in;
+    it never changes one in place)."""
+    lists: dict[int, str] = {}
+    items = []
+    for key, value in meta.items():
+        if isinstance(value, list):
+            text = known.get(id(value))
+            if text is None:
+                text = _encode(value)
+            lists[id(value)] = text
+        else:
+            text = _encode(value)
+        items.append(f"{_encode(key)}:{text}")
+    return "{" + ",".join(items) + "}", lists
+
+
+def _extends(rows: Sequence[R], kept_rows: list[R]) -> bool:
+    """Whether ``rows`` begin with ``kept_rows``, the very objects in their places."""
+    return len(rows) >= len(kept_rows) and all(map(is_, rows, kept_rows))
 
 
 def _rows(rows: Sequence[R], kept_rows: list[R], kept_json: str, known: Mapping[int, str],
-          loaded: Mapping[int, object], encoded: dict[int, str]) -> tuple[list[R], str]:
+          loaded: Mapping[int, object], encoded: dict[int, str],
+          noted: bool) -> tuple[list[R], str]:
     """One table's rows as kept, and the table's JSON between its braces. When the rows kept
-    are the first rows still (the same objects, in their places: what appending gives), their
-    table's JSON goes on as it was."""
+    are the first rows still (what appending gives), their table's JSON goes on as it was
+    (and their JSON is in ``encoded`` already when ``noted``)."""
     kept: list[R] = []
     items: list[str] = []
     start = 0
-    if kept_rows and len(rows) >= len(kept_rows) and all(map(is_, rows, kept_rows)):
+    if kept_rows and _extends(rows, kept_rows):
         start = len(kept_rows)
         kept += kept_rows
         items.append(kept_json)
-        for row in kept_rows:
-            encoded[id(row)] = known[id(row)]
+        if not noted:
+            encoded.update((id(row), known[id(row)]) for row in kept_rows)
     for n, row in enumerate(rows[start:], start=start + 1):
         text = known.get(id(row))
         if text is None:
