@@ -8,9 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.cli import aloud
+from referee.cli import aloud, runner
 from referee.cli import shell as prompt
 from referee.storage import memo
 from tests.cli.conftest import GM
@@ -86,3 +88,12 @@ def test_lines_without_the_parser_answer_as_through_it(
     for line, a, b in zip(LINES, through, fast, strict=True):
         assert a == b, line
     assert sum(code == 2 for code, *_ in fast) >= 3  # the refusals were refused
+
+
+@given(st.text(alphabet=" \t\r\n\x0b\x0c\x1c\x1f\"'\\#ab-:é", max_size=12))
+def test_a_line_of_plain_words_is_split_as_the_runner_splits_it(text: str) -> None:
+    """Without shlex only where shlex would read the same words (quotes, escapes, comments
+    and the whitespace a shell does not split on go to the runner's split)."""
+    words = prompt.plain_words(text)
+    if words is not None:
+        assert words == runner.split(text)

@@ -316,6 +316,23 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
                 yield card.name, typed, card.short
 
 
+#: What makes ``shlex`` read a line otherwise than ``str.split``: quotes, escapes, comments,
+#: and the ASCII whitespace that ``str.split`` splits on and a shell does not.
+_NOT_PLAIN = frozenset("'\"\\#\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
+def plain_words(text: str) -> list[str] | None:
+    """The words of a line of plain words (ASCII, no quote, escape or comment), as
+    ``runner.split`` reads it, without shlex: most lines typed at the table. None for any
+    other line, and for a line ``runner.split`` rewrites (``referee``, ``help``, ``try``)."""
+    if not text.isascii() or not _NOT_PLAIN.isdisjoint(text):
+        return None
+    words = text.split()
+    if words and words[0] in ("referee", "help", "try"):
+        return None
+    return words
+
+
 class Shell:
     """Runs command lines through one click command tree, built once for the night."""
 
@@ -343,7 +360,9 @@ class Shell:
         from referee.cli import boundary, runner
 
         try:
-            words = runner.split(text)
+            words = plain_words(text)
+            if words is None:
+                words = runner.split(text)
         except RefereeError as exc:
             boundary.refuse(printable(exc.line), exc.ruling)
             return 2
