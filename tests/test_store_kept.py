@@ -218,7 +218,7 @@ def test_a_refused_command_changes_nothing_kept(tmp_path: Path, keeping: None) -
     before = path.read_bytes()
     kept = memo.written(path)
     assert kept is not None
-    rows = json.dumps([kept.tables.live, kept.tables.undone, kept.tables.meta])
+    rows = json.dumps([kept.tables.live.rows, kept.tables.undone.rows, kept.tables.meta])
     with pytest.raises(IllegalAction), open_evening(path) as ev:
         ev.undo(EVENING)  # not the newest command: the toy's after it is chained anew
         ev.redo(EVENING)
@@ -226,7 +226,7 @@ def test_a_refused_command_changes_nothing_kept(tmp_path: Path, keeping: None) -
         raise IllegalAction("refused after the changes")
     assert path.read_bytes() == before
     assert memo.written(path) is kept
-    assert json.dumps([kept.tables.live, kept.tables.undone, kept.tables.meta]) == rows
+    assert json.dumps([kept.tables.live.rows, kept.tables.undone.rows, kept.tables.meta]) == rows
     with open_evening(path, write=False) as ev:
         assert ev._kept is not None
         assert ev.state(EVENING).holding("Ann").get("red") == 1

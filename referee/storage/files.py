@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import StoreError
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
     from hashlib import sha256
 
     from referee.jsontypes import JSON, JSONObject
@@ -268,6 +268,7 @@ TOKEN_LEN = 32
 _REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after the slot
 NOT_SHOWN = "0" * TOKEN_LEN
 _HEX = b"0123456789abcdef"
+_NO_SUM = b"0" * 64  # the checksum's place, before it is known
 
 
 def encode_checked(data: Mapping[str, object], answer: str | None = None) -> bytearray:
@@ -285,14 +286,37 @@ def encode_checked(data: Mapping[str, object], answer: str | None = None) -> byt
 def frame_checked(body: bytes, answer: str | None = None) -> bytearray:
     """``encode_checked`` of the JSON object whose encoding is ``body``."""
     digest = sha256(body).hexdigest().encode("ascii")
-    slot = b""
-    if answer is not None:
-        assert len(answer) == 2 * TOKEN_LEN and not answer.strip("0123456789abcdef")
-        slot = _SLOT + answer.encode("ascii") + b'"'
-    out = bytearray(_CHECK + digest + b'"' + slot)
+    out = bytearray(_CHECK + digest + b'"' + _answer(answer))
     if body != b"{}":
         out += b","
     out += memoryview(body)[1:]  # the body once more, not twice (E99)
+    return out
+
+
+def _answer(answer: str | None) -> bytes:
+    if answer is None:
+        return b""
+    assert len(answer) == 2 * TOKEN_LEN and not answer.strip("0123456789abcdef")
+    return _SLOT + answer.encode("ascii") + b'"'
+
+
+def framed_at(answer: str | None) -> int:
+    """Where the second byte of the body lands in the file ``frame_parts`` makes (its first,
+    the ``{``, is the file's own)."""
+    return len(_CHECK) + 64 + 1 + len(_answer(answer)) + 1
+
+
+def frame_parts(parts: Sequence[bytes | memoryview], answer: str | None = None) -> bytearray:
+    """``frame_checked`` of the body that is ``parts`` joined (the first part ``{``, the
+    object not empty), built once, without the body joined first (E99)."""
+    assert parts[0] == b"{" and len(parts) > 1
+    digest = sha256()
+    out = bytearray(_CHECK + _NO_SUM + b'"' + _answer(answer) + b",")
+    for part in parts:
+        digest.update(part)
+    for part in parts[1:]:
+        out += part
+    out[len(_CHECK):len(_CHECK) + 64] = digest.hexdigest().encode("ascii")
     return out
 
 
@@ -306,7 +330,7 @@ def read_checked(path: Path) -> tuple[JSONObject | None, bool | None, str | None
     return data, checked, what
 
 
-def _slot(raw: bytes) -> str | None:
+def _slot(raw: bytes | bytearray) -> str | None:
     """The answer slot of a file's bytes, if it has one (E41)."""
     if raw[SLOT_AT - len(_SLOT):SLOT_AT] != _SLOT or raw[_REST_AT - 1:_REST_AT] != b'"':
         return None
@@ -323,7 +347,7 @@ def read_evening(path: Path) -> tuple[JSONObject | None, bool | None, str | None
     return data, checked, what, slot
 
 
-def read_evening_digest(path: Path, known: bytes | None = None
+def read_evening_digest(path: Path, known: bytes | bytearray | None = None
                         ) -> tuple[JSONObject | None, bool | None, str | None, str | None,
                                    bytes | None]:
     """``read_evening``, and the file's checksum when it matched (None otherwise).
@@ -369,7 +393,7 @@ def read_evening_digest(path: Path, known: bytes | None = None
     return data, checked, None, slot, digest_read
 
 
-def same_bytes(raw: bytes, known: bytes) -> bool:
+def same_bytes(raw: bytes, known: bytes | bytearray) -> bool:
     """Whether ``raw`` is ``known`` byte for byte, but for the mark of its answer slot (the 32
     bytes overwritten in place once the answer is shown, E41), the slot still well formed."""
     if len(raw) != len(known):

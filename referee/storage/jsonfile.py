@@ -11,7 +11,7 @@ from referee.storage.backups import damaged_message
 from referee.storage.files import (
     commit_file,
     encode_checked,
-    frame_checked,
+    frame_parts,
     read_evening_digest,
 )
 
@@ -30,12 +30,13 @@ class AtomicJSONStorage:
     importing TinyDB.
     """
 
-    def __init__(self, path: str, *, audit: bool = False, known: bytes | None = None) -> None:
+    def __init__(self, path: str, *, audit: bool = False,
+                 known: bytes | bytearray | None = None) -> None:
         self.path = Path(path)
         self._data: JSONObject | None = None  # the file as read
         self._read = False
         self._written: Tables | None = None   # the tables to write on ``flush``
-        self._body: bytes | None = None       # or their JSON, encoded already
+        self._parts: list[bytes | memoryview] | None = None  # or their JSON, encoded already
         self.dirty = False
         self.audit = audit
         #: The bytes this process last wrote here (``referee.storage.memo``), if it kept them.
@@ -70,23 +71,25 @@ class AtomicJSONStorage:
         return self._data
 
     def write(self, data: Tables) -> None:
-        self._written, self._body = data, None
+        self._written, self._parts = data, None
         self.dirty = True
 
-    def write_body(self, body: bytes) -> None:
-        """Write the tables whose JSON (``json.dumps`` of them) is ``body``."""
-        self._written, self._body = None, body
+    def write_parts(self, parts: list[bytes | memoryview]) -> None:
+        """Write the tables whose JSON (``json.dumps`` of them) is ``parts`` joined
+        (``files.frame_parts``)."""
+        self._written, self._parts = None, parts
         self.dirty = True
 
     def flush(self) -> None:
         if not self.dirty:
             return
-        if self._body is not None:
-            out = frame_checked(self._body, self.next_slot)
+        if self._parts is not None:
+            out = frame_parts(self._parts, self.next_slot)
         elif self._written is not None:
             out = encode_checked(self._written, self.next_slot)
         else:
             return
+        self._parts = None  # what the parts held is in ``out`` now (E99)
         commit_file(self.path, out)
         self.digest = bytes(out[10:74])  # the checksum in front (E40)
         self.out = out

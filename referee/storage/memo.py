@@ -13,11 +13,13 @@ The same holds for the file itself. Each write keeps the bytes written and the t
 hold (``Written``): the next open, under the lock as always, still reads the file, and when
 it is those very bytes (but for the mark of the answer slot, E41) it takes the tables from
 here instead of hashing and decoding the file again; any other byte and the file is read
-afresh, as a one-shot command reads it. The next write encodes only the rows that are not
-already kept: a stored row is never changed in place (the store replaces a row it changes),
-so a row still the very object kept has the JSON kept with it. The bytes written are those
-``json.dumps`` gives for the whole tables, and the rows kept are as the file reads back
-(a row encoded afresh is decoded again from its own JSON).
+afresh, as a one-shot command reads it. The next write encodes only what is not kept
+already: a stored row is never changed in place (the store replaces a row it changes), so
+the first rows of a table that are still the very objects kept, and the snapshot and the
+header's lists while they are, are taken from the bytes last written. The bytes written are
+those ``json.dumps`` gives for the whole tables, and the rows kept are as the file reads
+back (a row encoded afresh is decoded again from its own JSON). The shell holds the file's
+bytes once, and a write the new file's bytes once more (E99).
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import json
 from dataclasses import dataclass
 from operator import is_
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from referee.streams import spec
 
@@ -46,29 +48,40 @@ _kept: dict[tuple[str, str], tuple[bytes, StreamState]] = {}
 _files: dict[str, Written] = {}
 
 
+#: Where a piece of JSON lies in the bytes of a file written: (start, end).
+Span = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Table(Generic[R]):
+    """One table of rows as written: the rows (as the file reads them back), where the table
+    lies between its braces, and where each row's item ends in it (from the table's start)."""
+
+    rows: list[R]
+    span: Span
+    ends: list[int]
+
+
 @dataclass(frozen=True)
 class Tables:
-    """The tables of one write, as the file reads them back, and the JSON of each object in
-    them that is encoded whole (the snapshot's states, each row), by the object's id (the
-    lists here keep each of them alive, so no other object can have its id)."""
+    """The tables of one write as the file reads them back, and where their JSON lies in the
+    bytes written: the snapshot's states, each list of the header (the segments' names and
+    sums), by the object's id (alive here: no other object can have its id), and each table
+    of rows."""
 
     meta: Meta
     snapshot: JSONObject
-    live: list[Record]
-    undone: list[Undone]
-    encoded: dict[int, str]
-    #: The JSON of the events and the undone tables, between their braces.
-    live_json: str
-    undone_json: str
-    #: The JSON of each list in the header (the segments' names and sums), by its id.
-    meta_lists: dict[int, str]
+    live: Table[Record]
+    undone: Table[Undone]
+    spans: dict[int, Span]
 
 
 @dataclass(frozen=True)
 class Written:
-    """The evening file as this process last wrote it: its bytes, and its tables."""
+    """The evening file as this process last wrote it: its bytes (never changed once
+    written), and its tables."""
 
-    raw: bytes
+    raw: bytes | bytearray
     tables: Tables
 
 
@@ -122,9 +135,10 @@ def written(path: Path) -> Written | None:
 
 
 def wrote(path: Path, raw: bytes | bytearray, tables: Tables) -> None:
-    """The file at ``path`` is now ``raw``, which holds ``tables``."""
+    """The file at ``path`` is now ``raw`` (the file's bytes themselves: not to be changed),
+    which holds ``tables``."""
     if _on:
-        _files[str(path)] = Written(bytes(raw), tables)
+        _files[str(path)] = Written(raw, tables)
 
 
 def _json_encoder() -> Callable[[object], str]:
@@ -145,88 +159,102 @@ def _json_encoder() -> Callable[[object], str]:
 _encode = _json_encoder()
 
 
-def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Sequence[Undone],
-           before: Written | None, loaded: Mapping[int, object]) -> tuple[bytes, Tables]:
-    """The JSON of the evening file's tables (as ``json.dumps`` of them, TinyDB's layout, the
-    store's ``_write``), and the tables as the file will read them back.
+class _Body:
+    """The body of a file being written, as parts (``files.frame_parts``), with where each
+    part lands in the file."""
 
-    Objects of ``before`` (the file as kept) are not encoded again; an object in ``loaded``
-    (read from the file by this open, by id) is kept as it is; anything else is kept as its
-    own JSON decodes.
+    def __init__(self, at: int) -> None:
+        self.parts: list[bytes | memoryview] = [b"{"]
+        self.at = at  # where the next part lands
+
+    def add(self, part: bytes | memoryview) -> int:
+        """Add ``part``; where it lands."""
+        self.parts.append(part)
+        start = self.at
+        self.at += len(part)
+        return start
+
+
+def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Sequence[Undone],
+           before: Written | None, loaded: Mapping[int, object],
+           at: int) -> tuple[list[bytes | memoryview], Tables]:
+    """The JSON of the evening file's tables (``json.dumps`` of them, TinyDB's layout, the
+    store's ``_write``) in parts, for a file where its second byte lands at ``at``
+    (``files.framed_at``); and the tables as the file will read them back.
+
+    What ``before`` (the file as kept) holds already is taken from its bytes: the snapshot and
+    each list of the header while they are the very objects written, the first rows of each
+    table while they are (a command appends rows; the store never changes a row in place). An
+    object in ``loaded`` (read from the file by this open, by id) is kept as it is; anything
+    else encoded here is kept as its own JSON decodes.
     """
     was = before.tables if before is not None else None
-    known = was.encoded if was is not None else {}
-    # Everything kept still there (the same snapshot, rows only added: a command's write):
-    # its JSON goes on whole, without a look at each row.
-    whole = (was is not None and snapshot is was.snapshot and _extends(live, was.live)
-             and _extends(undone, was.undone))
-    encoded: dict[int, str] = dict(known) if whole else {}
-    states = known.get(id(snapshot))
-    if states is None:
-        states = _encode(snapshot)
-        if id(snapshot) not in loaded:
-            snapshot = json.loads(states)
-    encoded[id(snapshot)] = states
-    header, lists = _header(meta, was.meta_lists if was is not None else {})
-    parts = ['{"meta":{"1":', header, '},"snapshot":{"1":{"states":', states, "}}"]
-    rows, events = _rows(live, *((was.live, was.live_json) if was else ([], "")), known,
-                         loaded, encoded, whole)
-    if rows:
-        parts += [',"events":{', events, "}"]
-    gone, taken = _rows(undone, *((was.undone, was.undone_json) if was else ([], "")), known,
-                        loaded, encoded, whole)
-    if gone:
-        parts += [',"undone":{', taken, "}"]
-    parts.append("}")
-    body = "".join(parts).encode("ascii")  # ASCII as json.dumps writes it
-    return body, Tables(meta.copy(), snapshot, rows, gone, encoded, events, taken, lists)
-
-
-def _header(meta: Meta, known: Mapping[int, str]) -> tuple[str, dict[int, str]]:
-    """The header's JSON, and that of each of its lists: the segments' names and sums, a
-    hundred entries on a long night, change only at a seal (the store puts a new list in;
-    it never changes one in place)."""
-    lists: dict[int, str] = {}
-    items = []
-    for key, value in meta.items():
+    old = memoryview(before.raw) if before is not None else memoryview(b"")
+    known = was.spans if was is not None else {}
+    spans: dict[int, Span] = {}
+    body = _Body(at)
+    body.add(b'"meta":{"1":{')
+    part: bytes | memoryview
+    for n, (key, value) in enumerate(meta.items()):
+        body.add(f'{"," if n else ""}{_encode(key)}:'.encode("ascii"))
         if isinstance(value, list):
-            text = known.get(id(value))
-            if text is None:
-                text = _encode(value)
-            lists[id(value)] = text
+            span = known.get(id(value))
+            part = old[span[0]:span[1]] if span is not None else _ascii(value)
+            spans[id(value)] = _span(body.add(part), part)
         else:
-            text = _encode(value)
-        items.append(f"{_encode(key)}:{text}")
-    return "{" + ",".join(items) + "}", lists
+            body.add(_ascii(value))
+    body.add(b'}},"snapshot":{"1":{"states":')
+    span = known.get(id(snapshot))
+    if span is not None:
+        part = old[span[0]:span[1]]
+    else:
+        part = _ascii(snapshot)
+        if id(snapshot) not in loaded:
+            snapshot = json.loads(part)
+    spans[id(snapshot)] = _span(body.add(part), part)
+    body.add(b"}}")
+    rows = _table(body, b',"events":{', live, was.live if was else None, old, loaded)
+    gone = _table(body, b',"undone":{', undone, was.undone if was else None, old, loaded)
+    body.add(b"}")
+    return body.parts, Tables(meta.copy(), snapshot, rows, gone, spans)
 
 
-def _extends(rows: Sequence[R], kept_rows: list[R]) -> bool:
-    """Whether ``rows`` begin with ``kept_rows``, the very objects in their places."""
-    return len(rows) >= len(kept_rows) and all(map(is_, rows, kept_rows))
+def _ascii(value: object) -> bytes:
+    return _encode(value).encode("ascii")  # ASCII, as json.dumps writes it
 
 
-def _rows(rows: Sequence[R], kept_rows: list[R], kept_json: str, known: Mapping[int, str],
-          loaded: Mapping[int, object], encoded: dict[int, str],
-          noted: bool) -> tuple[list[R], str]:
-    """One table's rows as kept, and the table's JSON between its braces. When the rows kept
-    are the first rows still (what appending gives), their table's JSON goes on as it was
-    (and their JSON is in ``encoded`` already when ``noted``)."""
-    kept: list[R] = []
-    items: list[str] = []
-    start = 0
-    if kept_rows and _extends(rows, kept_rows):
-        start = len(kept_rows)
-        kept += kept_rows
-        items.append(kept_json)
-        if not noted:
-            encoded.update((id(row), known[id(row)]) for row in kept_rows)
-    for n, row in enumerate(rows[start:], start=start + 1):
-        text = known.get(id(row))
-        if text is None:
-            text = _encode(row)
-            if id(row) not in loaded:
-                row = json.loads(text)
-        encoded[id(row)] = text
+def _span(start: int, part: bytes | memoryview) -> Span:
+    return start, start + len(part)
+
+
+def _table(body: _Body, opening: bytes, rows: Sequence[R], was: Table[R] | None,
+           old: memoryview, loaded: Mapping[int, object]) -> Table[R]:
+    """One table's rows (none: no table at all), as kept. The first rows that are still the
+    rows kept, in their places, go on as the bytes written for them."""
+    if not rows:
+        return Table([], (0, 0), [])
+    body.add(opening)
+    start = body.at
+    same = 0
+    if was is not None and was.rows:
+        if len(rows) >= len(was.rows) and all(map(is_, rows, was.rows)):
+            same = len(was.rows)  # a command's write: rows only added
+        else:
+            same = next((n for n, (row, kept) in enumerate(zip(rows, was.rows, strict=False))
+                         if row is not kept), min(len(rows), len(was.rows)))
+    kept: list[R] = list(rows[:same])
+    ends: list[int] = []
+    if was is not None and same:
+        ends = was.ends[:same]
+        body.add(old[was.span[0]:was.span[0] + ends[-1]])
+    for n in range(same, len(rows)):
+        row = rows[n]
+        text = _encode(row)
+        if id(row) not in loaded:
+            row = json.loads(text)
+        body.add(f'{"," if n else ""}"{n + 1}":{text}'.encode("ascii"))
         kept.append(row)
-        items.append(f'"{n}":{text}')
-    return kept, ",".join(items)
+        ends.append(body.at - start)
+    end = body.at
+    body.add(b"}")
+    return Table(kept, (start, end), ends)

@@ -177,8 +177,8 @@ class Evening:
         header.check(self.path, meta, FORMAT)
         self.meta = meta
         self._snapshot = kept.snapshot
-        self._live = list(kept.live)
-        self._undone = list(kept.undone)
+        self._live = list(kept.live.rows)
+        self._undone = list(kept.undone.rows)
 
     def _load_tables(self) -> None:
         # The tables read straight from the file's JSON, as TinyDB lays them out (its Table
@@ -590,12 +590,15 @@ class Evening:
         if memo.keeping():
             # A shell: only what it does not hold encoded already is encoded (E155), to the
             # same bytes.
-            body, kept = memo.encode(self.meta, self._snapshot, self._live, self._undone,
-                                     self._kept, self._loaded)
-            self._storage.write_body(body)
+            parts, kept = memo.encode(self.meta, self._snapshot, self._live, self._undone,
+                                      self._kept, self._loaded,
+                                      files.framed_at(self._storage.next_slot))
+            self._storage.write_parts(parts)
+            del parts
             self._storage.flush()
-            assert self._storage.out is not None
-            memo.wrote(self.path, self._storage.out, kept)
+            out, self._storage.out = self._storage.out, None
+            assert out is not None
+            memo.wrote(self.path, out, kept)
             self._kept = memo.written(self.path)
             return
         # The tables as TinyDB lays them out (each row under its id from 1, the tables in this
