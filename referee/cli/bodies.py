@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
     from referee.jsontypes import JSONObject
+    from referee.storage.tables import Undone
 
 STREAM: Final = "evening"
 #: The records a command's build returns (``list[SoulStudied]`` for ``soul study`` ...).
@@ -205,7 +206,7 @@ def _log_filter(state: Any, person: str | None, soul: str | None,
     return keep
 
 
-def _stream_log_json(commands: Iterable[Any], undone: list[dict[str, Any]]) -> None:
+def _stream_log_json(commands: Iterable[Any], undone: list["Undone"]) -> None:
     """``{"commands": [...], "undone": [...]}`` as emit_json prints it, one command at a time."""
     import json
     import sys

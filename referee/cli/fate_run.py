@@ -9,7 +9,7 @@ through ``transaction.transact`` under the command's own text.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Final
 
 import typer
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
     from referee.streams import Event
 
-STREAM = "fate"
+STREAM: Final = "fate"
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Seed = Annotated[int | None, typer.Option(

@@ -15,6 +15,7 @@ from referee.names import plural
 if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.storage.store import Command
+    from referee.storage.tables import Undone
 
 
 def holding_text(holding: dict[str, int]) -> str:
@@ -305,7 +306,7 @@ def _say_showdown(event: Mapping[str, Any]) -> None:
             f"[bold]{who}[/]: {lit(pot['why'])}. {shares}.")
 
 
-def log(commands: list[Command], undone: list[dict[str, Any]],
+def log(commands: list[Command], undone: list[Undone],
         notes: dict[int, str] | None = None) -> None:
     import sys
 
@@ -343,7 +344,7 @@ def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
         + f": {e['summary']}" for e in c.events if e["kind"] == "power_used" and e.get("summary")]
 
 
-def _plain_log(commands: list[Command], undone: list[dict[str, Any]],
+def _plain_log(commands: list[Command], undone: list[Undone],
                notes: dict[int, str]) -> None:
     """The log off a terminal: one line a command (number, time, table, events, text)."""
     from referee.cli.output import echo

@@ -6,7 +6,7 @@ command so that ``referee --help`` stays fast.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 
@@ -31,7 +31,7 @@ app = typer.Typer(
 )
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-STREAM = "scum"
+STREAM: Final = "scum"
 
 
 def _roles_json(roles: dict[str, Role]) -> JSONObject:

@@ -316,6 +316,23 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
                 yield card.name, typed, card.short
 
 
+#: What makes ``shlex`` read a line otherwise than ``str.split``: quotes, escapes, comments,
+#: and the ASCII whitespace that ``str.split`` splits on and a shell does not.
+_NOT_PLAIN = frozenset("'\"\\#\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
+def plain_words(text: str) -> list[str] | None:
+    """The words of a line of plain words (ASCII, no quote, escape or comment), as
+    ``runner.split`` reads it, without shlex: most lines typed at the table. None for any
+    other line, and for a line ``runner.split`` rewrites (``referee``, ``help``, ``try``)."""
+    if not text.isascii() or not _NOT_PLAIN.isdisjoint(text):
+        return None
+    words = text.split()
+    if words and words[0] in ("referee", "help", "try"):
+        return None
+    return words
+
+
 class Shell:
     """Runs command lines through one click command tree, built once for the night."""
 
@@ -343,7 +360,9 @@ class Shell:
         from referee.cli import boundary, runner
 
         try:
-            words = runner.split(text)
+            words = plain_words(text)
+            if words is None:
+                words = runner.split(text)
         except RefereeError as exc:
             boundary.refuse(printable(exc.line), exc.ruling)
             return 2
@@ -353,11 +372,49 @@ class Shell:
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
             return 2
         try:
+            code = self.without_parser(words)
+            if code is not None:
+                return code
             return runner.execute(words, db=self.db, debug=self.debug, root=self.root,
                                   shell=True)
         finally:
             if self.prompting:
                 self.vocab.refresh()
+
+    def without_parser(self, words: list[str]) -> int | None:
+        """Run one of the lines the console reads without typer (``referee.cli.fast``, E160:
+        status, a betting move, `chips give`, `log --last N`) as ``runner.execute`` runs any
+        line: the same body, context and boundary, the same lock of the runner, the same answer
+        to Ctrl-C. Typed on every line of the night, such a line is not parsed by click again.
+        Returns None for any other line (nothing was run, nothing printed)."""
+        from referee.cli import context, fast, runner
+        from referee.cli.door import guarded, not_text, start
+        from referee.storage import files
+
+        args = runner.root_args(words, self.db, self.debug)
+        if not_text(args) is not None or not fast._plain_streams():
+            return None  # the parser's path says what is wrong, or wraps the streams
+        line = fast.read(args)
+        if line is None:
+            return None
+
+        def body() -> None:  # as ``fast.attempt`` runs it
+            context.run_alone(context.Context(db=line.db))
+            obj = start(line.db)
+            obj.line = line.text
+            context.run_alone(obj)
+            line.body()
+
+        with runner._RUNNING:
+            try:
+                _, code = guarded(body, line.words[2:] if line.db is not None else line.words)
+            except KeyboardInterrupt:
+                typer.echo("interrupted", err=True)
+                return 130
+            finally:
+                context.run_alone(None)
+                files.DRY_RUN = False
+        return code or 0
 
     def piped(self, lines: Iterable[str]) -> int:
         """Run every line; the status is that of the last line that failed, else 0."""

@@ -7,7 +7,7 @@ command so that ``referee --help`` stays fast.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 
@@ -27,7 +27,7 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-STREAM = "wager"
+STREAM: Final = "wager"
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Top = Annotated[str, typer.Argument(
     help="Top card: 5C, KnC, II, Hermit, Prince, Thoth, an Elixir; ~ for a mirror (~5C or 5C~).",

@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from referee.errors import StoreError
 from referee.storage import segments
@@ -34,6 +34,8 @@ from referee.streams import spec
 if TYPE_CHECKING:
     from hashlib import sha256
 
+    from referee.jsontypes import JSONObject
+    from referee.storage.folded import StreamState
     from referee.storage.store import Evening
 else:
     try:  # the builtin, as in referee.storage.store: no OpenSSL to load
@@ -48,6 +50,20 @@ PROGRESS_FROM = 25
 Progress = Callable[[int, int], None]
 
 
+class Verified(TypedDict):
+    """What the sidecar remembers of a segment found sound: its file's name and the SHA-256 of
+    its bytes, and the chain after it (the last sequence number and hash, the events so far,
+    the streams replayed and a digest of their states)."""
+
+    name: str
+    sha256: str | None
+    seq: int
+    head: str
+    events: int
+    streams: list[str]
+    digest: str
+
+
 @dataclass
 class Audit:
     """What one check found: ``problems`` (empty: sound), events in the file and checked now,
@@ -56,7 +72,7 @@ class Audit:
     problems: list[str]
     events: int = 0
     checked: int = 0
-    sound: list[dict[str, Any]] = field(default_factory=list)
+    sound: list[Verified] = field(default_factory=list)
 
 
 def verify(ev: Evening) -> list[str]:
@@ -67,7 +83,7 @@ def verify(ev: Evening) -> list[str]:
     return audit(ev).problems
 
 
-def audit(ev: Evening, trusted: list[dict[str, Any]] | None = None,
+def audit(ev: Evening, trusted: list[Verified] | None = None,
           progress: Progress | None = None) -> Audit:
     """Check the chain and snapshots of ``ev``, trusting the still-unchanged ``trusted``.
 
@@ -81,13 +97,13 @@ def audit(ev: Evening, trusted: list[dict[str, Any]] | None = None,
     return found
 
 
-def _audit(ev: Evening, trusted: list[dict[str, Any]], progress: Progress | None) -> Audit:
+def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None) -> Audit:
     problems: list[str] = []
     if ev._storage.checked is False:
         problems.append("the file's checksum does not match: it was changed outside the "
                         "referee")
     prev, seq, count = GENESIS, 0, 0
-    states: dict[str, Any] = {}
+    states: dict[str, StreamState] = {}  # the replayed state of each stream
     total = ev.meta["segments"]
     # Every segment's bytes against the digest sealed in the live file, first (E90).
     digests = [_digest_of(ev, n) for n in range(1, total + 1)]
@@ -147,7 +163,7 @@ def _audit(ev: Evening, trusted: list[dict[str, Any]], progress: Progress | None
     return Audit(problems, count, checked, sound if not problems else [])
 
 
-def trusted_prefix(ev: Evening, trusted: list[dict[str, Any]],
+def trusted_prefix(ev: Evening, trusted: list[Verified],
                    digests: list[str | None] | None = None) -> int:
     """How many of the evening's segments, from the first, hold the very bytes ``trusted``
     remembers (by their SHA-256: a size and a time prove nothing)."""
@@ -184,13 +200,13 @@ def _damage(ev: Evening, n: int, digest: str | None) -> str | None:
 
 
 def _entry(path: Path, digest: str | None, seq: int, head: str, count: int,
-           dumps: dict[str, str]) -> dict[str, Any]:
+           dumps: dict[str, str]) -> Verified:
     """What the sidecar remembers of a sound segment: its bytes' digest and the chain after it."""
     return {"name": path.name, "sha256": digest, "seq": seq, "head": head, "events": count,
             "streams": sorted(dumps), "digest": _digest(dumps)}
 
 
-def _dumps(states: dict[str, Any]) -> dict[str, str]:
+def _dumps(states: dict[str, StreamState]) -> dict[str, str]:
     return {s: _canonical(spec(s).dump(state)) for s, state in states.items()}
 
 
@@ -199,7 +215,7 @@ def _digest(dumps: dict[str, str]) -> str:
     return sha256(blob.encode("utf-8")).hexdigest()
 
 
-def _resumes(base: dict[str, Any], resume: dict[str, Any]) -> bool:
+def _resumes(base: JSONObject, resume: Verified) -> bool:
     """Whether ``base`` holds the replayed states remembered where the trusted run ends
     (and nothing else)."""
     if not set(base) <= set(resume["streams"]):
@@ -210,12 +226,12 @@ def _resumes(base: dict[str, Any], resume: dict[str, Any]) -> bool:
     return bool(_digest(found) == resume["digest"])
 
 
-def _load(base: dict[str, Any], resume: dict[str, Any]) -> dict[str, Any]:
+def _load(base: JSONObject, resume: Verified) -> dict[str, StreamState]:
     streams = resume["streams"]
     return {s: spec(s).load(copy.deepcopy(base[s])) for s in streams if base.get(s) is not None}
 
 
-def _check_base(problems: list[str], where: str, base: dict[str, Any],
+def _check_base(problems: list[str], where: str, base: JSONObject,
                 dumps: dict[str, str]) -> None:
     """As ``referee.storage.chain.check_base``, from the states already dumped."""
     for stream in sorted(set(dumps) | set(base)):
@@ -225,7 +241,7 @@ def _check_base(problems: list[str], where: str, base: dict[str, Any],
             problems.append(f"{where}: stored state of {stream} differs from the replayed events")
 
 
-def _canonical(obj: Any) -> str:
+def _canonical(obj: object) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
@@ -236,20 +252,23 @@ def sidecar_path(path: Path) -> Path:
     return path.with_name(f"{path.name}.verified")
 
 
-def load_trusted(ev: Evening) -> list[dict[str, Any]]:
+def load_trusted(ev: Evening) -> list[Verified]:
     """The segments an earlier ``verify`` of this evening found sound (none if unsure)."""
     try:
         data = read_json(sidecar_path(ev.path))
     except StoreError:  # a damaged sidecar only means checking everything again
         return []
+    entries = data.get("segments") if data else None
     if (not data or data.get("format") != SIDECAR_FORMAT
             or data.get("created") != ev.meta.get("created")
-            or not isinstance(data.get("segments"), list)):
+            or not isinstance(entries, list)):
         return []
-    return list(data["segments"])
+    # The sidecar as ``verify`` wrote it; an entry edited by hand is caught where it is read
+    # (``trusted_prefix``), and trusts nothing.
+    return cast(list[Verified], list(entries))
 
 
-def save_trusted(ev: Evening, sound: list[dict[str, Any]]) -> None:
+def save_trusted(ev: Evening, sound: list[Verified]) -> None:
     """Remember the segments found sound; a sidecar that cannot be written is no error.
     Under ``--dry-run`` nothing is written at all (E133)."""
     from referee.storage import files

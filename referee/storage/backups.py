@@ -5,22 +5,34 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from referee.errors import StoreError
 from referee.storage import seals
 from referee.storage.files import BACKUPS, backup_path, read_checked
 
+if TYPE_CHECKING:
+    from referee.jsontypes import JSON, JSONObject
 
-def evening_id(data: dict[str, Any] | None) -> Any:
-    """The id of the evening whose raw TinyDB tables are ``data`` (when it was created), if any."""
+
+def header_row(data: JSONObject | None) -> JSONObject | None:
+    """The header row (``meta``'s row 1) of the raw TinyDB tables ``data``, if it is an object."""
     meta = data.get("meta") if isinstance(data, dict) else None
     row = meta.get("1") if isinstance(meta, dict) else None
-    found = row.get("created") if isinstance(row, dict) else None
+    return row if isinstance(row, dict) else None
+
+
+def evening_id(data: JSONObject | None) -> float | None:
+    """The id of the evening whose raw TinyDB tables are ``data`` (when it was created), if any."""
+    row = header_row(data)
+    return _number(row.get("created") if row is not None else None)
+
+
+def _number(found: JSON) -> float | None:
     return found if isinstance(found, int | float) and not isinstance(found, bool) else None
 
 
-def _id_of(path: Path) -> Any:
+def _id_of(path: Path) -> float | None:
     """The evening id of the file at ``path``, read even from a damaged file where the header
     is still legible (it is written first); None when nothing says."""
     try:
@@ -44,9 +56,10 @@ def _id_of(path: Path) -> Any:
     if match is None:
         return None
     try:
-        return json.loads(match.group(1))
+        found: JSON = json.loads(match.group(1))
     except ValueError:
         return None
+    return _number(found)  # a number, by the pattern
 
 
 def newest_good_backup(path: Path) -> Path | None:
@@ -58,22 +71,27 @@ def newest_good_backup(path: Path) -> Path | None:
     read, a backup is named only if every sound backup there is of one and the same evening.
     """
     own = _id_of(path)
-    found: list[tuple[Path, Any]] = []
+    found: list[tuple[Path, float]] = []
     for n in range(1, BACKUPS + 1):
         candidate = backup_path(path, n)
         try:
             data, checked, what = read_checked(candidate)
         except StoreError:
             continue
-        if data is None or checked is False or evening_id(data) is None:
+        row = header_row(data)
+        created = evening_id(data)
+        if row is None or checked is False or created is None:
             continue
-        meta = data["meta"]["1"]
+        count = row.get("segments")
+        if not isinstance(count, int | float | str):  # what ``int()`` refuses with a TypeError
+            continue
+        meta = cast(seals.Meta, row)  # a header as read; its segment fields are checked there
         try:
-            if any(seals.damage(path, meta, k) for k in range(1, int(meta["segments"]) + 1)):
+            if any(seals.damage(path, meta, k) for k in range(1, int(count) + 1)):
                 continue
         except (KeyError, TypeError, ValueError):
             continue
-        found.append((candidate, evening_id(data)))
+        found.append((candidate, created))
     if own is None:
         return found[0][0] if found and len({i for _, i in found}) == 1 else None
     return next((candidate for candidate, i in found if i == own), None)
@@ -93,7 +111,7 @@ def damaged_message(path: Path, why: str) -> str:
 corrupt_message = damaged_message
 
 
-def read_json(path: Path) -> dict[str, Any] | None:
+def read_json(path: Path) -> JSONObject | None:
     """The JSON object at ``path`` (None if there is no file); damage is a ``StoreError``."""
     data, checked, what = read_checked(path)
     if what is not None:

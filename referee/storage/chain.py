@@ -7,11 +7,13 @@ its content), so an event changed, dropped or reordered breaks the chain.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 if TYPE_CHECKING:
     from hashlib import sha256
+
+    from referee.jsontypes import JSON, JSONObject
+    from referee.storage.folded import StreamState
 else:
     try:  # CPython's builtin SHA-256 (3.11): the same digests as hashlib, which would load
         # OpenSSL first, about 5 ms on every command that writes
@@ -26,21 +28,23 @@ GENESIS = "0" * 64
 
 class Record(TypedDict):
     """One stored event: its place, its command, its stream, and the chain around it. The
-    event itself is its stream's (``referee.evening.events`` for the evening's); JSON here."""
+    event itself is its stream's, as JSON here: each stream reads it through its spec's
+    ``read`` (the evening's as an ``referee.evening.events.EveningEvent``)."""
 
     seq: int
     cmd: int
     stream: str
     time: float
     text: str                        # the command as the GM could retype it
-    event: dict[str, Any]
+    event: JSONObject
     prev: str
     hash: str
 
 
-def event_hash(prev: str, record: Mapping[str, Any]) -> str:
+def event_hash(prev: str, record: Record) -> str:
     """The chain hash of one stored event: sha256 over the previous hash and its content."""
-    body = {k: record[k] for k in ("seq", "cmd", "stream", "time", "text", "event")}
+    body = {"seq": record["seq"], "cmd": record["cmd"], "stream": record["stream"],
+            "time": record["time"], "text": record["text"], "event": record["event"]}
     blob = prev + json.dumps(body, sort_keys=True, separators=(",", ":"))
     return sha256(blob.encode("utf-8")).hexdigest()
 
@@ -59,8 +63,9 @@ def chain_break(records: list[Record], prev: str, head: str) -> str | None:
     return None
 
 
-def check_base(problems: list[str], where: str, base: dict[str, Any],
-                states: dict[str, Any]) -> None:
+def check_base(problems: list[str], where: str, base: JSONObject,
+                states: dict[str, StreamState]) -> None:
+    """Whether ``base`` (stored states, by stream) holds exactly the ``states`` replayed."""
     for stream in sorted(set(states) | set(base)):
         if stream not in states:
             # Nothing replayed for it, so nothing may be stored for it (E40).
@@ -70,7 +75,7 @@ def check_base(problems: list[str], where: str, base: dict[str, Any],
             problems.append(f"{where}: stored state of {stream} differs from the replayed events")
 
 
-def stored(stream: str, value: Any) -> str:
+def stored(stream: str, value: JSON) -> str:
     """A stored state as the current code reads it back, canonical: a snapshot written before a
     field was added reads with that field's default, as the fold would give it (an older
     evening stays sound). Unreadable, it is compared as it stands (and differs)."""
@@ -80,12 +85,12 @@ def stored(stream: str, value: Any) -> str:
         return _canonical(value)
 
 
-def _canonical(obj: Any) -> str:
+def _canonical(obj: object) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"))
 
 
 def check_chain(problems: list[str], records: list[Record], prev: str, seq: int,
-                 states: dict[str, Any]) -> tuple[str, int]:
+                 states: dict[str, StreamState]) -> tuple[str, int]:
     for record in records:
         # A record edited by hand may lack fields: that is a finding, not a crash.
         try:

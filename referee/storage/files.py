@@ -15,7 +15,10 @@ from typing import TYPE_CHECKING, Any
 from referee.errors import StoreError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
     from hashlib import sha256
+
+    from referee.jsontypes import JSON, JSONObject
 else:
     try:  # CPython's builtin SHA-256 (3.11): the same digests as hashlib, which would load
         # OpenSSL first, about 5 ms on every command
@@ -51,7 +54,7 @@ def fsync(fd: int) -> None:
         os.fsync(fd)
 
 
-def fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path | str) -> None:
     if not DURABLE:
         return
     try:
@@ -94,7 +97,8 @@ def write_temp(path: Path, data: bytes | bytearray) -> str:
     """
     # A unique name beside the target (same file system, so os.replace is atomic); made by
     # hand because importing tempfile costs more than the write itself.
-    tmp = str(path.with_name(f".{path.name}.{os.getpid()}.{time.monotonic_ns()}.tmp"))
+    folder, name = os.path.split(path)  # plain strings: this runs on every write
+    tmp = os.path.join(folder, f".{name}.{os.getpid()}.{time.monotonic_ns()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
         try:
@@ -133,14 +137,15 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
     ``StoreError`` saying nothing was written. A failure while rotating, after the commit,
     is noted (``NOTES``): the command was recorded.
     """
-    staging = path.with_name(f".{path.name}.bak.tmp")
+    folder, name = os.path.split(path)  # plain strings: this runs on every write
+    staging = os.path.join(folder, f".{name}.bak.tmp")
     made: list[str] = []
     try:
         made.append(write_temp(path, data))
-        if path.exists():
+        if os.path.exists(path):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(staging)
-            made.append(str(staging))
+            made.append(staging)
             try:
                 os.link(path, staging)
             except OSError as exc:
@@ -162,7 +167,7 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
         raise
-    fsync_dir(path.parent)
+    fsync_dir(folder or os.curdir)
     if len(made) > 1:
         try:
             rotate_backups(path, staging)
@@ -230,16 +235,28 @@ def _read_bytes(path: Path) -> bytes | None:
     import stat
 
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # `--db /dev/zero`, a folder, a pipe
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):  # `--db /dev/zero`, a folder, a pipe
             os.close(fd)
             raise StoreError(f"{path} is not an evening file (a device, a folder or a pipe); "
                              "give the path of an evening file with --db")
-        with os.fdopen(fd, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
+        try:
+            # Up to MAX_FILE_BYTES + 1 bytes, asked for by the file's size (a buffer of the
+            # largest size allowed would be mapped and dropped again on every read).
+            chunks: list[bytes] = []
+            got, want = 0, min(st.st_size, MAX_FILE_BYTES) + 1
+            while got <= MAX_FILE_BYTES:
+                chunk = os.read(fd, min(max(want - got, 1 << 16), MAX_FILE_BYTES + 1 - got))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                got += len(chunk)
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the "
                          "path of an evening file with --db") from None
-    return data
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
 
 _CHECK = b'{"check":"'
@@ -250,30 +267,60 @@ SLOT_AT = len(_CHECK) + 64 + 1 + len(_SLOT)   # where the writer's token starts 
 TOKEN_LEN = 32
 _REST_AT = SLOT_AT + 2 * TOKEN_LEN + 1           # the rest of the file, after the slot
 NOT_SHOWN = "0" * TOKEN_LEN
+_HEX = b"0123456789abcdef"
+_NO_SUM = b"0" * 64  # the checksum's place, before it is known
 
 
-def encode_checked(data: dict[str, Any], answer: str | None = None) -> bytearray:
-    """``data`` as JSON with a SHA-256 of the rest of the file in front (``check``), and the
-    answer slot ``answer`` (64 hex digits, E41) after it, outside the checksum.
+def encode_checked(data: Mapping[str, object], answer: str | None = None) -> bytearray:
+    """``data`` (a JSON object: the tables) as JSON with a SHA-256 of the rest of the file in
+    front (``check``), and the answer slot ``answer`` (64 hex digits, E41) after it, outside
+    the checksum.
 
     Reading the file back compares one hash over its bytes, so a byte changed anywhere
     (an event, the snapshot, the header) is noticed by every command, for the price of
     hashing the file once (E40).
     """
-    body = json.dumps(data, separators=(",", ":")).encode("utf-8")
+    return frame_checked(json.dumps(data, separators=(",", ":")).encode("utf-8"), answer)
+
+
+def frame_checked(body: bytes, answer: str | None = None) -> bytearray:
+    """``encode_checked`` of the JSON object whose encoding is ``body``."""
     digest = sha256(body).hexdigest().encode("ascii")
-    slot = b""
-    if answer is not None:
-        assert len(answer) == 2 * TOKEN_LEN and all(c in "0123456789abcdef" for c in answer)
-        slot = _SLOT + answer.encode("ascii") + b'"'
-    out = bytearray(_CHECK + digest + b'"' + slot)
+    out = bytearray(_CHECK + digest + b'"' + _answer(answer))
     if body != b"{}":
         out += b","
     out += memoryview(body)[1:]  # the body once more, not twice (E99)
     return out
 
 
-def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None]:
+def _answer(answer: str | None) -> bytes:
+    if answer is None:
+        return b""
+    assert len(answer) == 2 * TOKEN_LEN and not answer.strip("0123456789abcdef")
+    return _SLOT + answer.encode("ascii") + b'"'
+
+
+def framed_at(answer: str | None) -> int:
+    """Where the second byte of the body lands in the file ``frame_parts`` makes (its first,
+    the ``{``, is the file's own)."""
+    return len(_CHECK) + 64 + 1 + len(_answer(answer)) + 1
+
+
+def frame_parts(parts: Sequence[bytes | memoryview], answer: str | None = None) -> bytearray:
+    """``frame_checked`` of the body that is ``parts`` joined (the first part ``{``, the
+    object not empty), built once, without the body joined first (E99)."""
+    assert parts[0] == b"{" and len(parts) > 1
+    digest = sha256()
+    out = bytearray(_CHECK + _NO_SUM + b'"' + _answer(answer) + b",")
+    for part in parts:
+        digest.update(part)
+    for part in parts[1:]:
+        out += part
+    out[len(_CHECK):len(_CHECK) + 64] = digest.hexdigest().encode("ascii")
+    return out
+
+
+def read_checked(path: Path) -> tuple[JSONObject | None, bool | None, str | None]:
     """The JSON object at ``path``: (data, whether its checksum matched, what is damaged).
 
     The checksum is None for a file written without one (older versions, or an edit that
@@ -283,31 +330,40 @@ def read_checked(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | 
     return data, checked, what
 
 
-def _slot(raw: bytes) -> str | None:
+def _slot(raw: bytes | bytearray) -> str | None:
     """The answer slot of a file's bytes, if it has one (E41)."""
     if raw[SLOT_AT - len(_SLOT):SLOT_AT] != _SLOT or raw[_REST_AT - 1:_REST_AT] != b'"':
         return None
     text = raw[SLOT_AT:_REST_AT - 1]
-    if not all(c in b"0123456789abcdef" for c in text):
+    if text.translate(None, _HEX):  # a byte that is no lowercase hex digit
         return None
     return text.decode("ascii")
 
 
-def read_evening(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
+def read_evening(path: Path) -> tuple[JSONObject | None, bool | None, str | None,
                                       str | None]:
     """``read_checked``, and the file's answer slot (E41; None if it has none)."""
     data, checked, what, slot, _ = read_evening_digest(path)
     return data, checked, what, slot
 
 
-def read_evening_digest(path: Path) -> tuple[dict[str, Any] | None, bool | None, str | None,
-                                             str | None, bytes | None]:
-    """``read_evening``, and the file's checksum when it matched (None otherwise)."""
+def read_evening_digest(path: Path, known: bytes | bytearray | None = None
+                        ) -> tuple[JSONObject | None, bool | None, str | None, str | None,
+                                   bytes | None]:
+    """``read_evening``, and the file's checksum when it matched (None otherwise).
+
+    ``known``: the bytes this process last wrote at ``path``. A file that is still those very
+    bytes (but for the mark of its answer slot, E41) is not hashed or decoded again: its data
+    comes back None with a checksum that matched (which a file read afresh never gives), and
+    the caller has its tables already (E155).
+    """
     raw = _read_bytes(path)
     if raw is None:
         return None, None, None, None, None
     if len(raw) > MAX_FILE_BYTES:
         return None, None, f"larger than {MAX_FILE_BYTES >> 20} MB: no evening file", None, None
+    if known is not None and same_bytes(raw, known):
+        return None, True, None, _slot(raw), bytes(raw[10:74])
     checked: bool | None = None
     digest_read: bytes | None = None
     body = raw
@@ -323,7 +379,7 @@ def read_evening_digest(path: Path) -> tuple[dict[str, Any] | None, bool | None,
     try:
         text = body.decode("utf-8")
         del raw, body  # the bytes go before the objects are built: one copy at a time (E99)
-        data = json.loads(text)
+        data: JSON = json.loads(text)
     except UnicodeDecodeError:
         return None, checked, "not text: binary garbage", None, None
     except RecursionError:
@@ -335,6 +391,28 @@ def read_evening_digest(path: Path) -> tuple[dict[str, Any] | None, bool | None,
     data.pop("check", None)
     data.pop("answer", None)
     return data, checked, None, slot, digest_read
+
+
+def same_bytes(raw: bytes, known: bytes | bytearray) -> bool:
+    """Whether ``raw`` is ``known`` byte for byte, but for the mark of its answer slot (the 32
+    bytes overwritten in place once the answer is shown, E41), the slot still well formed."""
+    if len(raw) != len(known):
+        return False
+    if _slot(known) is None:
+        return raw == known
+    kept = memoryview(known)  # compared in place (``startswith`` takes any buffer), no copy
+    return (raw.startswith(kept[:SLOT_AT + TOKEN_LEN]) and raw.endswith(kept[_REST_AT - 1:])
+            and _slot(raw) is not None)
+
+
+def hash_with_openssl() -> None:
+    """Hash the evening file with OpenSSL's SHA-256 from now on: the same digests, several times
+    faster on a file of some size, for the price of loading OpenSSL once (a long-running
+    console, ``referee shell``, pays it once; a one-shot command keeps the builtin)."""
+    global sha256
+    import hashlib
+
+    sha256 = hashlib.sha256
 
 
 def mark_shown(path: str | Path, token: str) -> None:
@@ -365,13 +443,14 @@ def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.name}.bak.{n}")
 
 
-def rotate_backups(path: Path, staging: Path) -> None:
+def rotate_backups(path: Path, staging: Path | str) -> None:
     """Move the backups up one (``bak.3`` is dropped) and ``staging`` in as ``bak.1``."""
+    base = os.fspath(path)  # ``backup_path`` as plain strings: this runs on every write
     for n in range(BACKUPS - 1, 0, -1):
-        older = backup_path(path, n)
-        if older.exists():
-            os.replace(older, backup_path(path, n + 1))
-    os.replace(staging, backup_path(path, 1))
+        older = f"{base}.bak.{n}"
+        if os.path.exists(older):
+            os.replace(older, f"{base}.bak.{n + 1}")
+    os.replace(staging, f"{base}.bak.1")
 
 
 def _wait_for_flock(fd: int, timeout: float) -> bool:
@@ -418,18 +497,18 @@ def remove_stale_temps(path: Path) -> None:
     Every temp file of ``path`` and its segments is written under the lock, so
     one found while holding it belongs to a process that died mid-write.
     """
-    folders = [(path.parent, f".{path.name}.")]
-    segments = path.with_name(f"{path.name}.segments")
-    if segments.is_dir():
+    folder, name = os.path.split(path)  # plain strings: this runs on every command
+    folders = [(folder or os.curdir, f".{name}.")]
+    segments = f"{os.fspath(path)}.segments"
+    if os.path.isdir(segments):
         folders.append((segments, "."))
     for folder, prefix in folders:
         try:
-            entries = list(os.scandir(folder))
+            names = [n for n in os.listdir(folder) if n.endswith(".tmp")]
         except OSError:
             continue
-        for entry in entries:
-            name = entry.name
-            if not (name.startswith(prefix) and name.endswith(".tmp")):
+        for name in names:
+            if not name.startswith(prefix):
                 continue
             middle = name[len(prefix):-4]
             # ``.NAME.bak.tmp`` (backup staging), ``.NAME.PID.NS.tmp`` (atomic_write) or
@@ -437,7 +516,7 @@ def remove_stale_temps(path: Path) -> None:
             # nothing else, so that the temps of an evening named ``NAME.other`` are left alone.
             if folder is segments or middle == "bak" or _is_temp_tag(middle):
                 with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+                    os.unlink(os.path.join(folder, name))
 
 
 def _is_temp_tag(text: str) -> bool:
@@ -525,6 +604,8 @@ def make_parents(folder: Path) -> list[Path]:
     ``missing``, never ``missing/..`` (which no ``rmdir`` removes).
     """
     made: list[Path] = []
+    if folder.is_dir():  # every folder above it is there too: one look, not one each
+        return made
     try:
         for probe in (*reversed(folder.parents), folder):
             if probe.name in ("", ".", "..") or probe.is_dir():

@@ -4,11 +4,20 @@ command, atomically."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.errors import StoreError
 from referee.storage.backups import damaged_message
-from referee.storage.files import commit_file, encode_checked, read_evening_digest
+from referee.storage.files import (
+    commit_file,
+    encode_checked,
+    frame_parts,
+    read_evening_digest,
+)
+
+if TYPE_CHECKING:
+    from referee.jsontypes import JSONObject
+    from referee.storage.tables import Tables
 
 
 class AtomicJSONStorage:
@@ -21,11 +30,19 @@ class AtomicJSONStorage:
     importing TinyDB.
     """
 
-    def __init__(self, path: str, *, audit: bool = False) -> None:
+    def __init__(self, path: str, *, audit: bool = False,
+                 known: bytes | bytearray | None = None) -> None:
         self.path = Path(path)
-        self._data: dict[str, Any] | None = None
+        self._data: JSONObject | None = None  # the file as read
+        self._read = False
+        self._written: Tables | None = None   # the tables to write on ``flush``
+        self._parts: list[bytes | memoryview] | None = None  # or their JSON, encoded already
         self.dirty = False
         self.audit = audit
+        #: The bytes this process last wrote here (``referee.storage.memo``), if it kept them.
+        self.known = known
+        #: Whether the file was still those bytes when read: its tables were not decoded.
+        self.unchanged = False
         #: Whether the file's checksum matched (None: written without one).
         self.checked: bool | None = None
         #: The file's answer slot as read (E41), and the one to write with the next flush.
@@ -33,10 +50,15 @@ class AtomicJSONStorage:
         self.next_slot: str | None = None
         #: The SHA-256 of the file as read or last written, when its checksum matched.
         self.digest: bytes | None = None
+        #: The bytes of the last flush.
+        self.out: bytearray | None = None
 
-    def read(self) -> dict[str, Any] | None:
-        if self._data is None:
-            data, self.checked, what, self.slot, self.digest = read_evening_digest(self.path)
+    def read(self) -> JSONObject | None:
+        """The file's JSON as read (once), None when there is no file, or when it is still
+        the bytes ``known`` (``unchanged``: it was not decoded)."""
+        if not self._read:
+            data, self.checked, what, self.slot, self.digest = read_evening_digest(
+                self.path, None if self.audit else self.known)
             if what is not None:
                 raise StoreError(damaged_message(self.path, what))
             if self.checked is False and not self.audit:
@@ -44,18 +66,34 @@ class AtomicJSONStorage:
                 raise StoreError(damaged_message(
                     self.path, "its checksum does not match: it was changed outside the referee"))
             self._data = data
+            self.unchanged = data is None and self.checked is True
+            self._read = True
         return self._data
 
-    def write(self, data: dict[str, Any]) -> None:
-        self._data = data
+    def write(self, data: Tables) -> None:
+        self._written, self._parts = data, None
+        self.dirty = True
+
+    def write_parts(self, parts: list[bytes | memoryview]) -> None:
+        """Write the tables whose JSON (``json.dumps`` of them) is ``parts`` joined
+        (``files.frame_parts``)."""
+        self._written, self._parts = None, parts
         self.dirty = True
 
     def flush(self) -> None:
-        if self.dirty and self._data is not None:
-            out = encode_checked(self._data, self.next_slot)
-            commit_file(self.path, out)
-            self.digest = bytes(out[10:74])  # the checksum in front (E40)
-            self.dirty = False
+        if not self.dirty:
+            return
+        if self._parts is not None:
+            out = frame_parts(self._parts, self.next_slot)
+        elif self._written is not None:
+            out = encode_checked(self._written, self.next_slot)
+        else:
+            return
+        self._parts = None  # what the parts held is in ``out`` now (E99)
+        commit_file(self.path, out)
+        self.digest = bytes(out[10:74])  # the checksum in front (E40)
+        self.out = out
+        self.dirty = False
 
     def close(self) -> None:
         pass

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from pathlib import Path
+from typing import cast
 
 from referee.errors import StoreError
 from referee.storage import files, seals
@@ -26,10 +27,13 @@ def segment_names(path: Path) -> list[str]:
         return []
     tables = data.get("meta") if isinstance(data, dict) else None
     meta = tables.get("1") if isinstance(tables, dict) else None
-    total = meta.get("segments") if isinstance(meta, dict) else None
-    if meta is None or type(total) is not int:
+    if not isinstance(meta, dict):
         return []
-    return [seals.name(meta, n) for n in range(1, total + 1)]
+    total = meta.get("segments")
+    if type(total) is not int:
+        return []
+    header = cast(seals.Meta, meta)  # a header as read: only its segment names are read here
+    return [seals.name(header, n) for n in range(1, total + 1)]
 
 
 def keep(path: Path, target: Path) -> None:

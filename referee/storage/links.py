@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.errors import StoreError
-from referee.evening.events import PreviousEvening
+from referee.evening.events import PreviousEvening, read
 from referee.storage.audit import audit, load_trusted
 from referee.storage.store import open_evening
 
@@ -39,8 +39,8 @@ def link(ev: Evening) -> PreviousEvening | None:
         return None
     if first is None or first["event"].get("kind") != "evening_continued":
         return None
-    found: PreviousEvening = first["event"]["previous"]
-    return found
+    event = read(first["event"])  # the evening's record of it (its fields checked)
+    return event["previous"] if event["kind"] == "evening_continued" else None
 
 
 def previous_path(path: Path, found: PreviousEvening) -> Path:

@@ -19,6 +19,7 @@ live file's sealed head (E91).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
@@ -181,11 +182,28 @@ def bytes_damage(where: Path, n: int, data: bytes | None,
 def presence(path: Path, meta: Meta) -> str | None:
     """What is wrong with the sealed segments by a look at their sizes (one ``stat`` each):
     a segment missing, or not of the recorded size. Every command checks this."""
+    total = meta["segments"]
+    if not total:
+        return None
     base = str(folder(path))  # plain strings: a Path per segment was most of the check's time
-    for n in range(1, meta["segments"] + 1):
+    where: int | None = None  # else each stat below says what is wrong, as it would have
+    if os.stat in os.supports_dir_fd:
+        with contextlib.suppress(OSError):  # each name looked up in the folder itself, not
+            where = os.open(base, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))  # the path
+    try:
+        return _present(base, where, meta, total)
+    finally:
+        if where is not None:
+            os.close(where)
+
+
+def _present(base: str, where: int | None, meta: Meta, total: int) -> str | None:
+    """``presence`` of the ``total`` segments in the folder ``base`` (open as ``where``)."""
+    for n in range(1, total + 1):
         file = name(meta, n)
         try:
-            st = os.stat(os.path.join(base, file))
+            st = (os.stat(file, dir_fd=where) if where is not None and file
+                  else os.stat(os.path.join(base, file)))
         except FileNotFoundError:
             return f"its sealed segment {n} ({Path(file).name}) is missing"
         except OSError as exc:

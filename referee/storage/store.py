@@ -64,6 +64,12 @@ from referee.streams import Event, StreamSpec, plain, spec
 
 if TYPE_CHECKING:
     from referee.evening.state import State
+    from referee.jsontypes import JSON
+    from referee.rules.fate.fold import State as FateState
+    from referee.rules.scum.match import ScumState
+    from referee.rules.wager.game import WagerState
+    from referee.storage.folded import StreamState
+    from referee.storage.tables import Tables, Undone
 
 S = TypeVar("S")
 
@@ -92,14 +98,28 @@ class Evening:
     def __init__(self, path: Path, *, write: bool, audit: bool = False) -> None:
         self.path = path
         self.writable = write
-        self._storage = AtomicJSONStorage(str(path), audit=audit)
-        self.exists = self._storage.read() is not None
+        #: The file as this process last wrote it (a shell, E155), while it is still that.
+        self._kept = None if audit else memo.written(path)
+        self._storage = AtomicJSONStorage(str(path), audit=audit,
+                                          known=None if self._kept is None else self._kept.raw)
+        self.exists = self._storage.read() is not None or self._storage.unchanged
+        if not self._storage.unchanged:
+            self._kept = None
+        #: What this open read from the file, by id, while the shell keeps what it writes.
+        self._loaded: dict[int, object] = {}
+        self.meta: header.Meta
+        self._snapshot: JSONObject
+        self._live: list[Record]
+        self._undone: list[Undone]
         try:
-            self._load_tables()
+            if self._kept is not None:
+                self._take_kept(self._kept.tables)
+            else:
+                self._load_tables()
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
             # JSON that parses but is no evening: reported like any damaged file.
             raise StoreError(damaged_message(path, f"malformed tables: {exc!r}")) from None
-        self._states: dict[str, Any] = {}
+        self._states: dict[str, StreamState] = {}  # each stream's folded state, once read
         self._changed = False
         self._last_text: str | None = None
         self._first_seq = self.meta["next_seq"]  # what this open appends starts here
@@ -120,34 +140,54 @@ class Evening:
             if missing is not None:
                 raise StoreError(damaged_message(path, missing))
 
-    def _table(self, name: str) -> Any:
-        """The raw table ``name`` of the file (``{"1": row, ...}``), empty when there is none."""
+    def _table(self, name: str, reading: str) -> JSONObject:
+        """The raw table ``name`` of the file (``{"1": row, ...}``), empty when there is none.
+        A table that is no object raises what ``reading`` it would (its repr is in the line
+        for a damaged file)."""
         raw = self._storage.read()
         if raw is None:
             return {}
         try:
-            return raw[name]
+            table = raw[name]
         except KeyError:
             return {}
+        if not isinstance(table, dict):
+            raise AttributeError(f"{type(table).__name__!r} object has no attribute {reading!r}")
+        return table
 
-    def _rows(self, name: str) -> list[dict[str, Any]]:
+    def _rows(self, name: str) -> list[JSONObject]:
         """The rows of table ``name`` in the file's order, each a copy (a row id that is no
         number, or a row that is no object, raises as TinyDB's own reading would)."""
         out = []
-        for row_id, row in self._table(name).items():
+        for row_id, row in self._table(name, "items").items():
             int(row_id)
-            out.append(dict(row))
+            out.append(_row(row))
         return out
+
+    def _first_row(self, name: str) -> JSONObject | None:
+        """A copy of row ``"1"`` of table ``name``, if there is one."""
+        found = self._table(name, "get").get("1", None)
+        return None if found is None else _row(found)
+
+    def _take_kept(self, kept: memo.Tables) -> None:
+        """The tables of the file as this process wrote it (the file is still those bytes):
+        the same header check; the rows themselves, shared (a row is never changed in place:
+        ``_replace`` makes a changed row anew)."""
+        meta = kept.meta.copy()
+        header.check(self.path, meta, FORMAT)
+        self.meta = meta
+        self._snapshot = kept.snapshot
+        self._live = list(kept.live.rows)
+        self._undone = list(kept.undone.rows)
 
     def _load_tables(self) -> None:
         # The tables read straight from the file's JSON, as TinyDB lays them out (its Table
         # would build a Document of every row, to be copied again here).
-        found = self._table("meta").get("1", None)
-        meta = None if found is None else dict(found)
+        meta = self._first_row("meta")
         if self.exists:
             header.check(self.path, meta, FORMAT)
         # The header as stored, just checked by ``header.check`` (its counts and its head).
-        self.meta: header.Meta = cast(header.Meta, dict(meta)) if meta else {
+        self.meta = cast(header.Meta, dict(meta)) if meta else {
             "format": FORMAT,
             "created": time.time(),
             "segments": 0,
@@ -155,12 +195,15 @@ class Evening:
             "next_cmd": 1,
             "head": GENESIS,
         }
-        found = self._table("snapshot").get("1", None)
-        snap = None if found is None else dict(found)
-        self._snapshot: JSONObject = dict(snap["states"]) if snap else {}
+        snap = self._first_row("snapshot")
+        self._snapshot = _row(snap["states"]) if snap else {}
         # Records as stored; a malformed one is found by the chain check (``chain_break``).
-        self._live: list[Record] = [cast(Record, row) for row in self._rows("events")]
-        self._undone: list[dict[str, Any]] = self._rows("undone")
+        self._live = [cast(Record, row) for row in self._rows("events")]
+        # Commands taken back, as stored (each read where it is redone).
+        self._undone = cast("list[Undone]", self._rows("undone"))
+        if memo.keeping():  # kept as read when this open writes (``memo.encode``)
+            for found in (self._snapshot, *self._live, *self._undone):
+                self._loaded[id(found)] = found
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -168,14 +211,24 @@ class Evening:
     def state(self, stream: Literal["evening"]) -> State: ...
 
     @overload
+    def state(self, stream: Literal["scum"]) -> ScumState: ...
+
+    @overload
+    def state(self, stream: Literal["wager"]) -> WagerState: ...
+
+    @overload
+    def state(self, stream: Literal["fate"]) -> FateState: ...
+
+    @overload
     def state(self, stream: StreamSpec[S, Any]) -> S: ...
 
     @overload
-    def state(self, stream: str) -> Any: ...
+    def state(self, stream: str) -> StreamState: ...
 
     def state(self, stream: str | StreamSpec[Any, Any]) -> Any:
         """The current state of ``stream`` (its name, or its spec): its snapshot plus the live
-        events, folded. The evening's is its ``State``; a spec gives its own state type."""
+        events, folded. A stream named gives its state type (the evening's ``State``, a side
+        table's own), a spec its own; a name not written out, any of these."""
         if isinstance(stream, StreamSpec):
             stream = stream.name
         digest = None if self._changed or self._storage.audit else self._storage.digest
@@ -192,7 +245,7 @@ class Evening:
                 raise StoreError(damaged_message(
                     self.path, f"the stored {stream} state does not load: "
                                f"{type(exc).__name__} {exc}")) from None
-            record: Any = None
+            record: Record | None = None
             try:
                 for record in self._live:
                     if record["stream"] == stream:
@@ -251,7 +304,7 @@ class Evening:
             n -= 1
         return list(_group(records))[-count:]
 
-    def undone(self) -> list[dict[str, Any]]:
+    def undone(self) -> list[Undone]:
         """Everything ever undone, with whether it can still be redone."""
         return list(self._undone)
 
@@ -271,6 +324,14 @@ class Evening:
         if not self.writable:
             raise RuntimeError("evening opened read-only")
 
+    @overload
+    def commit(self, stream: Literal["evening"], events: Sequence[Mapping[str, Any]],
+               text: str) -> State: ...
+
+    @overload
+    def commit(self, stream: str, events: Sequence[Mapping[str, Any]],
+               text: str) -> StreamState: ...
+
     def commit(self, stream: str, events: Sequence[Mapping[str, Any]], text: str) -> Any:
         """Append one command's events to ``stream``; returns the new state.
 
@@ -288,8 +349,9 @@ class Evening:
         now = time.time()
         for event in events:
             self._append_record(stream, cmd, text, now, event)
-        for entry in self._undone:
-            entry["redoable"] = False
+        for n, entry in enumerate(self._undone):
+            if entry["redoable"] is not False:
+                self._undone[n] = {**entry, "redoable": False}
         self._changed = True
         return state
 
@@ -319,7 +381,7 @@ class Evening:
                             "`referee log` shows it; type it again only if it must happen twice",
                             ruling="E41")
 
-    def _fold_into(self, stream: str, events: Sequence[Mapping[str, Any]]) -> Any:
+    def _fold_into(self, stream: str, events: Sequence[Mapping[str, Any]]) -> StreamState:
         """Fold ``events`` into the cached state of ``stream``.
 
         A stream's ``apply`` mutates the state it is given, so an event that fails
@@ -346,10 +408,11 @@ class Evening:
         from the event before it, or ``verify`` reports a broken chain.
         """
         prev = self.meta.get("sealed_head", GENESIS)
-        for record in self._live:
+        for n, record in enumerate(self._live):
             if record["prev"] != prev:
-                record["prev"] = prev
+                record = {**record, "prev": prev}  # a new row: a stored one is never changed
                 record["hash"] = event_hash(prev, record)
+                self._live[n] = record
             prev = record["hash"]
         self.meta["head"] = prev
 
@@ -399,7 +462,8 @@ class Evening:
     def redo(self, stream: str | None = None) -> Command:
         """Bring back the newest undone command (of ``stream``) if nothing was done since."""
         self._require_write()
-        for entry in reversed(self._undone):
+        for at in range(len(self._undone) - 1, -1, -1):
+            entry = self._undone[at]
             if entry["redoable"] and (stream is None or entry["stream"] == stream):
                 break
         else:
@@ -408,8 +472,8 @@ class Evening:
         self._refuse_retry("redo")
         self._last_text = "redo"
         self._fold_into(entry["stream"], entry["events"])
-        entry["redoable"] = False
-        entry["redone_at"] = time.time()
+        # A new row: a stored one is never changed in place (``memo``).
+        entry = self._undone[at] = {**entry, "redoable": False, "redone_at": time.time()}
         cmd = self.meta["next_cmd"]
         self.meta["next_cmd"] = cmd + 1
         for event in entry["events"]:
@@ -523,16 +587,41 @@ class Evening:
         from referee.version import __version__
 
         self.meta["writer"] = __version__  # a later release reading a newer file says so (E92)
+        if memo.keeping():
+            # A shell: only what it does not hold encoded already is encoded (E155), to the
+            # same bytes.
+            parts, kept = memo.encode(self.meta, self._snapshot, self._live, self._undone,
+                                      self._kept, self._loaded,
+                                      files.framed_at(self._storage.next_slot))
+            self._storage.write_parts(parts)
+            del parts
+            self._storage.flush()
+            out, self._storage.out = self._storage.out, None
+            assert out is not None
+            memo.wrote(self.path, out, kept)
+            self._kept = memo.written(self.path)
+            return
         # The tables as TinyDB lays them out (each row under its id from 1, the tables in this
         # order), built at once: dropping and inserting them through TinyDB copied every row
         # twice more on every write. The file's bytes are the same.
-        tables: dict[str, Any] = {"meta": {"1": dict(self.meta)},
-                                  "snapshot": {"1": {"states": self._snapshot}}}
-        for name, rows in (("events", self._live), ("undone", self._undone)):
-            if rows:
-                tables[name] = {str(n): dict(row) for n, row in enumerate(rows, start=1)}
+        tables: Tables = {"meta": {"1": self.meta.copy()},
+                          "snapshot": {"1": {"states": self._snapshot}}}
+        if self._live:
+            tables["events"] = {str(n): row.copy() for n, row in enumerate(self._live, start=1)}
+        if self._undone:
+            tables["undone"] = {str(n): row.copy() for n, row in enumerate(self._undone, start=1)}
         self._storage.write(tables)
         self._storage.flush()
+
+def _row(found: JSON) -> JSONObject:
+    """A copy of a row as read, which must be an object (its error's repr is in the line for
+    a damaged file: a number or null raises what ``dict(found)`` would)."""
+    if isinstance(found, dict):
+        return dict(found)
+    if isinstance(found, list | str):
+        raise ValueError(f"a row that is no object: {found!r:.40}")
+    raise TypeError(f"{type(found).__name__!r} object is not iterable")
+
 
 def _group(records: Iterable[Record]) -> Iterator[Command]:
     """Consecutive records of one command, as Commands."""
@@ -603,5 +692,5 @@ def open_evening(path: Path | str, *, write: bool = True,
         if not path.exists():
             lock.remove()
         lock.release()
-        if not path.exists():
+        if made and not path.exists():
             remove_dirs(made)
