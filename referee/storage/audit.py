@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypedDict, cast
 
 from referee.errors import StoreError
-from referee.storage import segments
+from referee.storage import layout, segments
 from referee.storage.backups import read_json
 from referee.storage.chain import GENESIS, check_chain, stored
 from referee.storage.files import atomic_write
@@ -102,6 +102,9 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None) -> A
     if ev._storage.checked is False:
         problems.append("the file's checksum does not match: it was changed outside the "
                         "referee")
+    if ev.exists:  # E161: the file as TinyDB reads it
+        problems += layout.differences(ev.path, {name: ev._table(name, "items")
+                                                 for name in layout.TABLES})
     prev, seq, count = GENESIS, 0, 0
     states: dict[str, StreamState] = {}  # the replayed state of each stream
     total = ev.meta["segments"]
