@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import time
 from collections.abc import Mapping
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from referee.evening import ceremony as cer
 from referee.evening import points as pts
@@ -137,7 +137,7 @@ class Report(TypedDict):
     arcana: Arcana
     highlights: Highlights
     chart: Chart
-    ceremony: dict[str, Any]   # referee.evening.ceremony.summary's shape
+    ceremony: cer.CeremonyView   # R40
 
 
 class GuessTold(TypedDict):
@@ -308,7 +308,7 @@ def _highlights(state: State) -> Highlights:
     return {"biggest_hands": hands[:5], "duet_hands": duets, "powers_used": used}
 
 
-def decision_line(d: dict[str, Any]) -> str:
+def decision_line(d: cer.DecisionShown) -> str:
     """One decision of the ceremony as the report says it (R40)."""
     arcanum = f"{d['arcanum']} {MAJOR_NAMES[parse_arcanum(d['arcanum'])]}"
     against = (f"against {d['occupant']}'s {d['occupant_points']}" if d["occupant"]
@@ -323,7 +323,7 @@ def decision_line(d: dict[str, Any]) -> str:
     return line + (f"; {d['occupant']} leaves the Major Arcana" if d["occupant"] else "")
 
 
-def roster_line(entry: dict[str, Any]) -> str:
+def roster_line(entry: cer.RosterEntry) -> str:
     """``III The Empress: Flo`` (with ``absent tonight`` for a member sitting out, E102)."""
     return (f"{entry['arcanum']} {entry['title']}: {entry['member']}"
             + (" (absent tonight)" if entry["absent"] else ""))
@@ -536,7 +536,7 @@ def render_html(report: Report) -> str:
     return _page(report["title"], body)
 
 
-def _ceremony_html(data: dict[str, Any]) -> str:
+def _ceremony_html(data: cer.CeremonyView) -> str:
     """The ceremony's decisions and the roster (R40)."""
     if data["stage"] == "playing":
         return ""

@@ -7,7 +7,7 @@ transaction (``transaction.transact``) and says what it did in a line or two.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -18,6 +18,7 @@ from referee.cli.output import emit_json, lit, say
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.evening.ceremony import CeremonyView
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
 
@@ -62,7 +63,7 @@ def listing(ctx: typer.Context, reveal: Reveal = False, as_json: Json = False) -
     _show(state, data, reveal)
 
 
-def _show(state: State, data: dict[str, Any], reveal: bool) -> None:
+def _show(state: State, data: CeremonyView, reveal: bool) -> None:
     from rich.table import Table
 
     from referee.evening import ceremony

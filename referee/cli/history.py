@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,7 @@ from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
+    from referee.evening.history import HandTold
     from referee.evening.state import State
     from referee.storage.store import Evening
     from referee.streams import Event
@@ -43,7 +44,7 @@ def state_at(seq: int, path: Path | None = None) -> tuple[State, float]:
     return state, when if when is not None else state.created
 
 
-def read_history(no: int | None, path: Path | None = None) -> dict[str, Any]:
+def read_history(no: int | None, path: Path | None = None) -> HandTold:
     """Hand ``no`` (the last finished one when None) move by move (E135)."""
     from referee.evening import history
     from referee.evening.state import require_evening

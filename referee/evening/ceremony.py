@@ -7,14 +7,14 @@ roster they decide against, and how their events fold, are in ``referee.evening.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import NotRequired, TypedDict
 
 from referee.errors import IllegalAction
 from referee.evening import points as pts
 from referee.evening import roster
 from referee.evening.events import CeremonyClosed, ClaimDecided, EveningEnded, EveningEvent, Unheard
 from referee.evening.folds import replay
-from referee.evening.state import State, require_evening
+from referee.evening.state import Decision, State, require_evening
 from referee.names import match_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 
@@ -249,7 +249,41 @@ def close(state: State, *, now: float) -> list[EveningEvent]:
 # -- what the report, the console and the wall show -------------------------------------------
 
 
-def summary(state: State, *, reveal: bool = True) -> dict[str, Any]:
+class DecisionShown(TypedDict):
+    """A claim decided in the ceremony (R40), its Arcana as numerals."""
+
+    person: str
+    arcanum: str
+    how: str                              # promote, switch or decline
+    points: int
+    occupant: str | None
+    occupant_points: int | None
+    left: NotRequired[str]                # switch: the Arcanum left vacant
+
+
+class RosterEntry(TypedDict):
+    """One Arcanum of the roster as it stands."""
+
+    arcanum: str
+    title: str
+    member: str
+    seated: bool
+    absent: bool
+
+
+class CeremonyView(TypedDict):
+    """The ceremony as the report, the console and the wall show it (``summary``)."""
+
+    stage: str                            # playing, ended, ceremony or closed
+    ended_by: str | None                  # the Fool, or R18
+    decisions: list[DecisionShown]
+    roster: list[RosterEntry]
+    left: list[str]                       # members who left the Major Arcana
+    unheard: list[Unheard]
+    claims: list[CeremonyClaim]
+
+
+def summary(state: State, *, reveal: bool = True) -> CeremonyView:
     """The ceremony as data: where the evening stands, the decisions, the roster (R40).
 
     ``stage`` is ``playing``, ``ended`` (nothing decided yet), ``ceremony`` or ``closed``.
@@ -265,13 +299,11 @@ def summary(state: State, *, reveal: bool = True) -> dict[str, Any]:
     standing = roster.standing(state)
     seated = {s.name for s in state.seats}
     unseated = {name for name, _ in roster.unseated(state)}
-    out: dict[str, Any] = {
+    out: CeremonyView = {
         "stage": stage,
         "ended_by": None if stage == "playing" else (
             "the Fool" if ceremony is not None and ceremony["declared"] else "R18"),
-        "decisions": [{**d, "arcanum": to_roman(d["arcanum"]),
-                       **({"left": to_roman(d["left"])} if "left" in d else {})}
-                      for d in (ceremony["decisions"] if ceremony else [])],
+        "decisions": [_shown(d) for d in (ceremony["decisions"] if ceremony else [])],
         "roster": [{"arcanum": to_roman(a), "title": MAJOR_NAMES[a], "member": name,
                     "seated": name in seated or name == state.fool and a == 0,
                     "absent": name in unseated and name != state.fool}
@@ -285,3 +317,13 @@ def summary(state: State, *, reveal: bool = True) -> dict[str, Any]:
     if stage in ("ended", "ceremony"):
         out["claims"] = [c for c in claims(state) if reveal or not c["secret"]]
     return out
+
+
+def _shown(d: Decision) -> DecisionShown:
+    """``d`` with its Arcana as numerals, its keys in their order."""
+    shown = DecisionShown(person=d["person"], arcanum=to_roman(d["arcanum"]), how=d["how"],
+                          points=d["points"], occupant=d["occupant"],
+                          occupant_points=d["occupant_points"])
+    if "left" in d:
+        shown["left"] = to_roman(d["left"])
+    return shown

@@ -6,7 +6,7 @@ folded here with the stream's own ``apply``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from referee.errors import BadInput
 from referee.evening.state import State
@@ -14,6 +14,66 @@ from referee.streams import Event
 
 Commands = Iterable[tuple[int, str, list[Event]]]
 Apply = Callable[[State, Event], State]
+
+
+class MoveTold(TypedDict):
+    cmd: int
+    name: str
+    action: str
+    chips: int
+    all_in: bool
+    auto: bool
+    power: NotRequired[str]
+
+
+class RoundTold(TypedDict):
+    street: int
+    up: dict[str, list[str]]              # each player's up cards given in the round
+    moves: list[MoveTold]
+
+
+class PowerTold(TypedDict):
+    cmd: int
+    street: int
+    name: str
+    power: str
+    target: str | None
+    text: str                             # the command as typed
+
+
+class FixTold(TypedDict):
+    cmd: int
+    name: str
+    old: str
+    new: str
+
+
+class PotTold(TypedDict):
+    name: str | None
+    size: int
+    winners: list[str]
+    why: str | None
+
+
+class ShowdownTold(TypedDict):
+    cmd: int
+    hands: dict[str, list[str]]
+    best: dict[str, str]                  # each hand's category, in words
+    returned: dict[str, int]
+    pots: list[PotTold]
+
+
+class HandTold(TypedDict):
+    """A finished hand move by move (E135), as ``hand history --json`` prints it."""
+
+    no: int
+    phase: str
+    order: list[str]
+    antes: dict[str, int]
+    rounds: list[RoundTold]
+    powers: list[PowerTold]
+    fixes: list[FixTold]
+    showdown: ShowdownTold | None
 
 
 def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
@@ -47,15 +107,15 @@ def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
 
 
 def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
-                 ) -> dict[str, Any]:
+                 ) -> HandTold:
     """Hand ``no`` (the last finished one if None) move by move (E135): its deal, each
     round's up cards and moves, the powers used, the pots and the showdown.
 
     Raises:
         BadInput: no such hand finished yet.
     """
-    out: dict[str, Any] | None = None
-    last: dict[str, Any] | None = None
+    out: HandTold | None = None
+    last: HandTold | None = None
     for cmd, text, events in commands:
         for event in events:
             kind = event["kind"]
@@ -77,7 +137,7 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
                                          "new": event["new"]})
                     current["up"][event["name"]] = list(event["cards"])
                 elif kind == "action":
-                    move = {"cmd": cmd, "name": event["name"], "action": event["action"],
+                    move: MoveTold = {"cmd": cmd, "name": event["name"], "action": event["action"],
                             "chips": sum(event["chips"].values()),
                             "all_in": event["all_in"], "auto": event["auto"]}
                     if event.get("power"):
@@ -116,7 +176,7 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
     return last
 
 
-def history_lines(h: dict[str, Any]) -> list[str]:
+def history_lines(h: HandTold) -> list[str]:
     """The hand told in lines, for the console and the wall (E135, E136)."""
     antes = sum(h["antes"].values())
     lines = [f"Hand {h['no']} ({h['phase']} phase), dealt to {', '.join(h['order'])}"
@@ -139,12 +199,12 @@ def history_lines(h: dict[str, Any]) -> list[str]:
         lines.append(f"  fixed: {f['name']}'s {f['old']} was {f['new']}")
     sd = h["showdown"]
     if sd:
-        for p, cards in sd["hands"].items():
-            best = sd["best"].get(p)
-            lines.append(f"Showdown: {p} {' '.join(cards)}" + (f" ({best})" if best else ""))
-        for p, n in sd["returned"].items():
+        for name, cards in sd["hands"].items():
+            best = sd["best"].get(name)
+            lines.append(f"Showdown: {name} {' '.join(cards)}" + (f" ({best})" if best else ""))
+        for name, n in sd["returned"].items():
             if n:
-                lines.append(f"  {n} uncalled back to {p}")
+                lines.append(f"  {n} uncalled back to {name}")
         for pot in sd["pots"]:
             lines.append(f"{pot['name'] or 'pot'} {pot['size']} to "
                          f"{', '.join(pot['winners']) or 'no one'}")

@@ -23,8 +23,8 @@ from referee.serve.players import Frame, NoFrame
 from referee.serve.room import load_room, room_path
 
 if TYPE_CHECKING:
+    from referee.evening.ceremony import CeremonyClaim
     from referee.evening.state import State
-    from referee.jsontypes import JSON
     from referee.report import Chart, Claim
     from referee.season import WallSeason
     from referee.serve.players import Odds, Replay
@@ -81,7 +81,7 @@ class WallFrame(Frame):
     chip_labels: dict[str, str]
     title: str
     standings: list[Standing] | None
-    claims: JSON                     # the ceremony's claims at the end, or None
+    claims: list[CeremonyClaim] | None  # the ceremony's claims at the end
     season: WallSeason | None
     room: Wall
     replay: Replay | None

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict, final
 from referee.errors import RefereeError, StoreError
 
 if TYPE_CHECKING:
+    from referee.evening import ceremony as cer
     from referee.evening.powers.constraints import InForce
     from referee.evening.state import State
     from referee.jsontypes import JSON, JSONObject
@@ -131,7 +132,7 @@ class LastHand(TypedDict):
 
 class CeremonyView(TypedDict):
     ended: bool
-    ceremony: JSONObject | None      # referee.evening.ceremony.summary, no secret in it
+    ceremony: cer.CeremonyView | None  # referee.evening.ceremony.summary, no secret in it
 
 
 class Frame(CeremonyView):
