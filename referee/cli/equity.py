@@ -6,7 +6,7 @@ Read-only: the evening is opened as every read command opens it. numpy and the e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -14,6 +14,9 @@ from referee.cli.bodies import read_state
 from referee.cli.context import console
 from referee.cli.evening import Json
 from referee.cli.output import emit_json, lit, say
+
+if TYPE_CHECKING:
+    from referee.evening.equity import EquityView
 
 
 def equity(as_json: Json = False) -> None:
@@ -43,7 +46,7 @@ def _percent(chance: float, exact: bool) -> str:
     return f"{100 * chance:.1f}%"
 
 
-def _render(view: dict[str, Any]) -> None:
+def _render(view: EquityView) -> None:
     from rich.table import Table
 
     from referee.evening.equity import summary

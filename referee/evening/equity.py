@@ -8,7 +8,7 @@ the table page alike. The engine is :mod:`referee.rules.equity`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import IllegalAction
 from referee.evening import betting
@@ -86,7 +86,45 @@ def _pots(state: State, hand: HandState) -> list[PotView]:
     return [p for p in view["pots"] if p["size"]]
 
 
-def equity_view(state: State, *, seed: int = 0, error: float = ERROR) -> dict[str, Any]:
+class PlayerChance(TypedDict):
+    """A live player's chance to win the hand (H26-H30)."""
+
+    name: str
+    fool: bool
+    showing: list[str]                    # the up cards on the table
+    counts: list[str]                     # the cards that count (dead ones out, S21)
+    to_come: int                          # cards still to come or face down
+    hand: float
+    exact: str | None                     # the exact fraction, when counted exactly
+
+
+class PotChance(TypedDict):
+    name: str
+    size: int
+    eligible: list[str]
+    chances: dict[str, float]
+    exact: dict[str, str] | None
+
+
+class EquityView(TypedDict):
+    """``hand equity`` as data: how the figures were found, each player's and each pot's."""
+
+    hand: int
+    street: int
+    betting_over: bool
+    method: str                           # exact or sampled
+    deals: int
+    unseen: int
+    majors_out: int
+    error: float
+    target: float
+    confidence: float
+    players: list[PlayerChance]
+    pots: list[PotChance]
+    notes: list[str]
+
+
+def equity_view(state: State, *, seed: int = 0, error: float = ERROR) -> EquityView:
     """Each live player's chance to win the hand and each pot, from what is showing
     (H26-H30), as plain data: the same table gives the same figures (the sample is seeded).
 
@@ -96,7 +134,7 @@ def equity_view(state: State, *, seed: int = 0, error: float = ERROR) -> dict[st
     hand = _need_hand(state)
     showing, notes = public_showing(state)
     result = equity(showing, seed=seed, error=error)
-    players = []
+    players: list[PlayerChance] = []
     for c in showing.contenders:
         fraction = result.fractions[c.name] if result.fractions else None
         players.append({
@@ -108,7 +146,7 @@ def equity_view(state: State, *, seed: int = 0, error: float = ERROR) -> dict[st
             "hand": result.hand[c.name],
             "exact": None if fraction is None else str(fraction),
         })
-    pots = [{
+    pots: list[PotChance] = [{
         "name": p.pot.name,
         "size": p.pot.size,
         "eligible": list(p.pot.eligible),
@@ -132,7 +170,7 @@ def equity_view(state: State, *, seed: int = 0, error: float = ERROR) -> dict[st
     }
 
 
-def summary(view: dict[str, Any]) -> str:
+def summary(view: EquityView) -> str:
     """One line saying how the figures of :func:`equity_view` were found and how far they
     can be trusted (H29)."""
     if view["method"] == "exact":
