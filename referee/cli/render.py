@@ -14,6 +14,7 @@ from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
+    from referee.evening.views import HandView
     from referee.storage.store import Command
     from referee.storage.tables import Undone
 
@@ -106,7 +107,7 @@ def status(state: State, now: float | None = None) -> None:
         say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
 
 
-def _hand_table(hand: dict[str, Any], hooded: dict[str, list[str]]) -> None:
+def _hand_table(hand: HandView, hooded: dict[str, list[str]]) -> None:
     """Mid-hand: each player's up cards (marked as the powers in force leave them, E76), down
     cards still to give (E78), chips in, and every pot with who can win it. The GM's view:
     a hooded card is named (E77)."""
@@ -146,7 +147,7 @@ def _chip_row(state: State, name: str, colours: list[str]) -> list[str]:
     return [str(holding.get(c, 0) or "") for c in colours]
 
 
-def _hand_line(state: State, hand: dict[str, Any]) -> str:
+def _hand_line(state: State, hand: HandView) -> str:
     street = {1: "after four cards", 2: "after six cards", 3: "after seven cards"}
     head = f"Hand {hand['no']}, {street[hand['street']]}: bet {hand['bet']}"
     if hand["phase"] == "limit":

@@ -4,7 +4,7 @@ human views render. Pure, so the report, the live view and the shell share them.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
@@ -27,6 +27,69 @@ if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of th
         counts_as: str | None            # the card it counts as (S22)
         held: bool                       # held fast (S23)
 
+    class SeatView(TypedDict):
+        name: str
+        arcanum: str
+        colour: str
+        assistant: str | None
+        seated: bool
+        resigned: bool
+        dead: bool
+        chips: int
+        side_chips: int
+        dollars: int
+
+    class PlayerView(TypedDict):
+        """A player of the hand in progress, as the table may see them."""
+
+        name: str
+        up: list[str]
+        round: int                       # chips in this round
+        hand: int                        # chips in this hand
+        ante: int
+        stack: int
+        folded: bool
+        all_in: bool
+        suspended: bool                  # S19
+        to_act: bool
+        down: int | None                 # down cards held (E78); None when folded
+        hooded: int                      # E77
+        cards: list[CardMark]            # E76
+
+    class UpWaiting(TypedDict):
+        name: str
+        have: int
+        want: int
+
+    #: The hand in progress, safe to show players (``hand_view``); ``in`` is a keyword, so the
+    #: record is written this way.
+    HandView = TypedDict("HandView", {
+        "no": int, "phase": str, "street": int, "in": list[str], "folded": list[str],
+        "all_in": list[str], "showing": dict[str, list[str]], "players": list[PlayerView],
+        "pot": int, "pots": list[PotView], "uncalled": dict[str, int], "bet": int,
+        "raises": int, "committed": dict[str, int], "to_act": str | None, "owes": int,
+        "moves": list[str], "betting_over": bool, "missing_up": list[str],
+        "up_due": dict[str, int], "up_waiting": list[UpWaiting], "suspended": list[str],
+        "opener_note": str | None, "effects": list[str],
+    })
+
+    class Status(TypedDict):
+        """The evening at a glance: what ``status --json`` prints (``status``)."""
+
+        phase: str
+        open_pending: bool
+        fool: str
+        chips: dict[str, dict[str, int]]
+        seats: list[SeatView]
+        hand: HandView | None
+        hands_played: int
+        clock: int | None
+        open_phase_due: bool
+        charges: dict[str, int]
+        in_force: list[InForce]          # S17
+        over: bool
+        winner: str | None
+
 
 def _in_force(state: State) -> list[InForce]:
     """What binds the table now (S17). Between hands with no bar, exile or surcharge running
@@ -38,7 +101,7 @@ def _in_force(state: State) -> list[InForce]:
     return list(in_force(state))
 
 
-def status(state: State, now: float | None = None) -> dict[str, Any]:
+def status(state: State, now: float | None = None) -> Status:
     """The evening at a glance: the keys ``status --json`` prints, which scripts rely on."""
     now = time.time() if now is None else now
     chips: dict[str, dict[str, int]] = {}
@@ -46,7 +109,7 @@ def status(state: State, now: float | None = None) -> dict[str, Any]:
         if holder == POT and state.hand is None:
             continue
         chips[holder] = {c: n for c, n in sorted(holding.items()) if n}
-    seats = [
+    seats: list[SeatView] = [
         {
             "name": s.name,
             "arcanum": to_roman(s.arcanum),
@@ -79,7 +142,7 @@ def status(state: State, now: float | None = None) -> dict[str, Any]:
     }
 
 
-def hand_view(state: State) -> dict[str, Any] | None:
+def hand_view(state: State) -> HandView | None:
     """The hand in progress, safe to show players: no down cards are ever stored."""
     hand = state.hand
     if hand is None:
@@ -100,7 +163,7 @@ def hand_view(state: State) -> dict[str, Any] | None:
                 continue
             pots.append({"name": "main pot" if not pots else f"side pot {len(pots)}",
                          "size": pot.size, "eligible": eligible})
-    players = [
+    players: list[PlayerView] = [
         {
             "name": name,
             "up": list(hand.showing.get(name, [])),
