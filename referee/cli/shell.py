@@ -6,6 +6,7 @@ Module-level imports stay light: prompt_toolkit is imported when the prompt open
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
@@ -404,6 +405,10 @@ class Shell:
             obj.line = line.text
             context.run_alone(obj)
             line.body()
+            # The answer out now, as a terminal shows it at once, before it is marked shown
+            # (E41); a pipe that refuses it refuses it again where the shell flushes it.
+            with contextlib.suppress(OSError):
+                sys.stdout.flush()
 
         with runner._RUNNING:
             try:
