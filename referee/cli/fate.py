@@ -36,7 +36,7 @@ from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.rules.fate import FateData, Outcome
-    from referee.rules.fate.fold import Char
+    from referee.rules.fate.sheet import Char
 
 app = typer.Typer(
     help="Card of Fate: characters, tests, fights, duels, drinking and healing (R35-R37).",
@@ -138,7 +138,7 @@ def char_new(
         if not npc and any(left.values()):
             lines.append(f"Unspent: {left['points']} Measure/Credit points, {left['experiences']}"
                          f" Experiences, {left['trait_points']} Trait points.")
-        return Outcome(events, {"char": _char_json(char, data), "unspent": left}, lines)
+        return Outcome([*events], {"char": _char_json(char, data), "unspent": left}, lines)
 
     outcome = run(call, as_json=as_json)
     if not as_json:
@@ -284,7 +284,7 @@ def char_edit(
                                      items=tup(item), drop=tup(drop), player=player,
                                      weapon=weapon, fight_traits=tup(fight_trait), notes=notes)
         who = events[0]["char"]
-        return Outcome(events, {"char": who, "events": events, "notes": notes},
+        return Outcome([*events], {"char": who, "events": events, "notes": notes},
                        [f"{who}: {len(events)} change{'s' if len(events) != 1 else ''}.",
                         *notes])
 

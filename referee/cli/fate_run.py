@@ -19,7 +19,7 @@ from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
-    from referee.streams import Event
+    from referee.rules.fate.events import FateEvent, Said, TablesSet
 
 STREAM: Final = "fate"
 
@@ -65,7 +65,7 @@ def _report(outcome: Outcome, as_json: bool) -> None:
         print_outcome(outcome)
 
 
-def with_tables(state: State) -> tuple[State, list[Event]]:
+def with_tables(state: State) -> tuple[State, list[TablesSet]]:
     """The state with its tables, and the event that adds them when it had none (F19)."""
     if state.get("tables") is not None:
         return state, []
@@ -102,7 +102,7 @@ def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool =
     done: list[Outcome] = []
     extra: JSONObject = {}
 
-    def build(state: State) -> list[Event]:
+    def build(state: State) -> list[FateEvent]:
         state, pre = with_tables(state)
         outcome = call(state)
         done.append(outcome)
@@ -117,7 +117,7 @@ def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool =
     return done[0]
 
 
-def result_event(outcome: Outcome) -> Event:
+def result_event(outcome: Outcome) -> Said:
     """The lines the Host read, kept with the command for ``fate log`` (F21)."""
     return {"kind": "said", "lines": list(outcome.lines)}
 

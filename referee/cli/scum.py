@@ -18,11 +18,18 @@ from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from rich.table import Table
 
     from referee.rules.cards import Card
     from referee.rules.scum import Match, Role, ScumState
-    from referee.streams import Event
+    from referee.rules.scum.events import (
+        ScumHandFinished,
+        ScumMatchStarted,
+        ScumPassed,
+        ScumPlayed,
+    )
 
 app = typer.Typer(
     help="Tarot Scum side table: roles and deals, the hand move by move, scores over a match "
@@ -151,9 +158,9 @@ def new(
         seed = random.SystemRandom().randrange(1, 1_000_000)
     extra: JSONObject = {"seed": seed, "rotate": False}
 
-    def build(state: ScumState) -> list[Event]:
+    def build(state: ScumState) -> list[ScumMatchStarted]:
         events = scum.new_match(state, names, seed=seed, rotate=not draw, abandon=abandon)
-        extra["names"] = events[0]["players"]
+        extra["names"] = [*events[0]["players"]]
         return events
 
     _, after, _ = transact(STREAM, build, extra=extra)
@@ -249,9 +256,9 @@ def finish(
 
     extra: JSONObject = {}
 
-    def build(state: ScumState) -> list[Event]:
+    def build(state: ScumState) -> list[ScumHandFinished]:
         events = scum.finish(state, names)
-        extra["names"] = events[0]["order"]
+        extra["names"] = [*events[0]["order"]]
         return events
 
     _, after, _ = transact(STREAM, build, extra=extra)
@@ -424,7 +431,8 @@ def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
     return first, parse_cards(" ".join(rest))
 
 
-def _print_move(match: Match, as_json: bool, events: list[Event]) -> None:
+def _print_move(match: Match, as_json: bool,
+                events: Sequence[ScumPlayed | ScumPassed | ScumHandFinished]) -> None:
 
     finished = any(e["kind"] == "scum_hand_finished" for e in events)
     table = None if finished or match.table is None else match.table
@@ -460,10 +468,12 @@ def play(
 
     extra: JSONObject = {}
 
-    def build(state: ScumState) -> list[Event]:
+    def build(state: ScumState) -> list[ScumPlayed | ScumHandFinished]:
         name, cards = _split(scum.require_match(state), words)
         events = scum.play(state, name, cards)
-        extra["words"] = [events[0]["player"], *events[0]["cards"]]
+        played = events[0]
+        assert played["kind"] == "scum_played"  # the play, then the hand's score if it ended
+        extra["words"] = [played["player"], *played["cards"]]
         return events
 
     _, after, events = transact(STREAM, build, extra=extra)
@@ -482,7 +492,7 @@ def pass_(
 
     extra: JSONObject = {}
 
-    def build(state: ScumState) -> list[Event]:
+    def build(state: ScumState) -> list[ScumPassed]:
         events = scum.pass_turn(state, name)
         extra["name"] = events[0]["player"]
         return events

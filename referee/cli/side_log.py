@@ -3,7 +3,7 @@ W14)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,10 +12,11 @@ from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
 
 if TYPE_CHECKING:
-    from referee.streams import Event
+    from referee.jsontypes import JSON
 
-#: A table's ``describe``: the result lines of one command's stored events.
-Describe = Callable[[Sequence["Event"]], list[str]]
+#: A table's ``describe``: the result lines of one command's stored events (JSON objects, as
+#: the store keeps them).
+Describe = Callable[[Sequence[Mapping[str, "JSON"]]], list[str]]
 
 
 def plain(text: str) -> None:

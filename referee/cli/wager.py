@@ -20,7 +20,12 @@ from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
     from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
-    from referee.streams import Event
+    from referee.rules.wager.events import (
+        WagerElixirChanged,
+        WagerGameStarted,
+        WagerHandScored,
+        WagerTurnsPlayed,
+    )
 
 app = typer.Typer(
     help="Weir's Wager side table: hand rulings under an Elixir and the race to 999 (R32-R34).",
@@ -152,7 +157,7 @@ def new(
         seed = random.SystemRandom().randrange(1, 1_000_000)
     extra: JSONObject = {"seed": seed, "elixir_turns": elixir_turns}
 
-    def build(state: WagerState) -> list[Event]:
+    def build(state: WagerState) -> list[WagerGameStarted]:
         events = wager.new_game(state, fool, mistress, seed=seed, table=table, elixir=first,
                                 elixir_turns=elixir_turns, abandon=abandon)
         extra.update(fool=events[0]["fool"], mistress=events[0]["mistress"],
@@ -193,15 +198,17 @@ def score(
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
     extra: JSONObject = {}
 
-    def build(state: WagerState) -> list[Event]:
+    def build(state: WagerState) -> list[WagerHandScored | WagerElixirChanged]:
         events = wager.score(state, player, *cards)
-        extra.update(player=events[0]["player"], top=events[0]["top"],
-                     bottom=events[0]["bottom"])
+        scored = events[0]
+        assert scored["kind"] == "wager_hand_scored"  # the turn, then any new Elixir
+        extra.update(player=scored["player"], top=scored["top"], bottom=scored["bottom"])
         return events
 
     before_state, after, events = transact(STREAM, build, extra=extra)
     game, before = after.game, before_state.game.elixir
     first = events[0]
+    assert first["kind"] == "wager_hand_scored"
     hand = wager.rank(*cards, before, game.table)
     change = next((e for e in events if e["kind"] == "wager_elixir_changed"), None)
     if as_json:
@@ -247,9 +254,11 @@ def turn(
         count, who = int(who), None
     extra: JSONObject = {}
 
-    def build(state: WagerState) -> list[Event]:
+    def build(state: WagerState) -> list[WagerTurnsPlayed | WagerElixirChanged]:
         events = wager.turn(state, 1 if count is None else count, who)
-        extra.update(who=events[0]["player"], count=count)
+        played = events[0]
+        assert played["kind"] == "wager_turns_played"  # the turns, then any new Elixir
+        extra.update(who=played["player"], count=count)
         return events
 
     before_state, after, events = transact(STREAM, build, extra=extra)

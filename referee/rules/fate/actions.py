@@ -25,8 +25,9 @@ from referee.rules.fate.characters import (
     side_name,
 )
 from referee.rules.fate.dealer import NOTHING_TYPED, Dealer, Outcome, Typed, deck_kind, drawn_event
-from referee.rules.fate.fold import Char, State
+from referee.rules.fate.fold import State
 from referee.rules.fate.resolve import Result, Tier, heal_step, resolve, tally, worsen
+from referee.rules.fate.sheet import Char
 from referee.rules.fate.tables import tables
 
 # -- gates (R37, F6) ------------------------------------------------------------------------------

@@ -11,13 +11,16 @@ import copy
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.names import check_label, check_name, match_name, match_person, quoted
-from referee.rules.fate.fold import Char, State, Usual
+from referee.rules.fate.fold import State
+from referee.rules.fate.sheet import Char, Usual
 from referee.rules.fate.tables import FateData, tables
-from referee.streams import Event
+
+if TYPE_CHECKING:
+    from referee.rules.fate.events import CharCreated, CharEvent
 
 HEALTH = "health"
 _VALUE = re.compile(r"^(?P<name>.*?)\s*(?:=\s*\+?|\s\+|\s)(?P<value>-?\d+)$")
@@ -200,7 +203,7 @@ def new_character(state: State, name: str, *, measures: Sequence[str] = (),
                   reps: Sequence[str] = (), exps: Sequence[str] = (),
                   items: Sequence[str] = (), player: str | None = None,
                   npc: bool = False, weapon: str | None = None,
-                  fight_traits: Sequence[str] = ()) -> list[Event]:
+                  fight_traits: Sequence[str] = ()) -> list[CharCreated]:
     """Validate a new character against the creation budgets (F15) -> ``char_created``.
 
     ``measures`` are the final values on the sheet (``fiery=7``), Experiences
@@ -327,7 +330,7 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
                    exps: Sequence[str] = (), items: Sequence[str] = (),
                    drop: Sequence[str] = (), player: str | None = None,
                    weapon: str | None = None, fight_traits: Sequence[str] = (),
-                   notes: list[str] | None = None) -> list[Event]:
+                   notes: list[str] | None = None) -> list[CharEvent]:
     """Changes after creation (no budgets: what play gives): set, add or drop entries.
 
     ``shifts`` move a Measure side: ``temperate+2`` (a complication's choice);
@@ -337,7 +340,7 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
     data = tables(state)
     char = find(state, name)
     who = char["name"]
-    events: list[Event] = []
+    events: list[CharEvent] = []
     values = dict(char["measures"])
     said = notes if notes is not None else []
 

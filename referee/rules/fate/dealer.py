@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from referee.errors import BadInput
 from referee.names import match_name
@@ -27,7 +27,11 @@ from referee.rules.fate.cards import (
 )
 from referee.rules.fate.fold import State
 from referee.rules.fate.resolve import Result
-from referee.streams import Event
+
+if TYPE_CHECKING:
+    from typing import Unpack
+
+    from referee.rules.fate.events import Drawn, DrawnDetail, FateEvent
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ NOTHING_TYPED = Typed()
 class Outcome:
     """What a command decided: events to record, a JSON report, lines for the GM."""
 
-    events: list[Event] = field(default_factory=list)
+    events: list[FateEvent] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     lines: list[str] = field(default_factory=list)
 
@@ -248,9 +252,12 @@ def _count(where: str, cards: Sequence[FateCard], expected: int | None, why: str
                        f"the pool is {source}: check the typed cards (F5)", ruling="F5")
 
 
-def drawn_event(what: str, dealer: Dealer, result: Result | None = None, **extra: Any) -> Event:
-    event: Event = {"kind": "drawn", "what": what, "deck": dealer.kind, "seed": dealer.shown_seed}
-    if result is not None:
-        event.update(result.to_json())
-    event.update(extra)
-    return event
+def drawn_event(what: str, dealer: Dealer, result: Result | None = None,
+                **extra: Unpack[DrawnDetail]) -> Drawn:
+    """The ``drawn`` event of a test: its deck and seed, then the test resolved (when
+    ``result`` is given), then ``extra``, in that order."""
+    if result is None:
+        return {"kind": "drawn", "what": what, "deck": dealer.kind, "seed": dealer.shown_seed,
+                **extra}
+    return {"kind": "drawn", "what": what, "deck": dealer.kind, "seed": dealer.shown_seed,
+            **result.to_json(), **extra}

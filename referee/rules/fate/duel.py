@@ -26,8 +26,9 @@ from referee.rules.fate.dealer import (
     deck_kind,
     drawn_event,
 )
-from referee.rules.fate.fold import Duel, DuelEntry, State
+from referee.rules.fate.fold import State
 from referee.rules.fate.resolve import STATES, resolve, tally
+from referee.rules.fate.sheet import Duel, DuelEntry
 from referee.rules.fate.tables import FateData, tables
 
 OPTIONS = ("fire", "aim", "stand", "beg", "mercy")

@@ -7,92 +7,42 @@ replays the same whatever the seed; ``dump``/``load`` are copies.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
-from typing import Any, NotRequired, TypedDict
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from referee.errors import InvariantViolation
-from referee.jsontypes import JSONObject
+from referee.jsontypes import JSON, JSONObject
 from referee.rules.fate.cards import DeckKind
-from referee.rules.fate.resolve import ResultJSON
-from referee.streams import Event, StreamSpec
+from referee.rules.fate.sheet import Char, Duel
+from referee.streams import StreamSpec
 
-
-class Trait(TypedDict):
-    bonus: int
-    cost: int
-
-
-class Experience(TypedDict):
-    measure: str
-    spent: bool
-
-
-class Usual(TypedDict):
-    """What a character fights with unless told otherwise (F24)."""
-
-    weapon: str | None
-    traits: list[str]
-
-
-class Char(TypedDict):
-    """A Card of Fate character as the stream holds it (``characters.blank`` builds one):
-    Measures by the first side of each pair, every area's R37 state."""
-
-    name: str
-    player: str | None
-    npc: bool
-    measures: dict[str, int]
-    credit: int
-    traits: dict[str, Trait]
-    reps: dict[str, int]
-    items: dict[str, int]
-    exps: dict[str, Experience]
-    areas: dict[str, str]            # Health and each Reputation -> its R37 state
-    checks: dict[str, int]
-    next_mod: int
-    heal_bonus: dict[str, int]
-    infection: bool
-    notes: list[str]
-    usual: NotRequired[Usual]
-
-
-class Fire(ResultJSON):
-    """A pistol phase's shots: the test, and who fired (F7)."""
-
-    shooters: list[str]
-
-
-class DuelEntry(TypedDict, total=False):
-    """One line of a duel's log: a pistol phase, a sword round, a surrender or its end."""
-
-    phase: int
-    chose: dict[str, str]
-    acted: dict[str, str]
-    fire: Fire
-    round: int
-    fight: ResultJSON
-    result: str | None
-    surrender: str
-    ended: str
-
-
-class Duel(TypedDict):
-    """A duel under way or ended (``duel.duel_start`` builds one, F6-F11)."""
-
-    type: str                        # pistols or swords
-    to: str | None
-    names: dict[str, str]            # side (a, b) -> character
-    deck: DeckKind
-    seed: int
-    pools: dict[str, list[list[Any]]]  # side -> [label, n] of its weapon pool
-    phase: int
-    shot: dict[str, str | None]
-    aim: dict[str, int]
-    shaken: dict[str, int]
-    log: list[DuelEntry]
-    over: bool
-    winner: str | None
-    result: str | None
+if TYPE_CHECKING:
+    from referee.rules.fate.events import (
+        AreaSet,
+        CharCreated,
+        CharEvent,
+        ChecksSet,
+        CreditSet,
+        DeckSet,
+        Drawn,
+        DuelSet,
+        EntryDropped,
+        ExpAdded,
+        ExpSpent,
+        FateEvent,
+        HealBonusSet,
+        InfectionSet,
+        ItemSet,
+        MeasureSet,
+        NextModSet,
+        NoteAdded,
+        PlayerSet,
+        RepSet,
+        Said,
+        TablesSet,
+        TraitSet,
+        UsualSet,
+    )
 
 
 class Settings(TypedDict):
@@ -113,7 +63,7 @@ def empty() -> State:
     return {"settings": {"deck": "standard"}, "chars": {}, "duel": None}
 
 
-def _char(state: State, event: Event) -> Char:
+def _char(state: State, event: CharEvent) -> Char:
     try:
         found: Char = state["chars"][event["char"]]
     except KeyError:
@@ -122,48 +72,48 @@ def _char(state: State, event: Event) -> Char:
     return found
 
 
-def _tables_set(state: State, e: Event) -> None:
+def _tables_set(state: State, e: TablesSet) -> None:
     state["tables"] = copy.deepcopy(e["tables"])  # F19: the log carries its own tables
 
 
-def _deck_set(state: State, e: Event) -> None:
+def _deck_set(state: State, e: DeckSet) -> None:
     state["settings"]["deck"] = e["deck"]
 
 
-def _char_created(state: State, e: Event) -> None:
+def _char_created(state: State, e: CharCreated) -> None:
     name = e["char"]["name"]
     if name in state["chars"]:
         raise InvariantViolation(f"character {name!r} created twice")
     state["chars"][name] = copy.deepcopy(e["char"])  # never alias the stored event
 
 
-def _measure_set(state: State, e: Event) -> None:
+def _measure_set(state: State, e: MeasureSet) -> None:
     _char(state, e)["measures"][e["measure"]] = e["value"]
 
 
-def _credit_set(state: State, e: Event) -> None:
+def _credit_set(state: State, e: CreditSet) -> None:
     _char(state, e)["credit"] = e["value"]
 
 
-def _trait_set(state: State, e: Event) -> None:
+def _trait_set(state: State, e: TraitSet) -> None:
     _char(state, e)["traits"][e["trait"]] = {"bonus": e["bonus"], "cost": e["cost"]}
 
 
-def _rep_set(state: State, e: Event) -> None:
+def _rep_set(state: State, e: RepSet) -> None:
     char = _char(state, e)
     char["reps"][e["rep"]] = e["value"]
     char["areas"].setdefault(e["rep"], "healthy")
 
 
-def _item_set(state: State, e: Event) -> None:
+def _item_set(state: State, e: ItemSet) -> None:
     _char(state, e)["items"][e["item"]] = e["value"]
 
 
-def _exp_added(state: State, e: Event) -> None:
+def _exp_added(state: State, e: ExpAdded) -> None:
     _char(state, e)["exps"][e["exp"]] = {"measure": e["measure"], "spent": False}
 
 
-def _entry_dropped(state: State, e: Event) -> None:
+def _entry_dropped(state: State, e: EntryDropped) -> None:
     char = _char(state, e)
     if e["section"] == "traits":
         del char["traits"][e["name"]]
@@ -185,26 +135,26 @@ def _entry_dropped(state: State, e: Event) -> None:
         kept["traits"].remove(e["name"])
 
 
-def _usual_set(state: State, e: Event) -> None:
+def _usual_set(state: State, e: UsualSet) -> None:
     _char(state, e)["usual"] = {"weapon": e["weapon"], "traits": list(e["traits"])}
 
 
-def _player_set(state: State, e: Event) -> None:
+def _player_set(state: State, e: PlayerSet) -> None:
     _char(state, e)["player"] = e["player"]
 
 
-def _area_set(state: State, e: Event) -> None:
+def _area_set(state: State, e: AreaSet) -> None:
     char = _char(state, e)
     if e["area"] not in char["areas"]:
         raise InvariantViolation(f"{char['name']} has no area {e['area']!r}")
     char["areas"][e["area"]] = e["state"]
 
 
-def _next_mod_set(state: State, e: Event) -> None:
+def _next_mod_set(state: State, e: NextModSet) -> None:
     _char(state, e)["next_mod"] = e["value"]
 
 
-def _heal_bonus_set(state: State, e: Event) -> None:
+def _heal_bonus_set(state: State, e: HealBonusSet) -> None:
     bonus = _char(state, e)["heal_bonus"]
     if e["value"]:
         bonus[e["area"]] = e["value"]
@@ -212,11 +162,11 @@ def _heal_bonus_set(state: State, e: Event) -> None:
         bonus.pop(e["area"], None)
 
 
-def _exp_spent(state: State, e: Event) -> None:
+def _exp_spent(state: State, e: ExpSpent) -> None:
     _char(state, e)["exps"][e["exp"]]["spent"] = True
 
 
-def _checks_set(state: State, e: Event) -> None:
+def _checks_set(state: State, e: ChecksSet) -> None:
     checks = _char(state, e)["checks"]
     if e["value"]:
         checks[e["measure"]] = e["value"]
@@ -224,27 +174,29 @@ def _checks_set(state: State, e: Event) -> None:
         checks.pop(e["measure"], None)
 
 
-def _infection_set(state: State, e: Event) -> None:
+def _infection_set(state: State, e: InfectionSet) -> None:
     _char(state, e)["infection"] = e["value"]
 
 
-def _note_added(state: State, e: Event) -> None:
+def _note_added(state: State, e: NoteAdded) -> None:
     _char(state, e)["notes"].append(e["note"])
 
 
-def _duel_set(state: State, e: Event) -> None:
+def _duel_set(state: State, e: DuelSet) -> None:
     state["duel"] = copy.deepcopy(e["duel"])
 
 
-def _drawn(state: State, e: Event) -> None:
+def _drawn(state: State, e: Drawn) -> None:
     """A test's cards, kept in the log for the record; the state does not change."""
 
 
-def _said(state: State, e: Event) -> None:
+def _said(state: State, e: Said) -> None:
     """What the Host read for a command, kept for ``fate log`` (F21); the state does not change."""
 
 
-_FOLD: dict[str, Callable[[State, Event], None]] = {
+#: Each kind's handler, taking that kind's record: the mapping is as loose as a dict of kinds
+#: must be (``referee.evening.folds.HANDLERS``); every handler is typed by its record.
+_FOLD: dict[str, Callable[[State, Any], None]] = {
     "tables_set": _tables_set,
     "deck_set": _deck_set,
     "char_created": _char_created,
@@ -272,7 +224,15 @@ _FOLD: dict[str, Callable[[State, Event], None]] = {
 EVENT_KINDS = tuple(_FOLD)
 
 
-def apply(state: State, event: Event) -> State:
+def read(raw: Mapping[str, JSON]) -> FateEvent:
+    """A stored event as its record (``referee.rules.fate.events``), once its kind is known to
+    be the stream's."""
+    if raw.get("kind") not in _FOLD:
+        raise InvariantViolation(f"unknown fate event kind {raw.get('kind')!r}")
+    return cast("FateEvent", raw)
+
+
+def apply(state: State, event: FateEvent) -> State:
     """Fold one event into the state (mutates and returns it)."""
     try:
         step = _FOLD[event["kind"]]
@@ -293,4 +253,4 @@ def load(data: Any) -> State:
     return loaded
 
 
-STREAM = StreamSpec(name="fate", empty=empty, apply=apply, dump=dump, load=load)
+STREAM = StreamSpec(name="fate", empty=empty, apply=apply, dump=dump, load=load, read=read)

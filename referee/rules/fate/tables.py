@@ -16,8 +16,8 @@ from referee.errors import InvariantViolation, ScenarioError
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
+    from referee.rules.fate.events import TablesSet
     from referee.rules.fate.fold import State
-    from referee.streams import Event
 
 COMPLICATION_KINDS = ("red-number", "black-number", "red-face", "black-face", "ace")
 DRINK_OUTCOMES = ("perfect", "critical", "ordinary", "none", "lose", "tie")
@@ -208,7 +208,7 @@ def tables(state: State) -> FateData:
     return data
 
 
-def tables_event(raw: JSONObject) -> Event:
+def tables_event(raw: JSONObject) -> TablesSet:
     """The event that copies the tables into the stream (F19); validated first.
 
     Raises:

@@ -11,11 +11,12 @@ import copy
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NotRequired, TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.names import check_name, match_person, quoted
 from referee.rules.cards import Card
+from referee.rules.scum.events import KINDS, read
 from referee.rules.scum.roles import (
     HANDS_PER_MATCH,
     PLAYERS,
@@ -34,7 +35,19 @@ from referee.rules.scum.table import (
     verify_play,
     verify_turn,
 )
-from referee.streams import Event, StreamSpec
+from referee.streams import StreamSpec
+
+if TYPE_CHECKING:
+    from referee.rules.scum.events import (
+        ScumCardsPassed,
+        ScumEvent,
+        ScumHandDealt,
+        ScumHandEvent,
+        ScumHandFinished,
+        ScumMatchStarted,
+        ScumPassed,
+        ScumPlayed,
+    )
 
 # -- the match state -----------------------------------------------------------------------------
 
@@ -55,7 +68,7 @@ class MatchJSON(TypedDict):
     hands: int
     roles: dict[str, str]
     results: list[HandResultJSON]
-    hand_events: NotRequired[list[Event]]   # the moves of the hand under way
+    hand_events: NotRequired[list[ScumHandEvent]]   # the moves of the hand under way
 
 
 class ScumJSON(TypedDict):
@@ -85,7 +98,7 @@ class Match:
     hands: int
     roles: dict[str, Role]  # roles of the hand being played; empty once the match is over
     results: list[HandResult] = field(default_factory=list)
-    hand_events: list[Event] = field(default_factory=list)  # the moves of the hand under way
+    hand_events: list[ScumHandEvent] = field(default_factory=list)  # this hand's moves so far
     table: Table | None = None  # the hand under way, folded from hand_events
     said: list[str] = field(default_factory=list)  # what the last move decided
 
@@ -162,7 +175,7 @@ def _roles_rng(seed: int, hand: int) -> random.Random:
 
 
 def new_match(state: ScumState, names: Sequence[str], *, seed: int, rotate: bool = True,
-              abandon: bool = False) -> list[Event]:
+              abandon: bool = False) -> list[ScumMatchStarted]:
     """Start a match of four (R29, R31); roles of hand 1 drawn from ``seed``, then rotated
     (the default) or drawn afresh each hand (T1, T3).
 
@@ -235,7 +248,7 @@ def resolve_order(match: Match, names: Sequence[str]) -> list[str]:
     return order
 
 
-def finish(state: ScumState, names: Sequence[str]) -> list[Event]:
+def finish(state: ScumState, names: Sequence[str]) -> list[ScumHandFinished]:
     """Score a hand by its finishing order (R31); set the next hand's roles (T1, T2).
 
     Raises:
@@ -257,7 +270,7 @@ def finish(state: ScumState, names: Sequence[str]) -> list[Event]:
     return finish_events(match, order)
 
 
-def finish_events(match: Match, order: list[str]) -> list[Event]:
+def finish_events(match: Match, order: list[str]) -> list[ScumHandFinished]:
     """The event that scores the hand by ``order`` and sets the next hand's roles (R31, T2)."""
     points = score_hand(match.roles, order)
     next_roles: dict[str, Role] | None = None
@@ -285,7 +298,7 @@ def resolve_player(match: Match, query: str | None) -> str:
     return match_person(query, match.players, what="player")
 
 
-def deal_hand(state: ScumState) -> list[Event]:
+def deal_hand(state: ScumState) -> list[ScumHandDealt]:
     """The console's deal of the hand under way (T10), recorded so that plays of cards a player
     was not dealt are refused (T16); nothing when it was dealt already.
 
@@ -306,7 +319,7 @@ def deal_hand(state: ScumState) -> list[Event]:
 
 
 def pass_cards(state: ScumState, to_magician: Sequence[Card], to_empress: Sequence[Card],
-               to_fool: Sequence[Card]) -> list[Event]:
+               to_fool: Sequence[Card]) -> list[ScumCardsPassed]:
     """The passing before play (R29): the Fool's major to the Magician, his two highest minors
     to the Empress, and the Empress's two minors to the Fool (T13).
 
@@ -326,7 +339,8 @@ def pass_cards(state: ScumState, to_magician: Sequence[Card], to_empress: Sequen
         for (g, r), cards in gives.items()]}]
 
 
-def play(state: ScumState, name: str | None, cards: Sequence[Card]) -> list[Event]:
+def play(state: ScumState, name: str | None,
+         cards: Sequence[Card]) -> list[ScumPlayed | ScumHandFinished]:
     """``name`` (default: the player to act) plays ``cards`` (R30, T18); the hand is scored
     when the third player goes out (R31, T20).
 
@@ -341,7 +355,7 @@ def play(state: ScumState, name: str | None, cards: Sequence[Card]) -> list[Even
                                 "cards": [c.short for c in cards]})
 
 
-def pass_turn(state: ScumState, name: str | None) -> list[Event]:
+def pass_turn(state: ScumState, name: str | None) -> list[ScumPassed]:
     """``name`` (default: the player to act) passes: out of this series (R30, T6).
 
     Raises:
@@ -351,12 +365,12 @@ def pass_turn(state: ScumState, name: str | None) -> list[Event]:
     table = match.current()
     who = resolve_player(match, name)
     verify_turn(table, who, passing=True)
-    return _with_finish(match, {"kind": "scum_passed", "hand": match.hand, "player": who})
+    return [{"kind": "scum_passed", "hand": match.hand, "player": who}]  # nobody goes out
 
 
-def _with_finish(match: Match, event: Event) -> list[Event]:
+def _with_finish(match: Match, event: ScumPlayed) -> list[ScumPlayed | ScumHandFinished]:
     table = match.current()
-    if event["kind"] != "scum_played" or len(event["cards"]) < table.left[event["player"]]:
+    if len(event["cards"]) < table.left[event["player"]]:
         return [event]  # nobody goes out: the hand goes on
     trial = copy.deepcopy(table)
     fold_event(trial, event)
@@ -391,17 +405,20 @@ def _roles_of(players: Sequence[str], raw: Mapping[str, str]) -> dict[str, Role]
 HAND_EVENTS = frozenset({"scum_hand_dealt", "scum_cards_passed", "scum_played", "scum_passed"})
 
 
-def apply(state: ScumState, event: Event) -> ScumState:
+def apply(state: ScumState, event: ScumEvent) -> ScumState:
     """Fold one event in; a broken invariant is a bug and raises InvariantViolation."""
     kind = event.get("kind")
-    if kind == "scum_match_started":
+    if kind not in KINDS:
+        raise _bug(f"unknown event kind {kind!r}")
+    if event["kind"] == "scum_match_started":
         players = list(event["players"])
         if len(players) != PLAYERS or len({p.lower() for p in players}) != PLAYERS:
             raise _bug(f"a match needs four different players, got {players}")
         state.match = Match(players=players, rotate=bool(event["rotate"]), seed=int(event["seed"]),
                             hands=int(event["hands"]), roles=_roles_of(players, event["roles"]))
         state.matches += 1
-    elif kind in HAND_EVENTS:
+    elif event["kind"] in ("scum_hand_dealt", "scum_cards_passed", "scum_played",
+                           "scum_passed"):
         match = state.match
         if match is None or match.is_over or match.table is None:
             raise _bug(f"{kind} with no match going")
@@ -410,7 +427,7 @@ def apply(state: ScumState, event: Event) -> ScumState:
         fold_event(match.table, event)
         match.hand_events.append(copy.deepcopy(event))
         match.said = list(match.table.said)
-    elif kind == "scum_hand_finished":
+    elif event["kind"] == "scum_hand_finished":
         match = state.match
         if match is None or match.is_over:
             raise _bug("a hand finished with no match going")
@@ -444,8 +461,6 @@ def apply(state: ScumState, event: Event) -> ScumState:
             if match.rotate and match.roles != rotate_roles(roles):
                 raise _bug("a rotated match did not rotate (T2)")
         match.new_table()
-    else:
-        raise _bug(f"unknown event kind {kind!r}")
     return state
 
 
@@ -499,28 +514,30 @@ def load(data: ScumJSON) -> ScumState:
 
 
 
-def describe(events: Sequence[Event]) -> list[str]:
+def describe(events: Sequence[ScumEvent]) -> list[str]:
     """What a command's events decided, one line each, for ``scum log`` (F21)."""
     lines: list[str] = []
     for e in events:
-        kind = e.get("kind")
-        if kind == "scum_match_started":
+        if e.get("kind") not in KINDS:
+            continue
+        if e["kind"] == "scum_match_started":
             mode = "rotated" if e["rotate"] else "drawn each hand"
             lines.append(f"{', '.join(e['players'])}; roles {mode}; seed {e['seed']}")
-        elif kind == "scum_hand_dealt":
+        elif e["kind"] == "scum_hand_dealt":
             lines.append(f"hand {e['hand']} dealt by the console")
-        elif kind == "scum_cards_passed":
+        elif e["kind"] == "scum_cards_passed":
             lines.append("passing: " + "; ".join(
                 f"{p['from']} to {p['to']} {' '.join(p['cards'])}" for p in e["passes"]))
-        elif kind == "scum_played":
+        elif e["kind"] == "scum_played":
             lines.append(f"{e['player']} plays {' '.join(e['cards'])}")
-        elif kind == "scum_passed":
+        elif e["kind"] == "scum_passed":
             lines.append(f"{e['player']} passes")
-        elif kind == "scum_hand_finished":
+        elif e["kind"] == "scum_hand_finished":
             lines.append(f"hand {e['hand']}: " + ", ".join(
                 f"{n} {p} ({e['points'][n]:+d})" for n, p in
                 zip(e["order"], ("1st", "2nd", "3rd", "4th"), strict=True)))
     return lines
 
 
-STREAM = StreamSpec(name="scum", empty=ScumState, apply=apply, dump=dump, load=load)
+STREAM = StreamSpec(name="scum", empty=ScumState, apply=apply, dump=dump, load=load,
+                    read=read)

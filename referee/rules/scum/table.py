@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.names import quoted
@@ -31,6 +31,9 @@ from referee.rules.scum.roles import (
     highest_minors,
     sort_hand,
 )
+
+if TYPE_CHECKING:
+    from referee.rules.scum.events import ScumHandEvent
 
 PLACES = ("1st", "2nd", "3rd", "4th")
 
@@ -363,16 +366,16 @@ def cards_of(raw: Sequence[str]) -> list[Card]:
     return [parse_card(c) for c in raw]
 
 
-def fold_event(table: Table, event: Mapping[str, Any]) -> None:
+def fold_event(table: Table, event: ScumHandEvent) -> None:
     """Fold one of the hand's events into ``table``; a move the rules forbid is a bug."""
     kind = event["kind"]
     table.said = []
     try:
-        if kind == "scum_hand_dealt":
+        if event["kind"] == "scum_hand_dealt":
             if table.moves or table.passed_cards or table.holdings is not None:
                 raise _bug("a deal after the hand began")
             table.holdings = {n: sort_hand(cards_of(c)) for n, c in event["cards"].items()}
-        elif kind == "scum_cards_passed":
+        elif event["kind"] == "scum_cards_passed":
             gives = {(Role(g["from_role"]), Role(g["to_role"])): cards_of(g["cards"])
                      for g in event["passes"]}
             verify_passing(table, gives)
@@ -385,9 +388,9 @@ def fold_event(table: Table, event: Mapping[str, Any]) -> None:
                         table.holdings[table.by_role(receiver)].append(card)
                 table.holdings = {n: sort_hand(c) for n, c in table.holdings.items()}
             table.passed_cards = True
-        elif kind == "scum_played":
+        elif event["kind"] == "scum_played":
             _play(table, event["player"], cards_of(event["cards"]))
-        elif kind == "scum_passed":
+        elif event["kind"] == "scum_passed":
             verify_turn(table, event["player"], passing=True)
             table.passed.add(event["player"])
             table.moves += 1

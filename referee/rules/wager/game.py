@@ -9,13 +9,23 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
 from referee.names import check_name, nearest, quoted
 from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
+from referee.rules.wager.events import KINDS, read
 from referee.rules.wager.hands import PointsTable, TableJSON, rank
-from referee.streams import Event, StreamSpec
+from referee.streams import StreamSpec
+
+if TYPE_CHECKING:
+    from referee.rules.wager.events import (
+        WagerElixirChanged,
+        WagerEvent,
+        WagerGameStarted,
+        WagerHandScored,
+        WagerTurnsPlayed,
+    )
 
 TARGET = 999  # R34: first to 999 wins
 ELIXIR_TURNS = 10  # R34 (option): the Elixir changes after this many turns
@@ -126,7 +136,7 @@ def draw_elixir(seed: int, draw: int, leaving: Elixir | None) -> Elixir:
 
 def new_game(state: WagerState, fool: str, mistress: str, *, seed: int,
              table: PointsTable, elixir: Elixir | None = None,
-             elixir_turns: int = ELIXIR_TURNS, abandon: bool = False) -> list[Event]:
+             elixir_turns: int = ELIXIR_TURNS, abandon: bool = False) -> list[WagerGameStarted]:
     """Start a race to 999 between the Fool and the Mistress (R34).
 
     Raises:
@@ -252,12 +262,13 @@ def role_word_notes(game: Game) -> list[str]:
     return notes
 
 
-def _change(game_elixir: Elixir, seed: int, draws: int, reason: str) -> Event:
+def _change(game_elixir: Elixir, seed: int, draws: int, reason: str) -> WagerElixirChanged:
     return {"kind": "wager_elixir_changed",
             "elixir": draw_elixir(seed, draws + 1, game_elixir).value, "reason": reason}
 
 
-def score(state: WagerState, player: str, top: WCard, bottom: WCard) -> list[Event]:
+def score(state: WagerState, player: str, top: WCard,
+          bottom: WCard) -> list[WagerHandScored | WagerElixirChanged]:
     """One turn ending with ``top`` over ``bottom`` in ``player``'s hand (R33, R34, W6-W8).
 
     Raises:
@@ -269,7 +280,7 @@ def score(state: WagerState, player: str, top: WCard, bottom: WCard) -> list[Eve
     name = resolve_player(game, player)
     _check_turn(game, name)
     hand = rank(top, bottom, game.elixir, game.table)
-    events: list[Event] = [{
+    events: list[WagerHandScored | WagerElixirChanged] = [{
         "kind": "wager_hand_scored", "player": name, "top": top.label, "bottom": bottom.label,
         "elixir": game.elixir.value, "hand": hand.kind, "quality": hand.quality,
         "points": hand.points,
@@ -296,7 +307,8 @@ def _check_turn(game: Game, name: str) -> None:
             "turn` for a turn without a hand", ruling="W12")
 
 
-def turn(state: WagerState, count: int = 1, player: str | None = None) -> list[Event]:
+def turn(state: WagerState, count: int = 1,
+         player: str | None = None) -> list[WagerTurnsPlayed | WagerElixirChanged]:
     """``count`` turns played without a hand, alternating from ``player`` (default: the player
     to move, the Fool at the start); the Elixir changes when its turns run out (W6, W12).
 
@@ -313,7 +325,7 @@ def turn(state: WagerState, count: int = 1, player: str | None = None) -> list[E
     if player is not None:
         first = resolve_player(game, player)
         _check_turn(game, first)
-    events: list[Event] = []
+    events: list[WagerTurnsPlayed | WagerElixirChanged] = []
     turns, draws, elixir = game.turns, game.draws, game.elixir
     left = count
     while left:
@@ -354,7 +366,7 @@ def round_number(game: Game) -> int:
     return game.rounds if game.winner is not None else game.rounds + 1
 
 
-def set_elixir(state: WagerState, elixir: Elixir) -> list[Event]:
+def set_elixir(state: WagerState, elixir: Elixir) -> list[WagerElixirChanged]:
     """The Elixir actually on the table, when it differs from the console's (W6).
 
     Raises:
@@ -381,10 +393,12 @@ def _playing(state: WagerState) -> Game:
     return game
 
 
-def apply(state: WagerState, event: Event) -> WagerState:
+def apply(state: WagerState, event: WagerEvent) -> WagerState:
     """Fold one event in; a broken invariant is a bug and raises InvariantViolation."""
     kind = event.get("kind")
-    if kind == "wager_game_started":
+    if kind not in KINDS:
+        raise _bug(f"unknown event kind {kind!r}")
+    if event["kind"] == "wager_game_started":
         fool, mistress = event["fool"], event["mistress"]
         if not fool or not mistress or fool.lower() == mistress.lower():
             raise _bug(f"a game needs two different players, got {fool!r} and {mistress!r}")
@@ -395,7 +409,7 @@ def apply(state: WagerState, event: Event) -> WagerState:
                           elixir_turns=int(event["elixir_turns"]), seed=int(event["seed"]),
                           table=table, scores={fool: 0, mistress: 0})
         state.games += 1
-    elif kind == "wager_hand_scored":
+    elif event["kind"] == "wager_hand_scored":
         game = _playing(state)
         if event["player"] not in game.scores:
             raise _bug(f"{event['player']!r} is not in the game")
@@ -415,7 +429,7 @@ def apply(state: WagerState, event: Event) -> WagerState:
         game.last = event["player"]
         if game.scores[event["player"]] >= TARGET:
             game.winner = event["player"]
-    elif kind == "wager_turns_played":
+    elif event["kind"] == "wager_turns_played":
         game = _playing(state)
         count = int(event["count"])
         if count < 1 or game.turns + count > game.elixir_turns:
@@ -425,7 +439,7 @@ def apply(state: WagerState, event: Event) -> WagerState:
         if first not in game.scores:
             raise _bug(f"{first!r} is not in the game")
         game.last = game.after(first, count)
-    elif kind == "wager_elixir_changed":
+    elif event["kind"] == "wager_elixir_changed":
         game = _playing(state)
         new, reason = Elixir(event["elixir"]), event["reason"]
         if new == game.elixir:
@@ -440,8 +454,6 @@ def apply(state: WagerState, event: Event) -> WagerState:
             raise _bug(f"unknown reason {reason!r} for a new Elixir")
         game.elixir = new
         game.turns = 0
-    else:
-        raise _bug(f"unknown event kind {kind!r}")
     return state
 
 
@@ -485,28 +497,30 @@ def load(data: WagerJSON) -> WagerState:
     return WagerState(game, int(data["games"]))
 
 
-def describe(events: Sequence[Event]) -> list[str]:
+def describe(events: Sequence[WagerEvent]) -> list[str]:
     """What a command's events decided, one line each, for ``wager log`` (W14)."""
     lines: list[str] = []
     for e in events:
-        kind = e.get("kind")
-        if kind == "wager_game_started":
+        if e.get("kind") not in KINDS:
+            continue
+        if e["kind"] == "wager_game_started":
             lines.append(f"{e['fool']} (Fool) against {e['mistress']} (Mistress); Elixir "
                          f"{e['elixir']}, {e['elixir_turns']} turns; seed {e['seed']}")
-        elif kind == "wager_hand_scored":
+        elif e["kind"] == "wager_hand_scored":
             hand = "no hand" if e["hand"] == "none" else (
                 "poison" if e["hand"] == "poison" else f"{e['quality']} {e['hand']}")
             lines.append(f"{e['player']}: {e['top']} over {e['bottom']} under {e['elixir']}: "
                          f"{hand}, {e['points']:+d}")
-        elif kind == "wager_turns_played":
+        elif e["kind"] == "wager_turns_played":
             who = f" from {e['player']}" if e.get("player") else ""
             lines.append(f"{e['count']} turn{'s' if e['count'] != 1 else ''} without a "
                          f"hand{who}")
-        elif kind == "wager_elixir_changed":
+        elif e["kind"] == "wager_elixir_changed":
             why = {"set": "after a set", "turns": "its turns ran out",
                    "table": "as on the table"}.get(e["reason"], e["reason"])
             lines.append(f"Elixir now {e['elixir']} ({why})")
     return lines
 
 
-STREAM = StreamSpec(name="wager", empty=WagerState, apply=apply, dump=dump, load=load)
+STREAM = StreamSpec(name="wager", empty=WagerState, apply=apply, dump=dump, load=load,
+                    read=read)
