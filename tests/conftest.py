@@ -44,6 +44,18 @@ MEMORY = Path("/dev/shm")
 DISK = Path(os.environ.get("REFEREE_DISK_TMP") or tempfile.gettempdir())
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker a core, and one more when the system tests run. Those spend
+    much of their time waiting (for a browser to draw, a server to answer, a process to die),
+    and a worker more keeps both cores busy meanwhile: on this 2-core machine the whole run
+    went from about 62 s to 53 s. ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    waiting = "not system" not in (config.option.markexpr or "")
+    return (cores or 1) + (1 if waiting else 0)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     if config.option.basetemp or os.environ.get("PYTEST_XDIST_WORKER") or \
             os.environ.get("REFEREE_TEST_ON_DISK") or not MEMORY.is_dir() or \

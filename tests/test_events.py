@@ -14,6 +14,7 @@ from referee.cli.main import app
 from referee.errors import InvariantViolation
 from referee.evening import events, folds
 from referee.storage.store import open_evening
+from tests.cli.serving import make_demo
 
 
 def test_every_kind_the_fold_knows_has_a_record() -> None:
@@ -22,9 +23,7 @@ def test_every_kind_the_fold_knows_has_a_record() -> None:
 
 @pytest.fixture(scope="module")
 def demo_events(tmp_path_factory: pytest.TempPathFactory) -> list[dict[str, object]]:
-    db: Path = tmp_path_factory.mktemp("events") / "demo.json"
-    result = CliRunner().invoke(app, ["demo", "--db", str(db)])
-    assert result.exit_code == 0, result.output
+    db = make_demo(tmp_path_factory.mktemp("events"))
     with open_evening(db, write=False) as ev:
         return [r["event"] for r in ev.records("evening")]
 

@@ -19,6 +19,7 @@ from referee.evening import commands, play, souls
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
 from referee.evening.state import State, dump
+from referee.evening.state import copy as copy_state
 from referee.streams import Event
 
 FOOL = "Fiona"
@@ -34,8 +35,9 @@ COBALT, AMBER, GREEN = "the cobalt phial", "the amber bottle", "the cracked gree
 
 
 def fold(state: State, events: list[Event]) -> State:
-    """Fold events into a copy of ``state``, as the store does."""
-    state = copy.deepcopy(state)
+    """Fold events into a copy of ``state`` (the console's own, ``state.copy``), as a command
+    does."""
+    state = copy_state(state)
     for event in events:
         state = apply(state, copy.deepcopy(event))
     return state

@@ -234,6 +234,22 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     """
     if not isinstance(text, str):
         text = " ".join(text)
+    known = _PARSED.get(text)
+    if known is not None:
+        return list(known)
+    cards = _parse(text)
+    if len(_PARSED) < _PARSED_MAX:
+        _PARSED[text] = tuple(cards)
+    return cards
+
+
+#: What each text already read parsed to. Cards are immutable, so the tuple is shared and
+#: each caller gets a list of its own; the betting asks for the same up cards at every step.
+_PARSED: dict[str, tuple[Card, ...]] = {}
+_PARSED_MAX = 4096
+
+
+def _parse(text: str) -> list[Card]:
     cards: list[Card] = []
     for part in text.split(","):
         words = part.split()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -18,10 +19,23 @@ from referee.cli.main import app
 
 
 def make_demo(folder: Path) -> Path:
-    db = folder / "demo.json"
-    result = CliRunner().invoke(app, ["demo", "--db", str(db), "--quiet"])
-    assert result.exit_code == 0, result.output
-    return db
+    """The demo evening in ``folder`` (``demo.json`` and its backups): played once in each
+    test process, in a folder of its own, and copied from there after that."""
+    global _played
+    if _played is None:
+        played = Path(tempfile.mkdtemp(prefix="demo-")) / "demo.json"
+        result = CliRunner().invoke(app, ["demo", "--db", str(played), "--quiet"])
+        assert result.exit_code == 0, result.output
+        assert "The evening's status" in result.output
+        _played = played
+    folder.mkdir(parents=True, exist_ok=True)
+    for made in sorted(_played.parent.glob("demo.json*")):
+        if not made.name.endswith(".lock"):
+            shutil.copyfile(made, folder / made.name)
+    return folder / "demo.json"
+
+
+_played: Path | None = None
 
 
 @pytest.fixture(scope="session")

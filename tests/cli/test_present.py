@@ -12,19 +12,12 @@ from typing import Any
 import pytest
 
 from tests.cli.conftest import GM
+from tests.cli.serving import make_demo
 
 
 @pytest.fixture(scope="module")
 def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from typer.testing import CliRunner
-
-    from referee.cli.main import app
-
-    db = tmp_path_factory.mktemp("demo") / "demo.json"
-    result = CliRunner().invoke(app, ["demo", "--db", str(db), "--quiet"])
-    assert result.exit_code == 0, result.output
-    assert "The evening's status" in result.output
-    return db
+    return make_demo(tmp_path_factory.mktemp("demo"))
 
 
 @pytest.fixture
