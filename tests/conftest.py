@@ -44,6 +44,7 @@ MEMORY = Path("/dev/shm")
 DISK = Path(os.environ.get("REFEREE_DISK_TMP") or tempfile.gettempdir())
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto``: one worker a core, and one more when the system tests run. Those spend
     much of their time waiting (for a browser to draw, a server to answer, a process to die),
