@@ -35,12 +35,17 @@ def gm(runner: CliRunner, db: Path) -> GM:
 
 @pytest.fixture
 def evening(gm: GM) -> GM:
-    """Max and two seats; Ada has risen, so she and Ann may trade chips (R16); three backups."""
+    """Max and two seats; Ada has risen, so she and Ann may trade chips (R16); three backups
+    (played once, ``GM.played``)."""
+    gm.played("faults", _play_evening)
+    return gm
+
+
+def _play_evening(gm: GM) -> None:
     gm("new", "--fool", "Max", *SEATS)
     gm("rise", "Ada")
     gm(*GIVE)
     gm("chips", "give", "Ann", "Ada", "red:1")
-    return gm
 
 
 def folder_bytes(folder: Path) -> dict[str, bytes]:

@@ -38,6 +38,12 @@ def host(gm: GM) -> Host:
 
 @pytest.fixture
 def cast(host: Host) -> Host:
+    """Alice and Bob (played once, ``GM.played``)."""
+    host.gm.played("fate-cast", lambda gm: _play_cast(Host(gm)))
+    return host
+
+
+def _play_cast(host: Host) -> Host:
     host("char", "new", "Alice", "-m", "fiery=7", "-t", "Swordsman=2",
          "-r", "Loved by Miss Atherton=2", "-e", "Crimea:fiery", "-i", "Sabre=3",
          "--player", "The Empress")
@@ -227,6 +233,12 @@ def test_tarot_deck_setting(cast: Host) -> None:
 
 @pytest.fixture
 def lord(host: Host) -> Host:
+    """Lord Ashby and Bob (played once, ``GM.played``)."""
+    host.gm.played("fate-lord", lambda gm: _play_lord(Host(gm)))
+    return host
+
+
+def _play_lord(host: Host) -> Host:
     host("char", "new", "Lord Ashby", "-m", "calm=6", "-i", "Sabre=3", "-t", "Swordsman=2",
          "--weapon", "sabre", "--fight-trait", "sword")
     host("char", "new", "Bob", "-m", "calm=7", "-i", "Pistol=4")

@@ -31,13 +31,18 @@ DOWN = {"Cy": "3C 9C PC", "Ed": "5S 7S AC", "Ada": "8C 2W QC", "Fool": ""}
 
 
 def table(gm: GM) -> None:
+    """The table above, round 1 dealt (played once, ``GM.played``)."""
+    gm.played("powers", _play_table)
+    gm.forfeits = {}  # type: ignore[attr-defined]
+
+
+def _play_table(gm: GM) -> None:
     gm("new", "--fool", "Fool", *SEATS)
     for helper, soul, name, arcanum in GUESSES:
         gm("soul", "guess", helper, soul, "--name", name, "--arcanum", arcanum)
     gm("hand", "start")
     for name, cards in UP[1].items():
         add_up(gm, name, cards)
-    gm.forfeits = {}  # type: ignore[attr-defined]
 
 
 def hand(gm: GM) -> dict[str, Any]:

@@ -42,7 +42,12 @@ def scenario(tmp_path: Path, n: int = 4) -> Path:
 
 @pytest.fixture
 def first(gm: GM) -> GM:
-    """The first evening, played to its closed ceremony."""
+    """The first evening, played to its closed ceremony (once, ``GM.played``)."""
+    gm.played("season-first", _play_first)
+    return gm
+
+
+def _play_first(gm: GM) -> GM:
     gm("new", "--fool", "Max", *SEATS)
     gm("soul", "study", "Di", "cobalt")  # Di learns clue 1 of sheet 1
     # Card of Fate: Alice maims Bob, who then fails a convalescence (F13): Health Maimed, and
