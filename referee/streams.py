@@ -41,12 +41,6 @@ class StreamSpec(Generic[S, E]):
     dump: Callable[[S], Any]
     load: Callable[[Any], S]
     read: Callable[[Event], E] = _as_stored  # type: ignore[assignment]
-    #: A deep copy of a state, where the stream has one cheaper than ``load(dump(state))``.
-    copy: Callable[[S], S] | None = None
-
-    def duplicate(self, state: S) -> S:
-        """A copy of ``state`` that folding on never reaches the original, or the reverse."""
-        return self.copy(state) if self.copy is not None else self.load(self.dump(state))
 
 
 #: Where each stream's spec lives, imported only when that stream is read.

@@ -79,7 +79,7 @@ def transact(stream: str, build: Callable[[Any], list[E]], *,
     with open_evening(path or db_path()) as ev:
         state = ev.state(stream)
         sp = spec(stream)
-        before = sp.duplicate(state)
+        before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
         events = build(state)
         line = command_text(extra)
         after = ev.commit(stream, events, line) if events else state
