@@ -32,7 +32,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("evening", ("referee.evening",)),
     ("storage", ("referee.storage",)),
     ("content", ("referee.content", "referee.rulebook")),
-    ("report", ("referee.report", "referee.season")),
+    ("report", ("referee.report", "referee.report_records", "referee.season")),
     ("serve", ("referee.serve",)),
     # The package's own face (``from referee import parse_cards``) and ``python -m referee``
     # stand with the command line, at the top: nothing below imports them.

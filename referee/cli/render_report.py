@@ -9,7 +9,7 @@ from referee.cli.context import console
 from referee.cli.output import lit
 
 if TYPE_CHECKING:
-    from referee.report import Report
+    from referee.report_records import Report
 
 
 def render_terminal(report: Report) -> None:

@@ -11,7 +11,7 @@ from referee.names import plural
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.report import Claim, Handout
+    from referee.report_records import Claim, Handout
 
 
 class SoulListed(TypedDict):

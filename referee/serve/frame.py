@@ -25,7 +25,7 @@ from referee.serve.room import load_room, room_path
 if TYPE_CHECKING:
     from referee.evening.ceremony import CeremonyClaim
     from referee.evening.state import State
-    from referee.report import Chart, Claim
+    from referee.report_records import Chart, Claim
     from referee.season import WallSeason
     from referee.serve.players import Odds, Replay
     from referee.serve.room import Wall
