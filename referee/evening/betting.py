@@ -13,12 +13,12 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from referee.errors import BadInput, IllegalAction
-from referee.evening.events import Action
+from referee.evening.events import Action, Showdown
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
 from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
-from referee.rules.pots import Layering, build_pots
+from referee.rules.pots import Layering, build_pots, check_named_chips, pick_chips, split_pot
 
 LIMIT_RAISES = 3  # R12
 
@@ -96,6 +96,50 @@ class Table:
         if hand.round.actions == 0:
             return None if missing_up_cards(self.state, hand) else self.opener()
         return next_after(hand, self.able, hand.round.last)
+
+    def forced(self) -> Play:
+        """The Fool's forced play, his turn come (R15): while he holds chips he calls every bet
+        and raise; he bets one chip (the least he can, E4) when he opens with the high hand
+        showing; owing nothing and not opening, he checks."""
+        state, hand = self.state, self.hand
+        due = owed(state, hand, state.fool)
+        if due:
+            n, action, why = (min(due, state.stack(state.fool)), "call",
+                              "the Fool must call while he has chips")
+        elif hand.round.actions == 0:
+            n, action, why = 1, "bet", "the Fool shows the high hand and must bet"
+        else:
+            n, action, why = 0, "check", "nothing to call"
+        return Play(state.fool, action, n, auto=True, why=f"{why} (R15)")
+
+    def verified(self, move: Request, before: Sequence[Action] = ()) -> Play:
+        """The GM's ``move`` verified (R11-R15, S17), the Fool's turn not come: the move a
+        forced move already played this command (``before``) leaves illegal is refused naming
+        that first (R15)."""
+        state, hand = self.state, self.hand
+        name = move.name or self.turn
+        if name is None:
+            raise IllegalAction(waiting_line(state, hand),
+                                ruling="R14" if hand.betting_over else "R9")
+        if name == state.fool:  # never his turn here: his forced moves are played first
+            why = f"{self.turn} is to act" if self.turn else waiting_line(state, hand)
+            raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's "
+                                "forced bets and calls itself (R15)", ruling="R15")
+        amount = move.amount
+        try:
+            named = move.chips() if move.chips else None
+            if named is not None and amount is None and move.action in ("bet", "raise"):
+                amount = sum(named.values()) - (owed(state, hand, name)
+                                                if move.action == "raise" else 0)
+            n = verify_action(state, hand, name, move.action, amount, self)
+        except IllegalAction as exc:
+            if not before:
+                raise
+            said = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}"
+                             .strip() for e in before)
+            raise IllegalAction(f"first the Fool's forced move: {said} (R15); then {exc}",
+                                ruling=exc.ruling) from None
+        return Play(name, move.action, n, named)
 
 
 def who_can_bet(state: State, hand: HandState, suspended: Collection[str]) -> list[str]:
@@ -400,126 +444,99 @@ def can_raise(state: State, hand: HandState, name: str, amount: int | None = Non
     return can_act_so(state, hand, name, "raise", amount)
 
 
-def move(state: State, hand: HandState, name: str, action: str, chips: dict[str, int],
-         *, auto: bool = False, why: str | None = None) -> Action:
-    """The action event of a verified move: ``chips`` by colour (R11)."""
-    made = Action(kind="action", name=name, action=action, chips=chips,
-                  all_in=bool(chips) and sum(chips.values()) == state.stack(name), auto=auto)
-    if why is not None:
-        made["why"] = why
-    return made
+@dataclass(frozen=True)
+class Play:
+    """A move decided, and verified, before its chips are named: who, what, the chips it puts
+    in, the colours the GM named (``--chips``, R11) if any; the Fool's forced moves are
+    ``auto``, and say why (R15)."""
+
+    name: str
+    action: str
+    n: int
+    chips: dict[str, int] | None = None
+    auto: bool = False
+    why: str | None = None
 
 
-def played(state: State, hand: HandState, name: str, action: str, n: int,
-           chips: dict[str, int] | None = None) -> Action:
-    """The event of a verified move putting in ``n`` chips: the colours named (``--chips``,
-    R11), or else picked from the player's own colour first (R11, the house setting)."""
-    from referee.rules.pots import check_named_chips, pick_chips
-
+def paid(state: State, play: Play) -> Action:
+    """The action event of a verified ``play``, its chips by colour (R11): the colours named,
+    checked against what the player holds, or else picked from the player's own colour first
+    (R11, the house setting). The one place a move's chips are chosen."""
+    name, action, chips = play.name, play.action, play.chips
     if chips is None:
         own = state.colour_of(name)
-        chips = pick_chips(state.holding(name), n, own=own,
-                           own_first=state.own_colour_first)
+        chips = pick_chips(state.holding(name), play.n, own=own, own_first=state.own_colour_first)
     else:
         if action in ("check", "fold"):
             raise BadInput(f"--chips makes no sense with {action}")
         check_named_chips(state.holding(name), chips, name)
-        if sum(chips.values()) != n:
+        if sum(chips.values()) != play.n:
             raise BadInput(f"the chips named add up to {sum(chips.values())}, but this {action} "
-                           f"puts in {n}", ruling="R11")
-    return move(state, hand, name, action, chips)
+                           f"puts in {play.n}", ruling="R11")
+    made = Action(kind="action", name=name, action=action, chips=chips,
+                  all_in=bool(chips) and sum(chips.values()) == state.stack(name),
+                  auto=play.auto)
+    if play.why is not None:
+        made["why"] = play.why
+    return made
 
 
 def bet(state: State, hand: HandState, name: str, amount: int | None = None,
         chips: dict[str, int] | None = None) -> Action:
     """``name`` bets (R12): verified, as its event."""
-    return played(state, hand, name, "bet", verify_bet(state, hand, name, amount), chips)
+    return paid(state, Play(name, "bet", verify_bet(state, hand, name, amount), chips))
 
 
 def raise_(state: State, hand: HandState, name: str, amount: int | None = None,
            chips: dict[str, int] | None = None) -> Action:
     """``name`` raises (R12): verified, as its event."""
-    return played(state, hand, name, "raise", verify_raise(state, hand, name, amount), chips)
+    return paid(state, Play(name, "raise", verify_raise(state, hand, name, amount), chips))
 
 
 def call(state: State, hand: HandState, name: str,
          chips: dict[str, int] | None = None) -> Action:
     """``name`` calls (R12, R14): verified, as its event."""
-    return played(state, hand, name, "call", verify_call(state, hand, name), chips)
+    return paid(state, Play(name, "call", verify_call(state, hand, name), chips))
 
 
 def check(state: State, hand: HandState, name: str) -> Action:
     """``name`` checks (R12): verified, as its event."""
-    return played(state, hand, name, "check", verify_check(state, hand, name))
+    return paid(state, Play(name, "check", verify_check(state, hand, name)))
 
 
 def fold(state: State, hand: HandState, name: str) -> Action:
     """``name`` folds (R12): verified, as its event."""
-    return played(state, hand, name, "fold", verify_fold(state, hand, name))
+    return paid(state, Play(name, "fold", verify_fold(state, hand, name)))
 
 
-# -- the Fool's forced moves (R15) -----------------------------------------------------------
-
-
-def forced_move(state: State, hand: HandState, table: Table | None = None) -> Action | None:
-    """The Fool's forced play when it is his turn (R15), as the action event to record.
-
-    While he holds chips he calls every bet and raise; he bets one chip (the least he can,
-    E4) when he opens with the high hand showing; owing nothing and not opening, he checks.
-    None when it is not his turn (including before the round's up cards are given, E4).
-    """
-    if (table or Table(state, hand)).turn != state.fool:
-        return None
-    due = owed(state, hand, state.fool)
-    stack = state.stack(state.fool)
-    if due:
-        n, action, why = min(due, stack), "call", "the Fool must call while he has chips"
-    elif hand.round.actions == 0:
-        n, action, why = 1, "bet", "the Fool shows the high hand and must bet"
-    else:
-        n, action, why = 0, "check", "nothing to call"
-    from referee.rules.pots import pick_chips
-
-    chips = pick_chips(state.holding(state.fool), n, own=None) if n else {}
-    return move(state, hand, state.fool, action, chips, auto=True, why=f"{why} (R15)")
+def forced_move(state: State, hand: HandState) -> Action | None:
+    """The Fool's forced play when it is his turn (R15, ``Table.forced``), as the action event
+    to record; None when it is not his turn (including before the round's up cards are
+    given, E4)."""
+    table = Table(state, hand)
+    return paid(state, table.forced()) if table.turn == state.fool else None
 
 
 # -- the machine's step ---------------------------------------------------------------------
 
 
 def step(state: State, hand: HandState, move: Request | None,
-         before: Sequence[Action] = ()) -> Action | None:
+         before: Sequence[Action] = ()) -> Action | Showdown | None:
     """What the betting records next, from one folded state: the Fool's forced move when it
-    is his turn (R15), else the GM's ``move`` verified (R11-R15, S17), else None (nothing
-    follows by itself). ``before`` are the forced moves already played this command: a move
-    they leave illegal is refused naming them first (R15)."""
-    table = Table(state, hand)  # the powers in force, read once for this step
-    forced = forced_move(state, hand, table)
-    if forced is not None or move is None:
-        return forced
-    name = move.name or table.turn
-    if name is None:
-        raise IllegalAction(waiting_line(state, hand),
-                            ruling="R14" if hand.betting_over else "R9")
-    if name == state.fool:  # never his turn here: his forced moves are played above
-        why = f"{table.turn} is to act" if table.turn else waiting_line(state, hand)
-        raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's forced "
-                            "bets and calls itself (R15)", ruling="R15")
-    amount = move.amount
-    try:
-        named = move.chips() if move.chips else None
-        if named is not None and amount is None and move.action in ("bet", "raise"):
-            amount = sum(named.values()) - (owed(state, hand, name)
-                                            if move.action == "raise" else 0)
-        n = verify_action(state, hand, name, move.action, amount, table)
-    except IllegalAction as exc:
-        if not before:
-            raise
-        said = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
-                         for e in before)
-        raise IllegalAction(f"first the Fool's forced move: {said} (R15); then {exc}",
-                            ruling=exc.ruling) from None
-    return played(state, hand, name, move.action, n, named)
+    is his turn (R15), else the GM's ``move`` verified (R11-R15, S17), else, every stakeholder
+    having folded, the Fool's uncontested pot (R15, E7), else None: nothing follows by itself.
+    ``before`` are the forced moves already played this command: a move they leave illegal is
+    refused naming them first (R15). The table is read once; the chips are chosen last."""
+    table = Table(state, hand)  # the question, and the powers in force, read in one pass
+    if table.turn == state.fool:
+        play = table.forced()
+    elif move is not None:
+        play = table.verified(move, before)
+    elif hand.live == [state.fool]:
+        return uncontested(state, hand)
+    else:
+        return None
+    return paid(state, play)
 
 
 @dataclass(frozen=True)
@@ -561,3 +578,18 @@ def begin_round(state: State, hand: HandState) -> None:
 def pots(state: State, hand: HandState) -> Layering:
     """The hand's main pot, side pots and uncalled chips as they stand (R14, R15)."""
     return build_pots(hand.contrib, hand.live, state.fool, hand.antes)
+
+
+def uncontested(state: State, hand: HandState) -> Showdown:
+    """Every stakeholder has folded: the Fool takes the pot without a showdown, his hand live
+    to the end (R15, E7); uncalled chips go back (R15)."""
+    layering = pots(state, hand)
+    colours = {s.name: s.colour for s in state.seats}
+    return Showdown(
+        kind="showdown", hands={}, best={}, leaders=[], returned=layering.returned,
+        pots=[{"name": "main pot" if i == 0 else f"side pot {i}", "chips": pot.chips,
+               "eligible": list(pot.eligible), "winners": [state.fool],
+               "shares": split_pot(pot.chips, [state.fool], colours),
+               "why": "every stakeholder folded; the Fool's hand is live to the end (R15)"}
+              for i, pot in enumerate(layering.pots)],
+        magic=False)
