@@ -153,6 +153,25 @@ def test_s17_the_powers_in_force_are_read_once_as_each_player_would_be_asked(
 
 @settings(max_examples=examples(150))
 @given(_rounds())
+def test_s17_the_moves_the_powers_leave_are_narrowed_once_from_the_rules_moves(
+        table_state: tuple[State, HandState]) -> None:
+    """The table reads what the powers leave each player once, from the moves the rules give
+    them: the moves offered are those, and narrowing them again (as the verifier once did,
+    from the moves offered) changes nothing."""
+    state, hand = table_state
+    table = betting.Table(state, hand)
+    for name, left in table.limits.left.items():
+        rules = table.by_the_rules(name)
+        assert set(left.moves) <= {*rules.moves, "fold"}
+        assert constraints.narrow(list(left.moves), rules.owes > 0,
+                                  table.limits.narrowing[name]) == list(left.moves)
+    if table.options is not None:
+        left = table.limits.left.get(table.options.name)
+        assert left is None or table.options.moves == left.moves
+
+
+@settings(max_examples=examples(150))
+@given(_rounds())
 def test_r12_every_move_offered_passes_its_verifier_and_can_agrees_with_verify(
         table_state: tuple[State, HandState]) -> None:
     state, hand = table_state

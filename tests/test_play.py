@@ -101,6 +101,28 @@ def test_e25_fix_records_the_opener_it_would_have_changed(state: State) -> None:
     refused(state, play.fix, "Ada", "KC", "5S", match="not among Ada's up cards")
 
 
+def test_a_bet_reads_the_powers_in_force_once_a_step(
+        state: State, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step of the betting machine reads the powers in force once (``betting.Table``);
+    the fold of the move asks only who can still bet, and reads no constraints: a bet and the
+    step that finds nothing follows it build two (R15, S17)."""
+    from referee.evening.powers import constraints
+
+    state = do(state, play.start_hand, now=0.0)
+    state = do(state, play.show, [("Ada", "2C 3W"), ("Cy", "4C 4W"), ("Max", "KC KW QS QP")])
+    built: list[object] = []
+    real = constraints.constraints
+
+    def counted(*args: Any) -> constraints.Constraints:
+        built.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(constraints, "constraints", counted)
+    events = play.act_said(state, None, "bet")
+    assert [(e["name"], e["action"]) for e in events] == [("Cy", "bet")]
+    assert len(built) == 2
+
+
 def test_e27_bets_are_what_was_said(state: State) -> None:
     state = do(state, play.start_hand, now=0.0, open_phase=True)
     state = do(state, play.show, [("Ada", "KC KW"), ("Cy", "2C 3W"), ("Max", "4C 6W 8S 9P")])

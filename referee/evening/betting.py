@@ -9,19 +9,16 @@ for him.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from referee.errors import IllegalAction
-from referee.evening.events import Action
+from referee.errors import BadInput, IllegalAction
+from referee.evening.events import Action, Showdown
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
 from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
-
-if TYPE_CHECKING:
-    from referee.rules.pots import Layering
+from referee.rules.pots import Layering, build_pots, check_named_chips, pick_chips, split_pot
 
 LIMIT_RAISES = 3  # R12
 
@@ -33,57 +30,62 @@ ALL_UP = (4, 7)
 
 class Table:
     """One question put to the betting (whose turn is it, what may they do, is this move
-    legal): the state, the hand and the constraints of the powers in force, read once
-    (``constraints.constraints``). Every answer below is a method of one ``Table``."""
+    legal), read in one pass: the moves the rules give each player (R12-R15), the powers in
+    force turned once into the constraints they impose (``constraints.constraints``: who is
+    suspended, the up cards that count, parsed and ranked, whom a power names to open, the
+    moves each player is left), and from those who can bet, whose turn it is and what they may
+    do. Every answer below reads what the pass found; none asks the powers again."""
 
     def __init__(self, state: State, hand: HandState) -> None:
         self.state, self.hand = state, hand
-        self.limits = constraints.constraints(state, hand)
+        rules = {name: self.by_the_rules(name) for name in hand.live}
+        self.limits = constraints.constraints(
+            state, hand, {name: (o.moves, o.owes > 0) for name, o in rules.items()})
+        self.able = who_can_bet(state, hand, self.limits.suspended)
+        self.turn = self.to_act()
+        self.options: Options | None = None  # what the player to act may do now
+        if self.turn is not None:
+            left = self.limits.left.get(self.turn)  # S17: narrowed by the powers in force
+            what = rules[self.turn]
+            self.options = what if left is None else Options(what.name, what.owes, left.moves)
 
-    def can_act(self, name: str) -> bool:
-        """Still in the hand and holding chips to bet with (an all-in player cannot act)."""
-        hand = self.hand
-        return (name in hand.order and name not in hand.folded
-                and self.state.stack(name) > 0
-                and name not in self.limits.suspended)  # S19: Suspended plays as if all-in
-
-    def actors(self) -> list[str]:
-        return [p for p in self.hand.order if self.can_act(p)]
-
-    def missing_up_cards(self) -> list[str]:
-        return missing_up_cards(self.state, self.hand)
+    def by_the_rules(self, name: str) -> Options:
+        """What ``name`` would owe and might do by the rules, were it their turn (R12-R15)."""
+        state, hand = self.state, self.hand
+        r = hand.round
+        due = owed(state, hand, name)
+        if name == state.fool:  # R15: his move is forced, the console plays it
+            return Options(name, due, ("call",) if due else (("bet",) if r.actions == 0
+                                                             else ("check",)))
+        if due == 0:
+            return Options(name, due, ("check", "bet") if r.bet == 0 else (
+                ("check", "raise") if may_raise(hand) else ("check",)))
+        if state.stack(name) > due and may_raise(hand):
+            return Options(name, due, ("call", "raise", "fold"))
+        return Options(name, due, ("call", "fold"))
 
     def first_in(self, names: list[str]) -> str:
         """The best showing hand among ``names`` (R9; dead cards count for nothing, S21), ties
-        to the seat nearest the Fool's left, the Fool last (H5): ``hands.first_to_bet`` on the
-        machine's own cards, checked when they were shown and parsed once (``Constraints``)."""
-        from referee.rules.hands import best_hand
-
-        showing = self.limits.showing  # hand.order runs from the Fool's left, the Fool last
-        return max((n for n in self.hand.order if n in names),  # max keeps the first of equals
-                   key=lambda n: best_hand(showing.get(n, []), magic=True))
+        to the seat nearest the Fool's left, the Fool last (H5): ranked on the machine's own
+        cards, checked when they were shown and parsed and ranked once (``Constraints``)."""
+        ranks = self.limits.ranks  # hand.order runs from the Fool's left, the Fool last
+        seats = [n for n in self.hand.order if n in names]
+        bare = [n for n in seats if n not in ranks]
+        if bare:
+            raise BadInput(f"{bare[0]} shows no up card that counts, so the round's opener "
+                           "cannot be ranked (R9)", ruling="R9")
+        return max(seats, key=ranks.__getitem__)  # max keeps the first of equals
 
     def opener(self) -> str | None:
         """Who opens the current round: the highest showing among those who can bet (R9,
-        R15: the Fool without chips cannot bet, so the best-showing stakeholder opens)."""
+        R15: the Fool without chips cannot bet, so the best-showing stakeholder opens), unless
+        a power names the opener (S20: the first of those it names who can bet)."""
         if self.hand.round.opener is not None:
             return self.hand.round.opener
-        able = self.actors()
-        if not able:
+        if not self.able:
             return None
-        return self.limits.opener(able) or self.first_in(able)  # S20
-
-    def next_after(self, last: str | None) -> str | None:
-        order = self.hand.order
-        start = next((i + 1 for i, name in enumerate(order) if name == last), 0)
-        for name in order[start:] + order[:start]:
-            if self.can_act(name) and self.owes_action(name):
-                return name
-        return None
-
-    def owes_action(self, name: str) -> bool:
-        r = self.hand.round
-        return name not in r.acted or r.committed.get(name, 0) < r.bet
+        named = next((p for p in self.limits.openers if p in self.able), None)  # S20
+        return named or self.first_in(self.able)
 
     def to_act(self) -> str | None:
         """The player whose turn it is; None when the round's betting is complete, or before
@@ -92,46 +94,80 @@ class Table:
         if hand.betting_over:
             return None
         if hand.round.actions == 0:
-            return None if self.missing_up_cards() else self.opener()
-        return self.next_after(hand.round.last)
+            return None if missing_up_cards(self.state, hand) else self.opener()
+        return next_after(hand, self.able, hand.round.last)
 
-    def owed(self, name: str) -> int:
-        return owed(self.state, self.hand, name)
-
-    def options(self) -> Options | None:
-        """What the player to act may do now (R12-R15; narrowed by powers in force, S17)."""
-        name = self.to_act()
-        if name is None:
-            return None
+    def forced(self) -> Play:
+        """The Fool's forced play, his turn come (R15): while he holds chips he calls every bet
+        and raise; he bets one chip (the least he can, E4) when he opens with the high hand
+        showing; owing nothing and not opening, he checks."""
         state, hand = self.state, self.hand
-        r = hand.round
-        due = self.owed(name)
-        if name == state.fool:  # R15: his move is forced, the console plays it
-            return Options(name, due, ("call",) if due else (("bet",) if r.actions == 0
-                                                             else ("check",)))
-        moves: list[str] = []
-        if due == 0:
-            moves.append("check")
-            if r.bet == 0:
-                moves.append("bet")
-            elif may_raise(hand):
-                moves.append("raise")
+        due = owed(state, hand, state.fool)
+        if due:
+            n, action, why = (min(due, state.stack(state.fool)), "call",
+                              "the Fool must call while he has chips")
+        elif hand.round.actions == 0:
+            n, action, why = 1, "bet", "the Fool shows the high hand and must bet"
         else:
-            moves.append("call")
-            if state.stack(name) > due and may_raise(hand):
-                moves.append("raise")
-            moves.append("fold")
-        moves = self.limits.allowed(name, moves, due > 0)[0]  # S17: powers in force
-        return Options(name, due, tuple(moves))
+            n, action, why = 0, "check", "nothing to call"
+        return Play(state.fool, action, n, auto=True, why=f"{why} (R15)")
+
+    def verified(self, move: Request, before: Sequence[Action] = ()) -> Play:
+        """The GM's ``move`` verified (R11-R15, S17), the Fool's turn not come: the move a
+        forced move already played this command (``before``) leaves illegal is refused naming
+        that first (R15)."""
+        state, hand = self.state, self.hand
+        name = move.name or self.turn
+        if name is None:
+            raise IllegalAction(waiting_line(state, hand),
+                                ruling="R14" if hand.betting_over else "R9")
+        if name == state.fool:  # never his turn here: his forced moves are played first
+            why = f"{self.turn} is to act" if self.turn else waiting_line(state, hand)
+            raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's "
+                                "forced bets and calls itself (R15)", ruling="R15")
+        amount = move.amount
+        try:
+            named = move.chips() if move.chips else None
+            if named is not None and amount is None and move.action in ("bet", "raise"):
+                amount = sum(named.values()) - (owed(state, hand, name)
+                                                if move.action == "raise" else 0)
+            n = verify_action(state, hand, name, move.action, amount, self)
+        except IllegalAction as exc:
+            if not before:
+                raise
+            said = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}"
+                             .strip() for e in before)
+            raise IllegalAction(f"first the Fool's forced move: {said} (R15); then {exc}",
+                                ruling=exc.ruling) from None
+        return Play(name, move.action, n, named)
+
+
+def who_can_bet(state: State, hand: HandState, suspended: Collection[str]) -> list[str]:
+    """Who can still bet, in seat order: in the hand, not folded, holding chips (an all-in
+    player cannot act, R14), and not ``suspended`` (S19: Suspended plays as if all-in)."""
+    return [p for p in hand.order if p not in hand.folded and state.stack(p) > 0
+            and p not in suspended]
+
+
+def next_after(hand: HandState, able: Collection[str], last: str | None) -> str | None:
+    """The next player round the table after ``last`` who can bet and owes an action (E2);
+    None when the round's betting is complete."""
+    order, r = hand.order, hand.round
+    start = next((i + 1 for i, name in enumerate(order) if name == last), 0)
+    for name in order[start:] + order[:start]:
+        if name in able and (name not in r.acted or r.committed.get(name, 0) < r.bet):
+            return name
+    return None
+
+
+def actors(state: State, hand: HandState) -> list[str]:
+    """Who can still bet (R14, S19), the powers read for that alone."""
+    return who_can_bet(state, hand, constraints.suspended_players(hand))
 
 
 def can_act(state: State, hand: HandState, name: str) -> bool:
     """Still in the hand and holding chips to bet with (an all-in player cannot act)."""
-    return Table(state, hand).can_act(name)
-
-
-def actors(state: State, hand: HandState) -> list[str]:
-    return Table(state, hand).actors()
+    return name in actors(state, hand)
 
 
 # -- up cards (R9) --------------------------------------------------------------------------
@@ -171,10 +207,10 @@ def first_in(state: State, hand: HandState, names: list[str],
              showing: dict[str, list[str]] | None = None) -> str:
     """The best showing hand among ``names`` (R9), ties to the seat nearest the Fool's left,
     the Fool last (H5). ``showing`` defaults to the hand's up cards that count (S21)."""
-    if showing is None:
-        return Table(state, hand).first_in(names)
     from referee.rules.hands import first_to_bet
 
+    if showing is None:
+        showing = constraints.live_showing(hand)
     seats = [n for n in hand.order if n in names]
     return first_to_bet([(n, parse_cards(showing.get(n, []))) for n in seats],
                         fool=state.fool if state.fool in seats else None, magic=True)
@@ -187,7 +223,7 @@ def opener(state: State, hand: HandState) -> str | None:
 
 def to_act(state: State, hand: HandState) -> str | None:
     """The player whose turn it is (``Table.to_act``)."""
-    return Table(state, hand).to_act()
+    return Table(state, hand).turn
 
 
 def owed(state: State, hand: HandState, name: str) -> int:
@@ -209,8 +245,8 @@ class Options:
 
 
 def options(state: State, hand: HandState) -> Options | None:
-    """What the player to act may do now (``Table.options``)."""
-    return Table(state, hand).options()
+    """What the player to act may do now (R12-R15; narrowed by powers in force, S17)."""
+    return Table(state, hand).options
 
 
 def waiting_line(state: State, hand: HandState) -> str:
@@ -256,10 +292,10 @@ ALL = -1  #: ``bet NAME all`` / ``raise NAME all``: every chip the player holds 
 
 
 def verify_turn(state: State, hand: HandState, name: str, action: str,
-                amount: int | None = None, table: Table | None = None) -> Table:
+                amount: int | None = None, table: Table | None = None) -> None:
     """Raise IllegalAction unless it is ``name``'s turn to move and the powers in force allow
-    ``action`` (S17); the verified table, for the move's own verifier. ``table``: the one
-    already read for this question (``step``), else one is read here."""
+    ``action`` (S17). ``table``: the one already read for this question (``step``), else one
+    is read here."""
     if hand.betting_over or (hand.round.actions == 0 and missing_up_cards(state, hand)):
         raise IllegalAction(waiting_line(state, hand), ruling="R14" if hand.betting_over
                             else "R9")
@@ -273,19 +309,22 @@ def verify_turn(state: State, hand: HandState, name: str, action: str,
                             f"{act_hint(state, hand)}", ruling="R14")
     if table is None:
         table = Table(state, hand)
-    if name != table.to_act():
+    if name != table.turn:
         raise IllegalAction(f"not {name}'s turn: {act_hint(state, hand)}")
-    what = table.options()
-    if what is not None:  # S17: an action a power in force forbids is refused, naming it
-        table.limits.check(name, action, amount, list(what.moves), table.owed(name) > 0)
-    return table
+    left = table.limits.left.get(name)  # S17: what a power in force forbids is refused, naming it
+    if left is not None and action not in left.moves:
+        raise IllegalAction(f"{name} may not {action} now: {name} must "
+                            f"{' or '.join(left.moves)} ({left.powers}, S17)", ruling="S17")
+    if left is not None and left.one_chip and action == "bet" and amount not in (None, 1):
+        raise IllegalAction(f"{name} must bet one chip or fold ({left.powers}, S17)",
+                            ruling="S17")
 
 
 def verify_check(state: State, hand: HandState, name: str, amount: int | None = None,
                  table: Table | None = None) -> int:
     """R12: a check when nothing is owed; puts in nothing."""
-    table = verify_turn(state, hand, name, "check", amount, table)
-    due = table.owed(name)
+    verify_turn(state, hand, name, "check", amount, table)
+    due = owed(state, hand, name)
     if due:
         raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
                             f"{act_hint(state, hand)}")
@@ -304,8 +343,8 @@ def verify_fold(state: State, hand: HandState, name: str, amount: int | None = N
 def verify_call(state: State, hand: HandState, name: str, amount: int | None = None,
                 table: Table | None = None) -> int:
     """R12, R14: a call puts in what is owed, or every chip held (all-in)."""
-    table = verify_turn(state, hand, name, "call", amount, table)
-    due = table.owed(name)
+    verify_turn(state, hand, name, "call", amount, table)
+    due = owed(state, hand, name)
     if not due:
         raise IllegalAction(f"nothing to call for {name}; {act_hint(state, hand)}")
     return min(due, state.stack(name))
@@ -325,8 +364,8 @@ def verify_raise(state: State, hand: HandState, name: str, amount: int | None = 
                  table: Table | None = None) -> int:
     """R12, R14, R15, E5, E27: a raise over the round's bet; returns the chips it puts in
     (the call and the raise)."""
-    table = verify_turn(state, hand, name, "raise", amount, table)
-    due, stack = table.owed(name), state.stack(name)
+    verify_turn(state, hand, name, "raise", amount, table)
+    due, stack = owed(state, hand, name), state.stack(name)
     if hand.round.bet == 0:
         raise IllegalAction(f"no bet to raise this round; {act_hint(state, hand)}")
     if name == state.fool:
@@ -389,7 +428,7 @@ def verify_action(state: State, hand: HandState, name: str, action: str, amount:
 
 def can_act_so(state: State, hand: HandState, name: str, action: str,
                amount: int | None = None) -> bool:
-    """Whether ``name`` may ``action`` now (``can_bet``, ``can_call`` ... read the same)."""
+    """Whether ``name`` may ``action`` now (``can_bet`` and ``can_raise`` read the same)."""
     try:
         verify_action(state, hand, name, action, amount)
     except IllegalAction:
@@ -405,139 +444,99 @@ def can_raise(state: State, hand: HandState, name: str, amount: int | None = Non
     return can_act_so(state, hand, name, "raise", amount)
 
 
-def can_call(state: State, hand: HandState, name: str) -> bool:
-    return can_act_so(state, hand, name, "call")
+@dataclass(frozen=True)
+class Play:
+    """A move decided, and verified, before its chips are named: who, what, the chips it puts
+    in, the colours the GM named (``--chips``, R11) if any; the Fool's forced moves are
+    ``auto``, and say why (R15)."""
+
+    name: str
+    action: str
+    n: int
+    chips: dict[str, int] | None = None
+    auto: bool = False
+    why: str | None = None
 
 
-def can_check(state: State, hand: HandState, name: str) -> bool:
-    return can_act_so(state, hand, name, "check")
-
-
-def can_fold(state: State, hand: HandState, name: str) -> bool:
-    return can_act_so(state, hand, name, "fold")
-
-
-def move(state: State, hand: HandState, name: str, action: str, chips: dict[str, int],
-         *, auto: bool = False, why: str | None = None) -> Action:
-    """The action event of a verified move: ``chips`` by colour (R11)."""
-    made = Action(kind="action", name=name, action=action, chips=chips,
-                  all_in=bool(chips) and sum(chips.values()) == state.stack(name), auto=auto)
-    if why is not None:
-        made["why"] = why
-    return made
-
-
-def played(state: State, hand: HandState, name: str, action: str, n: int,
-           chips: dict[str, int] | None = None) -> Action:
-    """The event of a verified move putting in ``n`` chips: the colours named (``--chips``,
-    R11), or else picked from the player's own colour first (R11, the house setting)."""
-    from referee.errors import BadInput
-    from referee.rules.pots import check_named_chips, pick_chips
-
+def paid(state: State, play: Play) -> Action:
+    """The action event of a verified ``play``, its chips by colour (R11): the colours named,
+    checked against what the player holds, or else picked from the player's own colour first
+    (R11, the house setting). The one place a move's chips are chosen."""
+    name, action, chips = play.name, play.action, play.chips
     if chips is None:
         own = state.colour_of(name)
-        chips = pick_chips(state.holding(name), n, own=own,
-                           own_first=state.own_colour_first)
+        chips = pick_chips(state.holding(name), play.n, own=own, own_first=state.own_colour_first)
     else:
         if action in ("check", "fold"):
             raise BadInput(f"--chips makes no sense with {action}")
         check_named_chips(state.holding(name), chips, name)
-        if sum(chips.values()) != n:
+        if sum(chips.values()) != play.n:
             raise BadInput(f"the chips named add up to {sum(chips.values())}, but this {action} "
-                           f"puts in {n}", ruling="R11")
-    return move(state, hand, name, action, chips)
+                           f"puts in {play.n}", ruling="R11")
+    made = Action(kind="action", name=name, action=action, chips=chips,
+                  all_in=bool(chips) and sum(chips.values()) == state.stack(name),
+                  auto=play.auto)
+    if play.why is not None:
+        made["why"] = play.why
+    return made
 
 
 def bet(state: State, hand: HandState, name: str, amount: int | None = None,
         chips: dict[str, int] | None = None) -> Action:
     """``name`` bets (R12): verified, as its event."""
-    return played(state, hand, name, "bet", verify_bet(state, hand, name, amount), chips)
+    return paid(state, Play(name, "bet", verify_bet(state, hand, name, amount), chips))
 
 
 def raise_(state: State, hand: HandState, name: str, amount: int | None = None,
            chips: dict[str, int] | None = None) -> Action:
     """``name`` raises (R12): verified, as its event."""
-    return played(state, hand, name, "raise", verify_raise(state, hand, name, amount), chips)
+    return paid(state, Play(name, "raise", verify_raise(state, hand, name, amount), chips))
 
 
 def call(state: State, hand: HandState, name: str,
          chips: dict[str, int] | None = None) -> Action:
     """``name`` calls (R12, R14): verified, as its event."""
-    return played(state, hand, name, "call", verify_call(state, hand, name), chips)
+    return paid(state, Play(name, "call", verify_call(state, hand, name), chips))
 
 
 def check(state: State, hand: HandState, name: str) -> Action:
     """``name`` checks (R12): verified, as its event."""
-    return played(state, hand, name, "check", verify_check(state, hand, name))
+    return paid(state, Play(name, "check", verify_check(state, hand, name)))
 
 
 def fold(state: State, hand: HandState, name: str) -> Action:
     """``name`` folds (R12): verified, as its event."""
-    return played(state, hand, name, "fold", verify_fold(state, hand, name))
+    return paid(state, Play(name, "fold", verify_fold(state, hand, name)))
 
 
-# -- the Fool's forced moves (R15) -----------------------------------------------------------
-
-
-def forced_move(state: State, hand: HandState, table: Table | None = None) -> Action | None:
-    """The Fool's forced play when it is his turn (R15), as the action event to record.
-
-    While he holds chips he calls every bet and raise; he bets one chip (the least he can,
-    E4) when he opens with the high hand showing; owing nothing and not opening, he checks.
-    None when it is not his turn (including before the round's up cards are given, E4).
-    """
-    if (table or Table(state, hand)).to_act() != state.fool:
-        return None
-    due = owed(state, hand, state.fool)
-    stack = state.stack(state.fool)
-    if due:
-        n, action, why = min(due, stack), "call", "the Fool must call while he has chips"
-    elif hand.round.actions == 0:
-        n, action, why = 1, "bet", "the Fool shows the high hand and must bet"
-    else:
-        n, action, why = 0, "check", "nothing to call"
-    from referee.rules.pots import pick_chips
-
-    chips = pick_chips(state.holding(state.fool), n, own=None) if n else {}
-    return move(state, hand, state.fool, action, chips, auto=True, why=f"{why} (R15)")
+def forced_move(state: State, hand: HandState) -> Action | None:
+    """The Fool's forced play when it is his turn (R15, ``Table.forced``), as the action event
+    to record; None when it is not his turn (including before the round's up cards are
+    given, E4)."""
+    table = Table(state, hand)
+    return paid(state, table.forced()) if table.turn == state.fool else None
 
 
 # -- the machine's step ---------------------------------------------------------------------
 
 
 def step(state: State, hand: HandState, move: Request | None,
-         before: Sequence[Action] = ()) -> Action | None:
+         before: Sequence[Action] = ()) -> Action | Showdown | None:
     """What the betting records next, from one folded state: the Fool's forced move when it
-    is his turn (R15), else the GM's ``move`` verified (R11-R15, S17), else None (nothing
-    follows by itself). ``before`` are the forced moves already played this command: a move
-    they leave illegal is refused naming them first (R15)."""
-    table = Table(state, hand)  # the powers in force, read once for this step
-    forced = forced_move(state, hand, table)
-    if forced is not None or move is None:
-        return forced
-    name = move.name or table.to_act()
-    if name is None:
-        raise IllegalAction(waiting_line(state, hand),
-                            ruling="R14" if hand.betting_over else "R9")
-    if name == state.fool:  # never his turn here: his forced moves are played above
-        current = table.to_act()
-        why = f"{current} is to act" if current else waiting_line(state, hand)
-        raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's forced "
-                            "bets and calls itself (R15)", ruling="R15")
-    amount = move.amount
-    try:
-        named = move.chips() if move.chips else None
-        if named is not None and amount is None and move.action in ("bet", "raise"):
-            amount = sum(named.values()) - (table.owed(name) if move.action == "raise" else 0)
-        n = verify_action(state, hand, name, move.action, amount, table)
-    except IllegalAction as exc:
-        if not before:
-            raise
-        said = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}".strip()
-                         for e in before)
-        raise IllegalAction(f"first the Fool's forced move: {said} (R15); then {exc}",
-                            ruling=exc.ruling) from None
-    return played(state, hand, name, move.action, n, named)
+    is his turn (R15), else the GM's ``move`` verified (R11-R15, S17), else, every stakeholder
+    having folded, the Fool's uncontested pot (R15, E7), else None: nothing follows by itself.
+    ``before`` are the forced moves already played this command: a move they leave illegal is
+    refused naming them first (R15). The table is read once; the chips are chosen last."""
+    table = Table(state, hand)  # the question, and the powers in force, read in one pass
+    if table.turn == state.fool:
+        play = table.forced()
+    elif move is not None:
+        play = table.verified(move, before)
+    elif hand.live == [state.fool]:
+        return uncontested(state, hand)
+    else:
+        return None
+    return paid(state, play)
 
 
 @dataclass(frozen=True)
@@ -558,7 +557,7 @@ class Request:
 def advance(state: State, hand: HandState) -> None:
     """After an action: end the round when its betting is complete and start the next."""
     r = hand.round
-    if r.actions and Table(state, hand).next_after(r.last) is not None:
+    if r.actions and next_after(hand, actors(state, hand), r.last) is not None:
         return
     if r.street >= 3:
         hand.betting_over = True
@@ -578,6 +577,19 @@ def begin_round(state: State, hand: HandState) -> None:
 
 def pots(state: State, hand: HandState) -> Layering:
     """The hand's main pot, side pots and uncalled chips as they stand (R14, R15)."""
-    from referee.rules.pots import build_pots
-
     return build_pots(hand.contrib, hand.live, state.fool, hand.antes)
+
+
+def uncontested(state: State, hand: HandState) -> Showdown:
+    """Every stakeholder has folded: the Fool takes the pot without a showdown, his hand live
+    to the end (R15, E7); uncalled chips go back (R15)."""
+    layering = pots(state, hand)
+    colours = {s.name: s.colour for s in state.seats}
+    return Showdown(
+        kind="showdown", hands={}, best={}, leaders=[], returned=layering.returned,
+        pots=[{"name": "main pot" if i == 0 else f"side pot {i}", "chips": pot.chips,
+               "eligible": list(pot.eligible), "winners": [state.fool],
+               "shares": split_pot(pot.chips, [state.fool], colours),
+               "why": "every stakeholder folded; the Fool's hand is live to the end (R15)"}
+              for i, pot in enumerate(layering.pots)],
+        magic=False)

@@ -288,23 +288,20 @@ def _opener_changes(state: State, hand: HandState, name: str,
 # -- betting ------------------------------------------------------------------------------------
 
 
-def follows(state: State) -> tuple[list[EveningEvent], State]:
-    """What follows a move by itself, and the state after it: the Fool's forced moves while
-    it is his turn (R15, ``betting.forced_move``), then, when every stakeholder has folded,
-    the Fool's uncontested pot (R15, E7). Every command that moves the hand ends here;
-    ``state`` itself is left as it was (the moves fold on one copy of it)."""
-    return _follow_on(replay(state, []))
+def follows(state: State) -> list[EveningEvent]:
+    """What follows a move by itself: ``act`` with no move of the GM's, the betting's steps
+    (``betting.step``) folded on one copy of ``state``: the Fool's forced moves while it is his
+    turn (R15), then, when every stakeholder has folded, the Fool's uncontested pot (R15, E7).
+    Every command that moves the hand ends here or in ``act``; ``state`` itself is left as it
+    was."""
+    return act(state, None) if state.hand is not None else []
 
 
 def fool_moves(state: State) -> tuple[list[Action], State]:
     """Play the Fool's forced moves while it is his turn (R15, ``betting.forced_move``):
-    the events and the state after them, folded on one copy of ``state``."""
-    return _forced_on(replay(state, []))
-
-
-def _forced_on(sim: State) -> tuple[list[Action], State]:
-    """``fool_moves`` on a copy the command holds: each forced move is computed from the state
-    the one before left, and folded into it (``fold_on``), with no copy of its own."""
+    the events and the state after them, folded on one copy of ``state``: each forced move is
+    computed from the state the one before left, and folded into it (``fold_on``)."""
+    sim = replay(state, [])
     events: list[Action] = []
     while sim.hand is not None:
         event = betting.forced_move(sim, sim.hand)
@@ -313,13 +310,6 @@ def _forced_on(sim: State) -> tuple[list[Action], State]:
         events.append(event)
         sim = fold_on(sim, [event])
     return events, sim
-
-
-def _follow_on(sim: State) -> tuple[list[EveningEvent], State]:
-    """``follows`` on a copy the command holds: the forced moves, then the uncontested pot."""
-    forced, sim = _forced_on(sim)
-    won = _uncontested(sim)
-    return [*forced, *won], fold_on(sim, won)
 
 
 def act_said(state: State, who: str | None, action: str, amount: int | None = None,
@@ -342,40 +332,30 @@ def said(state: State, who: str | None, action: str, amount: int | None = None,
                            (lambda: parse_chips(state, text)) if text else None)
 
 
-def act(state: State, request: betting.Request) -> list[EveningEvent]:
+def act(state: State, request: betting.Request | None) -> list[EveningEvent]:
     """One betting action in turn (R11-R15), by ``request.name`` or, unnamed, by the player to
-    act; the Fool's forced moves follow by themselves.
+    act, and what follows it by itself; with no request, what follows alone (``follows``).
 
     The betting machine runs on one copy of the state: each step (``betting.step``) computes
     the next event from the state the one before left, and it is folded into that same copy:
     the Fool's forced moves before the move (an evening recorded before E4 waited for up
-    cards), the move, the forced moves after it; then the uncontested pot (R15, E7)."""
+    cards), the move, the forced moves after it, then the uncontested pot (R15, E7)."""
     need_hand(state)
     state = copy(state)  # the machine's own copy: ``state`` from here on
-    move: betting.Request | None = request
+    move = request
     events: list[EveningEvent] = []
     forced: list[Action] = []
     while state.hand is not None:
         made = betting.step(state, state.hand, move, forced)
         if made is None:
             break
-        if made.get("auto") and move is not None:
+        if made["kind"] == "action" and made["auto"] and move is not None:
             forced.append(made)
         else:
             move = None
         events.append(made)
         state = fold_on(state, [made])
-    won = _uncontested(state)
-    fold_on(state, won)
-    return [*events, *won]
-
-
-def _uncontested(sim: State) -> list[EveningEvent]:
-    """When every stakeholder has folded, the Fool takes the pot without a showdown (R15, E7)."""
-    hand = sim.hand
-    if hand is None or hand.live != [sim.fool]:
-        return []
-    return [_award(sim, {}, {}, magic=False)]
+    return events
 
 
 # -- the showdown -------------------------------------------------------------------------------
@@ -477,23 +457,23 @@ def _keeps(state: State, keep: list[str], best: dict[str, Hand]) -> dict[str, in
 
 def _award(state: State, given: dict[str, list[Card]], best: dict[str, Hand], *,
            magic: bool) -> Showdown:
+    """The showdown's event: every pot to the best hand among those who may win it (R7, R14,
+    R15, E11). The pot no one contests is the betting's (``betting.uncontested``, R15, E7)."""
     from referee.rules.hands import explain
-    from referee.rules.pots import build_pots, split_pot
+    from referee.rules.pots import split_pot
 
     hand = state.hand
     assert hand is not None
-    layering = build_pots(hand.contrib, hand.live, state.fool, hand.antes)  # R14, R15
+    layering = betting.pots(state, hand)  # R14, R15
     colours = {s.name: s.colour for s in state.seats}
     pots: list[ShowdownPot] = []
     for i, pot in enumerate(layering.pots):
-        contenders = [p for p in pot.eligible if p in best] or [state.fool]
-        top = max(best[p] for p in contenders) if best else None
-        winners = [p for p in contenders if top is None or best[p] == top]
+        contenders = [p for p in pot.eligible if p in best]
+        top = max(best[p] for p in contenders)
+        winners = [p for p in contenders if best[p] == top]
         losers = [p for p in contenders if p not in winners]
         shares = split_pot(pot.chips, winners, colours)
-        if top is None:
-            why = "every stakeholder folded; the Fool's hand is live to the end (R15)"
-        elif losers:
+        if losers:
             runner = max(losers, key=lambda p: best[p])
             why = explain(best[winners[0]], best[runner])
         else:
@@ -506,17 +486,14 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Hand], *,
             "shares": shares,
             "why": why,
         })
-    leaders: list[str] = []
-    if best:
-        top_all = max(best.values())
-        leaders = [p for p in hand.live if p in best and best[p] == top_all]
+    top_all = max(best.values())
     return Showdown(
         kind="showdown",
         hands={p: format_cards(c).split() for p, c in given.items()},
         best={p: BestHand(category=h.category, cards=[c.short for c in h.cards],
                           duet=[c.rank for c in h.duet] if h.duet else None)
               for p, h in best.items()},
-        leaders=leaders,
+        leaders=[p for p in hand.live if p in best and best[p] == top_all],
         returned=layering.returned,
         pots=pots,
         magic=magic,

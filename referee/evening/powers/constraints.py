@@ -1,16 +1,17 @@
 """What the powers in force impose (S17-S30), read by the rest of the evening: on the betting
 one ``Constraints`` value per question (``constraints``: who is suspended, the up cards that
-count, the opener a power names, the moves each player is left), on the showdown the cards that
-count (``counted``), on souls and guesses the bars and exiles, and for the table what binds it
-now (``in_force``). Pure; the effects themselves are folded by ``referee.evening.powers.effects``.
+count, parsed and ranked, whom a power names to open, the moves each player is left), on the
+showdown the cards that count (``counted``), on souls and guesses the bars and exiles, and for
+the table what binds it now (``in_force``). Pure; the effects themselves are folded by
+``referee.evening.powers.effects``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from referee.errors import IllegalAction
 from referee.evening.powers.effects import HAND, ROUND, TURN
 from referee.evening.state import Effect, HandState, State
 from referee.names import plural
@@ -54,83 +55,47 @@ def live_showing(hand: HandState) -> dict[str, list[str]]:
 #: The effects that narrow a player's moves (S17).
 NARROWING = ("only", "call_or_fold", "must_raise", "no_raises", "no_fold", "no_bets")
 
+#: S20: an opener effect naming no player but the lowest hand showing.
+LOWEST = "lowest"
+
+
+@dataclass(frozen=True)
+class Narrowed:
+    """S17: the moves the powers in force leave one player, and who imposes them."""
+
+    moves: tuple[str, ...]                # what is left of the moves the rules give
+    powers: str                           # the powers that narrow them, named once each
+    one_chip: bool                        # a bet is one chip (call_or_fold: bet one or fold)
+
 
 @dataclass(frozen=True)
 class Constraints:
     """What the powers in force impose on the betting now (S17-S21), built once per question
-    by ``constraints``: the betting machine (``referee.evening.betting``) reads these and never
-    asks the powers one by one. Cards are parsed here, once."""
+    by ``constraints``: the betting machine (``referee.evening.betting``) reads these values and
+    never asks the powers one by one. Cards are parsed and ranked here, once."""
 
-    fool: str
     suspended: frozenset[str]             # S19: play as if all-in, take no further action
     showing: dict[str, list[Card]]        # S21: each player's up cards that count, parsed
-    opening: Effect | None                # S20: a power names the round's opener
+    ranks: dict[str, int]                 # ... ranked as a showing hand (``Hand.key``)
+    openers: tuple[str, ...]              # S20: whom a power names to open, first first
     narrowing: dict[str, list[Effect]]    # S17: the effects that narrow each player's moves
-
-    def opener(self, able: list[str]) -> str | None:
-        """S20: the round's opener a power names among ``able``, or None for the usual (R9)."""
-        f = self.opening
-        if f is None:
-            return None
-        if f["who"] != "lowest":
-            return f["who"] if f["who"] in able else None
-        shown = [p for p in able if p != self.fool and self.showing.get(p)]
-        if not shown:
-            return None
-        strength = {p: best_hand(self.showing[p], magic=True) for p in shown}
-        low = min(strength.values())
-        return next(p for p in shown if strength[p] == low)
-
-    def allowed(self, name: str, moves: list[str], owes: bool) -> tuple[list[str], list[Effect]]:
-        """``moves`` narrowed by the effects on ``name`` (S17), and those effects."""
-        fs = self.narrowing.get(name, [])
-        if not fs or name == self.fool:
-            return moves, []
-        keep = moves if "fold" in moves else [*moves, "fold"]
-        for f in fs:
-            drop = {"no_raises": ("raise",), "no_fold": ("fold",),
-                    "no_bets": ("bet", "raise")}.get(f["kind"], ())
-            keep = [m for m in keep if m not in drop]
-        for f in fs:
-            if f["kind"] == "only":
-                keep = [m for m in keep if m in f["moves"]]
-            elif f["kind"] == "call_or_fold":
-                keep = [m for m in keep if m in (("call", "fold") if owes else ("bet", "fold"))]
-            elif f["kind"] == "must_raise":
-                want = next((m for m in ("bet", "raise", "call") if m in keep), None)
-                keep = [m for m in keep if m == want]
-        if not keep:  # S17: effects that leave no legal move give way to the rules
-            return moves, []
-        return keep, fs
-
-    def check(self, name: str, action: str, amount: int | None, moves: list[str],
-              owes: bool) -> None:
-        """Refuse an action an effect in force forbids, naming the power (S17)."""
-        keep, fs = self.allowed(name, moves, owes)
-        if not fs:
-            return
-        names = ", ".join(dict.fromkeys(f["power"] for f in fs))
-        if action not in keep:
-            raise IllegalAction(f"{name} may not {action} now: {name} must "
-                                f"{' or '.join(keep)} ({names}, S17)", ruling="S17")
-        if action == "bet" and amount not in (None, 1) and any(
-                f["kind"] == "call_or_fold" for f in fs):
-            raise IllegalAction(f"{name} must bet one chip or fold ({names}, S17)",
-                                ruling="S17")
+    left: dict[str, Narrowed]             # S17: the moves those effects leave each player
 
 
-def constraints(state: State, hand: HandState) -> Constraints:
-    """The powers in force on ``hand``, turned once into what they impose on the betting."""
+def constraints(state: State, hand: HandState,
+                moves: Mapping[str, tuple[Sequence[str], bool]] | None = None) -> Constraints:
+    """The powers in force on ``hand``, turned once into what they impose on the betting.
+
+    ``moves``: what the rules leave each player who might act (R12-R15), and whether they
+    owe chips; the powers narrow them (S17). The up cards that count are parsed and ranked
+    only while the round is still to open, for only then is its opener read from them (R9)."""
     street = hand.round.street
     narrowing: dict[str, list[Effect]] = {}
-    suspended: set[str] = set()
     dead: dict[str, list[str]] = {}
     opening = None
     for f in hand.effects:
         kind, target = f["kind"], f["target"]
-        if kind == "all_in" and target is not None:
-            suspended.add(target)
-        elif kind == "dead" and target is not None:
+        if kind == "dead" and target is not None:
             dead.setdefault(target, []).append(f["card"])
         if f["scope"] == ROUND and f["street"] != street:
             continue
@@ -139,10 +104,56 @@ def constraints(state: State, hand: HandState) -> Constraints:
         elif kind in NARROWING and (target is not None or f["scope"] == ROUND):
             for name in hand.order if target is None else [target]:  # None: the whole round
                 narrowing.setdefault(name, []).append(f)
-    showing = {name: parse_cards([c for c in cards if c not in dead.get(name, ())])
-               for name, cards in hand.showing.items()}
-    return Constraints(fool=state.fool, suspended=frozenset(suspended), showing=showing,
-                       opening=opening, narrowing=narrowing)
+    left: dict[str, Narrowed] = {}  # S17
+    for name, (allowed, owes) in (moves or {}).items():
+        fs = narrowing.get(name)
+        if fs and name != state.fool:
+            keep = narrow(list(allowed), owes, fs)
+            if keep is not None:
+                powers = ", ".join(dict.fromkeys(f["power"] for f in fs))
+                left[name] = Narrowed(tuple(keep), powers,
+                                      any(f["kind"] == "call_or_fold" for f in fs))
+    suspended = suspended_players(hand)  # S19
+    showing: dict[str, list[Card]] = {}  # S21
+    ranks: dict[str, int] = {}
+    if hand.round.actions == 0:
+        showing = {name: parse_cards([c for c in cards if c not in dead.get(name, ())])
+                   for name, cards in hand.showing.items()}
+        ranks = {name: best_hand(cards, magic=True).key
+                 for name, cards in showing.items() if cards}
+    openers: tuple[str, ...] = ()  # S20
+    if opening is not None and opening["who"] != LOWEST:
+        openers = (opening["who"],)
+    elif opening is not None:  # the lowest first; sorted() keeps the seats' order in a tie
+        openers = tuple(sorted((p for p in hand.order if p != state.fool and p in ranks),
+                               key=ranks.__getitem__))
+    return Constraints(suspended=suspended, showing=showing, ranks=ranks, openers=openers,
+                       narrowing=narrowing, left=left)
+
+
+def suspended_players(hand: HandState) -> frozenset[str]:
+    """S19: the stakeholders playing as if all-in, who take no further action."""
+    return frozenset(f["target"] for f in hand.effects
+                     if f["kind"] == "all_in" and f["target"] is not None)
+
+
+def narrow(moves: list[str], owes: bool, fs: list[Effect]) -> list[str] | None:
+    """``moves`` narrowed by the effects ``fs`` (S17); None when they would leave no legal move,
+    for then they give way to the rules."""
+    keep = moves if "fold" in moves else [*moves, "fold"]
+    for f in fs:
+        drop = {"no_raises": ("raise",), "no_fold": ("fold",),
+                "no_bets": ("bet", "raise")}.get(f["kind"], ())
+        keep = [m for m in keep if m not in drop]
+    for f in fs:
+        if f["kind"] == "only":
+            keep = [m for m in keep if m in f["moves"]]
+        elif f["kind"] == "call_or_fold":
+            keep = [m for m in keep if m in (("call", "fold") if owes else ("bet", "fold"))]
+        elif f["kind"] == "must_raise":
+            want = next((m for m in ("bet", "raise", "call") if m in keep), None)
+            keep = [m for m in keep if m == want]
+    return keep or None
 
 
 def protected(hand: HandState, owner: str, card: str) -> str | None:

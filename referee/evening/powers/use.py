@@ -241,7 +241,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     use.leftovers()
     events = [*use.before, event, *use.after]
     sim = replay(state, events)
-    return [*events, *follows(sim)[0]]
+    return [*events, *follows(sim)]
 
 
 def _access_for(state: State, name: str, spec: PowerSpec,
