@@ -244,7 +244,7 @@ class SoulsMachine(RuleBasedStateMachine):
                     self.state, hand, p) - len(have)]
                 assert self.attempt(play.show_cards, p, "+" + " ".join(new)) is not None
             if name is not None:
-                assert self.attempt(play.act_said, name, "check") is not None
+                assert self.attempt(play.act_said, name, "check") is not None, self.refusal
         hand = self.state.hand
         assert hand is not None
         # The down cards only (E26): the console adds the up cards it holds.
