@@ -21,6 +21,7 @@ from referee.storage.seals import (
     presence,
     read_raw,
     recorded,
+    recorded_all,
     seal_sum,
     segment_path,
 )
@@ -71,11 +72,11 @@ def missing_sums(path: Path, meta: Meta) -> list[SealSum] | None:
         StoreError: a segment is missing or its chain does not hold: the evening is damaged.
     """
     total = meta["segments"]
-    if all(recorded(meta, n) is not None for n in range(1, total + 1)):
+    found = recorded_all(meta)
+    if None not in found:
         return None
     sums: list[SealSum] = []
-    for n in range(1, total + 1):
-        known = recorded(meta, n)
+    for n, known in enumerate(found, start=1):
         if known is not None:
             sums.append(known)
             continue
