@@ -569,6 +569,7 @@ class Evening:
                     sealed.parent.rmdir()  # only if this seal made it (it is empty again)
             raise
         self._changed = False
+        self.exists = True
         for stream, state in self._states.items():
             memo.remember(self.path, stream, self._storage.digest, state)
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
@@ -653,7 +654,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         StoreError: the evening is busy in another terminal, read-only, or damaged.
     """
     path = Path(path)
-    files.check_path(path)  # a pipe, a device, a folder, a symlink loop: one line (E94)
+    found = files.check_path(path)  # a pipe, a device, a folder, a symlink loop (E94)
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     if not write:
@@ -661,7 +662,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         evening.check_unanswered()
         yield evening
         return
-    if path.is_file() and not os.stat(path).st_mode & 0o222:
+    if found is not None and not found.st_mode & 0o222:  # a regular file, by check_path
         # An archived evening: refused even for root, who could write it anyway.
         raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
                          f"nothing was written; `chmod u+w {path}` to go on with it")
@@ -677,6 +678,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         raise StoreError(
             f"the evening {path} is busy in another terminal; try again in a moment"
         )
+    there = False  # the evening file is known to be there: read, or just written
     try:
         remove_stale_temps(path)
         try:
@@ -685,11 +687,13 @@ def open_evening(path: Path | str, *, write: bool = True,
             if not had_lock:  # a file that is no evening gets no lock beside it (E97)
                 lock.remove()
             raise
+        there = evening.exists
         evening.check_unanswered()
         yield evening
         evening.flush()
+        there = evening.exists
     finally:
-        if not path.exists():
+        if not there and not path.exists():
             lock.remove()
         lock.release()
         if made and not path.exists():
