@@ -48,6 +48,36 @@ DURABLE = True
 DRY_RUN = False
 
 
+#: ``O_NOATIME`` where the system has it: the reads of a command (the evening file, the names
+#: in its folder, the answer slot) leave their access times alone. Nothing reads an access
+#: time, and each one changed is a metadata write that the next fsync carries to the disk's
+#: journal. Only a file's owner may ask it; for anyone else it is dropped and they read as
+#: before.
+_NOATIME: int = getattr(os, "O_NOATIME", 0)
+
+
+def open_quietly(path: str | Path, flags: int) -> int:
+    """``os.open(path, flags)``, without changing the file's access time where allowed."""
+    global _NOATIME
+    if _NOATIME:
+        try:
+            return os.open(path, flags | _NOATIME)
+        except PermissionError:  # not the owner (EPERM): as before from now on
+            _NOATIME = 0
+    return os.open(path, flags)
+
+
+def list_quietly(folder: str) -> list[str]:
+    """``os.listdir(folder)``, without changing the folder's access time where allowed."""
+    if not _NOATIME or os.listdir not in os.supports_fd:
+        return os.listdir(folder)
+    fd = open_quietly(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        return os.listdir(fd)
+    finally:
+        os.close(fd)
+
+
 def fsync(fd: int) -> None:
     """``os.fsync(fd)``, unless durability is switched off (``DURABLE``)."""
     if DURABLE:
@@ -249,7 +279,7 @@ def check_path(path: Path) -> os.stat_result | None:
 def _read_bytes(path: Path) -> bytes | None:
     try:
         # Never blocks: a pipe put there after ``check_path`` is refused below, not waited on.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = open_quietly(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -444,7 +474,7 @@ def mark_shown(path: str | Path, token: str) -> None:
     checksum; only if the file there is still the one that command wrote."""
     flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = open_quietly(path, flags)
     except OSError:
         return  # only a notice is at stake
     try:
@@ -520,14 +550,11 @@ def remove_stale_temps(path: Path) -> None:
     Every temp file of ``path`` and its segments is written under the lock, so
     one found while holding it belongs to a process that died mid-write.
     """
-    folder, name = os.path.split(path)  # plain strings: this runs on every command
-    folders = [(folder or os.curdir, f".{name}.")]
+    own, name = os.path.split(path)  # plain strings: this runs on every command
     segments = f"{os.fspath(path)}.segments"
-    if os.path.isdir(segments):
-        folders.append((segments, "."))
-    for folder, prefix in folders:
-        try:
-            names = [n for n in os.listdir(folder) if n.endswith(".tmp")]
+    for folder, prefix in ((own or os.curdir, f".{name}."), (segments, ".")):
+        try:  # no segments folder yet: nothing to list there
+            names = [n for n in list_quietly(folder) if n.endswith(".tmp")]
         except OSError:
             continue
         for name in names:
