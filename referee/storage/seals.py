@@ -213,29 +213,40 @@ def presence(path: Path, meta: Meta) -> str | None:
 #: What ``presence`` last looked for: the header's list of names and its list of sums (the
 #: very objects: a list of the header is never changed in place, a seal or an undo across one
 #: makes new ones, as ``referee.storage.memo`` relies on too), the count, and each segment's
-#: file name with its sealed size. A shell's next line looks for the same.
-_looked: tuple[object, object, int, list[tuple[str, int | None]]] | None = None
+#: file name and sealed size (None: none recorded). A shell's next line looks for the same.
+_looked: tuple[object, object, int, list[str], list[int | None]] | None = None
 
 
-def _wanted(meta: Meta, total: int) -> list[tuple[str, int | None]]:
-    """Each of the ``total`` segments' file name and sealed size (None: none recorded)."""
+def _wanted(meta: Meta, total: int) -> tuple[list[str], list[int | None]]:
+    """The file name and the sealed size (None: none recorded) of each of the ``total``
+    segments."""
     global _looked
     names, sums = meta.get("segment_files"), meta.get(SUMS)
     last = _looked
     if last is not None and last[0] is names and last[1] is sums and last[2] == total:
-        return last[3]
+        return last[3], last[4]
     listed = names or []
-    wanted = [(str(listed[n]) if n < len(listed) else f"{n + 1:06d}.json",
-               None if found is None else found["size"])
-              for n, found in enumerate(recorded_all(meta))]
-    _looked = (names, sums, total, wanted)
-    return wanted
+    files = [str(listed[n]) if n < len(listed) else f"{n + 1:06d}.json" for n in range(total)]
+    sizes = [None if found is None else found["size"] for found in recorded_all(meta)]
+    _looked = (names, sums, total, files, sizes)
+    return files, sizes
 
 
 def _present(base: str, where: int | None, meta: Meta, total: int) -> str | None:
     """``presence`` of the ``total`` segments in the folder ``base`` (open as ``where``)."""
+    files, sizes = _wanted(meta, total)
     look, join, regular = os.stat, os.path.join, stat.S_ISREG
-    for n, (file, size) in enumerate(_wanted(meta, total), start=1):
+    if where is not None and all(files) and None not in sizes:
+        # Every segment sealed with its size, as this release seals them: a stat each and
+        # nothing else while all is well; anything amiss is said by the look below.
+        with contextlib.suppress(OSError):
+            for file, size in zip(files, sizes, strict=True):
+                st = look(file, dir_fd=where)
+                if st.st_size != size or not regular(st.st_mode):
+                    break
+            else:
+                return None
+    for n, (file, size) in enumerate(zip(files, sizes, strict=True), start=1):
         try:
             st = (look(file, dir_fd=where) if where is not None and file
                   else look(join(base, file)))
