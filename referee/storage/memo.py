@@ -192,17 +192,20 @@ def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Seq
     known = was.spans if was is not None else {}
     spans: dict[int, Span] = {}
     body = _Body(at)
-    body.add(b'"meta":{"1":{')
+    text = ['"meta":{"1":{']  # the JSON since the last part, added as one part
     part: bytes | memoryview
     for n, (key, value) in enumerate(meta.items()):
-        body.add(f'{"," if n else ""}{_encode(key)}:'.encode("ascii"))
+        text.append(_KEYS.get((key, n > 0)) or _key(key, n > 0))
         if isinstance(value, list):
+            body.add("".join(text).encode("ascii"))
+            text = []
             span = known.get(id(value))
             part = old[span[0]:span[1]] if span is not None else _ascii(value)
             spans[id(value)] = _span(body.add(part), part)
         else:
-            body.add(_ascii(value))
-    body.add(b'}},"snapshot":{"1":{"states":')
+            text.append(_encode(value))
+    text.append('}},"snapshot":{"1":{"states":')
+    body.add("".join(text).encode("ascii"))
     span = known.get(id(snapshot))
     if span is not None:
         part = old[span[0]:span[1]]
@@ -216,6 +219,15 @@ def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Seq
     gone = _table(body, b',"undone":{', undone, was.undone if was else None, old, loaded)
     body.add(b"}")
     return body.parts, Tables(meta.copy(), snapshot, rows, gone, spans)
+
+
+#: A header key as written (``"key":``, after a comma but for the first), once per key.
+_KEYS: dict[tuple[str, bool], str] = {}
+
+
+def _key(key: str, after: bool) -> str:
+    found = _KEYS[key, after] = f'{"," if after else ""}{_encode(key)}:'
+    return found
 
 
 def _ascii(value: object) -> bytes:
