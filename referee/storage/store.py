@@ -666,7 +666,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         # An archived evening: refused even for root, who could write it anyway.
         raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
                          f"nothing was written; `chmod u+w {path}` to go on with it")
-    made = make_parents(path.parent)
+    made = [] if found is not None else make_parents(path.parent)  # a file there: its folder too
     lock = EveningLock(lock_path(path))
     had_lock = os.path.lexists(lock.path)
     try:
