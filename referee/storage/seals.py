@@ -232,6 +232,11 @@ def _wanted(meta: Meta, total: int) -> tuple[list[str], list[int | None]]:
     return files, sizes
 
 
+def all_recorded(meta: Meta) -> bool:
+    """Whether the header records a size and a digest for every one of its segments."""
+    return None not in _wanted(meta, meta["segments"])[1]
+
+
 def _present(base: str, where: int | None, meta: Meta, total: int) -> str | None:
     """``presence`` of the ``total`` segments in the folder ``base`` (open as ``where``)."""
     files, sizes = _wanted(meta, total)

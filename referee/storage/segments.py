@@ -14,6 +14,7 @@ from referee.storage.chain import GENESIS, chain_break
 from referee.storage.seals import (
     SUMS,
     Segment,
+    all_recorded,
     bytes_damage,
     damage,
     encode,
@@ -72,9 +73,9 @@ def missing_sums(path: Path, meta: Meta) -> list[SealSum] | None:
         StoreError: a segment is missing or its chain does not hold: the evening is damaged.
     """
     total = meta["segments"]
-    found = recorded_all(meta)
-    if None not in found:
+    if all_recorded(meta):
         return None
+    found = recorded_all(meta)
     sums: list[SealSum] = []
     for n, known in enumerate(found, start=1):
         if known is not None:

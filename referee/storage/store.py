@@ -100,7 +100,7 @@ class Evening:
         self.writable = write
         #: The file as this process last wrote it (a shell, E155), while it is still that.
         self._kept = None if audit else memo.written(path)
-        self._storage = AtomicJSONStorage(str(path), audit=audit,
+        self._storage = AtomicJSONStorage(path, audit=audit,
                                           known=None if self._kept is None else self._kept.raw)
         self.exists = self._storage.read() is not None or self._storage.unchanged
         if not self._storage.unchanged:
@@ -653,7 +653,7 @@ def open_evening(path: Path | str, *, write: bool = True,
     Raises:
         StoreError: the evening is busy in another terminal, read-only, or damaged.
     """
-    path = Path(path)
+    path = path if isinstance(path, Path) else Path(path)
     found = files.check_path(path)  # a pipe, a device, a folder, a symlink loop (E94)
     if path.is_symlink():
         path = Path(os.path.realpath(path))
