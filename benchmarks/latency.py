@@ -231,8 +231,8 @@ def main() -> None:
     for size, db in sizes:
         write, bare = shell_writes(console, db, env, args.rounds)
         ratio = write / bare
-        print(f"shell write @{size}: {write * 1000:5.1f} ms against a bare fsynced rewrite "
-              f"{bare * 1000:5.1f} ms ({ratio:4.2f}x)  bar 2x: "
+        print(f"shell write @{size}: {write * 1000:5.2f} ms against a bare fsynced rewrite "
+              f"{bare * 1000:5.2f} ms ({ratio:4.2f}x)  bar 2x: "
               + ("meets it" if ratio <= 2 else "ABOVE it"))
     if args.dir is None:
         shutil.rmtree(tmp, ignore_errors=True)
