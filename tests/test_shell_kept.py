@@ -118,3 +118,43 @@ def test_a_second_process_between_two_lines_of_a_shell_process(evening: Path) ->
     final = subprocess.run([*console, "status", "--json"], env=env, capture_output=True,
                            text=True, timeout=60)
     assert json.loads(final.stdout)["chips"]["Ann"]["red"] == 2
+
+
+def _sealed(shell: prompt.Shell, evening: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Gives in the shell until a segment is sealed; that segment's file."""
+    from referee.storage import segments, store
+
+    monkeypatch.setattr(store, "SEGMENT_SIZE", 4)
+    for i in range(12):
+        pair = "Ada Ann" if i % 2 == 0 else "Ann Ada"
+        assert shell.run_line(f"chips give {pair} red:1") == 0
+    header = json.loads(evening.read_bytes())["meta"]["1"]
+    assert header["segments"] >= 2
+    return segments.folder(evening) / header["segment_files"][0]
+
+
+@pytest.mark.parametrize("how", ["cut by one byte", "a byte added", "deleted"])
+def test_a_segment_changed_behind_the_shells_back_is_refused_before_the_next_write(
+        shell: prompt.Shell, evening: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str], how: str) -> None:
+    """E90 in the shell: every line looks at every sealed segment, whatever the shell saw of
+    it before; a segment cut, grown or deleted (its time and its folder's time kept) is
+    damage, and the line writes nothing."""
+    segment = _sealed(shell, evening, monkeypatch)
+    folder = segment.parent
+    kept, data = os.stat(folder), segment.read_bytes()
+    st = os.stat(segment)
+    if how == "deleted":
+        segment.unlink()
+    else:
+        segment.write_bytes(data[:-1] if how == "cut by one byte" else data + b" ")
+        os.utime(segment, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.utime(folder, ns=(kept.st_atime_ns, kept.st_mtime_ns))
+    before = evening.read_bytes()
+    capsys.readouterr()
+    assert shell.run_line("chips give Ada Ann red:1") == 2
+    err = capsys.readouterr().err
+    assert "is damaged" in err and segment.name in err, err
+    assert evening.read_bytes() == before
+    segment.write_bytes(data)  # put back as sealed: the shell goes on
+    assert shell.run_line("chips give Ada Ann red:1") == 0

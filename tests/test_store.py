@@ -567,3 +567,22 @@ def test_read_only_open_of_a_missing_file_gives_the_empty_state(tmp_path: Path) 
     result = CliRunner().invoke(app, ["--db", str(db), "status", "--json"])
     assert result.exit_code == 2 and "no evening" in result.stderr
     assert not (tmp_path / "none").exists()
+
+
+@pytest.mark.skipif(not getattr(__import__("os"), "O_NOATIME", 0), reason="no O_NOATIME here")
+def test_a_command_reads_the_evening_without_touching_access_times(tmp_path: Path) -> None:
+    """E98: the reads of a command (the file, the names in its folder) are no metadata writes
+    for the next fsync to carry; the file's and the folder's access times stay as they were."""
+    import os
+
+    db = tmp_path / "e.json"
+    new_evening(db)
+    give(db, "Ada", "Ann", "red:1")
+    old = 1_000_000_000_000_000_000  # 2001: older than any change, so a read would move it
+    for path in (db, tmp_path):
+        os.utime(path, ns=(old, os.stat(path).st_mtime_ns))
+    with open_evening(db, write=False) as ev:
+        ev.state("evening")
+    assert os.stat(db).st_atime_ns == old
+    give(db, "Ann", "Ada", "red:1")  # lists the folder for a killed writer's temps, writes
+    assert os.stat(tmp_path).st_atime_ns == old

@@ -74,12 +74,11 @@ def transact(stream: str, build: Callable[[Any], list[E]], *,
     Fate characters an evening carries, R42).
     """
     from referee.storage.store import open_evening
-    from referee.streams import spec
+    from referee.streams import copy
 
     with open_evening(path or db_path()) as ev:
         state = ev.state(stream)
-        sp = spec(stream)
-        before = sp.load(sp.dump(state))  # a deep copy, cheaper than copy.deepcopy
+        before = copy(stream, state)  # the stream's own deep copy (``streams.copy``)
         events = build(state)
         line = command_text(extra)
         after = ev.commit(stream, events, line) if events else state

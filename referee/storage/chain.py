@@ -45,8 +45,12 @@ def event_hash(prev: str, record: Record) -> str:
     """The chain hash of one stored event: sha256 over the previous hash and its content."""
     body = {"seq": record["seq"], "cmd": record["cmd"], "stream": record["stream"],
             "time": record["time"], "text": record["text"], "event": record["event"]}
-    blob = prev + json.dumps(body, sort_keys=True, separators=(",", ":"))
+    blob = prev + _sorted_json(body)
     return sha256(blob.encode("utf-8")).hexdigest()
+
+
+#: ``json.dumps(value, sort_keys=True, separators=(",", ":"))``, the encoder built once.
+_sorted_json = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 def chain_break(records: list[Record], prev: str, head: str) -> str | None:

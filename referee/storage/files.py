@@ -48,6 +48,36 @@ DURABLE = True
 DRY_RUN = False
 
 
+#: ``O_NOATIME`` where the system has it: the reads of a command (the evening file, the names
+#: in its folder, the answer slot) leave their access times alone. Nothing reads an access
+#: time, and each one changed is a metadata write that the next fsync carries to the disk's
+#: journal. Only a file's owner may ask it; for anyone else it is dropped and they read as
+#: before.
+_NOATIME: int = getattr(os, "O_NOATIME", 0)
+
+
+def open_quietly(path: str | Path, flags: int) -> int:
+    """``os.open(path, flags)``, without changing the file's access time where allowed."""
+    global _NOATIME
+    if _NOATIME:
+        try:
+            return os.open(path, flags | _NOATIME)
+        except PermissionError:  # not the owner (EPERM): as before from now on
+            _NOATIME = 0
+    return os.open(path, flags)
+
+
+def list_quietly(folder: str) -> list[str]:
+    """``os.listdir(folder)``, without changing the folder's access time where allowed."""
+    if not _NOATIME or os.listdir not in os.supports_fd:
+        return os.listdir(folder)
+    fd = open_quietly(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        return os.listdir(fd)
+    finally:
+        os.close(fd)
+
+
 def fsync(fd: int) -> None:
     """``os.fsync(fd)``, unless durability is switched off (``DURABLE``)."""
     if DURABLE:
@@ -142,20 +172,8 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
     made: list[str] = []
     try:
         made.append(write_temp(path, data))
-        if os.path.exists(path):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(staging)
-            made.append(staging)
-            try:
-                os.link(path, staging)
-            except OSError as exc:
-                import errno
-
-                if exc.errno in (errno.ENOSPC, errno.EROFS, getattr(errno, "EDQUOT", 0)):
-                    raise
-                import shutil  # no hard links on this file system: a copy
-
-                shutil.copy2(path, staging)
+        made.append(staging)
+        kept = _keep_aside(path, staging)
         os.replace(made[0], path)
     except OSError as exc:
         for name in made:
@@ -168,12 +186,44 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
                 os.unlink(name)
         raise
     fsync_dir(folder or os.curdir)
-    if len(made) > 1:
+    if kept:
         try:
             rotate_backups(path, staging)
         except OSError as exc:
             NOTES.append(f"the command was recorded, but the backups of {path} could not be "
                          f"rotated ({exc.strerror or exc}); check the disk")
+
+
+def _keep_aside(path: Path, staging: str) -> bool:
+    """The file at ``path`` hard-linked as ``staging``, to become the newest backup (a copy
+    where the file system has no hard links); False when there is no file at ``path`` yet.
+
+    No look first: the link itself says whether there is a file, and a ``staging`` left by a
+    killed writer (this runs under the lock) is removed when the link finds it there.
+    """
+    import errno
+
+    for attempt in (1, 2):
+        try:
+            os.link(path, staging)
+            return True
+        except FileExistsError:
+            if attempt == 2:
+                raise
+            os.unlink(staging)
+        except FileNotFoundError:
+            return False
+        except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EROFS, getattr(errno, "EDQUOT", 0)):
+                raise
+            break
+    import shutil  # no hard links on this file system: a copy
+
+    try:
+        shutil.copy2(path, staging)
+    except FileNotFoundError:
+        return False
+    return True
 
 
 def check_reachable(path: Path) -> None:
@@ -193,17 +243,18 @@ def check_reachable(path: Path) -> None:
             check_path(path)  # its one line for these
 
 
-def check_path(path: Path) -> None:
+def check_path(path: Path) -> os.stat_result | None:
     """Refuse, in one line, an evening path that is no file an evening could be (E94): a loop of
     symbolic links, or something that exists and is not a regular file (a pipe, whose every
-    read would wait forever for a writer; a device; a folder). Touches nothing."""
+    read would wait forever for a writer; a device; a folder). Touches nothing. Returns what
+    ``os.stat`` found of the file there (a link followed), None when there is none."""
     import errno
     import stat
 
     try:
-        mode = os.stat(path).st_mode
+        found = os.stat(path)
     except FileNotFoundError:
-        return
+        return None
     except OSError as exc:
         if exc.errno == errno.ELOOP:
             raise StoreError(f"{path} is a loop of symbolic links, not an evening file; give the "
@@ -216,17 +267,19 @@ def check_path(path: Path) -> None:
                              "path of an evening file with --db", ruling="E94") from None
         raise StoreError(f"cannot read the evening file {path}: {exc.strerror}; give the path "
                          "of an evening file with --db") from None
+    mode = found.st_mode
     if not stat.S_ISREG(mode):
         what = ("a pipe" if stat.S_ISFIFO(mode) else "a folder" if stat.S_ISDIR(mode)
                 else "a socket" if stat.S_ISSOCK(mode) else "a device")
         raise StoreError(f"{path} is not an evening file ({what}); nothing was read or "
                          "written; give the path of an evening file with --db", ruling="E94")
+    return found
 
 
 def _read_bytes(path: Path) -> bytes | None:
     try:
         # Never blocks: a pipe put there after ``check_path`` is refused below, not waited on.
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = open_quietly(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -421,7 +474,7 @@ def mark_shown(path: str | Path, token: str) -> None:
     checksum; only if the file there is still the one that command wrote."""
     flags = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0)
     try:
-        fd = os.open(path, flags)
+        fd = open_quietly(path, flags)
     except OSError:
         return  # only a notice is at stake
     try:
@@ -444,12 +497,12 @@ def backup_path(path: Path, n: int) -> Path:
 
 
 def rotate_backups(path: Path, staging: Path | str) -> None:
-    """Move the backups up one (``bak.3`` is dropped) and ``staging`` in as ``bak.1``."""
+    """Move the backups up one (``bak.3`` is dropped) and ``staging`` in as ``bak.1``: a
+    rename each, no look first (a backup not there yet is passed over)."""
     base = os.fspath(path)  # ``backup_path`` as plain strings: this runs on every write
     for n in range(BACKUPS - 1, 0, -1):
-        older = f"{base}.bak.{n}"
-        if os.path.exists(older):
-            os.replace(older, f"{base}.bak.{n + 1}")
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{base}.bak.{n}", f"{base}.bak.{n + 1}")
     os.replace(staging, f"{base}.bak.1")
 
 
@@ -497,14 +550,11 @@ def remove_stale_temps(path: Path) -> None:
     Every temp file of ``path`` and its segments is written under the lock, so
     one found while holding it belongs to a process that died mid-write.
     """
-    folder, name = os.path.split(path)  # plain strings: this runs on every command
-    folders = [(folder or os.curdir, f".{name}.")]
+    own, name = os.path.split(path)  # plain strings: this runs on every command
     segments = f"{os.fspath(path)}.segments"
-    if os.path.isdir(segments):
-        folders.append((segments, "."))
-    for folder, prefix in folders:
-        try:
-            names = [n for n in os.listdir(folder) if n.endswith(".tmp")]
+    for folder, prefix in ((own or os.curdir, f".{name}."), (segments, ".")):
+        try:  # no segments folder yet: nothing to list there
+            names = [n for n in list_quietly(folder) if n.endswith(".tmp")]
         except OSError:
             continue
         for name in names:

@@ -30,9 +30,9 @@ class AtomicJSONStorage:
     importing TinyDB.
     """
 
-    def __init__(self, path: str, *, audit: bool = False,
+    def __init__(self, path: str | Path, *, audit: bool = False,
                  known: bytes | bytearray | None = None) -> None:
-        self.path = Path(path)
+        self.path = path if isinstance(path, Path) else Path(path)
         self._data: JSONObject | None = None  # the file as read
         self._read = False
         self._written: Tables | None = None   # the tables to write on ``flush``

@@ -3,7 +3,8 @@ and the evening file as it last wrote it.
 
 A one-shot command folds the evening from its snapshot and its live events on every open; a
 shell would fold the same few hundred events again on every line, twice (the command, then
-the prompt's names). Once ``keep()`` is on, each state folded or written is kept, as a copy,
+the prompt's names). Once ``keep()`` is on, each state folded or written is kept, as a copy
+(the stream's own deep copy, ``streams.copy``: nothing a fold changes in place is shared),
 under the SHA-256 of the evening file it belongs to (the file's own checksum, E40), and an
 open of a file with that very checksum starts from a copy of it (E155). A file changed in any
 byte (another terminal, an edit, a restored backup) has another checksum and is folded
@@ -30,7 +31,7 @@ from operator import is_
 from pathlib import Path
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from referee.streams import spec
+from referee.streams import copy
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping, Sequence
@@ -109,8 +110,7 @@ def recall(path: Path, stream: str, digest: bytes | None) -> StreamState | None:
     hit = _kept.get((str(path), stream))
     if hit is None or hit[0] != digest:
         return None
-    sp = spec(stream)
-    state: StreamState = sp.load(sp.dump(hit[1]))
+    state: StreamState = copy(stream, hit[1])
     return state
 
 
@@ -119,8 +119,7 @@ def remember(path: Path, stream: str, digest: bytes | None, state: StreamState) 
     checksum is ``digest`` (nothing without one)."""
     if not _on or digest is None:
         return
-    sp = spec(stream)
-    _kept[(str(path), stream)] = (digest, sp.load(sp.dump(state)))
+    _kept[(str(path), stream)] = (digest, copy(stream, state))
 
 
 def forget() -> None:
@@ -193,17 +192,20 @@ def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Seq
     known = was.spans if was is not None else {}
     spans: dict[int, Span] = {}
     body = _Body(at)
-    body.add(b'"meta":{"1":{')
+    text = ['"meta":{"1":{']  # the JSON since the last part, added as one part
     part: bytes | memoryview
     for n, (key, value) in enumerate(meta.items()):
-        body.add(f'{"," if n else ""}{_encode(key)}:'.encode("ascii"))
+        text.append(_KEYS.get((key, n > 0)) or _key(key, n > 0))
         if isinstance(value, list):
+            body.add("".join(text).encode("ascii"))
+            text = []
             span = known.get(id(value))
             part = old[span[0]:span[1]] if span is not None else _ascii(value)
             spans[id(value)] = _span(body.add(part), part)
         else:
-            body.add(_ascii(value))
-    body.add(b'}},"snapshot":{"1":{"states":')
+            text.append(_encode(value))
+    text.append('}},"snapshot":{"1":{"states":')
+    body.add("".join(text).encode("ascii"))
     span = known.get(id(snapshot))
     if span is not None:
         part = old[span[0]:span[1]]
@@ -217,6 +219,15 @@ def encode(meta: Meta, snapshot: JSONObject, live: Sequence[Record], undone: Seq
     gone = _table(body, b',"undone":{', undone, was.undone if was else None, old, loaded)
     body.add(b"}")
     return body.parts, Tables(meta.copy(), snapshot, rows, gone, spans)
+
+
+#: A header key as written (``"key":``, after a comma but for the first), once per key.
+_KEYS: dict[tuple[str, bool], str] = {}
+
+
+def _key(key: str, after: bool) -> str:
+    found = _KEYS[key, after] = f'{"," if after else ""}{_encode(key)}:'
+    return found
 
 
 def _ascii(value: object) -> bytes:

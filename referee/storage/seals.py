@@ -24,7 +24,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Final, NotRequired, TypedDict, cast
 
 from referee.errors import StoreError
 from referee.storage.files import MAX_FILE_BYTES
@@ -111,10 +111,23 @@ def recorded(meta: Meta, n: int) -> SealSum | None:
     sums = meta.get(SUMS)
     if not isinstance(sums, list) or n > len(sums):
         return None
-    entry = sums[n - 1]
+    return _sound(sums[n - 1])
+
+
+def recorded_all(meta: Meta) -> list[SealSum | None]:
+    """``recorded`` of each of the header's segments, in order, in one pass over its list."""
+    total = meta["segments"]
+    sums = meta.get(SUMS)
+    if not isinstance(sums, list):
+        return [None] * total
+    return [_sound(entry) for entry in sums[:total]] + [None] * (total - len(sums))
+
+
+def _sound(entry: object) -> SealSum | None:
+    """``entry`` of the header's list of sums, if it is one (a size and a digest)."""
     if (isinstance(entry, dict) and type(entry.get("size")) is int
             and isinstance(entry.get("sha256"), str)):
-        return entry
+        return cast(SealSum, entry)
     return None
 
 
@@ -197,21 +210,58 @@ def presence(path: Path, meta: Meta) -> str | None:
             os.close(where)
 
 
+#: What ``presence`` last looked for: the header's list of names and its list of sums (the
+#: very objects: a list of the header is never changed in place, a seal or an undo across one
+#: makes new ones, as ``referee.storage.memo`` relies on too), the count, and each segment's
+#: file name and sealed size (None: none recorded). A shell's next line looks for the same.
+_looked: tuple[object, object, int, list[str], list[int | None]] | None = None
+
+
+def _wanted(meta: Meta, total: int) -> tuple[list[str], list[int | None]]:
+    """The file name and the sealed size (None: none recorded) of each of the ``total``
+    segments."""
+    global _looked
+    names, sums = meta.get("segment_files"), meta.get(SUMS)
+    last = _looked
+    if last is not None and last[0] is names and last[1] is sums and last[2] == total:
+        return last[3], last[4]
+    listed = names or []
+    files = [str(listed[n]) if n < len(listed) else f"{n + 1:06d}.json" for n in range(total)]
+    sizes = [None if found is None else found["size"] for found in recorded_all(meta)]
+    _looked = (names, sums, total, files, sizes)
+    return files, sizes
+
+
+def all_recorded(meta: Meta) -> bool:
+    """Whether the header records a size and a digest for every one of its segments."""
+    return None not in _wanted(meta, meta["segments"])[1]
+
+
 def _present(base: str, where: int | None, meta: Meta, total: int) -> str | None:
     """``presence`` of the ``total`` segments in the folder ``base`` (open as ``where``)."""
-    for n in range(1, total + 1):
-        file = name(meta, n)
+    files, sizes = _wanted(meta, total)
+    look, join, regular = os.stat, os.path.join, stat.S_ISREG
+    if where is not None and all(files) and None not in sizes:
+        # Every segment sealed with its size, as this release seals them: a stat each and
+        # nothing else while all is well; anything amiss is said by the look below.
+        with contextlib.suppress(OSError):
+            for file, size in zip(files, sizes, strict=True):
+                st = look(file, dir_fd=where)
+                if st.st_size != size or not regular(st.st_mode):
+                    break
+            else:
+                return None
+    for n, (file, size) in enumerate(zip(files, sizes, strict=True), start=1):
         try:
-            st = (os.stat(file, dir_fd=where) if where is not None and file
-                  else os.stat(os.path.join(base, file)))
+            st = (look(file, dir_fd=where) if where is not None and file
+                  else look(join(base, file)))
         except FileNotFoundError:
             return f"its sealed segment {n} ({Path(file).name}) is missing"
         except OSError as exc:
             return f"its sealed segment {n} ({Path(file).name}) cannot be read ({exc.strerror})"
-        if not stat.S_ISREG(st.st_mode):
+        if not regular(st.st_mode):
             return f"its sealed segment {n} ({Path(file).name}) is not a regular file"
-        expected = recorded(meta, n)
-        if expected is not None and st.st_size != expected["size"]:
+        if size is not None and st.st_size != size:
             return (f"its sealed segment {n} ({Path(file).name}) has {st.st_size} bytes, not "
-                    f"the {expected['size']} sealed")
+                    f"the {size} sealed")
     return None

@@ -14,6 +14,7 @@ from referee.storage.chain import GENESIS, chain_break
 from referee.storage.seals import (
     SUMS,
     Segment,
+    all_recorded,
     bytes_damage,
     damage,
     encode,
@@ -21,6 +22,7 @@ from referee.storage.seals import (
     presence,
     read_raw,
     recorded,
+    recorded_all,
     seal_sum,
     segment_path,
 )
@@ -71,11 +73,11 @@ def missing_sums(path: Path, meta: Meta) -> list[SealSum] | None:
         StoreError: a segment is missing or its chain does not hold: the evening is damaged.
     """
     total = meta["segments"]
-    if all(recorded(meta, n) is not None for n in range(1, total + 1)):
+    if all_recorded(meta):
         return None
+    found = recorded_all(meta)
     sums: list[SealSum] = []
-    for n in range(1, total + 1):
-        known = recorded(meta, n)
+    for n, known in enumerate(found, start=1):
         if known is not None:
             sums.append(known)
             continue

@@ -100,7 +100,7 @@ class Evening:
         self.writable = write
         #: The file as this process last wrote it (a shell, E155), while it is still that.
         self._kept = None if audit else memo.written(path)
-        self._storage = AtomicJSONStorage(str(path), audit=audit,
+        self._storage = AtomicJSONStorage(path, audit=audit,
                                           known=None if self._kept is None else self._kept.raw)
         self.exists = self._storage.read() is not None or self._storage.unchanged
         if not self._storage.unchanged:
@@ -569,6 +569,7 @@ class Evening:
                     sealed.parent.rmdir()  # only if this seal made it (it is empty again)
             raise
         self._changed = False
+        self.exists = True
         for stream, state in self._states.items():
             memo.remember(self.path, stream, self._storage.digest, state)
         WRITTEN.append({"file": str(self.path), **self.meta.get("pending", {})})
@@ -652,8 +653,8 @@ def open_evening(path: Path | str, *, write: bool = True,
     Raises:
         StoreError: the evening is busy in another terminal, read-only, or damaged.
     """
-    path = Path(path)
-    files.check_path(path)  # a pipe, a device, a folder, a symlink loop: one line (E94)
+    path = path if isinstance(path, Path) else Path(path)
+    found = files.check_path(path)  # a pipe, a device, a folder, a symlink loop (E94)
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     if not write:
@@ -661,11 +662,11 @@ def open_evening(path: Path | str, *, write: bool = True,
         evening.check_unanswered()
         yield evening
         return
-    if path.is_file() and not os.stat(path).st_mode & 0o222:
+    if found is not None and not found.st_mode & 0o222:  # a regular file, by check_path
         # An archived evening: refused even for root, who could write it anyway.
         raise StoreError(f"the evening file {path} is read-only (an archived evening?); "
                          f"nothing was written; `chmod u+w {path}` to go on with it")
-    made = make_parents(path.parent)
+    made = [] if found is not None else make_parents(path.parent)  # a file there: its folder too
     lock = EveningLock(lock_path(path))
     had_lock = os.path.lexists(lock.path)
     try:
@@ -677,6 +678,7 @@ def open_evening(path: Path | str, *, write: bool = True,
         raise StoreError(
             f"the evening {path} is busy in another terminal; try again in a moment"
         )
+    there = False  # the evening file is known to be there: read, or just written
     try:
         remove_stale_temps(path)
         try:
@@ -685,11 +687,13 @@ def open_evening(path: Path | str, *, write: bool = True,
             if not had_lock:  # a file that is no evening gets no lock beside it (E97)
                 lock.remove()
             raise
+        there = evening.exists
         evening.check_unanswered()
         yield evening
         evening.flush()
+        there = evening.exists
     finally:
-        if not path.exists():
+        if not there and not path.exists():
             lock.remove()
         lock.release()
         if made and not path.exists():
