@@ -120,3 +120,10 @@ def test_every_package_of_the_source_tree_is_installed() -> None:
     found = {".".join(p.parent.relative_to(root).parts)
              for p in (root / "referee").rglob("__init__.py")}
     assert found <= listed, sorted(found - listed)
+
+
+def test_no_module_of_the_package_is_over_600_lines() -> None:
+    """A module a reader takes in at one sitting: none of the package over 600 lines."""
+    long = {str(p.relative_to(PACKAGE)): n for p in sorted(PACKAGE.rglob("*.py"))
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > 600}
+    assert long == {}

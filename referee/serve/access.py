@@ -86,7 +86,7 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
     Raises:
         StoreError: the evening is busy, or the access file cannot be written.
     """
-    from referee.storage.files import EveningLock
+    from referee.storage.lock import EveningLock
 
     lock = EveningLock(evening.with_name(evening.name + ".lock"))
     if not lock.acquire(3.0):

@@ -132,7 +132,8 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
     Raises:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
-    from referee.storage.files import EveningLock, atomic_write, check_path
+    from referee.storage.files import atomic_write, check_path
+    from referee.storage.lock import EveningLock
 
     check_path(evening)  # E94
     if not evening.exists():

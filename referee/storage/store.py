@@ -18,8 +18,9 @@ Layout of an evening at ``PATH``:
 Every write goes to a temp file, is fsynced, ``os.replace``d over ``PATH`` and
 the directory fsynced, so a kill at any moment leaves either the old or the new
 file. Events carry a hash chain (``prev``, ``hash``) that ``verify`` checks.
-The file mechanics (atomic writes, backups, the lock) are in ``referee.storage.files``, the
-chain and its audit in ``referee.storage.chain``, and whether a command's answer was shown in
+The file mechanics (atomic writes, backups) are in ``referee.storage.files``, the lock in
+``referee.storage.lock``, the tables read back in ``referee.storage.rows``, the chain and its
+audit in ``referee.storage.chain``, and whether a command's answer was shown in
 ``referee.storage.answers``.
 """
 
@@ -28,14 +29,13 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 from referee.errors import IllegalAction, StoreError
 from referee.jsontypes import JSONObject
-from referee.storage import files, header, memo, segments
+from referee.storage import files, memo, rows, segments
 from referee.storage.answers import (
     UNANSWERED,
     WRITTEN,
@@ -51,20 +51,14 @@ from referee.storage.answers import (
 )
 from referee.storage.backups import damaged_message, newest_good_backup
 from referee.storage.chain import GENESIS, Record, chain_break, event_hash
-from referee.storage.files import (
-    EveningLock,
-    atomic_write,
-    make_parents,
-    remove_dirs,
-    remove_stale_temps,
-    write_failure,
-)
+from referee.storage.files import atomic_write, write_failure
 from referee.storage.jsonfile import AtomicJSONStorage
-from referee.streams import Event, StreamSpec, plain, spec
+from referee.storage.lock import EveningLock, make_parents, remove_dirs, remove_stale_temps
+from referee.storage.rows import Command
+from referee.streams import StreamSpec, plain, spec
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.jsontypes import JSON
     from referee.rules.fate.fold import State as FateState
     from referee.rules.scum.match import ScumState
     from referee.rules.wager.game import WagerState
@@ -81,17 +75,6 @@ FORMAT = 1
 SEGMENT_SIZE = 400
 LOCK_TIMEOUT = 3.0
 
-@dataclass(frozen=True)
-class Command:
-    """One GM command as stored: its id, stream, text and the events it wrote."""
-
-    cmd: int
-    stream: str
-    text: str
-    time: float
-    events: tuple[Event, ...]
-
-
 class Evening:
     """An open evening file. Use ``open_evening``; all writes land at once on exit."""
 
@@ -107,18 +90,14 @@ class Evening:
             self._kept = None
         #: What this open read from the file, by id, while the shell keeps what it writes.
         self._loaded: dict[int, object] = {}
-        self.meta: header.Meta
-        self._snapshot: JSONObject
-        self._live: list[Record]
-        self._undone: list[Undone]
         try:
-            if self._kept is not None:
-                self._take_kept(self._kept.tables)
-            else:
-                self._load_tables()
+            read = (rows.kept(path, self._kept.tables, FORMAT) if self._kept is not None else
+                    rows.read(path, self._storage.read(), self.exists, FORMAT,
+                              self._loaded if memo.keeping() else None))
         except (AttributeError, TypeError, KeyError, ValueError) as exc:
             # JSON that parses but is no evening: reported like any damaged file.
             raise StoreError(damaged_message(path, f"malformed tables: {exc!r}")) from None
+        self.meta, self._snapshot, self._live, self._undone = read
         self._states: dict[str, StreamState] = {}  # each stream's folded state, once read
         self._changed = False
         self._last_text: str | None = None
@@ -141,69 +120,8 @@ class Evening:
                 raise StoreError(damaged_message(path, missing))
 
     def _table(self, name: str, reading: str) -> JSONObject:
-        """The raw table ``name`` of the file (``{"1": row, ...}``), empty when there is none.
-        A table that is no object raises what ``reading`` it would (its repr is in the line
-        for a damaged file)."""
-        raw = self._storage.read()
-        if raw is None:
-            return {}
-        try:
-            table = raw[name]
-        except KeyError:
-            return {}
-        if not isinstance(table, dict):
-            raise AttributeError(f"{type(table).__name__!r} object has no attribute {reading!r}")
-        return table
-
-    def _rows(self, name: str) -> list[JSONObject]:
-        """The rows of table ``name`` in the file's order, each a copy (a row id that is no
-        number, or a row that is no object, raises as TinyDB's own reading would)."""
-        out = []
-        for row_id, row in self._table(name, "items").items():
-            int(row_id)
-            out.append(_row(row))
-        return out
-
-    def _first_row(self, name: str) -> JSONObject | None:
-        """A copy of row ``"1"`` of table ``name``, if there is one."""
-        found = self._table(name, "get").get("1", None)
-        return None if found is None else _row(found)
-
-    def _take_kept(self, kept: memo.Tables) -> None:
-        """The tables of the file as this process wrote it (the file is still those bytes):
-        the same header check; the rows themselves, shared (a row is never changed in place:
-        ``_replace`` makes a changed row anew)."""
-        meta = kept.meta.copy()
-        header.check(self.path, meta, FORMAT)
-        self.meta = meta
-        self._snapshot = kept.snapshot
-        self._live = list(kept.live.rows)
-        self._undone = list(kept.undone.rows)
-
-    def _load_tables(self) -> None:
-        # The tables read straight from the file's JSON, as TinyDB lays them out (its Table
-        # would build a Document of every row, to be copied again here).
-        meta = self._first_row("meta")
-        if self.exists:
-            header.check(self.path, meta, FORMAT)
-        # The header as stored, just checked by ``header.check`` (its counts and its head).
-        self.meta = cast(header.Meta, dict(meta)) if meta else {
-            "format": FORMAT,
-            "created": time.time(),
-            "segments": 0,
-            "next_seq": 1,
-            "next_cmd": 1,
-            "head": GENESIS,
-        }
-        snap = self._first_row("snapshot")
-        self._snapshot = _row(snap["states"]) if snap else {}
-        # Records as stored; a malformed one is found by the chain check (``chain_break``).
-        self._live = [cast(Record, row) for row in self._rows("events")]
-        # Commands taken back, as stored (each read where it is redone).
-        self._undone = cast("list[Undone]", self._rows("undone"))
-        if memo.keeping():  # kept as read when this open writes (``memo.encode``)
-            for found in (self._snapshot, *self._live, *self._undone):
-                self._loaded[id(found)] = found
+        """The raw table ``name`` of the file (``referee.storage.rows.table``)."""
+        return rows.table(self._storage.read(), name, reading)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -285,7 +203,7 @@ class Evening:
             why = segments.damage(self.path, self.meta, n)
             if why is not None:
                 raise StoreError(damaged_message(self.path, why))
-        return _group(self.records(stream))
+        return rows.commands(self.records(stream))
 
     def last_commands(self, count: int, stream: str | None = None) -> list[Command]:
         """The newest ``count`` commands (of ``stream``), oldest first.
@@ -302,7 +220,7 @@ class Evening:
             older = self._segment(n)["events"]
             records = [r for r in older if stream is None or r["stream"] == stream] + records
             n -= 1
-        return list(_group(records))[-count:]
+        return list(rows.commands(records))[-count:]
 
     def undone(self) -> list[Undone]:
         """Everything ever undone, with whether it can still be redone."""
@@ -613,31 +531,6 @@ class Evening:
             tables["undone"] = {str(n): row.copy() for n, row in enumerate(self._undone, start=1)}
         self._storage.write(tables)
         self._storage.flush()
-
-def _row(found: JSON) -> JSONObject:
-    """A copy of a row as read, which must be an object (its error's repr is in the line for
-    a damaged file: a number or null raises what ``dict(found)`` would)."""
-    if isinstance(found, dict):
-        return dict(found)
-    if isinstance(found, list | str):
-        raise ValueError(f"a row that is no object: {found!r:.40}")
-    raise TypeError(f"{type(found).__name__!r} object is not iterable")
-
-
-def _group(records: Iterable[Record]) -> Iterator[Command]:
-    """Consecutive records of one command, as Commands."""
-    last: Command | None = None
-    for record in records:
-        if last is not None and last.cmd == record["cmd"]:
-            last = Command(last.cmd, last.stream, last.text, last.time,
-                           (*last.events, record["event"]))
-            continue
-        if last is not None:
-            yield last
-        last = Command(record["cmd"], record["stream"], record["text"], record["time"],
-                       (record["event"],))
-    if last is not None:
-        yield last
 
 
 @contextlib.contextmanager

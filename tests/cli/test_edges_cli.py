@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli.main import app
-from referee.storage import files
+from referee.storage import files, lock
 from tests.cli.conftest import GM
 
 SEATS = ("--seat", "Ada:I:red:Ann:II", "--seat", "Bob:III:blue:Bea:IV")
@@ -135,8 +135,8 @@ def test_e97_parents_made_for_an_evening_stay_with_it(
     monkeypatch.chdir(tmp_path)
     GM(runner, Path("n", UP, "ok", "x.json"))("new", "--fool", "Fool", *SEATS)
     assert (tmp_path / "ok" / "x.json").is_file()
-    assert files.make_parents(Path("n", UP)) == []  # `n` is there now; nothing new is made
-    made = files.make_parents(Path("p", UP, "p2", "deep"))
+    assert lock.make_parents(Path("n", UP)) == []  # `n` is there now; nothing new is made
+    made = lock.make_parents(Path("p", UP, "p2", "deep"))
     assert made == [Path("p", UP, "p2", "deep"), Path("p", UP, "p2"), Path("p")]
-    files.remove_dirs(made)
+    lock.remove_dirs(made)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["n", "ok"]
