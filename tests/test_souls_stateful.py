@@ -228,8 +228,8 @@ class SoulsMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.state.hand is not None)
     @rule()
     def finish_hand(self) -> None:
-        """Everyone checks to the end; the showdown with distinct minors (R26: a card given up
-        for a power is out of the hand)."""
+        """Everyone checks (or calls the Fool, R15) to the end; the showdown with distinct
+        minors (R26: a card given up for a power is out of the hand)."""
         hand = self.state.hand
         assert hand is not None
         deck = iter(MINORS)
@@ -244,7 +244,10 @@ class SoulsMachine(RuleBasedStateMachine):
                     self.state, hand, p) - len(have)]
                 assert self.attempt(play.show_cards, p, "+" + " ".join(new)) is not None
             if name is not None:
-                assert self.attempt(play.act_said, name, "check") is not None, self.refusal
+                # The Fool must bet when he shows the high hand and holds chips (R15): a soul
+                # sold to him for a chip gives him one. The others call that; else all check.
+                move = "call" if betting.owed(self.state, hand, name) else "check"
+                assert self.attempt(play.act_said, name, move) is not None, self.refusal
         hand = self.state.hand
         assert hand is not None
         # The down cards only (E26): the console adds the up cards it holds.
@@ -335,3 +338,17 @@ SoulsMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestSouls = SoulsMachine.TestCase
+
+
+def test_r15_a_chip_sold_to_the_fool_is_bet_and_the_hand_still_ends() -> None:
+    """Found by the machine: the Fool buys a soul for a favour and sells it on for a chip, so
+    he holds one in the third hand; showing the high hand he must bet it (R15), and the hand
+    is called down to its showdown."""
+    machine = SoulsMachine()
+    for step in ("start_hand", "finish_hand", "start_hand", "finish_hand", "start_hand"):
+        getattr(machine, step)()
+    assert machine.attempt(souls.sell, "Dan", COBALT, FOOL, None, "a favour") is not None
+    assert machine.attempt(souls.sell, FOOL, COBALT, "Cara", "blue:1", None) is not None
+    assert machine.state.chips[FOOL] == {"blue": 1}
+    machine.finish_hand()
+    assert machine.state.hand is None and machine.state.soul(COBALT).holder == "Cara"
