@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import sys
+import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +21,7 @@ import typer
 from referee import __version__
 from referee.cli import runner
 from referee.cli.boundary import RefereeGroup, hoist_root_options
+from referee.cli.contents import PANELS, Panels
 from referee.cli.context import Sealed
 from referee.cli.door import start
 from referee.errors import BadInput
@@ -175,30 +179,43 @@ def __getattr__(name: str) -> typer.Typer:
 runner.use_app(full_app)  # the in-process runner builds the whole tree from here
 
 
+#: The panels of `referee --help`, in the order it lists them; a command in no panel goes last.
+PANEL_ORDER = ("Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
+               "Status", "Between evenings", "The log", "Side tables", "Away from the table",
+               "The rulebook")
+
+
+def panels(app: typer.Typer) -> Panels:
+    """The table of contents as ``app``'s registered commands say it: each panel with the
+    first paragraph of each command's help, as ``referee --help`` prints them.
+
+    ``referee.cli.contents.PANELS`` stores this for the whole tree, so that `referee --help`
+    imports no module of commands (``tests/cli/test_tree.py`` holds the two equal).
+    """
+    found: dict[str, list[tuple[str, str]]] = {}
+    for info in app.registered_commands:
+        assert info.callback is not None
+        name = info.name or info.callback.__name__.replace("_", "-")
+        text = info.help or info.callback.__doc__ or ""
+        found.setdefault(str(info.rich_help_panel or "Commands"), []).append((name, text))
+    for group in app.registered_groups:
+        about = group.help or (group.typer_instance.info.help if group.typer_instance else "")
+        found.setdefault(str(group.rich_help_panel or "Commands"), []).append(
+            (f"{group.name} ...", str(about or "")))
+    ordered = sorted(found.items(), key=lambda kv: PANEL_ORDER.index(kv[0])
+                     if kv[0] in PANEL_ORDER else len(PANEL_ORDER))
+    return tuple((panel, tuple((name, " ".join(text.strip().split("\n\n")[0].split()))
+                               for name, text in items))
+                 for panel, items in ordered)
 
 
 def table_of_contents() -> str:
     """``referee --help``: every command by the part of the evening it serves.
 
-    Written from the registered commands' docstrings without building them: typer would
-    convert all ~90 commands (evaluating every annotation) just to print their first lines.
+    Read from ``referee.cli.contents`` (the first lines of the commands' docstrings, stored),
+    so it imports no module of commands and builds none: typer would convert all ~90
+    commands (evaluating every annotation) just to print their first lines.
     """
-    app = full_app()
-    panels: dict[str, list[tuple[str, str]]] = {}
-    for info in app.registered_commands:
-        assert info.callback is not None
-        name = info.name or info.callback.__name__.replace("_", "-")
-        text = info.help or info.callback.__doc__ or ""
-        panels.setdefault(str(info.rich_help_panel or "Commands"), []).append((name, text))
-    for group in app.registered_groups:
-        about = group.help or (group.typer_instance.info.help if group.typer_instance else "")
-        panels.setdefault(str(group.rich_help_panel or "Commands"), []).append(
-            (f"{group.name} ...", str(about or "")))
-    order = ["Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
-             "Status", "Between evenings", "The log", "Side tables", "Away from the table",
-             "The rulebook"]
-    panels = dict(sorted(panels.items(),
-                         key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
     options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),
                ("--debug", "Show tracebacks of internal errors."),
                ("--explain", "After a refusal, read its ruling in full (also `rules last`)."),
@@ -210,24 +227,20 @@ def table_of_contents() -> str:
                ("--install-completion", "Install tab completion for your shell."),
                ("--show-completion", "Print the completion script, to install it by hand."),
                ("--help, -h", "Show this and exit.")]
-    import shutil
-    import textwrap
-
     columns = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
 
-    def rows(items: list[tuple[str, str]], width: int) -> list[str]:
+    def rows(items: Iterable[tuple[str, str]], width: int) -> list[str]:
         # Each description wrapped under itself, so the list reads at 80 columns.
-        return [textwrap.fill(" ".join(str(text).strip().split("\n\n")[0].split()), columns,
-                              initial_indent=f"  {name}".ljust(width),
+        return [textwrap.fill(text, columns, initial_indent=f"  {name}".ljust(width),
                               subsequent_indent=" " * width)
                 for name, text in items]
 
-    commands = max(len(n) for items in panels.values() for n, _ in items) + 4
+    commands = max(len(n) for _, items in PANELS for n, _ in items) + 4
     out = ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
            "",
            "  Referee console for a live Fool's Errand evening and its side tables.",
            "  Every command has --help; every command that reads has --json.", ""]
-    for panel, items in panels.items():
+    for panel, items in PANELS:
         out += [f"{panel}:", *rows(items, commands), ""]
     out += ["Options:", *rows(options, max(len(n) for n, _ in options) + 4)]
     return "\n".join(out)

@@ -6,11 +6,12 @@ from __future__ import annotations
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
 
-from referee.cli import main
+from referee.cli import contents, main, reference
 
 
 def _words(app: typer.Typer) -> list[str]:
@@ -53,3 +54,34 @@ def test_a_command_line_imports_the_module_of_its_word_only() -> None:
                              text=True, check=True).stdout.split()
         assert f"referee.cli.{module}" in out
         assert (set(out) & groups) == {f"referee.cli.{module}"}, word
+
+
+def test_the_stored_table_of_contents_is_what_the_commands_say() -> None:
+    """`referee --help` reads ``referee.cli.contents``: the panels and first lines of the
+    registered commands, stored, so that it cannot drift from their docstrings."""
+    assert contents.PANELS == main.panels(main.full_app())
+    written = (Path(__file__).resolve().parents[2] / "referee" / "cli" / "contents.py")
+    assert written.read_text(encoding="utf-8") == reference.contents_source(), (
+        "referee/cli/contents.py is out of date: regenerate it with "
+        "`python -m referee.cli.reference --contents > referee/cli/contents.py`")
+    names = [name for _, items in contents.PANELS for name, _ in items]
+    assert sorted(n.removesuffix(" ...") for n in names) == sorted(
+        w for _, words in main.TREE for w in words)
+
+
+@pytest.mark.system
+def test_the_table_of_contents_imports_no_module_of_commands() -> None:
+    code = ("import sys, io, contextlib\n"
+            "import referee.cli.main as m\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n"
+            "    sys.argv[1:] = sys.argv[2:]\n"
+            "    m.run()\n"
+            "assert out.getvalue() == m.table_of_contents() + '\\n'\n"
+            "print(' '.join(sorted(k for k in sys.modules if k.startswith('referee.cli.'))))")
+    groups = {f"referee.cli.{m}" for m, _ in main.TREE}
+    for args in ([], ["--help"], ["-h"]):
+        out = subprocess.run([sys.executable, "-c", code, "referee", *args], capture_output=True,
+                             text=True, check=True).stdout.split()
+        assert "referee.cli.main" in out
+        assert not set(out) & groups, (args, set(out) & groups)
