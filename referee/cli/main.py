@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer._click.shell_completion import split_arg_string  # loaded with typer
 
 from referee import __version__
 from referee.cli import runner
@@ -143,6 +144,24 @@ def _target(args: list[str]) -> str | None:
     return None
 
 
+def completed_words() -> list[str] | None:
+    """In a completion run (``_REFEREE_COMPLETE``, a Tab in the user's shell): the words
+    before the one being completed, read as typer's completion classes read them; else, or
+    when they cannot be read, None."""
+    instruction = os.environ.get("_REFEREE_COMPLETE", "")
+    try:
+        if instruction.endswith("bash"):
+            words = split_arg_string(os.environ["COMP_WORDS"])
+            return words[1 : int(os.environ["COMP_CWORD"])]
+        line = os.environ["_TYPER_COMPLETE_ARGS"]
+        words = split_arg_string(line)[1:]
+    except (KeyError, ValueError):
+        return None
+    if instruction.endswith(("powershell", "pwsh")):
+        return words[:-1] if os.environ.get("_TYPER_COMPLETE_WORD_TO_COMPLETE") else words
+    return words[:-1] if words and not line.endswith(" ") else words
+
+
 def only(target: str | None) -> bool:
     """Grow only the command ``target`` in the app: import its module alone and keep only
     its word, so that only it is built.
@@ -150,10 +169,15 @@ def only(target: str | None) -> bool:
     Typer turns every registered command into a click command (evaluating every
     annotation) before it runs one; for a console answering mid-hand that and the imports
     of every other group are most of the start-up. Returns False (and grows everything)
-    for no word or an unknown one, so the parser can list or suggest the right one.
+    for no word or an unknown one, so the parser can list or suggest the right one. A
+    completion run takes its word from the line being completed: a Tab after `scum `
+    grows `scum` alone, a Tab on the command word itself the whole tree.
     """
+    if os.environ.get("_REFEREE_COMPLETE"):
+        words = completed_words()
+        target = _target(hoist_root_options(words)) if words is not None else None
     module = MODULE_OF.get(target or "")
-    if module is None or os.environ.get("_REFEREE_COMPLETE"):
+    if module is None:
         full_app()
         return False
     _grow([module])
@@ -271,7 +295,7 @@ def run() -> None:
 
         sys.exit(station.remote(url, token, argv))
     args = _hoist_root_options(argv)
-    if args in ([], ["--help"], ["-h"]):
+    if args in ([], ["--help"], ["-h"]) and not os.environ.get("_REFEREE_COMPLETE"):
         typer.echo(table_of_contents())
         return
     if args in (["--version"], ["-V"]):
