@@ -13,7 +13,7 @@ import typer
 
 from referee.cli.bodies import read_state, run
 from referee.cli.context import console
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.names import plural
 

@@ -12,7 +12,7 @@ import typer
 
 from referee.cli.bodies import read_state
 from referee.cli.context import console
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:

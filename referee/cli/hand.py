@@ -10,7 +10,7 @@ import typer
 
 from referee.cli import equity, hand_rulings, history
 from referee.cli.bodies import report_change, run
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import say
 from referee.errors import BadInput
 

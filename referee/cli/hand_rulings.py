@@ -14,6 +14,7 @@ import typer
 
 from referee.cli.boundary import read_lines
 from referee.cli.context import console
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit
 from referee.errors import BadInput, RefereeError
 from referee.jsontypes import JSON, JSONObject
@@ -26,7 +27,6 @@ Magic = Annotated[
     bool,
     typer.Option("--magic", help="Cards were changed by magic: duplicates allowed (R8)."),
 ]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 FromFile = Annotated[
     str | None,
     typer.Option(

@@ -9,7 +9,7 @@ import typer
 
 from referee.cli.bodies import read_state
 from referee.cli.context import db_path
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.cli.pages import check_page_target, write_page
 from referee.errors import BadInput, IllegalAction, RefereeError

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli.context import console, db_path
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput
 from referee.names import plural
