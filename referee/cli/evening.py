@@ -2,8 +2,10 @@
 
 Each command is thin: open the evening, call one function of
 ``referee.evening.commands``, commit its events, render. The module is loaded by these
-commands only (``referee.cli.main.TREE``); the lines typed most run their bodies without it
-(``referee.cli.fast``, ``referee.cli.bodies``).
+commands only (``referee.cli.main.TREE``): at its top what they all use (the store); the
+commands, the answers' render and what one command alone needs stay in the commands that use
+them (`undo`, `redo`, `verify` and `log` fold no state through ``referee.evening.commands``).
+The lines typed most run their bodies without this module (``fast``, ``bodies``).
 """
 
 import sys
@@ -13,7 +15,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli import render
 from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` runs them too
     STREAM,
     _action,
@@ -28,12 +29,10 @@ from referee.cli.context import db_path
 from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.errors import IllegalAction, StoreError
-from referee.evening import commands, lookup, souls, views
 from referee.names import plural
 from referee.storage import files
 from referee.storage.backups import newest_good_backup
 from referee.storage.files import check_path
-from referee.storage.keep import keep
 from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
@@ -68,9 +67,11 @@ def new(
     as_json: Json = False,
 ) -> None:
     """Open an evening: the Fool, the seats, ten chips each, the bottled souls."""
+    from referee.evening import commands, lookup, souls  # `new`'s, as its scenario below
+
     commands.check_seat_count(len(seat))
     specs = [lookup.parse_seat(s) for s in seat]
-    from referee.content.scenario import load_scenario  # `new` only, as the links (~10 ms)
+    from referee.content.scenario import load_scenario
 
     setup = souls.setup_from_scenario(load_scenario(scenario), specs)
     settings = {"r11_own_colour_first": own_colour_first}
@@ -82,6 +83,7 @@ def new(
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
+
         if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
             return events
         if state.started and force:
@@ -95,8 +97,12 @@ def new(
 
     _, after, _ = run(build)
     if as_json:
-        emit_json(views.status(after))
+        from referee.evening.views import status
+
+        emit_json(status(after))
         return
+    from referee.cli import render
+
     if backup:
         say(f"The old evening was backed up to {lit(backup)}.")
     if renewed:
@@ -110,6 +116,8 @@ def keep_replaced(path: Any) -> str:
     space needed), else copies written like every evening write, its sealed segments with
     it so the kept copy opens and verifies (S51); a disk that refuses it is one line and
     leaves no partial copy."""
+    from referee.storage.keep import keep  # a replaced evening only
+
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
     try:
@@ -168,6 +176,8 @@ def fold(name: Who = None, as_json: Json = False) -> None:
 
 def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
+    from referee.evening import commands  # not at the top: undo and redo fold no state
+
     before, after, events = run(lambda s: commands.open_phase(s, now=time.time()))
     report_change(before, after, events, as_json)
 
@@ -198,22 +208,30 @@ def chips_settle(
 ) -> None:
     """The referee moves chips by ruling, between hands: a split overridden (R11), a dead
     player's chips settled (R22)."""
+    from referee.evening import commands  # not at the top: undo and redo fold no state
+
     before, after, events = run(lambda s: commands.settle_chips(s, source, target, chips, why))
     report_change(before, after, events, as_json)
 
 
 def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
+    from referee.evening import commands  # not at the top: undo and redo fold no state
+
     report_change(*run(lambda s: commands.rise(s, name)), as_json)
 
 
 def sit(name: str, as_json: Json = False) -> None:
     """NAME sits at the table again and is dealt into the next hand (R17)."""
+    from referee.evening import commands  # not at the top: undo and redo fold no state
+
     report_change(*run(lambda s: commands.sit(s, name)), as_json)
 
 
 def resign(name: str, as_json: Json = False) -> None:
     """NAME, whose side holds no chips, resigns for good (R17)."""
+    from referee.evening import commands  # not at the top: undo and redo fold no state
+
     report_change(*run(lambda s: commands.resign(s, name)), as_json)
 
 
@@ -292,7 +310,7 @@ def verify(
     Exit 2 on damage, naming the newest good backup. What an earlier verify replayed (sealed
     segments whose bytes are unchanged since) is not replayed again; --all replays everything.
     """
-    from referee.storage.audit import audit, load_trusted, save_trusted  # verify's (~3 ms)
+    from referee.storage.audit import audit, load_trusted, save_trusted  # verify's own
 
     path = db_path()
     check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
@@ -323,6 +341,8 @@ def verify(
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
                    "problems": problems, "backup": None if backup is None else str(backup)})
     else:
+        from referee.cli import render
+
         render.verify(path, found.events, problems, backup, damaged=bool(found.problems))
         if link is not None and not problems:
             say(f"It carries on from {lit(link['file'])}, " + (
