@@ -11,9 +11,6 @@ from referee.cli.bodies import read_state, report_change, run
 from referee.cli.options import Json
 from referee.cli.output import emit_json
 from referee.errors import IllegalAction
-from referee.evening import points as pts
-from referee.evening import souls
-from referee.evening.powers.effects import spent
 from referee.jsontypes import JSONObject
 from referee.names import match_name
 from referee.rules.cards import parse_card, to_roman
@@ -62,6 +59,8 @@ def soul_list(
 @soul_app.command("study")
 def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
     """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     _, after, events = run(lambda s: souls.study(s, assistant, soul))
     e = events[0]
     if as_json:
@@ -81,6 +80,8 @@ def soul_guess(
     as_json: Json = False,
 ) -> None:
     """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     _, after, events = run(lambda s: souls.guess(s, assistant, soul, name, arcanum))
     e = events[0]
     if as_json:
@@ -101,6 +102,8 @@ def soul_auction(
     as_json: Json = False,
 ) -> None:
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
 
 
@@ -113,6 +116,8 @@ def soul_bid(
     as_json: Json = False,
 ) -> None:
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.bid(s, buyer, chips, promise)), as_json)
 
 
@@ -128,6 +133,8 @@ def soul_sell(
 ) -> None:
     """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
     bid named, BUYER's last bid at the open auction."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
 
 
@@ -139,18 +146,24 @@ def soul_force_trade(
 ) -> None:
     """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
     their colour, for those chips (R21)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.force_trade(s, seller, with_)), as_json)
 
 
 @soul_app.command("buyout")
 def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
 
 
 @soul_app.command("decline")
 def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.decline(s, buyer, stakeholder)), as_json)
 
 
@@ -158,6 +171,8 @@ def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
 def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
     """HOLDER, attacked away from the table by the soul's owner, smashes it: the owner dies
     (R22)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.smash(s, holder, soul)),
                   as_json)
 
@@ -170,6 +185,8 @@ def soul_consume(
     as_json: Json = False,
 ) -> None:
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
 
 
@@ -178,6 +195,8 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
               target: Annotated[str, typer.Argument(metavar="TO")],
               soul: str, as_json: Json = False) -> None:
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.give_soul(s, source, target, soul)), as_json)
 
 
@@ -186,6 +205,8 @@ def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
                 target: Annotated[str, typer.Argument(metavar="TO")],
                 n: int, as_json: Json = False) -> None:
     """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
+    from referee.evening import souls  # the soul and charge commands only
+
     report_change(*run(lambda s: souls.give_charges(s, source, target, n)), as_json)
 
 
@@ -307,6 +328,8 @@ def power_show(
 
 def _power_row(state: State, spec: PowerSpec, card: str) -> PowerListed:
     """A power for `power list` and `power show`: its words and what became of it (E57)."""
+    from referee.evening.powers.effects import spent  # power list and show only
+
     held = state.powers.get(spec["key"])
     return {"key": spec["key"], "card": card, "orientation": spec["orientation"],
             "name": spec["name"], "charges": spec["charges"], "when": spec["when"],
@@ -327,6 +350,8 @@ def points(
 ) -> None:
     """Arcana status points per person per Arcanum, and where each came from (R27). A held
     soul's points stand under "?" while nobody has found its Arcanum (E43)."""
+    from referee.evening import points as pts  # points and promotions only
+
     state = read_state()
     if as_json:
         emit_json(pts.points_detail(state, reveal=reveal) if detail
@@ -339,6 +364,8 @@ def points(
 def promotions(reveal: Reveal = False, as_json: Json = False) -> None:
     """Every promotion claim that would succeed now, vacant or contested (R28); one that a
     soul's secret Arcanum takes part in only with --reveal (E43)."""
+    from referee.evening import points as pts  # points and promotions only
+
     state = read_state()
     claims = pts.promotions(state, reveal=reveal)
     if as_json:
