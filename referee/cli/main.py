@@ -291,7 +291,7 @@ def run() -> None:
     """Console-script entry point."""
     url, token, argv = _station_options(sys.argv[1:])
     if url is not None and argv not in ([], ["--help"], ["-h"]):
-        from referee.cli import station
+        from referee.cli import station  # a line for a station only
 
         sys.exit(station.remote(url, token, argv))
     args = _hoist_root_options(argv)

@@ -16,6 +16,11 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+import typer.main
+
+from referee.cli import main, shell
+from referee.cli.main import table_of_contents
+
 WIDTH = 80  # the reference is written as help reads in an 80-column terminal
 
 HEADER = """# Command reference
@@ -66,8 +71,6 @@ def _chunks(text: str, width: int) -> list[str]:
 
 def contents_source() -> str:
     """The text of ``referee/cli/contents.py``: the table of contents of the whole tree."""
-    from referee.cli import main
-
     lines = [CONTENTS_HEADER.rstrip("\n")]
     for panel, items in main.panels(main.full_app()):
         lines.append(f"    ({_literal(panel)}, (")
@@ -100,10 +103,6 @@ def _walk(cmd: Any, ctx: Any) -> Iterator[tuple[Any, Any]]:
 
 def render() -> str:
     """The whole reference, Markdown, the same wherever and at whatever width it is run."""
-    import typer.main
-
-    from referee.cli import main, shell
-
     assert main.app  # the runner builds the whole tree from the app main made
     saved = os.environ.get("COLUMNS")
     os.environ["COLUMNS"] = str(WIDTH)
@@ -113,7 +112,6 @@ def render() -> str:
         ctx = ctx_class(root, info_name="referee", terminal_width=WIDTH,
                         max_content_width=WIDTH)
         parts = [HEADER]
-        from referee.cli.main import table_of_contents
 
         for cmd, sub_ctx in _walk(root, ctx):
             # `referee --help` is the table of contents; the rest is each command's own help
