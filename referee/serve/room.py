@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import DryRunDone, StoreError
 from referee.jsontypes import JSON, JSONObject
+from referee.storage import files
+from referee.storage.files import EveningLock, atomic_write, check_path
 
 if TYPE_CHECKING:
     pass
@@ -132,8 +134,6 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
     Raises:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
-    from referee.storage.files import EveningLock, atomic_write, check_path
-
     check_path(evening)  # E94
     if not evening.exists():
         raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
@@ -145,7 +145,6 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         was = load_room(evening)
         room = change(was)
         target = room_path(evening)
-        from referee.storage import files
 
         if files.DRY_RUN:  # E133: the wall as it would be; nothing is written
 
