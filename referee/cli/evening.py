@@ -335,7 +335,6 @@ def verify(
     problems = found.problems + chain
     backup = None
     if found.problems:  # damage: the way back is the newest good backup of this evening (E93)
-
         backup = newest_good_backup(path)
     if as_json:
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,

@@ -279,7 +279,6 @@ def power_use(
     before, after, events = run(build, extra)
     report_change(before, after, events, as_json)
     if not as_json:  # the power's words, for the GM to read to the player
-
         used = next(e for e in events if e["kind"] == "power_used")
         render_souls.power_text(powers.find_power(after, used["power"]), indent="  ")
 
