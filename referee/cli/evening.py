@@ -90,7 +90,7 @@ def new(
             backup = keep_replaced(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
-        from referee.serve.access import replace_access
+        from referee.serve.access import replace_access  # the new evening's keys: here only
 
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events

@@ -104,9 +104,9 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
                ) -> tuple[str, str]:
     """The handout page with the assistant's link to the served evening and its QR code, and
     the address the link points at. A link to this machine only says so on the page (E70)."""
-    import html  # the links' page only: html, the QR codes and the links' keys
+    import html  # here: the commands above name their --html path `html`
 
-    import segno
+    import segno  # the links' page only: the QR code and the links' keys
 
     from referee.serve.access import DEFAULT_PORT, ensure_access, is_loopback, local_url
 

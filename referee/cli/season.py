@@ -93,7 +93,7 @@ def next_evening(
     def build(state: State) -> list[EveningContinued]:
         events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
                                     fool=fool, absent=absent or [], changes=changes)
-        from referee.serve.access import replace_access
+        from referee.serve.access import replace_access  # the new evening's keys: here only
 
         replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
         return events

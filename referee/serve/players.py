@@ -23,6 +23,7 @@ from referee.evening.state import POT, require_evening
 from referee.rules.cards import arcanum_label, to_roman
 from referee.storage.files import check_path
 from referee.storage.store import open_evening
+from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.evening import ceremony as cer
@@ -455,7 +456,6 @@ def replay_frame(ev: Any, wall: JSONObject) -> Replay | None:
     """The finished hand the GM replays on the wall (`room replay N`, E136): its story in
     lines, from the log; None when none is asked for (or it cannot be told)."""
     from referee.evening.history import hand_history, history_lines  # a replay's only
-    from referee.streams import plain, spec
 
     asked = wall.get("replay")
     if not isinstance(asked, dict):
