@@ -28,8 +28,8 @@ class GM:
     def played(self, key: str, build: Callable[[GM], object]) -> None:
         """Leave this GM's evening as ``build`` leaves a new one: played once in each test
         process (under ``key``, on a file of the same name in a folder of its own) and copied
-        byte for byte after that, with its backups, segments and lock file. For the table many tests of
-        a module start from; what the tests themselves type still runs every time."""
+        byte for byte after that, with its backups, segments and lock file. For the table many
+        tests of a module start from; what the tests themselves type still runs every time."""
         made = _PLAYED.get((key, self.db.name))
         if made is None:
             made = Path(tempfile.mkdtemp(prefix="played-")) / self.db.name
