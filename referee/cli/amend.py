@@ -22,10 +22,8 @@ import typer
 from referee.cli import runner
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
-from referee.cli.station import refusal
 from referee.errors import BadInput, IllegalAction
 from referee.evening import amend as amending
-from referee.evening import ripple as rippling
 from referee.evening.amend import amendment
 from referee.evening.amend import recheck as rechecking
 from referee.evening.state import require_evening
@@ -135,6 +133,8 @@ def _check_words(words: list[str]) -> None:
     if words[0] in NOT_COMMANDS:
         raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
                        "the evening table after `--` (E139)", ruling="E139")
+    from referee.cli.station import refusal  # amend's own: verify loads this module too
+
     why = refusal(words)  # E65, E54: it runs on a scratch evening and reaches nothing else
     if why is not None:
         raise BadInput(f"`{shlex.join(words)}` cannot stand in for a past command: "
@@ -208,6 +208,8 @@ class _Cmd(NamedTuple):
 def _replay(ev: Any, plan: Plan) -> Amendment:
     """The new timeline: the evening to just before the first command named, then every later
     command of the evening table, replaced, dropped or as typed; the ripple against the old."""
+    from referee.evening import ripple as rippling  # as station in _check_words
+
     require_evening(ev.state("evening"))
     commands = [_Cmd(*c) for c in amending.effective(
         (c.cmd, c.text, [plain(e) for e in c.events]) for c in ev.iter_commands("evening"))]
