@@ -7,6 +7,7 @@ a bug (exit 1).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -21,8 +22,6 @@ class RefereeError(Exception):
     @property
     def line(self) -> str:
         """The message with its ruling id, as printed to the GM."""
-        import re
-
         text = str(self)
         if self.ruling and not re.search(rf"\b{re.escape(self.ruling)}\b", text):
             return f"{text} ({self.ruling})"

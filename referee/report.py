@@ -162,7 +162,7 @@ def _highlights(state: State) -> Highlights:
                                    for p in record["pots"]]})
         for name, best in record["best"].items():
             if best["category"] in pts.DUET_POINTS and best.get("duet"):
-                from referee.rules.hands import CATEGORY_TITLES
+                from referee.rules.hands import CATEGORY_TITLES  # a played duet hand's only
 
                 duets.append({"hand": record["no"], "player": name,
                               "category": best["category"],
@@ -431,7 +431,7 @@ def _ceremony_html(data: cer.CeremonyView) -> str:
 
 def handout(state: State, assistant: str) -> Handout:
     """One assistant's clue sheet so far: their clues and guesses, nothing of anyone else's."""
-    from referee.evening.souls import clue_sheet
+    from referee.evening.souls import clue_sheet  # a handout's only
 
     souls: list[HandoutSoul] = []
     studied = state.studies.get(assistant, {})

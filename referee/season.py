@@ -26,6 +26,8 @@ from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, POT, State
 from referee.names import plural
 from referee.report import page
 from referee.rules.cards import parse_arcanum, to_roman
+from referee.storage import files, links
+from referee.storage.store import open_evening
 
 
 class Promotion(TypedDict):
@@ -138,9 +140,6 @@ def read(paths: Sequence[Path]) -> list[Played]:
         BadInput: a path that is neither, or no evening at all.
         StoreError: a named evening is damaged.
     """
-    from referee.storage import files, links
-    from referee.storage.store import open_evening
-
     found: list[Path] = []
     for path in paths:
         files.check_reachable(path)  # a name too long, a symlink loop: one line (E94)

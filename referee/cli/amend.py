@@ -19,9 +19,17 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypedDict
 
 import typer
 
+from referee.cli import runner
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction
+from referee.evening import amend as amending
+from referee.evening.amend import amendment
+from referee.evening.amend import recheck as rechecking
+from referee.evening.state import require_evening
+from referee.storage import files
+from referee.storage.store import open_evening
+from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.evening.events import Dropped, Replaced, Replayed, Rippled
@@ -122,11 +130,11 @@ def _number(text: str, option: str = "") -> int:
 
 
 def _check_words(words: list[str]) -> None:
-    from referee.cli.station import refusal
-
     if words[0] in NOT_COMMANDS:
         raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
                        "the evening table after `--` (E139)", ruling="E139")
+    from referee.cli.station import refusal  # amend's own: verify loads this module too
+
     why = refusal(words)  # E65, E54: it runs on a scratch evening and reaches nothing else
     if why is not None:
         raise BadInput(f"`{shlex.join(words)}` cannot stand in for a past command: "
@@ -154,9 +162,6 @@ def amend(
     points, promotions). A later command that no longer applies is named, with the ways on:
     replace it too (`-- 5 -- bet Ada`), drop it (`--drop 5`), or undo back and retype.
     Only --yes records it; the log keeps both versions (E138, E140)."""
-    from referee.storage import files
-    from referee.storage.store import open_evening
-
     plan, flags = parse(None if seq is None else _number(seq), list(words or []),
                         [_number(d, "--drop ") for d in drop or []])
     yes, as_json = yes or "--yes" in flags, as_json or "--json" in flags
@@ -166,8 +171,6 @@ def amend(
         result = _replay(ev, plan)
         recorded = False
         if yes and not dry:
-            from referee.evening.amend import amendment
-
             event = amendment(result["first"], result["old"], result["new"],
                               result["replayed"], result["state"], result["ripple"],
                               changed=result["changed"], dropped=result["dropped"])
@@ -205,11 +208,7 @@ class _Cmd(NamedTuple):
 def _replay(ev: Any, plan: Plan) -> Amendment:
     """The new timeline: the evening to just before the first command named, then every later
     command of the evening table, replaced, dropped or as typed; the ripple against the old."""
-    from referee.evening import amend as amending
-    from referee.evening import ripple as rippling
-    from referee.evening.state import require_evening
-    from referee.storage import files
-    from referee.streams import plain, spec
+    from referee.evening import ripple as rippling  # as station in _check_words
 
     require_evening(ev.state("evening"))
     commands = [_Cmd(*c) for c in amending.effective(
@@ -259,10 +258,6 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
     """Write the evening before ``commands[index]`` to ``scratch`` and run every command from
     there: the new words of a replaced one, nothing of a dropped one, the others as typed.
     Each as (cmd, text, events)."""
-    from referee.errors import IllegalAction
-    from referee.storage.store import open_evening
-    from referee.streams import plain
-
     with open_evening(scratch) as t:
         for c in commands[:index]:
             t.commit("evening", [plain(e) for e in c.events], c.text)
@@ -305,10 +300,6 @@ def _run(scratch: Path, words: list[str], was: Any, new: list[str] | None, plan:
          undos: int) -> tuple[str, list[Any]] | None:
     """Run one line on the scratch evening: its log text and events, None if it recorded
     nothing. A refusal is the amendment's refusal, naming the command and the ways on (E140)."""
-    from referee.cli import runner
-    from referee.storage import files
-    from referee.storage.store import open_evening
-
     with open_evening(scratch, write=False) as t:
         count = t.meta["next_cmd"]
     saved = files.DRY_RUN
@@ -381,9 +372,6 @@ def recheck(ev: Any) -> list[str]:
     A full fold of the evening for each amendment, so it runs in `verify` only, and not at
     all for an evening that records none (its folded state lists every amendment, and the
     chain and the snapshots that `verify` checks first vouch for the fold)."""
-    from referee.evening.amend import recheck as rechecking
-    from referee.streams import plain, spec
-
     if not ev.state("evening").amendments:
         return []
     sp = spec("evening")

@@ -4,15 +4,23 @@ to a change).
 
 Typer-free: ``referee.cli.evening`` gives them their parsed signatures, and
 ``referee.cli.fast`` calls the very same bodies for a command line it reads without typer.
+Each body imports inside it what it alone needs: this module is on the path of the lines
+typed most (``fast``), and of the `hand` rulings, which open no evening; `--json` answers do
+without ``render``.
 """
 
+import json
+import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from referee.cli.context import db_path
-from referee.cli.logs import amended_by
+from referee.cli.logs import amended_by, stream_rows
 from referee.cli.output import emit_json, say
 from referee.errors import BadInput
+from referee.names import match_name
+from referee.streams import STREAMS
 
 if TYPE_CHECKING:
     from referee.evening.events import EveningEvent
@@ -30,14 +38,14 @@ def run(build: Callable[["State"], list[E]], extra: "JSONObject | None" = None,
     """An evening command through the one transaction (``transaction.transact``); its log line is
     derived from the parsed arguments there, in one place (``transaction.command_text``), with
     ``extra`` for what the core chose (``build`` may fill it)."""
-    from referee.cli.transaction import transact
+    from referee.cli.transaction import transact  # the writes only
 
     return transact(STREAM, build, extra=extra)
 
 
 def read_state() -> "State":
     """The evening as it stands, without taking the lock (writes are atomic renames)."""
-    from referee.evening.state import require_evening
+    from referee.evening.state import require_evening  # not for the `hand` rulings
     from referee.storage.store import open_evening
 
     with open_evening(db_path(), write=False) as ev:
@@ -48,20 +56,19 @@ def read_state() -> "State":
 
 def report_change(before: "State", after: "State", events: list["EveningEvent"],
                   as_json: bool) -> None:
-    from referee.cli import render
-
     if as_json:
-        from referee.evening.views import status
+        from referee.evening.views import status  # each answer imports what it prints with
 
         emit_json({"events": events, "status": status(after)})
         return
-    render.announce(before, after, events)
+    from referee.cli import render
 
+    render.announce(before, after, events)
 
 
 def show_status(at: int | None, as_json: bool) -> None:
     """`status [--at SEQ] [--json]`."""
-    from referee.evening import views
+    from referee.evening import views  # status only, as history and render below
 
     when = None
     if at is None:
@@ -83,7 +90,7 @@ def show_status(at: int | None, as_json: bool) -> None:
 
 def _amount(text: str | None, action: str = "bet") -> int | None:
     """``N`` or ``all`` (E27) -> chips; None when not given."""
-    from referee.evening.betting import ALL
+    from referee.evening.betting import ALL  # the bets only
 
     if text is None:
         return None
@@ -104,7 +111,7 @@ def _is_amount(text: str) -> bool:
 
 def _action(action: str, who: str | None, amount: str | None, chips: str | None,
             as_json: bool) -> None:
-    from referee.evening import play
+    from referee.evening import play  # the betting moves only
 
     for word in (who, amount):  # unknown options reach here as words (`bet -1`, E27)
         if word is not None and word.startswith("-") and not word[1:].isdigit():
@@ -124,7 +131,7 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
 def give(source: str, target: str, chips: str, as_json: bool) -> None:
     """`chips give FROM TO COLOUR:N[,COLOUR:N] [--json]`."""
-    from referee.evening import commands
+    from referee.evening import commands  # `chips give` only
 
     before, after, events = run(lambda s: commands.give_chips(s, source, target, chips))
     report_change(before, after, events, as_json)
@@ -134,9 +141,7 @@ def give(source: str, target: str, chips: str, as_json: bool) -> None:
 def show_log(person: str | None, soul: str | None, hand: int | None, table: str | None,
              last: int | None, form: str | None, as_json: bool) -> None:
     """`log` with its filters (``evening.log``)."""
-    from collections import deque
-
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # not for the `hand` rulings
 
     if last is not None and last < 1:
         raise BadInput(f"--last {last}: give how many of the newest commands to show, 1 or more")
@@ -167,8 +172,6 @@ def show_log(person: str | None, soul: str | None, hand: int | None, table: str 
             return
         notes = amended_by(ev)  # E138
         if form is not None:
-            from referee.cli.logs import stream_rows
-
             stream_rows(commands, form, notes)
             return
         commands = list(commands)
@@ -184,11 +187,9 @@ def _log_filter(state: Any, person: str | None, soul: str | None,
     who = key = None
     # E46: a filter that matches nothing known is a mistake, not an empty log.
     if person is not None:
-        from referee.names import match_name
-
         who = match_name(person, state.people if state.started else [], "person")
     if soul is not None:
-        from referee.evening.souls import soul_key
+        from referee.evening.souls import soul_key  # `log --soul` only
 
         key = soul_key(state, soul)
     if hand is not None and not 1 <= hand <= state.hands_played + (state.hand is not None):
@@ -208,9 +209,6 @@ def _log_filter(state: Any, person: str | None, soul: str | None,
 
 def _stream_log_json(commands: Iterable[Any], undone: list["Undone"]) -> None:
     """``{"commands": [...], "undone": [...]}`` as emit_json prints it, one command at a time."""
-    import json
-    import sys
-
     out = sys.stdout
     out.write('{"commands": [')
     for n, c in enumerate(commands):
@@ -235,8 +233,6 @@ def _of_hand(commands: Iterable[Any], no: int) -> Iterator[Any]:
 
 
 def _mentions(text: str, events: tuple[Mapping[str, Any], ...], who: str) -> bool:
-    import json
-
     needle = who.lower()
     return needle in text.lower() or needle in json.dumps(list(events)).lower()
 
@@ -246,8 +242,6 @@ def _table(text: str | None) -> str | None:
     """A table's stream by name or unique prefix: evening, scum, wager, fate."""
     if text is None:
         return None
-    from referee.names import match_name
-    from referee.streams import STREAMS
 
     return match_name(text, list(STREAMS), "table")
 

@@ -5,11 +5,13 @@ usage mistake -> one line with the usage, exit 2. Also what is checked at the do
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 import typer
+from typer._click import types  # typer ships its own click
 from typer.core import TyperGroup
 
 from referee.cli.door import guarded, hoist_root_options, not_text, refuse
@@ -34,10 +36,6 @@ def _bound_numbers() -> None:
     Click's own ranges let ``nan`` through (every comparison with it is false), and an int
     option takes ``99999999999999999999`` as it comes; a command would then run with it.
     """
-    import math
-
-    from typer._click import types  # typer ships its own click
-
     def bounded(convert: Any) -> Any:
         def check(self: Any, value: Any, param: Any, ctx: Any) -> Any:
             out = convert(self, value, param, ctx)
@@ -117,7 +115,7 @@ class RefereeGroup(TyperGroup):
         try:
             return self._invoke(ctx)
         finally:
-            from referee.storage import files
+            from referee.storage import files  # not at the top, which --help loads
 
             files.DRY_RUN = False  # --dry-run is the run's own: it never outlives it (E133)
 
@@ -132,7 +130,7 @@ class RefereeGroup(TyperGroup):
 
 def read_lines(source: str) -> list[str]:
     """Non-blank lines of FILE, or of stdin for ``-`` (``--from-file``)."""
-    from referee.storage.inputs import read_input
+    from referee.storage.inputs import read_input  # --from-file only
 
     try:
         text = read_input(source)

@@ -13,9 +13,11 @@ import typer
 
 from referee.cli.bodies import read_state, run
 from referee.cli.context import console
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
-from referee.names import plural
+from referee.evening import ceremony
+from referee.names import plural, quoted
+from referee.rules.cards import parse_arcanum
 
 if TYPE_CHECKING:
     from referee.evening.ceremony import CeremonyView
@@ -34,8 +36,6 @@ app = typer.Typer(help="The promotion ceremony once the evening has ended (R40);
 
 def end(as_json: Json = False) -> None:
     """The Fool declares the evening's end, between hands; the ceremony follows (R40, E100)."""
-    from referee.evening import ceremony
-
     before, after, events = run(lambda s: ceremony.end(s, now=time.time()))
     if as_json:
         emit_json({"events": events, "ceremony": ceremony.summary(after)})
@@ -52,7 +52,6 @@ def listing(ctx: typer.Context, reveal: Reveal = False, as_json: Json = False) -
     claimant's points and the occupant's, against the roster as it stands (R40)."""
     if ctx.invoked_subcommand is not None:
         return
-    from referee.evening import ceremony
 
     state = read_state()
     ceremony.require_ended(state)
@@ -64,11 +63,9 @@ def listing(ctx: typer.Context, reveal: Reveal = False, as_json: Json = False) -
 
 
 def _show(state: State, data: CeremonyView, reveal: bool) -> None:
-    from rich.table import Table
+    from rich.table import Table  # the human table only, as the report's lines (~4 ms)
 
-    from referee.evening import ceremony
     from referee.report import decision_line, roster_line
-    from referee.rules.cards import parse_arcanum
 
     how = "the Fool declared it" if data["ended_by"] == "the Fool" else "R18"
     stage = {"ended": f"the evening has ended ({how}); no claim heard yet",
@@ -108,27 +105,22 @@ def _show(state: State, data: CeremonyView, reveal: bool) -> None:
 
 
 def _quoted(name: str) -> str:
-    from referee.names import quoted
-
     return quoted(name)
 
 
 def _claims_hint(state: State) -> None:
-    from referee.evening import ceremony
-
     n = len(ceremony.claims(state))
     say(f"{plural(n, 'claim')} would succeed: `referee ceremony` lists them in the Fool's order."
         if n else "No claim would succeed (R28): `referee ceremony close` records the roster.")
 
 
 def _decided(after: State, events: list[EveningEvent], as_json: bool) -> None:
-    from referee.evening import ceremony
-    from referee.report import decision_line
-
     data = ceremony.summary(after)
     if as_json:
         emit_json({"events": events, "ceremony": data})
         return
+    from referee.report import decision_line  # the human answer only (~4 ms)
+
     say(f"[bold]{lit(decision_line(data['decisions'][-1]))}[/] (R40).")
     _claims_hint(after)
 
@@ -137,8 +129,6 @@ def _decided(after: State, events: list[EveningEvent], as_json: bool) -> None:
 def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
     """NAME, outside the Major Arcana, is given ARCANUM: 7 points for a vacant one, more than
     the occupant's for a held one, who then leaves the Major Arcana (R28, R40)."""
-    from referee.evening import ceremony
-
     _, after, events = run(lambda s: ceremony.promote(s, name, arcanum))
     _decided(after, events, as_json)
 
@@ -147,8 +137,6 @@ def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
 def switch(member: Annotated[str, typer.Argument(metavar="MEMBER")], arcanum: Arcanum,
            as_json: Json = False) -> None:
     """MEMBER moves to ARCANUM on the same terms, leaving their old Arcanum vacant (R40)."""
-    from referee.evening import ceremony
-
     _, after, events = run(lambda s: ceremony.switch(s, member, arcanum))
     _decided(after, events, as_json)
 
@@ -162,8 +150,6 @@ def decline(
     as_json: Json = False,
 ) -> None:
     """NAME declines a claim that would succeed; it is not heard again (R40, E104)."""
-    from referee.evening import ceremony
-
     _, after, events = run(lambda s: ceremony.decline(s, name, arcanum))
     _decided(after, events, as_json)
 
@@ -171,14 +157,13 @@ def decline(
 @app.command("close")
 def close(as_json: Json = False) -> None:
     """Record the roster, who holds which Arcanum, as the evening's last event (R40)."""
-    from referee.evening import ceremony
-    from referee.report import roster_line
-
     _, after, events = run(lambda s: ceremony.close(s, now=time.time()))
     data = ceremony.summary(after)
     if as_json:
         emit_json({"events": events, "ceremony": data})
         return
+    from referee.report import roster_line  # the human answer only (~4 ms)
+
     say("[bold]The ceremony is closed[/]; the roster is the evening's last record (R40):")
     for r in data["roster"]:
         say(f"  {lit(roster_line(r))}")

@@ -24,7 +24,7 @@ def default_db() -> Path:
     env = os.environ.get("REFEREE_DB")
     if env:
         return Path(env)
-    from platformdirs import user_data_dir
+    from platformdirs import user_data_dir  # without --db or REFEREE_DB only (~3 ms)
 
     return Path(user_data_dir("referee", appauthor=False)) / "evening.json"
 
@@ -32,7 +32,7 @@ def default_db() -> Path:
 def make_console() -> Console:
     """A rich console on the current streams (colour only on a terminal, never with
     NO_COLOR); ``:smile:`` in a name stays text."""
-    from rich.console import Console
+    from rich.console import Console  # a console only when one prints (E120)
 
     return Console(highlight=False, emoji=False)
 
@@ -123,6 +123,7 @@ def current() -> Context:
         return _FAST
     if "typer.main" not in sys.modules:  # no parser loaded: no click context to look in
         return _OUTSIDE
+    # typer only where it is loaded already (above): the lines `fast` reads run without it
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
     ctx = get_current_context(silent=True)

@@ -8,7 +8,12 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
+from referee.cli.transaction import transact
+from referee.evening import count as counting
+from referee.evening.amend import effective
 from referee.names import plural
+from referee.storage.store import open_evening
+from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.evening.events import ChipsCounted, Difference
@@ -24,9 +29,6 @@ def count(
     """Count the chips in front of people and in the pot against the books, colour by colour:
     each difference is named with the moves that last touched it, and the count is recorded
     (E130). Nothing is corrected: `chips settle ... --why` is the ruling (E132)."""
-    from referee.cli.transaction import transact
-    from referee.evening import count as counting
-
     def build(state: State) -> list[ChipsCounted]:
         counted = counting.parse_count(state, words)
         found = counting.differences(counted, counting.books(state, counted))
@@ -43,14 +45,8 @@ def count(
 
 def _moves(found: list[Difference]) -> dict[str, list[str]]:
     """The commands that last touched each difference (E131), from the whole log."""
-    from referee.evening import count as counting
-    from referee.storage.store import open_evening
-    from referee.streams import plain, spec
-
     sp = spec("evening")
     with open_evening(db_path(), write=False) as ev:
-        from referee.evening.amend import effective
-
         commands = ((text, events) for _, text, events in effective(
             (c.cmd, c.text, [plain(e) for e in c.events]) for c in ev.iter_commands("evening")))
         return counting.last_moves(commands, sp.empty(), sp.apply, found)

@@ -11,6 +11,7 @@ Nothing here imports typer, click or rich.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import sys
 from collections.abc import Callable, Sequence
@@ -26,7 +27,7 @@ def refuse(line: str, ruling: str | None = None) -> None:
     """A refusal: its one line on stderr, remembered for `rules last`; under ``--explain``
     the full text of the ruling behind it follows on stdout."""
     echo(f"error: {line}", err=True)
-    from referee.cli import aloud
+    from referee.cli import aloud  # a refusal's: the rulebook, `rules last`
 
     memory = aloud.remember(line, ruling, context.db_path())
     if context.current().explain:
@@ -42,6 +43,7 @@ def start(db: Path | None, debug: bool = False, explain: bool = False,
     root options; a ``--db`` no file can be at is one line (E94); --dry-run set for the run."""
     obj = context.Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
     if db is not None or os.environ.get("REFEREE_DB"):
+        # Not at the top: --help and --version load this module and touch no file (~2 ms).
         from referee.storage.files import check_reachable
 
         check_reachable(obj.path())  # a name too long, a symlink loop: one line (E94)
@@ -72,7 +74,7 @@ def guarded(body: Callable[[], Any], words: Sequence[str],
         raise
     except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
         given = list(words[:list(words).index("--")]) if "--" in words else list(words)
-        from referee.cli import dryrun
+        from referee.cli import dryrun  # --dry-run only
 
         dryrun.show(dry, "--json" in given)
         _end_command()
@@ -94,7 +96,7 @@ def guarded(body: Callable[[], Any], words: Sequence[str],
             refuse(f"{shown}: {why}; give another path (E94)", "E94")
             return None, 2
         if context.current().debug:
-            import traceback
+            import traceback  # --debug only (~2 ms off typer's path)
 
             traceback.print_exc()
         if _recorded():
@@ -111,8 +113,6 @@ def guarded(body: Callable[[], Any], words: Sequence[str],
 
 def _is_bad_path(exc: BaseException) -> bool:
     """An OSError of a path that names no possible file: too long, or a loop of links."""
-    import errno
-
     return isinstance(exc, OSError) and exc.errno in (errno.ENAMETOOLONG, errno.ELOOP)
 
 
@@ -121,7 +121,7 @@ def _store() -> Any:
 
 
 def _begin_command() -> None:
-    from referee.storage import files
+    from referee.storage import files  # not at the top, as in start
 
     files.NOTES.clear()
     files.TRACK_ANSWERS = True
@@ -149,7 +149,7 @@ def _answer_failed(exc: BaseException) -> None:
 
 def _end_command() -> None:
     """After the answer: mark it shown (E41), and pass on the store's notes."""
-    from referee.storage import files
+    from referee.storage import files  # as in _begin_command
 
     store = _store()
     with contextlib.suppress(OSError):  # a closed pipe: still mark it

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from referee.cli.output import emit_json, lit, say
 from referee.errors import DryRunDone
+from referee.evening.change import changes, holder_label, rulings
 from referee.jsontypes import JSON, JSONList, JSONObject
 from referee.names import plural
+from referee.streams import spec
 
 if TYPE_CHECKING:
     from referee.streams import Event
@@ -39,9 +41,6 @@ class DryReport(TypedDict):
 
 def report(dry: DryRunDone) -> DryReport:
     """The dry run as data: the command, its events, the rulings, the changes per table."""
-    from referee.evening.change import changes, rulings
-    from referee.streams import spec
-
     events = [r["event"] for r in dry.added]
     gone = [r["event"] for r in dry.removed]
     out: DryReport = {"dry_run": True, "written": False, "command": dry.text,
@@ -111,8 +110,6 @@ def _signed(moved: JSON) -> str:
 
 
 def _change_lines(stream: str, change: JSONObject) -> list[str]:
-    from referee.evening.change import holder_label
-
     if stream != "evening":
         return [f"{stream}: {lit(key)} changes" for key in change]
     out: list[str] = []

@@ -12,7 +12,7 @@ import typer
 
 from referee.cli.bodies import read_state
 from referee.cli.context import console
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ def equity(as_json: Json = False) -> None:
     Every unseen card is dealt over the rest of the deck: exact when the deals are few,
     else sampled to within 0.5 points, 95 times in 100 (H26-H30). Ties count as shares.
     """
-    from referee.evening.equity import equity_view
+    from referee.evening.equity import equity_view  # numpy and the engine: this command's
 
     view = equity_view(read_state())
     if as_json:
@@ -47,7 +47,7 @@ def _percent(chance: float, exact: bool) -> str:
 
 
 def _render(view: EquityView) -> None:
-    from rich.table import Table
+    from rich.table import Table  # (as above; rich for the human table only)
 
     from referee.evening.equity import summary
 

@@ -1,11 +1,16 @@
 """The evening's commands: setup, betting, chips, seats, status, undo/redo, log, verify.
 
 Each command is thin: open the evening, call one function of
-``referee.evening.commands``, commit its events, render. Module-level imports
-stay light so every command starts fast.
+``referee.evening.commands``, commit its events, render. The module is loaded by these
+commands only (``referee.cli.main.TREE``): at its top what they all use (the store); the
+commands, the answers' render and what one command alone needs stay in the commands that use
+them (`undo`, `redo`, `verify` and `log` fold no state through ``referee.evening.commands``).
+The lines typed most run their bodies without this module (``fast``, ``bodies``).
 """
 
+import sys
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -21,16 +26,20 @@ from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` r
     show_status,
 )
 from referee.cli.context import db_path
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.errors import IllegalAction, StoreError
 from referee.names import plural
+from referee.storage import files
+from referee.storage.backups import newest_good_backup
+from referee.storage.files import check_path
+from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
     from referee.evening.events import EveningCreated
     from referee.evening.state import State
 
 
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 Chips = Annotated[
     str | None,
     typer.Option("--chips", help="Name the colours paid, COLOUR:N[,COLOUR:N] (R11)."),
@@ -58,7 +67,7 @@ def new(
     as_json: Json = False,
 ) -> None:
     """Open an evening: the Fool, the seats, ten chips each, the bottled souls."""
-    from referee.evening import commands, lookup, souls
+    from referee.evening import commands, lookup, souls  # `new`'s, as its scenario below
 
     commands.check_seat_count(len(seat))
     specs = [lookup.parse_seat(s) for s in seat]
@@ -74,7 +83,6 @@ def new(
         nonlocal backup, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
-        from referee.storage import files
 
         if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
             return events
@@ -82,7 +90,7 @@ def new(
             backup = keep_replaced(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
-        from referee.serve.access import replace_access
+        from referee.serve.access import replace_access  # the new evening's keys: here only
 
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events
@@ -108,9 +116,7 @@ def keep_replaced(path: Any) -> str:
     space needed), else copies written like every evening write, its sealed segments with
     it so the kept copy opens and verifies (S51); a disk that refuses it is one line and
     leaves no partial copy."""
-    from pathlib import Path
-
-    from referee.storage.keep import keep
+    from referee.storage.keep import keep  # a replaced evening only
 
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
@@ -170,7 +176,7 @@ def fold(name: Who = None, as_json: Json = False) -> None:
 
 def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
-    from referee.evening import commands
+    from referee.evening import commands  # not at the top: undo and redo fold no state
 
     before, after, events = run(lambda s: commands.open_phase(s, now=time.time()))
     report_change(before, after, events, as_json)
@@ -202,7 +208,7 @@ def chips_settle(
 ) -> None:
     """The referee moves chips by ruling, between hands: a split overridden (R11), a dead
     player's chips settled (R22)."""
-    from referee.evening import commands
+    from referee.evening import commands  # not at the top: undo and redo fold no state
 
     before, after, events = run(lambda s: commands.settle_chips(s, source, target, chips, why))
     report_change(before, after, events, as_json)
@@ -210,21 +216,21 @@ def chips_settle(
 
 def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
-    from referee.evening import commands
+    from referee.evening import commands  # not at the top: undo and redo fold no state
 
     report_change(*run(lambda s: commands.rise(s, name)), as_json)
 
 
 def sit(name: str, as_json: Json = False) -> None:
     """NAME sits at the table again and is dealt into the next hand (R17)."""
-    from referee.evening import commands
+    from referee.evening import commands  # not at the top: undo and redo fold no state
 
     report_change(*run(lambda s: commands.sit(s, name)), as_json)
 
 
 def resign(name: str, as_json: Json = False) -> None:
     """NAME, whose side holds no chips, resigns for good (R17)."""
-    from referee.evening import commands
+    from referee.evening import commands  # not at the top: undo and redo fold no state
 
     report_change(*run(lambda s: commands.resign(s, name)), as_json)
 
@@ -239,8 +245,6 @@ def undo(
     yes: Annotated[bool, typer.Option("--yes", help="Confirm undoing past a showdown.")] = False,
 ) -> None:
     """Take back the last command (whole), keeping it in the log of undone commands."""
-    from referee.storage.store import open_evening
-
     stream = _table(table) or STREAM
     with open_evening(db_path()) as ev:
         last = ev.last_command(stream)
@@ -261,8 +265,6 @@ def redo(
     ] = None,
 ) -> None:
     """Bring back the last undone command, if nothing was done since."""
-    from referee.storage.store import open_evening
-
     with open_evening(db_path()) as ev:
         command = ev.redo(_table(table))
 
@@ -308,11 +310,7 @@ def verify(
     Exit 2 on damage, naming the newest good backup. What an earlier verify replayed (sealed
     segments whose bytes are unchanged since) is not replayed again; --all replays everything.
     """
-    import sys
-
-    from referee.storage.audit import audit, load_trusted, save_trusted
-    from referee.storage.files import check_path
-    from referee.storage.store import open_evening
+    from referee.storage.audit import audit, load_trusted, save_trusted  # verify's own
 
     path = db_path()
     check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
@@ -337,8 +335,6 @@ def verify(
     problems = found.problems + chain
     backup = None
     if found.problems:  # damage: the way back is the newest good backup of this evening (E93)
-        from referee.storage.backups import newest_good_backup
-
         backup = newest_good_backup(path)
     if as_json:
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
@@ -359,8 +355,6 @@ def verify(
 
 
 def _progress(done: int, total: int) -> None:
-    import sys
-
     sys.stderr.write(f"\rverifying: segment {done} of {total}")
     sys.stderr.flush()
 

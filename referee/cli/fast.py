@@ -24,6 +24,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.cli import context
+from referee.cli.door import guarded, hoist_root_options, not_text, start
+from referee.cli.output import echo
+
 #: The betting moves: how many words each takes (NAME, N) and whether it takes --chips.
 MOVES = {"bet": (2, True), "raise": (2, True), "call": (1, True), "check": (1, False),
          "fold": (1, False)}
@@ -70,7 +74,7 @@ def _split(rest: list[str], takes_chips: bool,
 
 def _text(words: list[str]) -> str:
     """The log text of a write, as ``transaction.command_text`` derives it."""
-    import shlex
+    import shlex  # a write only
 
     return " ".join(shlex.quote(w) for w in words)
 
@@ -82,9 +86,9 @@ def read(args: list[str]) -> Line | None:
         if len(args) < 2 or not args[1] or args[1].startswith("-"):
             return None
         db, args = Path(args[1]), args[2:]
-    if not args:
+    if not args or args[0] not in ("status", "chips", "log", *MOVES):
         return None
-    from referee.cli import bodies
+    from referee.cli import bodies  # a line of this grammar only: `--help` does without it
 
     word, rest = args[0], args[1:]
     if word == "status":
@@ -138,18 +142,12 @@ def attempt(argv: list[str]) -> int | None:
     None (nothing was run, nothing printed: the typer app takes the line)."""
     if os.environ.get("_REFEREE_COMPLETE") or not _plain_streams():
         return None
-    from referee.cli.door import hoist_root_options, not_text
-
     args = hoist_root_options(argv)
     if not_text(args) is not None:
         return None
     line = read(args)
     if line is None:
         return None
-    from referee.cli import context
-    from referee.cli.door import guarded, start
-    from referee.cli.output import echo
-
     def body() -> None:
         # The context first, so that a --db refused at the start is remembered against it,
         # as the root callback leaves it on the click context before it checks the path.
@@ -167,7 +165,7 @@ def attempt(argv: list[str]) -> int | None:
         return 1
     finally:
         context.run_alone(None)
-        from referee.storage import files
+        from referee.storage import files  # with the store, which a fast line has loaded
 
         files.DRY_RUN = False
     return code or 0
@@ -179,6 +177,6 @@ def main() -> None:
     code = attempt(sys.argv[1:])
     if code is not None:
         sys.exit(code)
-    from referee.cli.main import run
+    from referee.cli.main import run  # typer and the command tree: any other line's
 
     run()

@@ -2,7 +2,9 @@
 
 Thin shell over ``referee.rules.fate``: each command reads the ``fate`` stream,
 calls one pure function, records its events (if any) and prints its lines.
-The rules are imported inside each command so that ``referee --help`` stays fast.
+The rules (~10 ms) are imported inside each command that uses them: `fate log` reads the
+lines stored with each command and does without them, and importing this module stays
+light (no rules, rich or store: ``tests/cli/test_fate_cli.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from referee.cli.output import emit_json, lit
 from referee.cli.side_log import add_log
 from referee.cli.transaction import add_undo_redo
 from referee.errors import BadInput
+from referee.names import match_name
 
 if TYPE_CHECKING:
     from referee.rules.fate import FateData, Outcome
@@ -57,8 +60,7 @@ def _player(player: str | None) -> str | None:
     near misses suggested), else free text."""
     if not player:
         return player
-    from referee.names import match_name
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # as the rules, not at the top
 
     with open_evening(db_path(), write=False) as ev:
         evening = ev.state("evening")
@@ -78,7 +80,7 @@ def deck(
     as_json: Json = False,
 ) -> None:
     """Show or set the deck: standard (52 + Joker) or tarot (the Fool is the Joker, R35)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
     from referee.rules.fate import Outcome
 
     if kind is None:
@@ -120,7 +122,7 @@ def char_new(
     as_json: Json = False,
 ) -> None:
     """Create a character; the seed's creation budgets are checked (F15)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
     from referee.rules.fate import Outcome
     from referee.rules.fate.characters import budget_left
 
@@ -157,7 +159,7 @@ def _char_json(char: Char, data: FateData) -> Char:
 
 
 def _show_char(char: Char, data: FateData) -> None:
-    from rich.table import Table
+    from rich.table import Table  # the human table only
 
 
     out = console()
@@ -212,7 +214,7 @@ def char_show(
     as_json: Json = False,
 ) -> None:
     """Show a character: Measures, Reputations and their states, Traits, checks."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
     from referee.rules.fate.characters import find
 
     state = read_state()
@@ -227,9 +229,9 @@ def char_show(
 @char_app.command("list")
 def char_list(as_json: Json = False) -> None:
     """All characters with their Health and player."""
-    from rich.table import Table
+    from rich.table import Table  # the human table only
 
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     state = read_state()
     chars = list(state["chars"].values())
@@ -272,7 +274,7 @@ def char_edit(
     as_json: Json = False,
 ) -> None:
     """Change a character after creation: what play gives and takes (no budgets)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
     from referee.rules.fate import Outcome
 
     player = _player(player)
@@ -329,7 +331,7 @@ def test(
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
     """A test (R36): typed-in cards or a seeded draw; recorded when a character takes part."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     if sum(x is not None for x in (vs, static, vs_char)) > 1:
 
@@ -377,7 +379,7 @@ def fight(
 ) -> None:
     """One full combat in one draw: both deal their best result as damage, the loser too
     (R37, F8, F29)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.fight(
         state, a_name, b_name, a_weapon=a_weapon, b_weapon=b_weapon, a_traits=tup(a_trait),
@@ -394,7 +396,7 @@ def compel(
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
     """Does an extreme Measure (8-9) compel the act? The Measure against its other side (F14)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.compel(state, name, measure, typed=typed(cof, a, b, None),
                                    seed=seed, deck=deck_), write=False, as_json=as_json)
@@ -413,7 +415,7 @@ def drink(
 ) -> None:
     """Bohemian against the drink: +1, nothing or -1 card on the drinker's next test, fight,
     duel shot or sword round (F12, F25)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.drink(state, name, strength, traits=tup(trait),
                                   typed=typed(cof, a, b, None), seed=seed, deck=deck_),
@@ -433,7 +435,7 @@ def heal(
 ) -> None:
     """Convalesce: the time needed, a test; failure adds a card to the next try (F13). The
     wound being healed costs no card (F30)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.heal(state, name, area, measure, traits=tup(trait),
                                  typed=typed(cof, cards, None, None), seed=seed, deck=deck_),
@@ -447,7 +449,7 @@ def check(
     as_json: Json = False,
 ) -> None:
     """Record a check: the character acted by a Measure when it mattered (seed: Changing)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.check(state, name, measure), as_json=as_json)
 
@@ -462,7 +464,7 @@ def grow(
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
     """A week of soul-searching: test the Measure; failing, it grows by one (F14)."""
-    from referee.rules import fate
+    from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.grow(state, name, measure, typed=typed(cof, cards, None, None),
                                  seed=seed, deck=deck_), as_json=as_json)

@@ -8,6 +8,7 @@ through ``transaction.transact`` under the command's own text.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Final
 
@@ -15,6 +16,7 @@ import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
+from referee.cli.transaction import transact
 from referee.jsontypes import JSONObject
 
 if TYPE_CHECKING:
@@ -69,9 +71,8 @@ def with_tables(state: State) -> tuple[State, list[TablesSet]]:
     """The state with its tables, and the event that adds them when it had none (F19)."""
     if state.get("tables") is not None:
         return state, []
-    import copy
 
-    from referee.content.side_tables import fate_tables
+    from referee.content.side_tables import fate_tables  # the evening's first fate command
     from referee.rules import fate
 
     event = fate.tables_event(copy.deepcopy(fate_tables()))
@@ -80,7 +81,7 @@ def with_tables(state: State) -> tuple[State, list[TablesSet]]:
 
 def read_state() -> State:
     """The ``fate`` stream, read only, with its tables."""
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # as the rules, not at the top
 
     with open_evening(db_path(), write=False) as ev:
         state, _ = with_tables(ev.state(STREAM))
@@ -93,8 +94,6 @@ def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool =
 
     The log line is the command as typed, plus the seed the console drew (F3).
     """
-    from referee.cli.transaction import transact
-
     if not write:
         outcome = call(read_state())
         _report(outcome, as_json)
@@ -125,7 +124,7 @@ def result_event(outcome: Outcome) -> Said:
 def typed(cof: str | None, a: str | None, b: str | None, gates: Many, calms: Many = None,
           complications: Many = None) -> Typed:
     """What the Host typed in from the cards at the table (F20)."""
-    from referee.rules.fate import Typed
+    from referee.rules.fate import Typed  # as in referee.cli.fate: not at the top
 
     return Typed(cof=cof, a=a, b=b, gates=tuple(gates or ()), calms=tuple(calms or ()),
                  complications=tuple(complications or ()))

@@ -61,7 +61,7 @@ class Grid:
 
     def to_rich(self) -> Any:
         """The same table as a ``rich.table.Table``."""
-        from rich import box
+        from rich import box  # a terminal's table only: off one no rich at all (E120)
         from rich.table import Table
 
         table = Table(title=self.title, title_justify="left", padding=(0, 1),

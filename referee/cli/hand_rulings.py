@@ -1,8 +1,9 @@
 """`referee hand rank|compare|first|categories|odds`: rulings that need no evening, added to
 the `hand` group by ``register``.
 
-Commands parse, call ``referee.rules.hands`` and render; the rules modules are
-imported inside the commands so that ``referee --help`` stays fast.
+Commands parse, call ``referee.rules.hands`` and render. The hand evaluator is imported at
+the top (every `hand` command ranks hands); the odds' counter, ``fractions`` and rich only in
+the commands and answers that use them.
 """
 
 from __future__ import annotations
@@ -14,9 +15,22 @@ import typer
 
 from referee.cli.boundary import read_lines
 from referee.cli.context import console
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit
 from referee.errors import BadInput, RefereeError
 from referee.jsontypes import JSON, JSONObject
+from referee.rules.cards import parse_cards
+from referee.rules.hands import (
+    CATEGORIES,
+    CATEGORY_EXAMPLES,
+    CATEGORY_TITLES,
+    best_hand,
+    check_distinct,
+    explain,
+    first_to_bet,
+    rank_hands,
+    verify_showing,
+)
 
 if TYPE_CHECKING:
     from referee.rules.cards import Card
@@ -26,7 +40,6 @@ Magic = Annotated[
     bool,
     typer.Option("--magic", help="Cards were changed by magic: duplicates allowed (R8)."),
 ]
-Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
 FromFile = Annotated[
     str | None,
     typer.Option(
@@ -78,8 +91,6 @@ def _line_hands(text: str) -> list[tuple[str, str]]:
 
 
 def _parse_hands(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, list[Card]]]:
-    from referee.rules.cards import parse_cards
-
     seen: dict[str, str] = {}
     hands: list[tuple[str, list[Card]]] = []
     for name, text in pairs:
@@ -102,8 +113,6 @@ def _parse_hands(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, list[Card]
 def _evaluate(
     hands: Sequence[tuple[str, Sequence[Card]]], magic: bool
 ) -> dict[str, Hand]:
-    from referee.rules.hands import best_hand, check_distinct
-
     out: dict[str, Hand] = {}
     for name, cards in hands:
         try:
@@ -177,8 +186,6 @@ def _hands_json(hands: dict[str, Hand]) -> dict[str, HandJSON]:
 
 
 def _why_lines(groups: list[list[str]], hands: dict[str, Hand]) -> list[str]:
-    from referee.rules.hands import explain
-
     lines = []
     top = groups[0]
     if len(top) > 1:
@@ -215,9 +222,6 @@ def rank(
     from_file: FromFile = None,
 ) -> None:
     """Name the best hand in 1-7 cards, e.g. `referee hand rank KnC KnW 3S 3P 0 XXI 9C`."""
-    from referee.rules.cards import parse_cards
-    from referee.rules.hands import best_hand
-
     def rule(text: str) -> HandJSON:
         if "|" in text:
             raise BadInput("rank takes one hand per line; use compare for hands against each other")
@@ -238,9 +242,7 @@ def rank(
 
 
 def _render_rank(hand: Hand, given: Sequence[Card]) -> None:
-    from rich.table import Table
-
-    from referee.rules.hands import CATEGORIES
+    from rich.table import Table  # the human table only: --json does without rich
 
     unused = list(given)
     for card in hand.cards:
@@ -275,8 +277,6 @@ def compare(
 
     Equal hands split the pot (R7); suits never break ties (R3).
     """
-    from referee.rules.hands import rank_hands
-
     def rule_pairs(pairs: list[tuple[str, str]]) -> tuple[list[list[str]], dict[str, Hand]]:
         if len(pairs) < 2:
             raise BadInput("compare needs two or more hands; use 'hand rank' for one")
@@ -297,7 +297,7 @@ def compare(
 
         emit_json({"ranking": ranking, "hands": _hands_json(ranked)})
         return
-    from rich.table import Table
+    from rich.table import Table  # the human table only: --json does without rich
 
 
     table = Table()
@@ -346,8 +346,6 @@ def first(
     """
 
     def rule_pairs(pairs: list[tuple[str, str]]) -> tuple[str, str | None, dict[str, Hand]]:
-        from referee.rules.hands import first_to_bet, verify_showing
-
         if len(pairs) < 2:
             raise BadInput("first needs the showing hands of two or more seats")
         showing = _parse_hands(pairs)
@@ -378,9 +376,7 @@ def first(
 
 
 def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke: bool) -> None:
-    from rich.table import Table
-
-    from referee.rules.hands import explain
+    from rich.table import Table  # the human table only: --json does without rich
 
     table = Table()
     table.add_column("Seat", justify="right")
@@ -427,8 +423,6 @@ def _render_first(opener: str, fool: str | None, ranked: dict[str, Hand], broke:
 
 def categories(json_out: Json = False) -> None:
     """The sixteen hands, high to low, each with an example (R4)."""
-    from referee.rules.hands import CATEGORIES, CATEGORY_EXAMPLES, CATEGORY_TITLES
-
     if json_out:
 
         emit_json(
@@ -438,7 +432,7 @@ def categories(json_out: Json = False) -> None:
             ]
         )
         return
-    from rich.table import Table
+    from rich.table import Table  # the human table only: --json does without rich
 
 
     table = Table(title="Fool's Errand hands, high to low (R4)", title_justify="left")
@@ -472,8 +466,7 @@ def odds(
     With no cards, over all seven-card hands of the full 78-card deck; with 3-6 known
     cards (`referee hand odds KC KW 0`), over every way the unseen deck can finish them.
     """
-    from referee.rules import odds as counting
-    from referee.rules.cards import parse_cards
+    from referee.rules import odds as counting  # `hand odds` only (~2 ms)
 
     known = parse_cards(cards or [])
     counts = counting.known_counts(known) if known else counting.deck_counts()
@@ -486,7 +479,7 @@ def odds(
 
 
 def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> JSONObject:
-    from fractions import Fraction
+    from fractions import Fraction  # `hand odds --json` only (~2 ms)
 
     rows: list[JSON] = []
     for category, count in counts.items():
@@ -501,9 +494,7 @@ def _odds_json(known: Sequence[Card], counts: dict[str, int], total: int) -> JSO
 
 
 def _render_odds(known: Sequence[Card], counts: dict[str, int], total: int) -> None:
-    from rich.table import Table
-
-    from referee.rules.hands import CATEGORY_TITLES
+    from rich.table import Table  # the human table only: --json does without rich
 
     if known:
         shown = " ".join(card.short for card in known)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 def evening_commands(ev: Evening) -> Iterator[tuple[int, str, list[Event]]]:
     """The evening table's commands as (number, text, events), oldest first, copied: the
     timeline as it stands, an amendment's replay in place of what it replaced (E138)."""
+    # Not at the top: the `hand` rulings load this module and open no evening.
     from referee.evening.amend import effective
     from referee.streams import plain
 
@@ -31,7 +32,7 @@ def evening_commands(ev: Evening) -> Iterator[tuple[int, str, list[Event]]]:
 
 def state_at(seq: int, path: Path | None = None) -> tuple[State, float]:
     """The evening as it stood after command ``seq`` (E134), and the time of that command."""
-    from referee.evening import history
+    from referee.evening import history  # not at the top, as above
     from referee.evening.state import require_evening
     from referee.storage.store import open_evening
     from referee.streams import spec
@@ -46,7 +47,7 @@ def state_at(seq: int, path: Path | None = None) -> tuple[State, float]:
 
 def read_history(no: int | None, path: Path | None = None) -> HandTold:
     """Hand ``no`` (the last finished one when None) move by move (E135)."""
-    from referee.evening import history
+    from referee.evening import history  # not at the top, as above
     from referee.evening.state import require_evening
     from referee.storage.store import open_evening
     from referee.streams import spec
@@ -66,7 +67,7 @@ def hand_history(
 ) -> None:
     """A finished hand move by move: the deal, each round's up cards and moves, the powers,
     the pots and the showdown (E135)."""
-    from referee.evening.history import history_lines
+    from referee.evening.history import history_lines  # not at the top, as above
 
     data = read_history(no)
     if as_json:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -23,9 +25,7 @@ def amended_by(ev: Any) -> dict[int, str]:
 def stream_rows(commands: Iterable[Any], form: str, notes: dict[int, str]) -> None:
     """One command a line: JSON objects, or CSV with a header (E137). Streamed: a long night
     needs no more memory than a short one."""
-    import csv
-    import json
-    import sys
+    import csv  # `log --format` only, off the path of `log --last N` (E160)
     from datetime import datetime
 
     out = sys.stdout

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import sys
+import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer._click.shell_completion import split_arg_string  # loaded with typer
 
 from referee import __version__
 from referee.cli import runner
 from referee.cli.boundary import RefereeGroup, hoist_root_options
+from referee.cli.contents import PANELS, Panels
 from referee.cli.context import Sealed
 from referee.cli.door import start
 from referee.errors import BadInput
@@ -139,6 +144,24 @@ def _target(args: list[str]) -> str | None:
     return None
 
 
+def completed_words() -> list[str] | None:
+    """In a completion run (``_REFEREE_COMPLETE``, a Tab in the user's shell): the words
+    before the one being completed, read as typer's completion classes read them; else, or
+    when they cannot be read, None."""
+    instruction = os.environ.get("_REFEREE_COMPLETE", "")
+    try:
+        if instruction.endswith("bash"):
+            words = split_arg_string(os.environ["COMP_WORDS"])
+            return words[1 : int(os.environ["COMP_CWORD"])]
+        line = os.environ["_TYPER_COMPLETE_ARGS"]
+        words = split_arg_string(line)[1:]
+    except (KeyError, ValueError):
+        return None
+    if instruction.endswith(("powershell", "pwsh")):
+        return words[:-1] if os.environ.get("_TYPER_COMPLETE_WORD_TO_COMPLETE") else words
+    return words[:-1] if words and not line.endswith(" ") else words
+
+
 def only(target: str | None) -> bool:
     """Grow only the command ``target`` in the app: import its module alone and keep only
     its word, so that only it is built.
@@ -146,10 +169,15 @@ def only(target: str | None) -> bool:
     Typer turns every registered command into a click command (evaluating every
     annotation) before it runs one; for a console answering mid-hand that and the imports
     of every other group are most of the start-up. Returns False (and grows everything)
-    for no word or an unknown one, so the parser can list or suggest the right one.
+    for no word or an unknown one, so the parser can list or suggest the right one. A
+    completion run takes its word from the line being completed: a Tab after `scum `
+    grows `scum` alone, a Tab on the command word itself the whole tree.
     """
+    if os.environ.get("_REFEREE_COMPLETE"):
+        words = completed_words()
+        target = _target(hoist_root_options(words)) if words is not None else None
     module = MODULE_OF.get(target or "")
-    if module is None or os.environ.get("_REFEREE_COMPLETE"):
+    if module is None:
         full_app()
         return False
     _grow([module])
@@ -175,30 +203,43 @@ def __getattr__(name: str) -> typer.Typer:
 runner.use_app(full_app)  # the in-process runner builds the whole tree from here
 
 
+#: The panels of `referee --help`, in the order it lists them; a command in no panel goes last.
+PANEL_ORDER = ("Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
+               "Status", "Between evenings", "The log", "Side tables", "Away from the table",
+               "The rulebook")
+
+
+def panels(app: typer.Typer) -> Panels:
+    """The table of contents as ``app``'s registered commands say it: each panel with the
+    first paragraph of each command's help, as ``referee --help`` prints them.
+
+    ``referee.cli.contents.PANELS`` stores this for the whole tree, so that `referee --help`
+    imports no module of commands (``tests/cli/test_tree.py`` holds the two equal).
+    """
+    found: dict[str, list[tuple[str, str]]] = {}
+    for info in app.registered_commands:
+        assert info.callback is not None
+        name = info.name or info.callback.__name__.replace("_", "-")
+        text = info.help or info.callback.__doc__ or ""
+        found.setdefault(str(info.rich_help_panel or "Commands"), []).append((name, text))
+    for group in app.registered_groups:
+        about = group.help or (group.typer_instance.info.help if group.typer_instance else "")
+        found.setdefault(str(group.rich_help_panel or "Commands"), []).append(
+            (f"{group.name} ...", str(about or "")))
+    ordered = sorted(found.items(), key=lambda kv: PANEL_ORDER.index(kv[0])
+                     if kv[0] in PANEL_ORDER else len(PANEL_ORDER))
+    return tuple((panel, tuple((name, " ".join(text.strip().split("\n\n")[0].split()))
+                               for name, text in items))
+                 for panel, items in ordered)
 
 
 def table_of_contents() -> str:
     """``referee --help``: every command by the part of the evening it serves.
 
-    Written from the registered commands' docstrings without building them: typer would
-    convert all ~90 commands (evaluating every annotation) just to print their first lines.
+    Read from ``referee.cli.contents`` (the first lines of the commands' docstrings, stored),
+    so it imports no module of commands and builds none: typer would convert all ~90
+    commands (evaluating every annotation) just to print their first lines.
     """
-    app = full_app()
-    panels: dict[str, list[tuple[str, str]]] = {}
-    for info in app.registered_commands:
-        assert info.callback is not None
-        name = info.name or info.callback.__name__.replace("_", "-")
-        text = info.help or info.callback.__doc__ or ""
-        panels.setdefault(str(info.rich_help_panel or "Commands"), []).append((name, text))
-    for group in app.registered_groups:
-        about = group.help or (group.typer_instance.info.help if group.typer_instance else "")
-        panels.setdefault(str(group.rich_help_panel or "Commands"), []).append(
-            (f"{group.name} ...", str(about or "")))
-    order = ["Setup", "At the table", "Betting", "Chips and seats", "Souls, Charges, powers",
-             "Status", "Between evenings", "The log", "Side tables", "Away from the table",
-             "The rulebook"]
-    panels = dict(sorted(panels.items(),
-                         key=lambda kv: order.index(kv[0]) if kv[0] in order else len(order)))
     options = [("--db PATH", "The evening file (default: $REFEREE_DB, else the user data dir)."),
                ("--debug", "Show tracebacks of internal errors."),
                ("--explain", "After a refusal, read its ruling in full (also `rules last`)."),
@@ -210,24 +251,20 @@ def table_of_contents() -> str:
                ("--install-completion", "Install tab completion for your shell."),
                ("--show-completion", "Print the completion script, to install it by hand."),
                ("--help, -h", "Show this and exit.")]
-    import shutil
-    import textwrap
-
     columns = max(60, min(100, shutil.get_terminal_size((80, 24)).columns))
 
-    def rows(items: list[tuple[str, str]], width: int) -> list[str]:
+    def rows(items: Iterable[tuple[str, str]], width: int) -> list[str]:
         # Each description wrapped under itself, so the list reads at 80 columns.
-        return [textwrap.fill(" ".join(str(text).strip().split("\n\n")[0].split()), columns,
-                              initial_indent=f"  {name}".ljust(width),
+        return [textwrap.fill(text, columns, initial_indent=f"  {name}".ljust(width),
                               subsequent_indent=" " * width)
                 for name, text in items]
 
-    commands = max(len(n) for items in panels.values() for n, _ in items) + 4
+    commands = max(len(n) for _, items in PANELS for n, _ in items) + 4
     out = ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
            "",
            "  Referee console for a live Fool's Errand evening and its side tables.",
            "  Every command has --help; every command that reads has --json.", ""]
-    for panel, items in panels.items():
+    for panel, items in PANELS:
         out += [f"{panel}:", *rows(items, commands), ""]
     out += ["Options:", *rows(options, max(len(n) for n, _ in options) + 4)]
     return "\n".join(out)
@@ -254,11 +291,11 @@ def run() -> None:
     """Console-script entry point."""
     url, token, argv = _station_options(sys.argv[1:])
     if url is not None and argv not in ([], ["--help"], ["-h"]):
-        from referee.cli import station
+        from referee.cli import station  # a line for a station only
 
         sys.exit(station.remote(url, token, argv))
     args = _hoist_root_options(argv)
-    if args in ([], ["--help"], ["-h"]):
+    if args in ([], ["--help"], ["-h"]) and not os.environ.get("_REFEREE_COMPLETE"):
         typer.echo(table_of_contents())
         return
     if args in (["--version"], ["-V"]):

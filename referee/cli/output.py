@@ -121,6 +121,7 @@ def say(text: str) -> None:
 
 def money(chips: int) -> str:
     """``$1,200,000``: chips in dollars at the evening's chip value (R10)."""
+    # Loaded by then (a state is shown); not at the top, which `--help` loads too.
     from referee.evening.state import CHIP_VALUE
 
     return f"${chips * CHIP_VALUE:,}"
@@ -128,7 +129,7 @@ def money(chips: int) -> str:
 
 def short_money(chips: int) -> str:
     """``$1.5M`` / ``$800k``: dollars in a narrow column."""
-    from referee.evening.state import CHIP_VALUE
+    from referee.evening.state import CHIP_VALUE  # as in money
 
     dollars = chips * CHIP_VALUE
     if dollars >= 1_000_000:

@@ -4,18 +4,19 @@
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from referee.cli.context import db_path
 from referee.errors import BadInput
+from referee.storage import files
 
 __all__ = ["check_page_target", "evening_files", "write_page"]
 
 
 def evening_files(db: Path) -> tuple[Path, Path, Path]:
     """The evening file, its lock and its segment folder, links followed."""
-    import os
-
     real = Path(os.path.realpath(db))
     return real, real.with_name(real.name + ".lock"), real.with_name(real.name + ".segments")
 
@@ -23,9 +24,6 @@ def evening_files(db: Path) -> tuple[Path, Path, Path]:
 def check_page_target(path: Path, force: bool) -> None:
     """``--html PATH`` never lands on the evening's own files, nor on another file without
     ``--force`` (E45); checked before anything is read or written."""
-    import os
-    import re
-
     if len(os.fsencode(path.name)) > 255:
         raise BadInput(f"--html: the file name is {len(os.fsencode(path.name))} bytes long; "
                        "file names hold at most 255; give a shorter one such as report.html",
@@ -54,10 +52,6 @@ def check_page_target(path: Path, force: bool) -> None:
 
 def write_page(path: Path, text: str, *, secret: bool, force: bool) -> None:
     """Write the page atomically; a page with secrets is readable by its owner only (0600)."""
-    import os
-
-    from referee.storage import files
-
     check_page_target(path, force)
     real = Path(os.path.realpath(path))
     try:

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
+import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from referee import report as rep
+from referee.cli import context, render_souls, runner
 from referee.cli.bodies import read_state
 from referee.cli.context import db_path
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.cli.pages import check_page_target, write_page
+from referee.cli.render_report import render_terminal
 from referee.errors import BadInput, IllegalAction, RefereeError
+from referee.storage import files
+from referee.storage.store import open_evening
 
 HtmlOut = Annotated[
     Path | None, typer.Option("--html", help="Also write a standalone printable HTML file.")
@@ -31,8 +39,6 @@ def report(
     as_json: Json = False,
 ) -> None:
     """The evening's status: money, souls, Arcana status and the highlights."""
-    from referee import report as rep
-
     if html is not None:
         check_page_target(html, force)
     data = rep.build(read_state(), reveal=reveal)
@@ -41,7 +47,6 @@ def report(
     if as_json:
         emit_json(data)
         return
-    from referee.cli.render_report import render_terminal
 
     render_terminal(data)
     if html is not None:
@@ -62,8 +67,7 @@ def handout(
     With --html the page carries the assistant's own link to `referee serve` as a QR code,
     so their phone follows the sheet during the evening.
     """
-    from referee import report as rep
-    from referee.evening.souls import assistant as find_assistant
+    from referee.evening.souls import assistant as find_assistant  # handout only, as access
 
     if html is not None:
         check_page_target(html, force)
@@ -72,6 +76,7 @@ def handout(
     data = rep.handout(state, name)
     base = None
     if html is not None:
+        from referee.cli.wall import loopback_note  # --html only: the links' keys and note
         from referee.serve.access import access_path
 
         tokens = access_path(db_path())
@@ -85,12 +90,10 @@ def handout(
     if as_json:
         emit_json(data)
         return
-    from referee.cli import render_souls
 
     render_souls.handout(data)
     if html is not None:
         say(f"Handout written to {lit(html)}.")
-        from referee.cli.wall import loopback_note
 
         note = loopback_note(base or "", f"{name}'s link points")
         if note:
@@ -101,9 +104,9 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
                ) -> tuple[str, str]:
     """The handout page with the assistant's link to the served evening and its QR code, and
     the address the link points at. A link to this machine only says so on the page (E70)."""
-    import html
+    import html  # here: the commands above name their --html path `html`
 
-    import segno
+    import segno  # the links' page only: the QR code and the links' keys
 
     from referee.serve.access import DEFAULT_PORT, ensure_access, is_loopback, local_url
 
@@ -126,10 +129,6 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
 
 def _restore(path: Path, kept: bytes | None) -> None:
     """Put ``path`` back as it was before the command: gone, or the bytes ``kept``."""
-    import contextlib
-
-    from referee.storage import files
-
     with contextlib.suppress(OSError):
         if kept is None:
             path.unlink()
@@ -155,10 +154,9 @@ def demo(
 
     With --season: two evenings, the ceremony and `next` between them, then the standings.
     """
-    import tempfile
+    import tempfile  # the demo only, as its script
 
-    from referee.cli import context
-    from referee.content.scenario import data_file
+    from referee.content.scenario import data_file  # the demo's only (~4 ms)
 
     target = db or context.current().db
     if target is None:
@@ -187,8 +185,7 @@ def demo(
 def _refuse_unless_demo(target: Path) -> None:
     """``demo --force`` replaces only an earlier demo's evening, never a real one (E97): the
     file's first command must be the demo script's first line (or its season's ``next``)."""
-    from referee.content.scenario import data_file
-    from referee.storage.store import open_evening
+    from referee.content.scenario import data_file  # the demo's only (~4 ms)
 
     if not target.exists() and not target.is_symlink():
         return
@@ -214,7 +211,7 @@ def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
     """An earlier demo's evening at ``target`` is kept beside it, its sealed segments with it,
     as ``new --force`` keeps a replaced evening (E97, S51), then gives way to the new demo:
     commands a GM typed into a demo are never lost to ``--force``."""
-    from referee.cli.evening import keep_replaced
+    from referee.cli.evening import keep_replaced  # an earlier demo replaced only
 
     if not target.exists():
         return
@@ -226,11 +223,6 @@ def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
 
 def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
     """Run console command lines in this process, each exactly as if typed at the prompt."""
-    import contextlib
-    import io
-
-    from referee.cli import context, runner
-
     for n, line in enumerate(lines, 1):
         if echo:
             say(f"[dim]$ referee {lit(line)}[/]")
@@ -249,10 +241,7 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
 
 def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> None:
     """Two short evenings with a ceremony between them, then the season (R40-R43)."""
-    import shlex
-
-    from referee.cli import context, runner
-    from referee.content.scenario import data_file
+    from referee.content.scenario import data_file  # the demo's only (~4 ms)
 
     stem = first.stem[:-1] + "2" if first.stem.endswith("1") else f"{first.stem}-2"
     second = first.with_name(stem + first.suffix)

@@ -2,21 +2,40 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.cli import context
 from referee.cli.context import console
 from referee.cli.grid import Grid, console_width
-from referee.cli.output import clock, lit, money, printable, say, short_money
+from referee.cli.output import clock, echo, lit, money, printable, say, short_money
 from referee.names import plural
+from referee.rules.cards import parse_cards, to_roman
 
 if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.evening.views import HandView
+    from referee.serve.players import CardShown
     from referee.storage.store import Command
     from referee.storage.tables import Undone
+
+
+def cards_text(cards: list[CardShown]) -> str:
+    """Up cards as the powers in force leave them (E76): ``2S(dead) 9S(as KS) QP(held)``.
+
+    >>> cards_text([{"card": "2S", "dead": True, "counts_as": None, "held": False},
+    ...             {"card": "9S", "dead": False, "counts_as": "KS", "held": True}])
+    '2S(dead) 9S(as KS, held)'
+    """
+    out = []
+    for c in cards:
+        marks = (["dead"] if c["dead"] else []) + (
+            [f"as {c['counts_as']}"] if c["counts_as"] else []) + (["held"] if c["held"] else [])
+        out.append(c["card"] + (f"({', '.join(marks)})" if marks else ""))
+    return " ".join(out)
 
 
 def holding_text(holding: dict[str, int]) -> str:
@@ -36,9 +55,9 @@ def evening_opened(state: State, path: Path) -> None:
 
 def status(state: State, now: float | None = None) -> None:
     """The status table; ``now`` the moment it is of (`status --at`: the command's, E134)."""
-    from referee.evening.views import status as view
+    from referee.evening import views  # not at the top: `log --last N` does without (E160)
 
-    data = view(state, now)
+    data = views.status(state, now)
     colours = [s.colour for s in state.seats]
     table = Grid(title=_title(data["phase"], data["open_pending"], data["hands_played"],
                               data["clock"]))
@@ -76,8 +95,6 @@ def status(state: State, now: float | None = None) -> None:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
             note.append("[bold reverse]< to act[/]")
-        from referee.rules.cards import to_roman
-
         table.add_row(*cells(f"{i} {lit(seat.name)}", to_roman(seat.arcanum), row,
                              str(state.stack(seat.name)),
                              short_money(state.side_chips(seat.name)),
@@ -111,7 +128,6 @@ def _hand_table(hand: HandView, hooded: dict[str, list[str]]) -> None:
     """Mid-hand: each player's up cards (marked as the powers in force leave them, E76), down
     cards still to give (E78), chips in, and every pot with who can win it. The GM's view:
     a hooded card is named (E77)."""
-    from referee.cli.watch import cards_text
 
     table = Grid()
     for name, justify in (("In hand", "left"), ("Up cards", "left"), ("Down", "right"),
@@ -185,8 +201,6 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
                 + (f" Antes: {plural(antes, 'chip')} in the pot (R13)." if antes
                    else " No ante (R12)."))
         elif kind == "cards_shown":
-            from referee.rules.cards import parse_cards
-
             had = list(before.hand.showing.get(event["name"], [])) if before.hand else []
             fresh = list(event["cards"])
             for card in had:
@@ -220,9 +234,9 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
             _say_other(event)
     _say_round_change(before, after)
     if after.hand is not None:
-        from referee.evening.views import hand_view
+        from referee.evening import views  # as in status
 
-        view = hand_view(after)
+        view = views.hand_view(after)
         assert view is not None
         say(_hand_line(after, view))
     if before.over and not after.over:
@@ -242,7 +256,7 @@ def _say_fix(event: Mapping[str, Any]) -> None:
 
 
 def _say_other(event: Mapping[str, Any]) -> None:
-    from referee.cli import render_souls
+    from referee.cli import render_souls  # a soul's or a power's event only
 
     render_souls.announce(event)
 
@@ -272,8 +286,7 @@ def _say_round_change(before: State, after: State) -> None:
 
 
 def _say_showdown(event: Mapping[str, Any]) -> None:
-    from referee.rules.cards import parse_cards
-    from referee.rules.hands import CATEGORY_TITLES
+    from referee.rules.hands import CATEGORY_TITLES  # a showdown's only, as rich's table
 
     if event["hands"]:
         from rich.table import Table
@@ -309,14 +322,10 @@ def _say_showdown(event: Mapping[str, Any]) -> None:
 
 def log(commands: list[Command], undone: list[Undone],
         notes: dict[int, str] | None = None) -> None:
-    import sys
-
-    from referee.cli import context
-
     if not context.current().has_console and not sys.stdout.isatty():
         _plain_log(commands, undone, notes or {})  # piped: plain lines, without loading rich
         return
-    from rich.table import Table
+    from rich.table import Table  # a terminal's table only (E120)
 
     table = Table(title="The evening's log", title_justify="left")
     table.add_column("#", justify="right")
@@ -348,7 +357,6 @@ def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
 def _plain_log(commands: list[Command], undone: list[Undone],
                notes: dict[int, str]) -> None:
     """The log off a terminal: one line a command (number, time, table, events, text)."""
-    from referee.cli.output import echo
 
     out = ["The evening's log: #, time, table, events, command"]
     for c in commands:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import console
 from referee.cli.output import lit
+from referee.report import arcanum_label, decision_line, pots_note, power_line, roster_line
 
 if TYPE_CHECKING:
     from referee.report_records import Report
@@ -14,11 +15,9 @@ if TYPE_CHECKING:
 
 def render_terminal(report: Report) -> None:
     """The report on the terminal, with rich; every name printed literally (``lit``)."""
-    from rich.console import Group
+    from rich.console import Group  # the terminal's report only: --json does without rich
     from rich.panel import Panel
     from rich.table import Table
-
-    from referee.report import arcanum_label, pots_note, power_line
 
     money = report["money"]
     t_money = Table(title="Money", title_justify="left", expand=False)
@@ -61,8 +60,6 @@ def render_terminal(report: Report) -> None:
     parts: list[Any] = []
     cer = report.get("ceremony") or {"stage": "playing"}
     if cer["stage"] != "playing":
-        from referee.report import decision_line, roster_line
-
         stage = {"ended": "the evening has ended; the ceremony is still to be heard",
                  "ceremony": "under way", "closed": "closed; the roster is recorded"}
         lines_c = [lit(decision_line(d)) for d in cer["decisions"]] or ["no claim decided"]

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 from referee.cli.context import console
 from referee.cli.output import lit, lit_values, printable, say
 from referee.names import plural
+from referee.rules.cards import arcanum_label, parse_card
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -76,8 +77,6 @@ def announce(event: Mapping[str, Any]) -> None:
             say(f"{event['holder']} smashes {event['soul']}: {event['victim']} dies and is out "
                 "of the game; their chips stay where they are for the referee to settle (R22).")
         else:
-            from referee.rules.cards import arcanum_label
-
             say(f"{event['holder']} consumes {event['soul']}: +1 status point in "
                 f"{arcanum_label(event['arcanum'])} (R27).")
     elif kind == "soul_given":
@@ -109,7 +108,7 @@ def power_used(event: Mapping[str, Any]) -> None:
 
 
 def soul_table(state: State, rows: list[SoulListed], reveal: bool) -> None:
-    from rich.table import Table
+    from rich.table import Table  # the tables only: rich is loaded where one is drawn
 
     table = Table(title="Souls" + (" (revealed: GM's eyes only)" if reveal else ""),
                   title_justify="left")
@@ -165,10 +164,8 @@ def guess(event: Mapping[str, Any], state: State) -> None:
 def power_lines(spec: Mapping[str, Any], status: str = "", indent: str = "") -> list[str]:
     """A power read aloud, from the evening's power set: card and way, name, Charges, when,
     then its whole text (R26). Printed literally: a power set's words are data."""
-    import shutil
+    import shutil  # a power read aloud only
     import textwrap
-
-    from referee.rules.cards import arcanum_label, parse_card
 
     card = spec["card"] if isinstance(spec["card"], int) else parse_card(spec["card"]).rank
     charges = f"{spec['charges']} Charge" + ("" if spec["charges"] == 1 else "s")
@@ -182,14 +179,12 @@ def power_lines(spec: Mapping[str, Any], status: str = "", indent: str = "") -> 
 
 
 def power_text(spec: Mapping[str, Any], status: str = "", indent: str = "") -> None:
-    import typer
+    import typer  # not at the top: `render` loads this module on the fast path (E160)
 
     typer.echo("\n".join(printable(line) for line in power_lines(spec, status, indent)))
 
 
 def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
-    from referee.rules.cards import parse_card
-
     card = parse_card(event["card"])
     name = lit(event["name"])
     if event["granted"]:
@@ -206,7 +201,7 @@ def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
 
 def power_table(rows: list[PowerListed], depleted: list[str] | None) -> None:
     """Every power of the set with its name and whole text, and who holds it (R26)."""
-    import typer
+    import typer  # not at the top: `render` loads this module on the fast path (E160)
 
     out = []
     for row in rows:
@@ -225,10 +220,9 @@ def power_table(rows: list[PowerListed], depleted: list[str] | None) -> None:
 
 
 def points(state: State, *, reveal: bool = False) -> None:
-    from rich.table import Table
+    from rich.table import Table  # the tables only: rich is loaded where one is drawn
 
-    from referee.evening import points as pts
-    from referee.rules.cards import arcanum_label
+    from referee.evening import points as pts  # the points table only
 
     def label(arcanum: int) -> str:
         return "? (a soul's secret Arcanum)" if arcanum == pts.HIDDEN else arcanum_label(arcanum)
@@ -257,7 +251,7 @@ def promotions(claims: list[Claim]) -> None:
         say("No promotion claim would succeed now (R28: 7 points for a vacant Arcanum, more "
             "than the occupant for a held one).")
         return
-    from rich.table import Table
+    from rich.table import Table  # the tables only: rich is loaded where one is drawn
 
     table = Table(title="Claims that would succeed (R28)", title_justify="left")
     for col in ("Person", "Arcanum", "Points", "Against"):

@@ -9,15 +9,19 @@ record and the same group.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.context import db_path
+from referee.cli.history import read_history
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, StoreError
-from referee.names import plural
+from referee.names import check_text, plural
+from referee.serve.room import MAX_ANNOUNCEMENT, change_room, load_room
+from referee.storage.files import check_path
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -30,16 +34,12 @@ app = typer.Typer(help="The room's wall (the projector's page): blank it, show t
 
 
 def _change(change: Callable[[Room], Room]) -> Room:
-    from referee.serve.room import change_room
-
     return change_room(db_path(), change)
 
 
 @app.command("blank")
 def blank() -> None:
     """Darken the wall: the room sees nothing until `room show` (E82)."""
-    import dataclasses
-
     _change(lambda room: dataclasses.replace(room, blank=True))
     say("The wall is blank: the room sees nothing until `referee room show` (E82).")
 
@@ -48,8 +48,6 @@ def blank() -> None:
 def show() -> None:
     """The table on the wall again: ends a blank, an announcement, a break (E82) and a
     replay (E136)."""
-    import dataclasses
-
     before: list[str] = []
 
     def clear(room: Room) -> Room:
@@ -75,11 +73,6 @@ def announce(
         help="Seconds on the wall; 0 keeps it up until `room show`.")] = 60,
 ) -> None:
     """Put TEXT on the wall over the table, for 60 seconds unless --for says (E82)."""
-    import dataclasses
-
-    from referee.names import check_text
-    from referee.serve.room import MAX_ANNOUNCEMENT
-
     line = check_text(text, "announcement", MAX_ANNOUNCEMENT)  # E42, E75
     now = time.time()
     until = None if seconds == 0 else now + seconds
@@ -95,8 +88,6 @@ def pause(
         min=1, max=180, help="Minutes until play resumes (1-180).")],
 ) -> None:
     """A break: the wall counts MINUTES down over the table, then shows it again (E82)."""
-    import dataclasses
-
     now = time.time()
     until = now + minutes * 60
     _change(lambda room: dataclasses.replace(
@@ -111,10 +102,6 @@ def replay(
     no: Annotated[int, typer.Argument(metavar="N", min=1, help="The finished hand's number.")],
 ) -> None:
     """Replay finished hand N on the wall, move by move, until `room show` (E136)."""
-    import dataclasses
-
-    from referee.cli.history import read_history
-
     told = read_history(no)  # E135: a hand played to its end, or one line why not
     now = time.time()
     _change(lambda room: dataclasses.replace(
@@ -131,8 +118,6 @@ def odds(
 ) -> None:
     """Each live player's chance on what is showing, on the wall during a hand: only when
     asked, never by default (H31)."""
-    import dataclasses
-
 
     word = switch.strip().lower()
     if word not in ("on", "off"):
@@ -150,9 +135,6 @@ def status(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """What the wall shows now (E82)."""
-    from referee.serve.room import load_room
-    from referee.storage.files import check_path
-
     path = db_path()
     check_path(path)  # E94
     if not path.exists():

@@ -7,6 +7,7 @@ The last refusal is remembered outside the evening's folder: in the user cache d
 
 from __future__ import annotations
 
+import re
 import textwrap
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,6 +17,7 @@ from referee.cli.aloud import LAST, book, explanation, read_aloud, recall
 from referee.cli.aloud import width as aloud_width
 from referee.cli.boundary import fail
 from referee.cli.output import emit_json
+from referee.rulebook import ID, canonical
 
 if TYPE_CHECKING:
     from referee.rulebook import Ruling
@@ -46,8 +48,6 @@ def rules(
 
 
 def _is_id(word: str) -> bool:
-    from referee.rulebook import ID, canonical
-
     return ID.fullmatch(canonical(word)) is not None
 
 
@@ -107,8 +107,6 @@ def search(words: list[str], as_json: bool) -> None:
 
 def _passage(ruling: Ruling, words: list[str]) -> str:
     """The first sentence of the entry that holds one of the words (else its first)."""
-    import re
-
     text = " ".join(ruling.plain.split())
     sentences = re.split(r"(?<=[.;:])\s+(?=[A-Z(\"`*])", text)
     folded = [w.casefold() for w in words]

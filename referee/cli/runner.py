@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 import threading
+import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import typer
+import typer.main
 
+from referee.cli import boundary
 from referee.cli.boundary import hoist_root_options
 from referee.cli.context import Sealed
 from referee.errors import BadInput, RefereeError
@@ -82,8 +86,6 @@ def build_root() -> Any:
     (A click command keeps what it learnt in the first context that used it, such as its
     help option's names: a fresh one for each user that needs its own contexts.)
     """
-    import typer.main
-
     if _APP is None:
         raise RuntimeError("the runner needs referee.cli.main's app (import it first)")
     return typer.main.get_command(_APP())
@@ -143,8 +145,6 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
     a shell's prompt leaves out. With ``sealed`` the line may reach only the evening ``db``
     (E65). Returns the exit status.
     """
-    from referee.cli import boundary
-
     if not words:
         return 0
     command = root if root is not None else root_command()
@@ -169,8 +169,6 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             return 130
         except Exception as exc:
             if debug:
-                import traceback
-
                 traceback.print_exc()
             else:
                 again = "start the shell with --debug" if shell else "rerun with --debug"
@@ -180,8 +178,6 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
 
 
 def _usage_error(exc: Any, shell: bool) -> int:
-    from referee.cli import boundary
-
     ctx = getattr(exc, "ctx", None)
     if type(exc).__name__ == "NoArgsIsHelpError" and shell:
         exc.show()  # a group on its own at the shell's prompt: its commands, to pick one
@@ -209,10 +205,6 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
     Returns ``(exit status, stdout, stderr)``, exactly what ``referee LINE`` would print
     off a terminal (no colour; rich tables ``columns`` wide, else $COLUMNS or 80).
     """
-    import os
-
-    from referee.cli import boundary
-
     out, err = io.StringIO(), io.StringIO()
     with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         saved_in = sys.stdin

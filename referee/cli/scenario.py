@@ -9,6 +9,8 @@ import typer
 
 from referee.cli.context import console
 from referee.cli.output import emit_json, lit, printable
+from referee.content.scenario import load_powers, load_scenario, validate_powers, validate_scenario
+from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:
     from referee.content.scenario import Scenario
@@ -36,13 +38,6 @@ def check(
 
     Prints "ok: 6 souls, 44 powers" when the file is good.
     """
-    from referee.content.scenario import (
-        load_powers,
-        load_scenario,
-        validate_powers,
-        validate_scenario,
-    )
-
     problems = validate_powers(file) if powers else validate_scenario(file)
     souls = n_powers = 0
     if not problems:
@@ -100,8 +95,6 @@ class Summary(TypedDict):
 
 
 def _summary(scenario: Scenario, reveal: bool) -> Summary:
-    from referee.rules.cards import to_roman
-
     souls: list[Bottle] = []
     for soul in scenario.souls:
         row: Bottle = {"soul": soul.label}
@@ -136,14 +129,12 @@ def show(
     json_: JsonOpt = False,
 ) -> None:
     """List the bottles by label and every power. Names and Arcana only with --reveal."""
-    from referee.content.scenario import load_scenario
-
     scenario = load_scenario(file)
     data = _summary(scenario, reveal)
     if json_:
         emit_json(data)
         return
-    from rich.table import Table
+    from rich.table import Table  # the human table only
 
     out = console()
     out.print(f"[bold]{lit(scenario.name)}[/bold]  ({lit(scenario.source)})", soft_wrap=True)

@@ -1,11 +1,12 @@
 """`referee scum`: the Tarot Scum side table (R29-R31, house decisions T1-T27).
 
-Thin shell over ``referee.rules.scum``; the rules are imported inside each
-command so that ``referee --help`` stays fast.
+Thin shell over ``referee.rules.scum``, which every command here needs: it is imported with
+the module, which only a `scum` command line loads (``referee.cli.main.TREE``).
 """
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
@@ -13,9 +14,13 @@ import typer
 from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
-from referee.cli.transaction import add_undo_redo
+from referee.cli.transaction import add_undo_redo, transact
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.jsontypes import JSONObject
+from referee.rules import scum
+from referee.rules.cards import format_cards, parse_cards
+from referee.rules.scum import describe, resolve_player
+from referee.rules.scum.table import PASSING_COMMAND, verify_turn
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -47,8 +52,6 @@ def _roles_json(roles: dict[str, Role]) -> JSONObject:
 
 def _hand_json(match: Match) -> JSONObject:
     """Roles, deal sizes (R29), passing and leader of the hand about to be played."""
-    from referee.rules import scum
-
     by_role = {role: name for name, role in match.roles.items()}
     return {
         "hand": match.hand,
@@ -65,10 +68,8 @@ def _hand_json(match: Match) -> JSONObject:
 
 def _print_hand(match: Match, how: str) -> None:
     """The roles table, passing and leader of the hand about to be played."""
-    from rich.table import Table
+    from rich.table import Table  # rich for a table only: --json and plain lines do without
     from rich.text import Text
-
-    from referee.rules import scum
 
     out = console()
     table = Table(title=f"Hand {match.hand} of {match.hands}: roles {how}", title_justify="left")
@@ -94,10 +95,8 @@ def _print_hand(match: Match, how: str) -> None:
 def _standings_table(match: Match) -> Table:
     """Points per hand and in all; while a hand is in play, each player's role and cards left
     (T26)."""
-    from rich.table import Table
+    from rich.table import Table  # rich for a table only: --json and plain lines do without
     from rich.text import Text
-
-    from referee.rules import scum
 
     table = Table(title="Standings", title_justify="left")
     table.add_column("Player")
@@ -146,11 +145,6 @@ def new(
 ) -> None:
     """Start a match of four: roles drawn for hand 1, then rotated; deal sizes and passing
     (R29, R31, T1)."""
-    import random
-
-    from referee.cli.transaction import transact
-    from referee.rules import scum
-
     if draw and rotate:
         raise BadInput("--draw and --rotate contradict each other: roles rotate by default "
                        "(R31); --draw draws them afresh every hand", ruling="T1")
@@ -187,8 +181,6 @@ def check(
 
     Exit 0 when legal, 2 when not; the reason says what would be legal (T12).
     """
-    from referee.rules import scum
-
     before = scum.read_cards(previous)
     verdict = scum.check(before, scum.read_cards(play))
     if as_json:
@@ -207,10 +199,8 @@ def check(
 
 def _print_result(match: Match, as_json: bool) -> None:
     """The hand just scored, then the next hand's roles (or the match's end)."""
-    from rich.table import Table
+    from rich.table import Table  # rich for a table only: --json and plain lines do without
     from rich.text import Text
-
-    from referee.rules import scum
 
     result = match.results[-1]
     totals = match.totals()
@@ -251,9 +241,6 @@ def finish(
 
     Plays recorded with `scum play` finish the hand themselves (T20).
     """
-    from referee.cli.transaction import transact
-    from referee.rules import scum
-
     extra: JSONObject = {}
 
     def build(state: ScumState) -> list[ScumHandFinished]:
@@ -269,8 +256,7 @@ def finish(
 def standings(as_json: Json = False) -> None:
     """Points of the match so far, each hand's roles and places; the hand in play: who is to
     act, who is out, each player's cards left (T26)."""
-    from referee.rules import scum
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # not at the top: `scum check` opens none
 
     with open_evening(db_path(), write=False) as ev:
         match = scum.require_match(ev.state(STREAM))
@@ -294,9 +280,6 @@ def standings(as_json: Json = False) -> None:
 
 def _in_play_line(match: Match) -> str:
     """``Hand 2 of 4 in play: Cy to play, beat a pair of Fives of Ann; out: Bob 1st.`` (T26)."""
-    from referee.rules import scum
-    from referee.rules.scum.table import PASSING_COMMAND
-
     table = match.current()
     head = f"Hand {match.hand} of {match.hands} in play"
     if table.holdings is not None and not table.passed_cards:
@@ -319,10 +302,6 @@ def deal(as_json: Json = False) -> None:
 
     Recorded: from then on a play of a card the player does not hold is refused (T16).
     """
-    from referee.cli.transaction import transact
-    from referee.rules import scum
-    from referee.rules.cards import format_cards
-
     _, after, _ = transact(STREAM, scum.deal_hand)
     match = after.match
     table = match.current()
@@ -345,9 +324,7 @@ def hand(
     as_json: Json = False,
 ) -> None:
     """What a player still holds (the GM's view; only when the console dealt, T16)."""
-    from referee.rules import scum
-    from referee.rules.cards import format_cards
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # not at the top: `scum check` opens none
 
     with open_evening(db_path(), write=False) as ev:
         match = scum.require_match(ev.state(STREAM))
@@ -386,10 +363,6 @@ def pass_cards(
 
     Without a console deal only the kinds, the counts and the role cards are checked (T27).
     """
-    from referee.cli.transaction import transact
-    from referee.rules import scum
-    from referee.rules.cards import parse_cards
-
     gives = [parse_cards(to_magician), parse_cards(to_empress), parse_cards(to_fool)]
     _, after, events = transact(STREAM, lambda state: scum.pass_cards(state, *gives))
     if as_json:
@@ -410,8 +383,6 @@ def pass_cards(
 def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
     """``[NAME] CARDS...``: the first word is a player when it names one exactly, or is no card
     (T21)."""
-    from referee.rules.cards import parse_cards
-
     first, rest = words[0], words[1:]
     exact = {p.casefold() for p in match.players}
     try:
@@ -421,9 +392,6 @@ def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
     if cards is not None and first.casefold() not in exact:
         return None, cards
     if not rest:
-        from referee.rules.scum import resolve_player
-        from referee.rules.scum.table import verify_turn
-
         who = resolve_player(match, first)
         verify_turn(match.current(), who, passing=False)  # out of turn says so first (T18)
         raise BadInput(f"which cards does {who} play? give them after the name; "
@@ -463,9 +431,6 @@ def play(
 ) -> None:
     """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
     it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
-    from referee.cli.transaction import transact
-    from referee.rules import scum
-
     extra: JSONObject = {}
 
     def build(state: ScumState) -> list[ScumPlayed | ScumHandFinished]:
@@ -487,9 +452,6 @@ def pass_(
     as_json: Json = False,
 ) -> None:
     """A pass: that player is out of the series until the next lead (R30, T6)."""
-    from referee.cli.transaction import transact
-    from referee.rules import scum
-
     extra: JSONObject = {}
 
     def build(state: ScumState) -> list[ScumPassed]:
@@ -505,8 +467,6 @@ add_undo_redo(app, STREAM, "Tarot Scum")
 
 
 def _describe(events: Any) -> list[str]:
-    from referee.rules.scum import describe
-
     return describe(events)
 
 

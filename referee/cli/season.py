@@ -16,11 +16,19 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from referee.cli import render
 from referee.cli.context import console, db_path
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
+from referee.cli.pages import check_page_target, write_page
+from referee.cli.transaction import transact
 from referee.errors import BadInput
+from referee.evening import roster
+from referee.evening.views import status
 from referee.names import plural
+from referee.rules.cards import to_roman
+from referee.storage.files import check_reachable
+from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
     from referee.evening.events import EveningContinued
@@ -58,10 +66,9 @@ def next_evening(
     and the first event records this evening's final digest, so `verify` follows the chain
     (R43).
     """
-    from referee.content.scenario import load_scenario
+    from referee.content.scenario import load_scenario  # `next`'s own, as its links (~8 ms)
     from referee.evening import carry
     from referee.storage import links
-    from referee.storage.store import open_evening
 
     last_path = db_path()
     if not last_path.is_file():
@@ -70,7 +77,6 @@ def next_evening(
     if os.path.realpath(new) == os.path.realpath(last_path):
         raise BadInput(f"{new} is this evening's own file; the next evening is a file of its "
                        "own, e.g. evening-2.json")
-    from referee.storage.files import check_reachable
 
     check_reachable(new)  # a name too long, a symlink loop: one line (E94)
     if new.exists() or new.is_symlink():
@@ -87,27 +93,19 @@ def next_evening(
     def build(state: State) -> list[EveningContinued]:
         events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
                                     fool=fool, absent=absent or [], changes=changes)
-        from referee.serve.access import replace_access
+        from referee.serve.access import replace_access  # the new evening's keys: here only
 
         replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
         return events
 
-    from referee.cli.transaction import transact
-
     _, after, _ = transact("evening", build, path=new, more={"fate": fate_events})
     if as_json:
-        from referee.evening.views import status
-
         emit_json({"status": status(after), "season": after.season})
         return
     _opened(after, new, last_path, previous, len(fate_state["chars"]) if fate_events else 0)
 
 
 def _opened(state: State, new: Path, last: Path, previous: Mapping[str, Any], chars: int) -> None:
-    from referee.cli import render
-    from referee.evening import roster
-    from referee.rules.cards import to_roman
-
     say(f"[bold]Evening {state.season['evening']} is open[/] in {lit(new)}, carried on from "
         f"{lit(last.name)} (its final digest {previous['digest'][:12]}..., R43). The Fool: "
         f"[bold]{lit(state.fool)}[/]. Seats from the Fool's left (R41):")
@@ -149,8 +147,7 @@ def season(
     """Standings across evenings, and across the tables of one event (R43): per person the
     evenings played, money won, the Arcanum after each ceremony, souls held and lost,
     promotions and status points earned; --html with charts of the money and the roster."""
-    from referee import season as sea
-    from referee.cli.pages import check_page_target, write_page
+    from referee import season as sea  # `season`'s own (~5 ms)
 
     if html is not None:
         check_page_target(html, force)
@@ -167,13 +164,13 @@ def season(
 
 def gather(paths: list[Path]) -> list[Played]:
     """The evenings named (``referee.season.read``); with none, the chain back from --db."""
-    from referee.season import read
+    from referee.season import read  # as in season
 
     return read(paths or [db_path()])
 
 
 def show_season(data: Standings) -> None:
-    from rich.table import Table
+    from rich.table import Table  # the human table only
 
     from referee.season import STAGES
 

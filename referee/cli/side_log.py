@@ -3,6 +3,7 @@ W14)."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Annotated
 
@@ -21,8 +22,6 @@ Describe = Callable[[Sequence[Mapping[str, "JSON"]]], list[str]]
 
 def plain(text: str) -> None:
     """One line printed literally: names are data, never markup (no rich off a terminal)."""
-    import sys
-
     if not sys.stdout.isatty():
         typer.echo(text)
         return
@@ -35,6 +34,7 @@ def add_log(app: typer.Typer, stream: str, table: str, describe: Describe) -> No
 
     def log(as_json: Annotated[bool, typer.Option(
             "--json", help="Print JSON instead of text.")] = False) -> None:
+        # Not at the top: the tables' modules load this one, and `scum check` opens no evening.
         from referee.storage.store import open_evening
 
         with open_evening(db_path(), write=False) as ev:

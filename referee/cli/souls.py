@@ -6,11 +6,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from referee.cli import render_souls
 from referee.cli.bodies import read_state, report_change, run
-from referee.cli.evening import Json
+from referee.cli.options import Json
 from referee.cli.output import emit_json
 from referee.errors import IllegalAction
 from referee.jsontypes import JSONObject
+from referee.names import match_name
+from referee.rules.cards import parse_card, to_roman
 
 if TYPE_CHECKING:
     from referee.cli.render_souls import PowerListed, SoulListed
@@ -33,8 +36,6 @@ def soul_list(
     as_json: Json = False,
 ) -> None:
     """Every soul: who holds it, bottled or own, destroyed; secrets only with --reveal."""
-    from referee.rules.cards import to_roman
-
     state = read_state()
     rows: list[SoulListed] = []
     for soul in state.souls:
@@ -48,7 +49,6 @@ def soul_list(
     if as_json:
         emit_json(rows)
         return
-    from referee.cli import render_souls
 
     for row in rows:  # the table also says whether a bottled soul has been named (R24)
         row["identified"] = row["kind"] == "own" or any(
@@ -59,14 +59,13 @@ def soul_list(
 @soul_app.command("study")
 def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
     """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     _, after, events = run(lambda s: souls.study(s, assistant, soul))
     e = events[0]
     if as_json:
         emit_json({"clue": e["clue"], "remaining": e["of"] - e["n"]})
         return
-    from referee.cli import render_souls
 
     render_souls.clue(e)
 
@@ -81,7 +80,7 @@ def soul_guess(
     as_json: Json = False,
 ) -> None:
     """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     _, after, events = run(lambda s: souls.guess(s, assistant, soul, name, arcanum))
     e = events[0]
@@ -89,7 +88,6 @@ def soul_guess(
         emit_json({"name": e["result"]["name"], "arcanum": e["result"]["arcanum"],
                    "charges_earned": e["charges"], "guesses_left": e["left"]})
         return
-    from referee.cli import render_souls
 
     render_souls.guess(e, after)
 
@@ -104,7 +102,7 @@ def soul_auction(
     as_json: Json = False,
 ) -> None:
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
 
@@ -118,7 +116,7 @@ def soul_bid(
     as_json: Json = False,
 ) -> None:
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.bid(s, buyer, chips, promise)), as_json)
 
@@ -135,7 +133,7 @@ def soul_sell(
 ) -> None:
     """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
     bid named, BUYER's last bid at the open auction."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
 
@@ -148,7 +146,7 @@ def soul_force_trade(
 ) -> None:
     """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
     their colour, for those chips (R21)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.force_trade(s, seller, with_)), as_json)
 
@@ -156,7 +154,7 @@ def soul_force_trade(
 @soul_app.command("buyout")
 def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
 
@@ -164,7 +162,7 @@ def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
 @soul_app.command("decline")
 def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.decline(s, buyer, stakeholder)), as_json)
 
@@ -173,7 +171,7 @@ def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
 def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
     """HOLDER, attacked away from the table by the soul's owner, smashes it: the owner dies
     (R22)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.smash(s, holder, soul)),
                   as_json)
@@ -187,7 +185,7 @@ def soul_consume(
     as_json: Json = False,
 ) -> None:
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
 
@@ -197,7 +195,7 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
               target: Annotated[str, typer.Argument(metavar="TO")],
               soul: str, as_json: Json = False) -> None:
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.give_soul(s, source, target, soul)), as_json)
 
@@ -207,7 +205,7 @@ def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
                 target: Annotated[str, typer.Argument(metavar="TO")],
                 n: int, as_json: Json = False) -> None:
     """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
-    from referee.evening import souls
+    from referee.evening import souls  # the soul and charge commands only
 
     report_change(*run(lambda s: souls.give_charges(s, source, target, n)), as_json)
 
@@ -220,7 +218,7 @@ def power_access(
     as_json: Json = False,
 ) -> None:
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
-    from referee.evening.powers import use as powers
+    from referee.evening.powers import use as powers  # the power commands only (~7 ms)
 
     _, after, events = run(lambda s: powers.access(s, name, card, orientation))
     e = events[0]
@@ -229,7 +227,6 @@ def power_access(
         emit_json({"granted": e["granted"], "power": spec["name"] if e["granted"] else None,
                    "depleted": e["depleted"]})
         return
-    from referee.cli import render_souls
 
     render_souls.access(e, spec)
 
@@ -266,7 +263,7 @@ def power_use(
 ) -> None:
     """NAME uses POWER at its moment, paying its Charges; the console applies its effect
     (R26, S11). POWER is its name, a word of it, or its card (E55)."""
-    from referee.evening.powers import use as powers
+    from referee.evening.powers import use as powers  # the power commands only (~7 ms)
 
     extra: JSONObject = {}
 
@@ -282,8 +279,6 @@ def power_use(
     before, after, events = run(build, extra)
     report_change(before, after, events, as_json)
     if not as_json:  # the power's words, for the GM to read to the player
-        from referee.cli import render_souls
-
         used = next(e for e in events if e["kind"] == "power_used")
         render_souls.power_text(powers.find_power(after, used["power"]), indent="  ")
 
@@ -291,17 +286,15 @@ def power_use(
 @power_app.command("list")
 def power_list(as_json: Json = False) -> None:
     """Every power: available, held by whom, used; and the depleted cards."""
-    from referee.evening.powers import use as powers
+    from referee.evening.powers import use as powers  # the power commands only (~7 ms)
 
     state = read_state()
     rows = [_power_row(state, p, p["key"].split("-")[0]) for p in powers.powers(state)]
-    from referee.rules.cards import to_roman
 
     depleted = [to_roman(n) for n in range(22) if powers.depleted(state, n)]
     if as_json:
         emit_json({"powers": rows, "depleted": depleted})
         return
-    from referee.cli import render_souls
 
     render_souls.power_table(rows, depleted)
 
@@ -313,9 +306,7 @@ def power_show(
     as_json: Json = False,
 ) -> None:
     """The power of major CARD (both ways, or one), with its name and text, to read aloud (R26)."""
-    from referee.evening.powers import use as powers
-    from referee.names import match_name
-    from referee.rules.cards import parse_card
+    from referee.evening.powers import use as powers  # the power commands only (~7 ms)
 
     state = read_state()
     major = parse_card(card)
@@ -330,14 +321,13 @@ def power_show(
     if as_json:
         emit_json(rows)
         return
-    from referee.cli import render_souls
 
     render_souls.power_table(rows, None)
 
 
 def _power_row(state: State, spec: PowerSpec, card: str) -> PowerListed:
     """A power for `power list` and `power show`: its words and what became of it (E57)."""
-    from referee.evening.powers.effects import spent
+    from referee.evening.powers.effects import spent  # power list and show only
 
     held = state.powers.get(spec["key"])
     return {"key": spec["key"], "card": card, "orientation": spec["orientation"],
@@ -359,14 +349,13 @@ def points(
 ) -> None:
     """Arcana status points per person per Arcanum, and where each came from (R27). A held
     soul's points stand under "?" while nobody has found its Arcanum (E43)."""
-    from referee.evening import points as pts
+    from referee.evening import points as pts  # points and promotions only
 
     state = read_state()
     if as_json:
         emit_json(pts.points_detail(state, reveal=reveal) if detail
                   else pts.points_json(state, reveal=reveal))
         return
-    from referee.cli import render_souls
 
     render_souls.points(state, reveal=reveal)
 
@@ -374,15 +363,14 @@ def points(
 def promotions(reveal: Reveal = False, as_json: Json = False) -> None:
     """Every promotion claim that would succeed now, vacant or contested (R28); one that a
     soul's secret Arcanum takes part in only with --reveal (E43)."""
-    from referee.evening import points as pts
+    from referee.evening import points as pts  # points and promotions only
 
     state = read_state()
     claims = pts.promotions(state, reveal=reveal)
     if as_json:
         emit_json(claims)
         return
-    from referee.cli import render_souls
-    from referee.report import claims_of
+    from referee.report import claims_of  # the human table only (~4 ms)
 
     render_souls.promotions(claims_of(claims))
 

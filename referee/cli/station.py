@@ -10,6 +10,8 @@ this side prints and exits with: the answer is the one the serving machine would
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from referee.cli import runner
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
 from referee.errors import RefereeError
@@ -66,8 +69,6 @@ def root_spellings() -> dict[str, str]:
     Read from the one command tree the runner parses (``runner.root_command()``), so an option
     added to the root group later is refused until it is judged harmless here.
     """
-    from referee.cli import runner
-
     out: dict[str, str] = {}
     for param in runner.root_command().params:
         if param.param_type_name != "option" or param.name in HARMLESS_ROOT:
@@ -110,8 +111,6 @@ def _names_a_file(word: str, options: tuple[str, ...]) -> bool:
 
 def refusal(args: list[str]) -> str | None:
     """Why a station may not run ``args``, or None when it may (E54, E65)."""
-    from referee.cli import runner
-
     there = "; run that command on the serving machine (E54)"
     cmd = runner.root_command()
     # E65 first, over every word of the line: the runner lifts root options from anywhere
@@ -157,8 +156,6 @@ def refusal(args: list[str]) -> str | None:
 def run_remote(args: list[str], evening: Path, columns: int | None = None
                ) -> tuple[int, str, str]:
     """Run a station's command line on the served evening: ``(exit, stdout, stderr)``."""
-    from referee.cli import runner
-
     why = refusal(args)
     if why is not None:
         return 2, "", f"error: {why}\n"
@@ -188,8 +185,7 @@ def exchange(url: str, token: str, args: list[str]) -> Answer:
     Raises:
         StationError: no answer, or the server refused the request.
     """
-    import shutil
-    import ssl
+    import ssl  # a line sent to a station only (ssl, urllib)
     import urllib.error
     import urllib.request
 
@@ -234,8 +230,6 @@ def send(url: str, token: str, args: list[str]) -> tuple[int, str, str]:
 
 def remote(url: str, token: str | None, args: list[str]) -> int:
     """``referee --station URL --token T ARGS``: run there, print here. Returns the status."""
-    import os
-
     token = token or os.environ.get(TOKEN_ENV)
     if not url.startswith(("http://", "https://")):
         typer.echo(f"error: --station takes the URL that `referee serve` printed, like "
@@ -268,8 +262,6 @@ class RemoteShell:
         self.token = token
 
     def run_line(self, text: str) -> int:
-        from referee.cli import runner
-
         try:
             words = runner.split(text)
         except RefereeError as exc:
@@ -294,16 +286,12 @@ class RemoteShell:
         return answer.exit
 
     def run(self, lines: Iterable[str]) -> int:
-        from referee.cli import runner
-
         if not sys.stdin.isatty() or lines is not sys.stdin:
             return runner.run_piped(lines, self.run_line)
         return self.interactive()
 
     def interactive(self) -> int:
-        from prompt_toolkit import PromptSession
-
-        from referee.cli import runner
+        from prompt_toolkit import PromptSession  # a terminal's prompt only
 
         session: PromptSession[str] = PromptSession(
             bottom_toolbar=f" station {self.url} · `help` lists commands, Ctrl-D leaves")

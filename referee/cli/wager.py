@@ -1,11 +1,12 @@
 """`referee wager`: the Weir's Wager side table (R32-R34, house decisions W1-W18).
 
-Thin shell over ``referee.rules.wager``; the rules are imported inside each
-command so that ``referee --help`` stays fast.
+Thin shell over ``referee.rules.wager``, which every command here needs: it is imported with
+the module, which only a `wager` command line loads (``referee.cli.main.TREE``).
 """
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Final
 
@@ -14,9 +15,11 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
-from referee.cli.transaction import add_undo_redo
+from referee.cli.transaction import add_undo_redo, transact
 from referee.errors import BadInput
 from referee.jsontypes import JSONObject
+from referee.rules import wager
+from referee.rules.wager import TARGET, describe, elixir_summary
 
 if TYPE_CHECKING:
     from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
@@ -46,7 +49,7 @@ PointsOpt = Annotated[Path | None, typer.Option(
 
 
 def _table(points: Path | None) -> PointsTable:
-    from referee.content.side_tables import wager_points
+    from referee.content.side_tables import wager_points  # `new` and --points only
 
     return wager_points(points)
 
@@ -59,8 +62,6 @@ def _hand_line(hand: Hand) -> str:
 
 
 def _status_json(game: Game) -> JSONObject:
-    from referee.rules.wager import TARGET, elixir_summary
-
     return {
         "fool": game.fool,
         "mistress": game.mistress,
@@ -78,15 +79,11 @@ def _status_json(game: Game) -> JSONObject:
 
 
 def _elixir_line(game: Game) -> str:
-    from referee.rules.wager import elixir_summary
-
     return (f"Elixir {elixir_summary(game.elixir)}; turn {game.turns} of {game.elixir_turns} "
             "on it")
 
 
 def _change_line(before: Elixir, after: Elixir, reason: str) -> str:
-    from referee.rules.wager import elixir_summary
-
     why = {"set": "a set was made", "turns": "its turns ran out",
            "table": "as on the table"}[reason]
     return (f"New Elixir ({before.value} → {after.value}, {why}): {elixir_summary(after)}"
@@ -105,8 +102,7 @@ def rank(
 
     Without --elixir, the Elixir of the game going on is used.
     """
-    from referee.rules import wager
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # not at the top: `rank` may open none
 
     game = None
     if elixir is None or points is None:
@@ -146,11 +142,6 @@ def new(
     as_json: Json = False,
 ) -> None:
     """Start a race to 999: the Fool against the Mistress (R34)."""
-    import random
-
-    from referee.cli.transaction import transact
-    from referee.rules import wager
-
     first = wager.parse_elixir(elixir) if elixir is not None else None
     table = _table(points)
     if seed is None:
@@ -192,9 +183,6 @@ def score(
 
     A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
-    from referee.cli.transaction import transact
-    from referee.rules import wager
-
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
     extra: JSONObject = {}
 
@@ -247,9 +235,6 @@ def turn(
     `wager turn` is the player to move; `wager turn bea`, `wager turn 3`, `wager turn bea 3`.
     Several turns alternate from the first: `wager turn 12` is six each.
     """
-    from referee.cli.transaction import transact
-    from referee.rules import wager
-
     if who is not None and who.isascii() and who.strip().lstrip("-").isdigit() and count is None:
         count, who = int(who), None
     extra: JSONObject = {}
@@ -280,8 +265,6 @@ _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", 
 
 def _turns_line(game: Game, first: str, count: int) -> str:
     """``12 turns without a hand, six each (Ann first); Ann to move`` (W12, W15)."""
-    from referee.rules import wager
-
     if count == 1:
         return f"{first}: 1 turn without a hand; {game.to_move} to move (W12)"
     each = wager.turns_each(game, first, count)
@@ -299,9 +282,6 @@ def elixir(
     name: Annotated[str, typer.Argument(help="The Elixir now on the table.", show_default=False)],
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
-    from referee.cli.transaction import transact
-    from referee.rules import wager
-
     new_elixir = wager.parse_elixir(name)
     before, _, _ = transact(STREAM, lambda state: wager.set_elixir(state, new_elixir),
                             extra={"name": new_elixir.value})
@@ -316,8 +296,7 @@ def status(
 ) -> None:
     """Scores, the round in play, the Elixir and its turns, who moves, and the hands round by
     round (W12, W16)."""
-    from referee.rules import wager
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # not at the top: `rank` may open none
 
     with open_evening(db_path(), write=False) as ev:
         game = wager.require_game(ev.state(STREAM), playing=False)
@@ -354,8 +333,6 @@ add_undo_redo(app, STREAM, "Weir's Wager")
 
 
 def _describe(events: Any) -> list[str]:
-    from referee.rules.wager import describe
-
     return describe(events)
 
 

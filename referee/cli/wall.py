@@ -1,21 +1,30 @@
 """`referee serve` and `referee links`: the table page for the projector, the assistants'
 phones, a second station, and the links to them.
 
-Module-level imports stay light: the HTTP server (``referee.serve.server``) and the QR codes
-(segno) are imported only when a command runs.
+The module imports what both commands use (the players' view, the links' keys); the HTTP
+server (``referee.serve.server``) and the QR codes (segno) only where `serve` and --qr use
+them.
 """
 
 from __future__ import annotations
 
+import io
+import os
+import signal
 import sys
+from itertools import zip_longest
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
+from urllib.parse import urlsplit
 
 import typer
 
+from referee.cli import runner
 from referee.cli.context import db_path
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput
+from referee.serve import players
+from referee.serve.access import DEFAULT_PORT, ensure_access, is_loopback, lan_address, local_url
 
 if TYPE_CHECKING:
     from referee.serve.access import Access
@@ -34,10 +43,7 @@ def qr_text(link: str, *, colour: bool = True) -> str:
     zone of four modules, so the code scans on light and dark terminals alike. Without
     ``colour`` (NO_COLOR) the blocks are drawn in the terminal's own colours.
     """
-    import io
-    from itertools import zip_longest
-
-    import segno
+    import segno  # a QR code only (--qr)
 
     code = segno.make(link, error="m")
     if not colour:
@@ -59,18 +65,12 @@ def qr_text(link: str, *, colour: bool = True) -> str:
 
 
 def _colour() -> bool:
-    import os
-
     return not os.environ.get("NO_COLOR")
 
 
 def loopback_note(base: str, what: str = "These links point") -> str | None:
     """What to say when links would point at this machine only (E70), else None: how to get
     the room's address into them instead."""
-    from urllib.parse import urlsplit
-
-    from referee.serve.access import DEFAULT_PORT, is_loopback, lan_address
-
     if not base or not is_loopback(base):
         return None
     address = lan_address()
@@ -115,9 +115,7 @@ def serve(
     Links and the station token are printed only when asked (--links, --qr), or by
     `referee links` in another terminal (E67).
     """
-    from referee.serve import players
-    from referee.serve.access import ensure_access, lan_address, local_url
-    from referee.serve.server import make_server
+    from referee.serve.server import make_server  # serve only: http.server, as the station
 
     path = db_path()
     state = players.load_state(path)  # no evening: one line, exit 2
@@ -131,7 +129,6 @@ def serve(
     address = lan_address() if lan else None
     base = local_url(bound, address or "127.0.0.1", scheme=scheme)
     access = ensure_access(path, state.assistants, renew=new_tokens, url=base)
-    import signal
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # `kill` stops it as Ctrl-C does
@@ -153,8 +150,6 @@ def serve(
             say(f"  links        `referee links` in another terminal prints the "
                 f"{len(state.assistants)} links" + (" and the station token" if station else ""))
         if station:
-            from referee.cli import runner
-
             runner.root_command()  # built once now, not on the station's first command
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
@@ -191,9 +186,6 @@ def links(
     Made at once for an assistant who has none; the same links every time until a new evening
     or `serve --new-tokens` replaces them (E66).
     """
-    from referee.serve import players
-    from referee.serve.access import ensure_access, local_url
-
     path = db_path()
     state = players.load_state(path)
     if url is not None and not url.startswith(("http://", "https://")):
@@ -202,7 +194,7 @@ def links(
                        f"http://192.168.1.20:8765, not {url!r}")
     names = state.assistants
     if name is not None:
-        from referee.evening.souls import assistant as find_assistant
+        from referee.evening.souls import assistant as find_assistant  # links NAME only
 
         names = [find_assistant(state, name)]
     access = ensure_access(path, state.assistants)

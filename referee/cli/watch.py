@@ -1,24 +1,26 @@
 """`referee watch`: the players' screen. Nothing secret on it (the frame is
 ``referee.serve.players.frame``, the players' view).
 
-Module-level imports stay light (typer and the standard library): rich is imported when a
-frame is drawn, so every other command starts fast.
+rich is imported where a frame is drawn: `watch --json` does without it.
 """
 
 from __future__ import annotations
 
+import io
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.output import clock, emit_json, money, printable
+from referee.cli.render import cards_text
+from referee.serve import players
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from referee.serve.players import CardShown, FoolView, Frame, NoFrame, SeatView
+    from referee.serve.players import FoolView, Frame, NoFrame, SeatView
 
 CHIP = "●"
 STREETS = {1: "after four cards", 2: "after six cards", 3: "after seven cards"}
@@ -29,7 +31,7 @@ COLOUR_ALIASES = {"orange": "dark_orange", "gold": "gold1", "pink": "pink1", "br
 
 def chip_style(colour: str) -> str:
     """A rich style for a chip colour; plain bold for a colour rich cannot draw."""
-    from rich.color import Color, ColorParseError
+    from rich.color import Color, ColorParseError  # rich only where a frame is drawn
 
     name = COLOUR_ALIASES.get(colour.lower(), colour.lower().replace(" ", "_"))
     try:
@@ -42,28 +44,13 @@ def chip_style(colour: str) -> str:
 def stack(n: int, colour: str, named: bool = False, marks: bool = True) -> Text:
     """``●●●●● 5`` in the chip's colour: one mark per chip (at most ten of a colour, R10);
     without ``marks``, the count alone (a narrow screen keeps its room for the cards)."""
-    from rich.text import Text
+    from rich.text import Text  # as in chip_style
 
     if not n:
         return Text("")
     return Text.assemble((CHIP * n if marks else "", chip_style(colour)),
                          f" {n:>2}" if marks else f"{n}",
                          (f" {colour}", chip_style(colour)) if named else "")
-
-
-def cards_text(cards: list[CardShown]) -> str:
-    """Up cards as the powers in force leave them (E76): ``2S(dead) 9S(as KS) QP(held)``.
-
-    >>> cards_text([{"card": "2S", "dead": True, "counts_as": None, "held": False},
-    ...             {"card": "9S", "dead": False, "counts_as": "KS", "held": True}])
-    '2S(dead) 9S(as KS, held)'
-    """
-    out = []
-    for c in cards:
-        marks = (["dead"] if c["dead"] else []) + (
-            [f"as {c['counts_as']}"] if c["counts_as"] else []) + (["held"] if c["held"] else [])
-        out.append(c["card"] + (f"({', '.join(marks)})" if marks else ""))
-    return " ".join(out)
 
 
 def seat_note(seat: SeatView) -> str:
@@ -82,9 +69,8 @@ def render_frame(view: Frame | NoFrame, width: int = 120,
     full = _render_frame(view, width, compact=False)
     if height is None:
         return full
-    import io
 
-    from rich.console import Console
+    from rich.console import Console  # as in chip_style
 
     probe = Console(file=io.StringIO(), width=width, color_system=None)
     probe.print(full)
@@ -94,7 +80,7 @@ def render_frame(view: Frame | NoFrame, width: int = 120,
 
 
 def _render_frame(view: Frame | NoFrame, width: int, *, compact: bool) -> RenderableType:
-    from rich import box
+    from rich import box  # as in chip_style
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -241,7 +227,6 @@ def watch(
     ] = False,
 ) -> None:
     """The table for the players' screen: stacks, pots, whose turn, the clock. No secrets."""
-    from referee.serve import players
 
     path = db_path()
     view = players.frame(players.load_state(path))  # no evening: one line, exit 2
@@ -262,7 +247,7 @@ def watch(
                     con.print(render_frame(changed, con.width))
                     con.file.flush()
             return
-        from rich.live import Live
+        from rich.live import Live  # a terminal's screen only
 
         with Live(console=con, screen=True, auto_refresh=False) as screen:
             for changed in players.frames(path, interval=interval):

@@ -12,6 +12,8 @@ import tomllib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.content.scenario import data_file as shared
+from referee.content.scenario import too_deep
 from referee.errors import ScenarioError
 
 if TYPE_CHECKING:
@@ -24,8 +26,6 @@ FATE_FILE = "fate.toml"
 
 def data_file(name: str) -> Path:
     """A shipped data file (installed package data, else the source tree)."""
-    from referee.content.scenario import data_file as shared
-
     return shared(name)
 
 
@@ -35,8 +35,7 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
     Raises:
         ScenarioError: the file cannot be read, is not TOML, or does not validate.
     """
-    from referee.content.scenario import too_deep
-    from referee.rules.wager import PointsTable
+    from referee.rules.wager import PointsTable  # the points table's own, not the fate's
     from referee.storage.inputs import read_input
 
     target = Path(path) if path is not None else data_file(POINTS_FILE)
@@ -68,7 +67,7 @@ def fate_tables() -> JSONObject:
     Raises:
         ScenarioError: the file cannot be read, is not TOML, or does not validate.
     """
-    from referee.rules.fate.tables import parse_data
+    from referee.rules.fate.tables import parse_data  # the fate tables' own
 
     path = data_file(FATE_FILE)
     try:

@@ -195,7 +195,7 @@ _MAX_WORDS = max(len(key.split(" ")) for key in _NAMES)
 
 def suggest_cards(token: str, limit: int = 3) -> list[str]:
     """The nearest valid spellings to an unknown token, canonical short form with long name."""
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process  # a suggestion after a miss only (~25 ms)
 
     query = _normal(token)
     picks: list[str] = []

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from referee.errors import UnknownCard, UnknownName
+from referee.names import match_name
 from referee.rules.cards import arcanum_label, parse_arcanum
 
 if TYPE_CHECKING:
@@ -117,7 +118,6 @@ class PowerSet:
                 pass
             else:
                 return self.get(card, found.group(2))
-        from referee.names import match_name
 
         name = match_name(query, (p.name for p in self.powers), what="power")
         return next(p for p in self.powers if p.name == name)
@@ -135,8 +135,6 @@ class Scenario:
 
     def find_soul(self, query: str) -> SoulSpec:
         """A soul by its public label (any case, unique prefix; ``the`` may be left off)."""
-        from referee.names import match_name
-
         labels = [soul.label for soul in self.souls]
         try:
             label = match_name(query, labels, what="soul")

@@ -4,13 +4,19 @@ they make, and whether a link reaches beyond this machine."""
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import json
+import os
 import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from referee.errors import StoreError
+from referee.storage import files
+from referee.storage.files import atomic_write
+from referee.storage.lock import EveningLock
 
 if TYPE_CHECKING:
     pass
@@ -86,8 +92,6 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
     Raises:
         StoreError: the evening is busy, or the access file cannot be written.
     """
-    from referee.storage.lock import EveningLock
-
     lock = EveningLock(evening.with_name(evening.name + ".lock"))
     if not lock.acquire(3.0):
         raise StoreError(f"the evening {evening} is busy in another terminal; try again")
@@ -116,10 +120,6 @@ def replace_access(evening: Path, assistants: list[str]) -> Access | None:
 
 def _update_access(evening: Path, assistants: list[str], *, renew: bool,
                    url: str | None) -> Access:
-    import os
-
-    from referee.storage.files import atomic_write
-
     old = None if renew else load_access(evening)
     access = old or Access(station=new_token(), url=url)
     changed = old is None
@@ -129,7 +129,6 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
             changed = True
     if url is not None and url != access.url:
         access.url, changed = url, True
-    from referee.storage import files
 
     if changed and not files.DRY_RUN:  # E133: a dry run's keys are never written
         target = access_path(evening)
@@ -150,9 +149,6 @@ def is_loopback(url: str) -> bool:
     >>> is_loopback("http://127.0.0.1:8765"), is_loopback("http://192.168.1.20:8765")
     (True, False)
     """
-    import ipaddress
-    from urllib.parse import urlsplit
-
     host = urlsplit(url).hostname or ""
     if host == "localhost" or host.endswith(".localhost"):
         return True
@@ -166,7 +162,7 @@ def is_loopback(url: str) -> bool:
 
 def lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent), or None."""
-    import socket
+    import socket  # the room's address only (serve --lan, a link to this machine)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     try:

@@ -18,9 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.errors import RefereeError, StoreError
+from referee.evening.state import CHIP_VALUE, require_evening
+from referee.report import build, chips_by_hand
+from referee.rules.wager import TARGET, elixir_summary
 from referee.serve import players
 from referee.serve.players import Frame, NoFrame
 from referee.serve.room import load_room, room_path
+from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
     from referee.evening.ceremony import CeremonyClaim
@@ -106,8 +110,6 @@ def side_tables(scum: Any, wager: Any) -> SideTables:
                        "leaders": match.leaders()}
     game = getattr(wager, "game", None)
     if game is not None:
-        from referee.rules.wager import TARGET, elixir_summary
-
         out["wager"] = {"fool": game.fool, "mistress": game.mistress,
                         "scores": dict(game.scores), "elixir": game.elixir.value,
                         "rule": elixir_summary(game.elixir), "target": TARGET,
@@ -123,10 +125,6 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     Raises:
         RefereeError: no evening file, a corrupt one, or no evening in it yet.
     """
-    from referee.evening.state import require_evening
-    from referee.report import chips_by_hand
-    from referee.storage.store import open_evening
-
     if not path.exists():
         raise StoreError("no evening yet: open one with `referee new`")
     with open_evening(path, write=False) as ev:
@@ -163,15 +161,13 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
 def season_frame(path: Path) -> WallSeason:
     """The season's public standings for the wall (E111): the chain of evenings back from the
     one served, as ``referee season`` counts it."""
-    from referee import season
+    from referee import season  # serve --season only (~13 ms)
 
     return season.wall(season.standings(season.read([path])))
 
 
 def standings(state: State) -> list[Standing]:
     """At the end (R18), each side's chips, most first, and the Fool's (E81)."""
-    from referee.evening.state import CHIP_VALUE
-
     sides = sorted(((s.name, state.side_chips(s.name)) for s in state.seats),
                    key=lambda s: -s[1])
     rows: list[Standing] = [{"name": name, "chips": n, "dollars": n * CHIP_VALUE}
@@ -184,8 +180,6 @@ def standings(state: State) -> list[Standing]:
 def claims(state: State) -> list[Claim]:
     """At the end, the claims to an Arcanum that would succeed (R28, E81), as the report
     shows them to the table: none that would give a soul's secret Arcanum away (E43)."""
-    from referee.report import build
-
     return build(state)["arcana"]["promotions"]
 
 

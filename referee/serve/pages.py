@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee import report
+from referee.content.scenario import data_file
 from referee.serve import players
 
 if TYPE_CHECKING:
@@ -80,8 +82,6 @@ def table_page(frame: Shown, etag: str, now: float | None = None,
     """
     global _TEMPLATE
     if _TEMPLATE is None:
-        from referee.content.scenario import data_file
-
         _TEMPLATE = data_file("table.html").read_text(encoding="utf-8")
     values = {
         "TITLE": html.escape(str(frame.get("title") or "Fool's Errand")),
@@ -116,8 +116,6 @@ def handout_page(path: Path, assistant: str, nonce: str = "") -> tuple[str, str]
     Raises:
         RefereeError: no evening, or a corrupt one.
     """
-    from referee import report
-
     state = players.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
     etag = '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'

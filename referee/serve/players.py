@@ -19,6 +19,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict, final
 
 from referee.errors import RefereeError, StoreError
+from referee.evening.state import POT, require_evening
+from referee.rules.cards import arcanum_label, to_roman
+from referee.storage.files import check_path
+from referee.storage.store import open_evening
+from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.evening import ceremony as cer
@@ -192,10 +197,9 @@ def frame(state: State, now: float | None = None) -> Frame:
     Every key is safe to show the whole table: no Charges (each side's own, E87), no
     hooded card named (E77), no down card.
     """
+    # The frame's own (~20 ms): `links` and the shell's names read the evening without one.
     from referee.evening import views
     from referee.evening.powers import use as powers
-    from referee.evening.state import POT
-    from referee.rules.cards import arcanum_label, to_roman
 
     data = views.status(state, now)
     hand = data["hand"]
@@ -309,7 +313,7 @@ def frame(state: State, now: float | None = None) -> Frame:
 def ceremony_view(state: State) -> CeremonyView:
     """Once the evening has ended (R18, or by the Fool's word, R40): that it has, and its
     ceremony, no claim a soul's secret Arcanum is in (E43)."""
-    from referee.evening import ceremony, roster
+    from referee.evening import ceremony, roster  # an ended evening's frame only
 
     ended = roster.is_ended(state)
     return {"ended": ended,
@@ -351,7 +355,7 @@ def clock_end(state: State, now: float | None) -> float | None:
 def last_hand(state: State) -> LastHand | None:
     """Between hands, what the last hand gave (E81): each pot, its size, its winners and the
     hand each won with, as shown at the showdown; nothing before the first hand."""
-    from referee.rules.hands import CATEGORY_TITLES
+    from referee.rules.hands import CATEGORY_TITLES  # the frame's own, as in frame
 
     if not state.history:
         return None
@@ -374,10 +378,6 @@ def load_state(path: Path) -> State:
         StoreError: there is no evening file at ``path``, or it is corrupt.
         IllegalAction: the file holds no evening yet.
     """
-    from referee.evening.state import require_evening
-    from referee.storage.files import check_path
-    from referee.storage.store import open_evening
-
     check_path(path)  # a pipe would block every poll; a symlink loop is no evening (E94)
     if not path.exists():
         raise StoreError(f"no evening file at {path}; open one with `referee new` or name "
@@ -455,8 +455,7 @@ def frames(
 def replay_frame(ev: Any, wall: JSONObject) -> Replay | None:
     """The finished hand the GM replays on the wall (`room replay N`, E136): its story in
     lines, from the log; None when none is asked for (or it cannot be told)."""
-    from referee.evening.history import hand_history, history_lines
-    from referee.streams import plain, spec
+    from referee.evening.history import hand_history, history_lines  # a replay's only
 
     asked = wall.get("replay")
     if not isinstance(asked, dict):
@@ -465,7 +464,7 @@ def replay_frame(ev: Any, wall: JSONObject) -> Replay | None:
     if type(no) is not int:
         return None
     sp = spec("evening")
-    from referee.evening.amend import effective
+    from referee.evening.amend import effective  # as above
 
     commands = effective((c.cmd, c.text, [plain(e) for e in c.events])
                          for c in ev.iter_commands("evening"))  # E138: as it now stands
@@ -482,7 +481,7 @@ def odds_frame(state: State, wall: JSONObject) -> Odds | None:
 
     if wall.get("odds") is not True or state.hand is None:
         return None
-    from referee.evening.equity import equity_view, summary
+    from referee.evening.equity import equity_view, summary  # numpy: the wall's odds only
 
     try:
         view = equity_view(state)

@@ -12,6 +12,9 @@ from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import DryRunDone, StoreError
 from referee.jsontypes import JSON, JSONObject
+from referee.storage import files
+from referee.storage.files import atomic_write, check_path
+from referee.storage.lock import EveningLock
 
 if TYPE_CHECKING:
     pass
@@ -132,9 +135,6 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
     Raises:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
-    from referee.storage.files import atomic_write, check_path
-    from referee.storage.lock import EveningLock
-
     check_path(evening)  # E94
     if not evening.exists():
         raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
@@ -146,7 +146,6 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         was = load_room(evening)
         room = change(was)
         target = room_path(evening)
-        from referee.storage import files
 
         if files.DRY_RUN:  # E133: the wall as it would be; nothing is written
 

@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import re
 import socket
+import ssl
 import sys
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,13 +25,14 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 from urllib.parse import urlsplit
 
 from referee.errors import BadInput, RefereeError
+from referee.serve import access, players
+from referee.serve.frame import FrameSource, build_frame
+from referee.serve.pages import REPLACED, content_policy, handout_page, new_nonce, table_page
 
 if TYPE_CHECKING:
     import io
-    import ssl
 
     from referee.serve.access import Access
-    from referee.serve.frame import FrameSource
 
 #: Runs one station command line on the evening at a width: its exit status, stdout, stderr.
 StationRunner = Callable[[list[str], Path, int | None], tuple[int, str, str]]
@@ -68,8 +71,6 @@ class Server(ThreadingHTTPServer):
     def __init__(self, address: tuple[str, int], evening: Path, *, station: StationRunner | None,
                  bug: BugReport, tls: ssl.SSLContext | None = None,
                  season: bool = False) -> None:
-        from referee.serve.frame import FrameSource, build_frame
-
         self.evening = evening
         self.station = station
         self.bug = bug
@@ -137,7 +138,6 @@ class Server(ThreadingHTTPServer):
         """A full server's answer (E68): 503 with every header, sent without a thread."""
         if self.tls is not None:
             return  # no handshake on the accepting thread: the connection is just closed
-        from referee.serve.pages import content_policy
 
         head = "".join(f"{k}: {v}\r\n" for k, v in {
             **SECURITY_HEADERS, "Content-Security-Policy": content_policy(),
@@ -175,9 +175,6 @@ class Server(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hung up (or spoke no TLS) is no news; a bug goes to the server's own
         stderr (never into the answer of a station command being captured at that moment)."""
-        import ssl
-        import traceback
-
         exc = sys.exc_info()[1]
         if isinstance(exc, ConnectionError | TimeoutError | ssl.SSLError):
             return
@@ -186,8 +183,6 @@ class Server(ThreadingHTTPServer):
 
     def access(self) -> Access | None:
         """The tokens, re-read when the access file changes (``serve --new-tokens`` elsewhere)."""
-        from referee.serve import access, players
-
         key = players.signature(access.access_path(self.evening))
         if key != self._access[0]:
             self._access = (key, access.load_access(self.evening))
@@ -233,8 +228,6 @@ class Handler(BaseHTTPRequestHandler):
               nonce: str | None = None) -> None:
         """One answer with every header; a page built with ``nonce`` runs its own scripts
         and styles, and nothing else inline (E69)."""
-        from referee.serve.pages import content_policy
-
         self._answered = True
         self.send_response(status)
         for name, value in SECURITY_HEADERS.items():
@@ -397,8 +390,6 @@ class Handler(BaseHTTPRequestHandler):
     # -- routes ----------------------------------------------------------------------------
 
     def _table(self) -> None:
-        from referee.serve.pages import new_nonce, table_page
-
         cached = self.server.source.current()
         nonce = new_nonce()
         page = table_page(cached.data, cached.etag, nonce=nonce)
@@ -416,13 +407,9 @@ class Handler(BaseHTTPRequestHandler):
                    headers=headers, cache="no-cache")
 
     def _handout(self, token: str) -> None:
-        from referee.serve.pages import handout_page, new_nonce
-
         access = self.server.access()
         name = access.assistant_for(token) if access is not None else None
         if name is None:  # an unknown token is no page at all (E52), and may be a replaced one
-            from referee.serve.pages import REPLACED
-
             self._text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} (E66)")
             return
         nonce = new_nonce()
@@ -512,8 +499,6 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
     Raises:
         BadInput: a file is missing or unreadable, or the key does not fit the certificate.
     """
-    import ssl
-
 
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     context.minimum_version = ssl.TLSVersion.TLSv1_2

@@ -4,13 +4,15 @@ and a command line imports that module alone."""
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
 
-from referee.cli import main
+from referee.cli import contents, main, reference
 
 
 def _words(app: typer.Typer) -> list[str]:
@@ -53,3 +55,73 @@ def test_a_command_line_imports_the_module_of_its_word_only() -> None:
                              text=True, check=True).stdout.split()
         assert f"referee.cli.{module}" in out
         assert (set(out) & groups) == {f"referee.cli.{module}"}, word
+
+
+def test_the_stored_table_of_contents_is_what_the_commands_say() -> None:
+    """`referee --help` reads ``referee.cli.contents``: the panels and first lines of the
+    registered commands, stored, so that it cannot drift from their docstrings."""
+    assert contents.PANELS == main.panels(main.full_app())
+    written = (Path(__file__).resolve().parents[2] / "referee" / "cli" / "contents.py")
+    assert written.read_text(encoding="utf-8") == reference.contents_source(), (
+        "referee/cli/contents.py is out of date: regenerate it with "
+        "`python -m referee.cli.reference --contents > referee/cli/contents.py`")
+    names = [name for _, items in contents.PANELS for name, _ in items]
+    assert sorted(n.removesuffix(" ...") for n in names) == sorted(
+        w for _, words in main.TREE for w in words)
+
+
+@pytest.mark.system
+def test_the_table_of_contents_imports_no_module_of_commands() -> None:
+    code = ("import sys, io, contextlib\n"
+            "import referee.cli.main as m\n"
+            "out = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n"
+            "    sys.argv[1:] = sys.argv[2:]\n"
+            "    m.run()\n"
+            "assert out.getvalue() == m.table_of_contents() + '\\n'\n"
+            "print(' '.join(sorted(k for k in sys.modules if k.startswith('referee.cli.'))))")
+    groups = {f"referee.cli.{m}" for m, _ in main.TREE}
+    for args in ([], ["--help"], ["-h"]):
+        out = subprocess.run([sys.executable, "-c", code, "referee", *args], capture_output=True,
+                             text=True, check=True).stdout.split()
+        assert "referee.cli.main" in out
+        assert not set(out) & groups, (args, set(out) & groups)
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee scum st", "COMP_CWORD": "2"},
+     ["scum"]),
+    ({"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee --db e.json fate char ",
+      "COMP_CWORD": "5"}, ["fate"]),
+    ({"_REFEREE_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "referee hand r"}, ["hand"]),
+    ({"_REFEREE_COMPLETE": "complete_zsh", "_TYPER_COMPLETE_ARGS": "referee sc"}, None),
+    ({"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee sc", "COMP_CWORD": "1"}, None),
+    ({"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee stauts ", "COMP_CWORD": "2"},
+     None),
+    ({"_REFEREE_COMPLETE": "source_bash"}, None),
+])
+def test_a_tab_after_a_command_word_grows_that_command_alone(
+        env: dict[str, str], words: list[str] | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = main.full_app()
+    monkeypatch.setattr(app, "registered_commands", app.registered_commands)
+    monkeypatch.setattr(app, "registered_groups", app.registered_groups)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    every = [w for _, ws in main.TREE for w in ws]
+    assert main.only(None) is (words is not None)
+    assert sorted(_words(app)) == sorted(words or every)
+
+
+@pytest.mark.system
+def test_tab_completion_answers_from_the_console() -> None:
+    """`referee --install-completion` installs a script that runs the console with the line
+    in the environment: it answers the candidates (not the table of contents)."""
+    def complete(line: str, at: int) -> list[str]:
+        env = {**os.environ, "_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": line,
+               "COMP_CWORD": str(at)}
+        return subprocess.run([sys.executable, "-m", "referee"], env=env, capture_output=True,
+                              text=True, check=True).stdout.split()
+
+    assert complete("referee sc", 1) == ["scenario", "scum"]
+    assert complete("referee scum st", 2) == ["standings"]
+    assert "--json" in complete("referee status --", 2)

@@ -93,7 +93,7 @@ STANDARD_DECK: tuple[FateCard, ...] = tuple(
 
 def _tarot_card(short: str) -> FateCard:
     """A tarot minor (R2 short form) as a Card of Fate card: 2-10, P, Kn, Q, K, A high."""
-    from referee.rules import cards
+    from referee.rules import cards  # a tarot deck's only: the standard deck does without
 
     card = cards.parse_card(short)
     if card.suit is None:
@@ -106,7 +106,7 @@ def _tarot_card(short: str) -> FateCard:
 
 
 def _tarot_deck() -> tuple[FateCard, ...]:
-    from referee.rules import cards
+    from referee.rules import cards  # a tarot deck's only: the standard deck does without
 
     return tuple(_tarot_card(c.short) for c in cards.MINORS)
 
@@ -127,7 +127,7 @@ def make_deck(kind: DeckKind = "standard", jokers: int = 1,
 
 
 def _tarot_major_label(text: str) -> str:
-    from referee.rules import cards
+    from referee.rules import cards  # a tarot deck's only: the standard deck does without
 
     return cards.parse_card(text).short
 
@@ -154,7 +154,7 @@ _NAMES = _standard_names()
 
 def _suggest(token: str) -> str:
     """The nearest labels: the same rank in every suit, else the closest spellings."""
-    from rapidfuzz import fuzz, process
+    from rapidfuzz import fuzz, process  # a suggestion after a miss only (~25 ms)
 
     raw = token.strip().upper()
     for head in (raw, raw[:-1]):  # a rank without its suit, or with a wrong suit letter
@@ -167,7 +167,7 @@ def _suggest(token: str) -> str:
 
 
 def _unknown_standard(token: str) -> UnknownCard:
-    from referee.rules import cards
+    from referee.rules import cards  # a tarot deck's only: the standard deck does without
 
     hint = ""
     try:
@@ -233,7 +233,7 @@ def parse_fate_cards(text: str, kind: DeckKind = "standard",
 
 def _parse_tarot(text: str, jokers: frozenset[str] = frozenset()) -> list[FateCard]:
     """Tarot cards; ``jokers`` are the majors the deck holds as Jokers beyond the Fool."""
-    from referee.rules import cards
+    from referee.rules import cards  # a tarot deck's only: the standard deck does without
 
     out: list[FateCard] = []
     # JOKER is the Fool in the tarot option.
