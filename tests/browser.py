@@ -15,8 +15,11 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -150,3 +153,15 @@ class Browser:
         os.close(self._write)
         os.close(self._read)
         shutil.rmtree(self.profile, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the tests of a module (import it there as a fixture)."""
+    binary = chromium()
+    assert binary is not None
+    b = Browser(binary)
+    try:
+        yield b
+    finally:
+        b.close()
