@@ -75,8 +75,7 @@ class Constraints:
     never asks the powers one by one. Cards are parsed and ranked here, once."""
 
     suspended: frozenset[str]             # S19: play as if all-in, take no further action
-    showing: dict[str, list[Card]]        # S21: each player's up cards that count, parsed
-    ranks: dict[str, int]                 # ... ranked as a showing hand (``Hand.key``)
+    ranks: dict[str, int]                 # S21: the up cards that count, ranked (``Hand.key``)
     openers: tuple[str, ...]              # S20: whom a power names to open, first first
     narrowing: dict[str, list[Effect]]    # S17: the effects that narrow each player's moves
     left: dict[str, Narrowed]             # S17: the moves those effects leave each player
@@ -114,20 +113,19 @@ def constraints(state: State, hand: HandState,
                 left[name] = Narrowed(tuple(keep), powers,
                                       any(f["kind"] == "call_or_fold" for f in fs))
     suspended = suspended_players(hand)  # S19
-    showing: dict[str, list[Card]] = {}  # S21
-    ranks: dict[str, int] = {}
+    ranks: dict[str, int] = {}  # S21
     if hand.round.actions == 0:
-        showing = {name: parse_cards([c for c in cards if c not in dead.get(name, ())])
-                   for name, cards in hand.showing.items()}
-        ranks = {name: best_hand(cards, magic=True).key
-                 for name, cards in showing.items() if cards}
+        for name, shown in hand.showing.items():
+            cards = parse_cards([c for c in shown if c not in dead.get(name, ())])
+            if cards:
+                ranks[name] = best_hand(cards, magic=True).key
     openers: tuple[str, ...] = ()  # S20
     if opening is not None and opening["who"] != LOWEST:
         openers = (opening["who"],)
     elif opening is not None:  # the lowest first; sorted() keeps the seats' order in a tie
         openers = tuple(sorted((p for p in hand.order if p != state.fool and p in ranks),
                                key=ranks.__getitem__))
-    return Constraints(suspended=suspended, showing=showing, ranks=ranks, openers=openers,
+    return Constraints(suspended=suspended, ranks=ranks, openers=openers,
                        narrowing=narrowing, left=left)
 
 
