@@ -41,6 +41,9 @@ class StreamSpec(Generic[S, E]):
     dump: Callable[[S], Any]
     load: Callable[[Any], S]
     read: Callable[[Event], E] = _as_stored  # type: ignore[assignment]
+    #: A deep copy of a state cheaper than ``load(dump(state))``, where the stream has one
+    #: (the evening's is made field by field, ``referee.evening.state.copy``).
+    copy: Callable[[S], S] | None = None
 
 
 #: Where each stream's spec lives, imported only when that stream is read.
@@ -51,13 +54,7 @@ STREAMS: dict[str, str] = {
     "fate": "referee.rules.fate:STREAM",
 }
 
-#: A stream's own deep copy of its state, where it has one cheaper than ``load(dump(state))``:
-#: the evening's is made field by field, sharing only what no fold changes in place
-#: (``referee.evening.state.copy``). Imported when that stream is first copied.
-COPIES: dict[str, str] = {"evening": "referee.evening.state:copy"}
-
 _loaded: dict[str, StreamSpec[Any, Any]] = {}
-_copiers: dict[str, Callable[[Any], Any]] = {}
 
 
 def spec(name: str) -> StreamSpec[Any, Any]:
@@ -73,17 +70,10 @@ def spec(name: str) -> StreamSpec[Any, Any]:
 
 def copy(name: str, state: Any) -> Any:
     """A deep copy of ``state``, a state of stream ``name``, for a fold to change while
-    ``state`` stays as it was: the stream's own copy (``COPIES``), else ``load(dump(state))``."""
-    copier = _copiers.get(name)
-    if copier is None:
-        where = COPIES.get(name)
-        if where is None:
-            sp = spec(name)
-            copier = _copiers[name] = lambda found: sp.load(sp.dump(found))
-        else:
-            module, _, attr = where.partition(":")
-            copier = _copiers[name] = getattr(importlib.import_module(module), attr)
-    return copier(state)
+    ``state`` stays as it was: the stream's own copy (``StreamSpec.copy``), else
+    ``load(dump(state))``."""
+    sp = spec(name)
+    return sp.copy(state) if sp.copy is not None else sp.load(sp.dump(state))
 
 
 def plain(value: Any) -> Any:

@@ -462,4 +462,5 @@ HANDLERS["ceremony_closed"] = roster.fold_closed
 
 
 STREAM: StreamSpec[State, EveningEvent] = StreamSpec(
-    name="evening", empty=State, apply=apply, dump=dump, load=load, read=events.read)
+    name="evening", empty=State, apply=apply, dump=dump, load=load, read=events.read,
+    copy=copy)
