@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening.events import Action, Showdown
@@ -18,7 +19,10 @@ from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
 from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
-from referee.rules.pots import Layering, build_pots, check_named_chips, pick_chips, split_pot
+from referee.rules.pots import build_pots, check_named_chips, pick_chips, pot_name, split_pot
+
+if TYPE_CHECKING:
+    from referee.rules.pots import Layering
 
 LIMIT_RAISES = 3  # R12
 
@@ -268,13 +272,13 @@ def act_hint(state: State, hand: HandState) -> str:
     if what is None:
         return waiting_line(state, hand)
     owes = f" (owes {what.owes})" if what.owes else ""
-    return f"{what.name} is to act{owes}: {move_commands(state, hand)}"
+    return f"{what.name} is to act{owes}: {move_commands(state, hand, what)}"
 
 
-def move_commands(state: State, hand: HandState) -> str:
+def move_commands(state: State, hand: HandState, what: Options | None = None) -> str:
     """The moves of the player to act as commands: ``referee check Ada`` or ``referee bet
-    Ada`` (E58); what comes first when nobody may act."""
-    what = options(state, hand)
+    Ada`` (E58); what comes first when nobody may act. ``what``: their options, if read."""
+    what = what or options(state, hand)
     if what is None:
         return waiting_line(state, hand)
     if what.name == state.fool:  # never at rest: the console plays his moves (R15)
@@ -587,7 +591,7 @@ def uncontested(state: State, hand: HandState) -> Showdown:
     colours = {s.name: s.colour for s in state.seats}
     return Showdown(
         kind="showdown", hands={}, best={}, leaders=[], returned=layering.returned,
-        pots=[{"name": "main pot" if i == 0 else f"side pot {i}", "chips": pot.chips,
+        pots=[{"name": pot_name(i), "chips": pot.chips,
                "eligible": list(pot.eligible), "winners": [state.fool],
                "shares": split_pot(pot.chips, [state.fool], colours),
                "why": "every stakeholder folded; the Fool's hand is live to the end (R15)"}

@@ -17,7 +17,7 @@ from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, copy, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
-from referee.rules.pots import pick_chips
+from referee.rules.pots import pick_chips, pot_name
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
@@ -479,7 +479,7 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Hand], *,
         else:
             why = "uncontested" if len(winners) == 1 else "tied"
         pots.append({
-            "name": "main pot" if i == 0 else f"side pot {i}",
+            "name": pot_name(i),
             "chips": pot.chips,
             "eligible": list(pot.eligible),
             "winners": winners,

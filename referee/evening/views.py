@@ -149,6 +149,7 @@ def hand_view(state: State) -> HandView | None:
         return None
     from referee.evening import betting  # a hand only: not for status between hands
     from referee.evening.powers import constraints
+    from referee.rules.pots import pot_name  # loaded with the betting
 
     opts = betting.options(state, hand)
     layering = betting.pots(state, hand) if hand.contrib else None
@@ -161,8 +162,7 @@ def hand_view(state: State) -> HandView | None:
             if pots and pots[-1]["eligible"] == eligible:
                 pots[-1]["size"] += pot.size
                 continue
-            pots.append({"name": "main pot" if not pots else f"side pot {len(pots)}",
-                         "size": pot.size, "eligible": eligible})
+            pots.append({"name": pot_name(len(pots)), "size": pot.size, "eligible": eligible})
     players: list[PlayerView] = [
         {
             "name": name,

@@ -83,6 +83,11 @@ class Layering:
     returned: dict[str, Holding] = field(default_factory=dict)
 
 
+def pot_name(i: int) -> str:
+    """The name of the hand's ``i``-th pot, from 0: ``main pot``, then ``side pot 1`` ..."""
+    return "main pot" if i == 0 else f"side pot {i}"
+
+
 def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
                fool: str | None, antes: Mapping[str, int] | None = None) -> Layering:
     """Split the contributions into a main pot and side pots (R14, R15).

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final, NotRequired, TypedDict, final
 from referee.errors import RefereeError, StoreError
 from referee.evening.state import POT, require_evening
 from referee.rules.cards import arcanum_label, to_roman
+from referee.rules.pots import pot_name
 from referee.storage.files import check_path
 from referee.storage.store import open_evening
 from referee.streams import plain, spec
@@ -266,7 +267,7 @@ def frame(state: State, now: float | None = None) -> Frame:
     table_hand: TableHand | None = None
     if hand is not None:
         pots: list[PotView] = [
-            {"name": "main pot" if i == 0 else f"side pot {i}", "size": p["size"],
+            {"name": pot_name(i), "size": p["size"],
              "eligible": p["eligible"]} for i, p in enumerate(hand["pots"])]
         table_hand = {
             "no": hand["no"],
@@ -365,7 +366,7 @@ def last_hand(state: State) -> LastHand | None:
     for i, pot in enumerate(record["pots"]):
         winners = list(pot["winners"])
         shown = [best[w]["category"] for w in winners if w in best]
-        pots.append({"name": "main pot" if i == 0 else f"side pot {i}", "size": pot["size"],
+        pots.append({"name": pot_name(i), "size": pot["size"],
                      "winners": winners,
                      "hand": CATEGORY_TITLES[shown[0]].lower() if shown else None})
     return {"no": record["no"], "contested": bool(record.get("contested")), "pots": pots}
