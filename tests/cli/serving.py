@@ -5,7 +5,6 @@ from __future__ import annotations
 import http.client
 import json
 import shutil
-import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,27 +14,19 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli.main import app
+from tests.cli.conftest import GM
 
 
 def make_demo(folder: Path) -> Path:
-    """The demo evening in ``folder`` (``demo.json`` and its backups): played once in each
-    test process, in a folder of its own, and copied from there after that."""
-    global _played
-    if _played is None:
-        played = Path(tempfile.mkdtemp(prefix="demo-")) / "demo.json"
-        result = CliRunner().invoke(app, ["demo", "--db", str(played), "--quiet"])
-        assert result.exit_code == 0, result.output
-        assert "The evening's status" in result.output
-        _played = played
-    folder.mkdir(parents=True, exist_ok=True)
-    for made in sorted(_played.parent.glob("demo.json*")):
-        if not made.name.endswith(".lock"):
-            shutil.copyfile(made, folder / made.name)
-    return folder / "demo.json"
+    """The demo evening in ``folder`` (``demo.json``, its backups and lock): played once in
+    each test process and copied from there after that (``GM.played``)."""
+    db = folder / "demo.json"
+    GM(CliRunner(), db).played("demo", _play_demo)
+    return db
 
 
-_played: Path | None = None
+def _play_demo(gm: GM) -> None:
+    assert "The evening's status" in gm("demo", "--quiet").output
 
 
 @pytest.fixture(scope="session")
