@@ -59,7 +59,7 @@ class Served:
                                   bug=server_bug, season=season)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever,
-                                       kwargs={"poll_interval": 0.05}, daemon=True)
+                                       kwargs={"poll_interval": 0.005}, daemon=True)
         self.thread.start()
 
     def request(self, method: str, path: str, body: bytes | None = None,
