@@ -37,11 +37,14 @@ def _is_alias_value(node: ast.expr | None) -> bool:
     return _WRITTEN.fullmatch(ast.unparse(node)) is not None
 
 
-def aliases(sources: dict[str, str]) -> set[tuple[str, str]]:
-    """(module, name) of every module-level name whose value is ``dict[str, Any]``."""
+def aliases(sources: dict[str, str],
+            trees: dict[str, ast.Module] | None = None) -> set[tuple[str, str]]:
+    """(module, name) of every module-level name whose value is ``dict[str, Any]`` (``trees``:
+    the modules already parsed, by name)."""
     found: set[tuple[str, str]] = set()
     for module, text in sources.items():
-        for node in ast.parse(text).body:
+        tree = trees[module] if trees is not None else ast.parse(text)
+        for node in tree.body:
             if isinstance(node, ast.Assign) and _is_alias_value(node.value):
                 found |= {(module, t.id) for t in node.targets if isinstance(t, ast.Name)}
             elif (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
@@ -53,10 +56,10 @@ def aliases(sources: dict[str, str]) -> set[tuple[str, str]]:
 def count(sources: dict[str, str]) -> int:
     """``dict[str, Any]`` written, plus the uses of its aliases, over ``sources`` (module name
     -> text)."""
-    known = aliases(sources)
+    trees = {module: ast.parse(text) for module, text in sources.items()}  # once each
+    known = aliases(sources, trees)
     total = sum(len(_WRITTEN.findall(text)) for text in sources.values())
-    for module, text in sources.items():
-        tree = ast.parse(text)
+    for module, tree in trees.items():
         local = {name for mod, name in known if mod == module}
         imported_modules: set[str] = set()
         for node in ast.walk(tree):
@@ -68,12 +71,15 @@ def count(sources: dict[str, str]) -> int:
                 for a in node.names:
                     if any(mod == a.name for mod, _ in known):
                         imported_modules.add(a.asname or a.name)
+        if not local and not imported_modules:
+            continue  # no alias here to count the uses of
         defining = {id(t) for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
                     for t in (node.targets if isinstance(node, ast.Assign) else [node.target])}
         for node in ast.walk(tree):
             if isinstance(node, ast.Name) and node.id in local and id(node) not in defining:
                 total += 1
-            elif (isinstance(node, ast.Attribute) and ast.unparse(node.value) in imported_modules
+            elif (imported_modules and isinstance(node, ast.Attribute)
+                  and ast.unparse(node.value) in imported_modules
                   and (ast.unparse(node.value), node.attr) in known):
                 total += 1
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and local:
