@@ -463,11 +463,20 @@ def load_scenario(path: str | Path | None = None) -> Scenario:
     Raises:
         ScenarioError: naming the file, the key and what is wrong, for the first few problems.
     """
-    scenario, problems = _build_scenario(_path(path, DEFAULT_SCENARIO))
+    scenario, problems = (_shipped() if path is None
+                          else _build_scenario(_path(path, DEFAULT_SCENARIO)))
     if scenario is None:
         _raise(problems)
     assert scenario is not None
     return scenario
+
+
+@functools.lru_cache(maxsize=1)
+def _shipped() -> tuple[Scenario | None, list[str]]:
+    """The shipped default scenario, read and checked once per process: the package's own data
+    does not change under a running console (the shell, a station and a test run make every new
+    evening from it). A scenario given by path is read afresh every time."""
+    return _build_scenario(data_file(DEFAULT_SCENARIO))
 
 
 def load_powers(path: str | Path | None = None) -> PowerSet:

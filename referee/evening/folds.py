@@ -277,12 +277,12 @@ def _showdown(state: State, e: Showdown) -> State:
 def check_end(state: State) -> None:
     """R18: over when only the Fool and one stakeholder's side hold chips. Between hands,
     after every event: chips moved by a buyout or a gift can bring a side back."""
+    side = {s.assistant: s.name for s in state.seats if s.assistant}  # one look at the seats
     holders: set[str] = set()
     for name, holding in state.chips.items():
-        if name in (POT, state.fool) or not sum(holding.values()):
+        if name == POT or name == state.fool or not sum(holding.values()):
             continue
-        side = state.side_of(name)
-        holders.add(side or name)
+        holders.add(side.get(name, name))
     state.over = len(holders) <= 1
     state.winner = next(iter(holders), None) if state.over else None
 
