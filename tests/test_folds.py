@@ -43,6 +43,57 @@ def test_unknown_event_kinds_and_broken_invariants_are_bugs() -> None:
         apply(broken, {"kind": "settings_changed", "settings": {}})
 
 
+def _break_negative(s: State) -> None:
+    s.chips["Ada"]["red"] = -1
+    s.chips["Cy"]["red"] = 11
+
+
+def _break_total(s: State) -> None:
+    s.chips["Cy"]["blue"] = 9
+
+
+def _break_colour(s: State) -> None:
+    s.chips["Max"]["green"] = 3
+
+
+def _break_pot(s: State) -> None:
+    s.chips["Ada"]["red"] = 9
+    s.chips[POT]["red"] = 1
+
+
+def _break_pot_in_hand(s: State) -> None:
+    s.hand = replay(s, play.start_hand(s, now=0.0)).hand
+    s.chips["Ada"]["red"] = 9
+    s.chips[POT]["red"] = 1  # a chip in the pot that no ante or bet put there
+
+
+def _break_charges(s: State) -> None:
+    s.charges["Ada"] = -1
+
+
+#: Each invariant broken by hand in a sound state, and what the check after the next event says.
+BROKEN = [(_break_negative, "R10: Ada holds -1 red chips"),
+          (_break_total, "R10: 9 blue chips, not 10"),
+          (_break_colour, "R10: unknown chip colours {'green'}"),
+          (_break_pot, "R10: chips left in the pot between hands"),
+          (_break_pot_in_hand, "R10: pot holds 1, contributions 0"),
+          (_break_charges, "R25: Ada has -1 Charges")]
+
+
+@pytest.mark.parametrize(("breaking", "said"), BROKEN, ids=[s for _, s in BROKEN])
+def test_each_invariant_broken_is_named_after_the_next_event(breaking: object,
+                                                              said: str) -> None:
+    """R10, R25: every way the books can go wrong is caught by the check after an event, with
+    what is wrong; the same sound state passes."""
+    state, _ = _new()
+    apply(copy.deepcopy(state), {"kind": "settings_changed", "settings": {}})  # sound
+    assert callable(breaking)
+    breaking(state)
+    with pytest.raises(InvariantViolation) as caught:
+        apply(state, {"kind": "settings_changed", "settings": {}})
+    assert said in str(caught.value)
+
+
 def test_replay_folds_on_a_copy() -> None:
     state, _ = _new()
     before = dump(state)
