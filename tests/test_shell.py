@@ -63,6 +63,29 @@ def test_exit_leaves_and_later_lines_do_not_run(runner: CliRunner, db: Path) -> 
     assert json.loads(result.output)["hand"] is None
 
 
+def test_clear_clears_the_screen_and_changes_nothing(runner: CliRunner, db: Path) -> None:
+    """`clear` at the prompt, as in any terminal: no refusal, no suggestion of another
+    command; piped it does nothing; with a word after it, one line says what it takes."""
+    result = runner.invoke(app, ["--db", str(db), "shell"], input=f"{NEW}\nclear\nstatus\n")
+    assert result.exit_code == 0, result.output
+    assert "No such command" not in result.output and "Fool's Errand" in result.output
+    before = db.read_bytes()
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="clear everything\n")
+    assert result.exit_code == 2
+    assert "`clear` takes nothing after it" in result.output
+    assert db.read_bytes() == before
+
+
+def test_clear_at_a_station_s_shell_stays_on_this_terminal() -> None:
+    """`clear` in `referee --station URL shell` clears this screen and is never sent: the
+    station named here does not exist, and nothing tries to reach it."""
+    from referee.cli.station import RemoteShell
+
+    remote = RemoteShell("http://127.0.0.1:9", "token")
+    assert remote.run_line("clear") == 0
+    assert remote.run_line("clear now") == 2
+
+
 def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:
     result = runner.invoke(app, ["--db", str(db), "shell"], input="help\nhelp bet\n")
     assert result.exit_code == 0, result.output
@@ -125,7 +148,8 @@ def replaced(sh: prompt.Shell, text: str) -> dict[str, Any]:
 
 def test_completes_command_words_and_subcommands(shell: prompt.Shell) -> None:
     assert complete(shell, "b") == ["bet"]
-    assert set(complete(shell, "")) >= {"bet", "status", "watch", "hand", "soul", "help", "exit"}
+    assert set(complete(shell, "")) >= {"bet", "status", "watch", "hand", "soul", "help", "exit",
+                                        "clear"}
     assert complete(shell, "hand s") == ["show", "showdown", "start"]
     assert complete(shell, "soul st") == ["study"]
     assert set(complete(shell, "bet Cy --")) == {"--chips", "--json", "--help"}

@@ -74,6 +74,19 @@ def prompt_loop(session: Any, prompt: str, run_line: Callable[[str], int]) -> in
             return 0
 
 
+def clear(words: list[str], prompting: bool) -> int:
+    """`clear` at a shell's prompt, as at any terminal's (Ctrl-L does the same): the screen
+    cleared when a person is at the prompt, nothing when lines are piped. Returns the status."""
+    if len(words) > 1:
+        typer.echo("error: `clear` takes nothing after it: it clears the screen", err=True)
+        return 2
+    if prompting:
+        from prompt_toolkit.shortcuts import clear as clear_screen  # a terminal's prompt only
+
+        clear_screen()
+    return 0
+
+
 def use_app(app: Callable[[], typer.Typer]) -> None:
     """The root app's builder, registered by ``referee.cli.main``."""
     global _APP, _ROOT

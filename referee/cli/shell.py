@@ -178,7 +178,7 @@ class ShellCompleter:
             if _is_group(cmd) and not option_value:
                 names = sorted(n for n, c in cmd.commands.items() if not c.hidden)
                 if cmd is self.root and not line.words:
-                    names += ["help", "try", *LEAVE]
+                    names += ["help", "try", "clear", *LEAVE]
                 for name in _prefixed(names, typed, line.raw):
                     sub = cmd.commands.get(name[0])
                     yield name[0], name[1], (sub.get_short_help_str(60) if sub else "")
@@ -372,6 +372,8 @@ class Shell:
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
             return 2
+        if words and words[0] == "clear":
+            return runner.clear(words, self.prompting)
         try:
             code = self.without_parser(words)
             if code is not None:

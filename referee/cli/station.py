@@ -271,6 +271,8 @@ class RemoteShell:
             return 0
         if words[0].lower() in LEAVE:
             raise _Leave
+        if words[0] == "clear":  # this terminal's screen, not the station's
+            return runner.clear(words, sys.stdin.isatty())
         try:
             answer = exchange(self.url, self.token, words)
         except StationError as exc:
