@@ -12,12 +12,14 @@ import os
 import shutil
 import sys
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from typer._click.core import Command  # typer ships its own click
 from typer._click.shell_completion import split_arg_string  # loaded with typer
+from typer.core import TyperGroup
 
 from referee import __version__
 from referee.cli import runner
@@ -193,6 +195,76 @@ def full_app() -> typer.Typer:
     return _grow([name for name, _ in TREE])
 
 
+class Tree(MutableMapping[str, Command]):
+    """The root's click commands by word, each built the first time it is asked for: its
+    module imported and its annotations read then, not before (a shell's start, a station's
+    first line). Every word of ``TREE`` is a key from the start, so listing, suggesting and
+    completing the command words builds nothing."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, Command] = {}
+
+    def __getitem__(self, word: str) -> Command:
+        if word not in self._built:
+            if word not in MODULE_OF:
+                raise KeyError(word)
+            self._built[word] = _command(word)
+        return self._built[word]
+
+    def __setitem__(self, word: str, command: Command) -> None:
+        self._built[word] = command
+
+    def __delitem__(self, word: str) -> None:
+        raise KeyError(f"{word}: the command tree is fixed")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(MODULE_OF)
+
+    def __len__(self) -> int:
+        return len(MODULE_OF)
+
+    def __contains__(self, word: object) -> bool:
+        return word in MODULE_OF
+
+    @property
+    def built(self) -> list[str]:
+        """The words whose commands are built so far, in the order they were first used."""
+        return list(self._built)
+
+
+def _command(word: str) -> Command:
+    """The click command of ``word`` alone, as the whole tree builds it (the root app grown
+    with its module and that word only, and put back as it was after)."""
+    saved = list(_root.registered_commands), list(_root.registered_groups)
+    try:
+        only(word)
+        built = typer.main.get_command(_root)
+        assert isinstance(built, TyperGroup)
+        return built.commands[word]
+    finally:
+        _root.registered_commands, _root.registered_groups = saved
+
+
+def described() -> dict[str, str]:
+    """Each command word with the first paragraph of its help, as the stored table of
+    contents gives it (a group's ``scum ...`` under ``scum``): read without building any."""
+    return {name.removesuffix(" ..."): text for _, items in PANELS for name, text in items}
+
+
+def lazy_root() -> TyperGroup:
+    """The root's click group with every command word in it, each command built when it is
+    first used (``Tree``): what the shell, a station and the demo parse their lines with."""
+    saved = list(_root.registered_commands), list(_root.registered_groups)
+    try:
+        _root.registered_commands, _root.registered_groups = [], []
+        group = typer.main.get_command(_root)  # the root's own options only
+    finally:
+        _root.registered_commands, _root.registered_groups = saved
+    assert isinstance(group, TyperGroup)
+    group.commands = Tree()
+    return group
+
+
 def __getattr__(name: str) -> typer.Typer:
     # ``main.app``: the whole tree, grown when asked for (a test, the reference, a script).
     if name == "app":
@@ -200,7 +272,7 @@ def __getattr__(name: str) -> typer.Typer:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-runner.use_app(full_app)  # the in-process runner builds the whole tree from here
+runner.use_app(lazy_root)  # the in-process runner's tree, each command built on first use
 
 
 #: The panels of `referee --help`, in the order it lists them; a command in no panel goes last.

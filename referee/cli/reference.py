@@ -13,7 +13,7 @@ and, after changing a command's first line or panel, the table of contents that
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import typer.main
@@ -92,7 +92,7 @@ def contents_source() -> str:
 def _walk(cmd: Any, ctx: Any) -> Iterator[tuple[Any, Any]]:
     yield cmd, ctx
     commands = getattr(cmd, "commands", None)
-    if isinstance(commands, dict):
+    if isinstance(commands, Mapping):
         for name in cmd.list_commands(ctx):
             sub = commands[name]
             if sub.hidden:

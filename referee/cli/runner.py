@@ -35,7 +35,7 @@ _RUNNING = threading.RLock()
 _ROOT: Any = None
 #: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
 #: sits below every command module and imports none of them).
-_APP: Callable[[], typer.Typer] | None = None
+_APP: Callable[[], Any] | None = None
 #: The words that leave the shell (and a station's shell).
 LEAVE = ("exit", "quit")
 
@@ -87,25 +87,27 @@ def clear(words: list[str], prompting: bool) -> int:
     return 0
 
 
-def use_app(app: Callable[[], typer.Typer]) -> None:
-    """The root app's builder, registered by ``referee.cli.main``."""
+def use_app(root: Callable[[], Any]) -> None:
+    """The builder of the root's click group, registered by ``referee.cli.main``
+    (``main.lazy_root``: every command word, each command built on first use)."""
     global _APP, _ROOT
-    _APP, _ROOT = app, None
+    _APP, _ROOT = root, None
 
 
 def build_root() -> Any:
-    """The click command of the whole app, even when ``run()`` pruned it, built anew.
+    """The click group of the whole app, even when ``run()`` pruned it, built anew; each of
+    its commands is built (its module imported) when a line first uses it.
 
     (A click command keeps what it learnt in the first context that used it, such as its
     help option's names: a fresh one for each user that needs its own contexts.)
     """
     if _APP is None:
         raise RuntimeError("the runner needs referee.cli.main's app (import it first)")
-    return typer.main.get_command(_APP())
+    return _APP()
 
 
 def root_command() -> Any:
-    """The whole app's click command, built once per process for the runner's lines."""
+    """The whole app's click group, made once per process for the runner's lines."""
     global _ROOT
     if _ROOT is None:
         _ROOT = build_root()

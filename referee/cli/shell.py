@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from typer._click.utils import make_default_short_help  # typer ships its own click
 
 from referee.cli.context import db_path
+from referee.cli.main import Tree, described
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
@@ -123,7 +125,8 @@ def split_line(text: str) -> Line:
 
 
 def _is_group(cmd: Any) -> bool:
-    return isinstance(getattr(cmd, "commands", None), dict)
+    """A group of commands (the root's are a ``main.Tree``, built on first use)."""
+    return isinstance(getattr(cmd, "commands", None), Mapping)
 
 
 def _takes_value(param: Any) -> bool:
@@ -176,17 +179,28 @@ class ShellCompleter:
             return
         if param is None:
             if _is_group(cmd) and not option_value:
-                names = sorted(n for n, c in cmd.commands.items() if not c.hidden)
-                if cmd is self.root and not line.words:
-                    names += ["help", "try", "clear", *LEAVE]
-                for name in _prefixed(names, typed, line.raw):
-                    sub = cmd.commands.get(name[0])
-                    yield name[0], name[1], (sub.get_short_help_str(60) if sub else "")
+                yield from self._commands(cmd, line)
             return
         if param.name == "cards" and param.nargs == -1 and getattr(cmd, "name", "") == "show":
             yield from self._shown(line)  # `hand show NAME CARDS [NAME CARDS ...]`
             return
         yield from self._values(param.name, line)
+
+    def _commands(self, cmd: Any, line: Line) -> Iterator[tuple[str, str, str]]:
+        """The command words of the group ``cmd`` that the word typed begins, each with the
+        start of its help. The root's come from the stored table of contents: a Tab on the
+        command word builds no command (``main.Tree``)."""
+        if isinstance(cmd.commands, Tree):
+            about = described()
+            names = sorted(cmd.commands)
+        else:
+            about = {n: c.get_short_help_str(60) for n, c in cmd.commands.items()}
+            names = sorted(n for n, c in cmd.commands.items() if not c.hidden)
+        if cmd is self.root and not line.words:
+            names += ["help", "try", "clear", *LEAVE]
+        for name in _prefixed(names, line.partial, line.raw):
+            text = about.get(name[0], "")
+            yield name[0], name[1], (make_default_short_help(text, 60) if text else "")
 
     def _shown(self, line: Line) -> Iterator[tuple[str, str, str]]:
         """`hand show`: a player's name where a name goes (first, or after cards: the next

@@ -57,6 +57,62 @@ def test_a_command_line_imports_the_module_of_its_word_only() -> None:
         assert (set(out) & groups) == {f"referee.cli.{module}"}, word
 
 
+def test_the_shell_s_tree_builds_a_command_when_a_line_first_uses_it(tmp_path: Path) -> None:
+    """The tree the shell, a station and the demo parse with (``main.lazy_root``): every word
+    is in it from the start, listing and looking up a word build nothing, and a line builds
+    its own command only, the same command the whole tree holds."""
+    from referee.cli import runner
+
+    root = main.lazy_root()
+    tree = root.commands
+    assert isinstance(tree, main.Tree)
+    every = [w for _, ws in main.TREE for w in ws]
+    assert list(tree) == every and len(tree) == len(every) and "scum" in tree
+    assert "stauts" not in tree and tree.get("stauts") is None
+    assert tree.built == []
+    db = tmp_path / "e.json"
+    assert runner.execute(["status"], db=db, root=root) == 2  # no evening yet: one line
+    assert runner.execute(["stauts"], db=db, root=root) == 2  # the nearest word suggested
+    assert tree.built == ["status"]
+    whole = typer.main.get_command(main.full_app())
+    assert isinstance(whole, typer.core.TyperGroup)
+    for word in ("hand", "chips", "rules"):
+        assert tree[word].get_help(root.make_context("referee", [word])) == \
+            whole.commands[word].get_help(whole.make_context("referee", [word]))
+    assert tree.built == ["status", "hand", "chips", "rules"]
+
+
+def test_a_tab_on_the_command_word_says_what_each_does_and_builds_none() -> None:
+    """The description beside each command word at a Tab comes from the stored table of
+    contents, word for word what the built command's own short help says."""
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from referee.cli import shell
+
+    sh = shell.Shell(main.lazy_root(), Path("e.json"), debug=False)
+    found = {c.text: c.display_meta_text for c in shell.make_completer(sh.root, sh.vocabulary)
+             .get_completions(Document("", 0), CompleteEvent())}
+    assert sh.root.commands.built == []
+    whole = typer.main.get_command(main.full_app())
+    assert isinstance(whole, typer.core.TyperGroup)
+    for word, command in whole.commands.items():
+        assert found[word] == command.get_short_help_str(60), word
+    assert {"help", "try", "clear", "exit"} <= set(found)
+
+
+@pytest.mark.system
+def test_the_shell_starts_without_importing_any_module_of_commands() -> None:
+    code = ("import sys; import referee.cli.main as m; from referee.cli import runner; "
+            "root = runner.build_root(); "
+            "runner.execute(['rules', 'R15'], db=None, root=root); "
+            "print(' '.join(sorted(k for k in sys.modules if k.startswith('referee.cli.'))))")
+    groups = {f"referee.cli.{m}" for m, _ in main.TREE}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert (set(out) & groups) == {"referee.cli.rules"}, set(out) & groups
+
+
 def test_the_stored_table_of_contents_is_what_the_commands_say() -> None:
     """`referee --help` reads ``referee.cli.contents``: the panels and first lines of the
     registered commands, stored, so that it cannot drift from their docstrings."""
