@@ -150,7 +150,8 @@ def serve(
             say(f"  links        `referee links` in another terminal prints the "
                 f"{len(state.assistants)} links" + (" and the station token" if station else ""))
         if station:
-            runner.root_command()  # built once now, not on the station's first command
+            # A server runs all night: every command built now, not on its first line.
+            list(runner.root_command().commands.values())
         server.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         say("Stopped.")
