@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import textwrap
+import threading
 from collections.abc import Iterable, Iterator, MutableMapping
 from pathlib import Path
 from typing import Annotated
@@ -208,7 +209,7 @@ class Tree(MutableMapping[str, Command]):
         if word not in self._built:
             if word not in MODULE_OF:
                 raise KeyError(word)
-            self._built[word] = _command(word)
+            self._built.setdefault(word, _command(word))  # the first build, if two raced
         return self._built[word]
 
     def __setitem__(self, word: str, command: Command) -> None:
@@ -232,17 +233,23 @@ class Tree(MutableMapping[str, Command]):
         return list(self._built)
 
 
+#: One build of a command at a time: a station answers its lines in threads, and a build grows
+#: the one root app for a moment.
+_BUILDING = threading.Lock()
+
+
 def _command(word: str) -> Command:
     """The click command of ``word`` alone, as the whole tree builds it (the root app grown
     with its module and that word only, and put back as it was after)."""
-    saved = list(_root.registered_commands), list(_root.registered_groups)
-    try:
-        only(word)
-        built = typer.main.get_command(_root)
-        assert isinstance(built, TyperGroup)
-        return built.commands[word]
-    finally:
-        _root.registered_commands, _root.registered_groups = saved
+    with _BUILDING:
+        saved = list(_root.registered_commands), list(_root.registered_groups)
+        try:
+            only(word)
+            built = typer.main.get_command(_root)
+            assert isinstance(built, TyperGroup)
+            return built.commands[word]
+        finally:
+            _root.registered_commands, _root.registered_groups = saved
 
 
 def described() -> dict[str, str]:

@@ -82,6 +82,30 @@ def test_the_shell_s_tree_builds_a_command_when_a_line_first_uses_it(tmp_path: P
     assert tree.built == ["status", "hand", "chips", "rules"]
 
 
+def test_station_threads_building_at_once_each_get_the_command_and_the_app_stays_whole(
+        ) -> None:
+    """A station answers in threads: commands built at once in several all come out whole,
+    and the root app the command line and the tests use keeps every word."""
+    import threading
+
+    app = main.full_app()
+    before = sorted(_words(app))
+    root = main.lazy_root()
+    words = [w for _, ws in main.TREE for w in ws]
+    got: dict[str, str] = {}
+
+    def build(word: str) -> None:
+        got[word] = root.commands[word].name or ""
+
+    threads = [threading.Thread(target=build, args=(w,)) for w in words * 2]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert got == {w: w for w in words}
+    assert sorted(_words(app)) == before
+
+
 def test_a_tab_on_the_command_word_says_what_each_does_and_builds_none() -> None:
     """The description beside each command word at a Tab comes from the stored table of
     contents, word for word what the built command's own short help says."""
