@@ -179,16 +179,20 @@ def only(target: str | None) -> bool:
     if os.environ.get("_REFEREE_COMPLETE"):
         words = completed_words()
         target = _target(hoist_root_options(words)) if words is not None else None
-    module = MODULE_OF.get(target or "")
-    if module is None:
+    if target not in MODULE_OF:
         full_app()
         return False
-    _grow([module])
+    _grow_word(target)
+    return True
+
+
+def _grow_word(word: str) -> None:
+    """The root app with the command ``word`` alone (its module imported)."""
+    _grow([MODULE_OF[word]])
     _root.registered_commands = [
         c for c in _root.registered_commands
-        if (c.name or (c.callback.__name__ if c.callback else "")).replace("_", "-") == target]
-    _root.registered_groups = [g for g in _root.registered_groups if g.name == target]
-    return True
+        if (c.name or (c.callback.__name__ if c.callback else "")).replace("_", "-") == word]
+    _root.registered_groups = [g for g in _root.registered_groups if g.name == word]
 
 
 def full_app() -> typer.Typer:
@@ -244,7 +248,7 @@ def _command(word: str) -> Command:
     with _BUILDING:
         saved = list(_root.registered_commands), list(_root.registered_groups)
         try:
-            only(word)
+            _grow_word(word)
             built = typer.main.get_command(_root)
             assert isinstance(built, TyperGroup)
             return built.commands[word]
