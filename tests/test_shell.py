@@ -86,6 +86,25 @@ def test_clear_at_a_station_s_shell_stays_on_this_terminal() -> None:
     assert remote.run_line("clear now") == 2
 
 
+def test_a_python_prompt_s_habits_work_here_too(runner: CliRunner, db: Path) -> None:
+    """`exit()` and `QUIT` leave (a tired GM types what another prompt took), and `?` is
+    `help`: never 'No such command ... Did you mean next?'."""
+    for n, leave in enumerate(("exit()", "quit()", "QUIT", "Exit")):
+        evening = db.with_name(f"evening-{n}.json")
+        result = runner.invoke(app, ["--db", str(evening), "shell"],
+                               input=f"{NEW}\n{leave}\nhand start\n")
+        assert result.exit_code == 0, result.output
+        assert "Hand 1" not in result.output and "No such command" not in result.output, leave
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="?\n? bet\n")
+    assert result.exit_code == 0, result.output
+    assert "Commands:" in result.output and "opens the round's betting" in result.output
+    from referee.cli.runner import Leave
+    from referee.cli.station import RemoteShell
+
+    with pytest.raises(Leave):
+        RemoteShell("http://127.0.0.1:9", "token").run_line("exit()")
+
+
 def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:
     result = runner.invoke(app, ["--db", str(db), "shell"], input="help\nhelp bet\n")
     assert result.exit_code == 0, result.output

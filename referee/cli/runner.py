@@ -44,6 +44,12 @@ class Leave(Exception):
     """``exit`` or ``quit``."""
 
 
+def leaves(word: str) -> bool:
+    """Whether a line's first word leaves the shell: ``exit`` or ``quit``, in any case, and
+    as a Python prompt takes them (``exit()``)."""
+    return word.lower().removesuffix("()") in LEAVE
+
+
 def run_piped(lines: Iterable[str], run_line: Callable[[str], int]) -> int:
     """Run every line until ``exit``; the status is that of the last line that failed, else 0
     (the shell's and the station's shell when their input is piped)."""
@@ -129,7 +135,7 @@ def split(text: str) -> list[str]:
         raise BadInput(f"cannot read the line: {exc}; close the quote") from None
     if words and words[0] == "referee":
         words = words[1:]
-    if words and words[0] == "help":
+    if words and words[0] in ("help", "?"):
         words = [*words[1:], "--help"]
     if words and words[0] == "try":  # `try LINE`: the line as a dry run (E133)
         if len(words) == 1:

@@ -343,7 +343,7 @@ def plain_words(text: str) -> list[str] | None:
     if not text.isascii() or not _NOT_PLAIN.isdisjoint(text):
         return None
     words = text.split()
-    if words and words[0] in ("referee", "help", "try"):
+    if words and words[0] in ("referee", "help", "?", "try"):
         return None
     return words
 
@@ -381,7 +381,7 @@ class Shell:
         except RefereeError as exc:
             boundary.refuse(printable(exc.line), exc.ruling)
             return 2
-        if words and words[0].lower() in LEAVE:
+        if words and runner.leaves(words[0]):
             raise _Leave
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)

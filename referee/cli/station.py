@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from referee.cli import runner
-from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
 from referee.errors import RefereeError
 
@@ -269,7 +268,7 @@ class RemoteShell:
             return 2
         if not words:
             return 0
-        if words[0].lower() in LEAVE:
+        if runner.leaves(words[0]):
             raise _Leave
         if words[0] == "clear":  # this terminal's screen, not the station's
             return runner.clear(words, sys.stdin.isatty())
