@@ -2,7 +2,9 @@
 
 Each group of commands lives in a module of its own (``TREE``); a command line imports only
 the module of its command word, so `referee status` never loads the side tables, the server
-or the shell. ``app`` (``from referee.cli.main import app``) is the whole tree.
+or the shell. ``app`` (``from referee.cli.main import app``) is the whole tree; the shell, a
+station and the demo parse their lines with ``lazy_root()``, whose commands are built, each
+with its module, when a line first uses them.
 """
 
 from __future__ import annotations
