@@ -97,12 +97,30 @@ def test_a_python_prompt_s_habits_work_here_too(runner: CliRunner, db: Path) -> 
         assert "Hand 1" not in result.output and "No such command" not in result.output, leave
     result = runner.invoke(app, ["--db", str(db), "shell"], input="?\n? bet\n")
     assert result.exit_code == 0, result.output
-    assert "Commands:" in result.output and "opens the round's betting" in result.output
+    assert "At this prompt:" in result.output and "opens the round's betting" in result.output
     from referee.cli.runner import Leave
     from referee.cli.station import RemoteShell
 
     with pytest.raises(Leave):
         RemoteShell("http://127.0.0.1:9", "token").run_line("exit()")
+
+
+def test_help_alone_lists_the_commands_by_the_part_of_the_evening(runner: CliRunner,
+                                                                  db: Path) -> None:
+    """`help` at the prompt: the table of contents of `referee --help`, panel by panel, then
+    the prompt's own words; not the command line's options (completion, --db, --version),
+    and not `shell`, which is where the GM already is."""
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="help\n")
+    assert result.exit_code == 0, result.output
+    text = result.output
+    for heading in ("Setup:", "At the table:", "Betting:", "The rulebook:", "At this prompt:"):
+        assert heading in text, heading
+    for word in ("try LINE", "clear", "exit", "help COMMAND"):
+        assert word in text.split("At this prompt:")[1], word
+    assert "--install-completion" not in text and "--version" not in text
+    assert not any(line.startswith("  shell ") for line in text.splitlines())
+    assert main.table_of_contents(shell=True) in text
+    assert "Usage: referee" in main.table_of_contents()  # the command line's is unchanged
 
 
 def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:

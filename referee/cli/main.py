@@ -318,8 +318,19 @@ def panels(app: typer.Typer) -> Panels:
                  for panel, items in ordered)
 
 
-def table_of_contents() -> str:
-    """``referee --help``: every command by the part of the evening it serves.
+#: What `help` in `referee shell` lists after the commands: the words of the prompt itself.
+AT_THE_PROMPT = (
+    ("help COMMAND", "One command in full (also `COMMAND --help`); `help` or `?` alone: this."),
+    ("try LINE", "What LINE would record and change; nothing is written (E133)."),
+    ("--explain LINE", "LINE, and after a refusal its ruling in full (also `rules last`)."),
+    ("clear", "Clear the screen (also Ctrl-L)."),
+    ("exit", "Leave the shell (also `quit` or Ctrl-D)."),
+)
+
+
+def table_of_contents(shell: bool = False) -> str:
+    """``referee --help``: every command by the part of the evening it serves; with
+    ``shell``, `help` at the shell's prompt: the same commands, then the prompt's own words.
 
     Read from ``referee.cli.contents`` (the first lines of the commands' docstrings, stored),
     so it imports no module of commands and builds none: typer would convert all ~90
@@ -344,14 +355,20 @@ def table_of_contents() -> str:
                               subsequent_indent=" " * width)
                 for name, text in items]
 
-    commands = max(len(n) for _, items in PANELS for n, _ in items) + 4
-    out = ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
-           "",
-           "  Referee console for a live Fool's Errand evening and its side tables.",
-           "  Every command has --help; every command that reads has --json.", ""]
-    for panel, items in PANELS:
+    panels = [(panel, [(n, t) for n, t in items if not (shell and n == "shell")])
+              for panel, items in PANELS]  # in the shell, `shell` is where one is already
+    names = [n for _, items in panels for n, _ in items]
+    commands = max(len(n) for n in [*names, *(n for n, _ in AT_THE_PROMPT if shell)]) + 4
+    out = (["Type a command as after `referee` (Tab completes it).", ""] if shell else
+           ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
+            "", "  Referee console for a live Fool's Errand evening and its side tables."])
+    out += ["  Every command has --help; every command that reads has --json.", ""]
+    for panel, items in panels:
         out += [f"{panel}:", *rows(items, commands), ""]
-    out += ["Options:", *rows(options, max(len(n) for n, _ in options) + 4)]
+    if shell:
+        out += ["At this prompt:", *rows(AT_THE_PROMPT, commands)]
+    else:
+        out += ["Options:", *rows(options, max(len(n) for n, _ in options) + 4)]
     return "\n".join(out)
 
 

@@ -16,7 +16,7 @@ import typer
 from typer._click.utils import make_default_short_help  # typer ships its own click
 
 from referee.cli.context import db_path
-from referee.cli.main import Tree, described
+from referee.cli.main import Tree, described, table_of_contents
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
@@ -388,6 +388,9 @@ class Shell:
             return 2
         if words and words[0] == "clear":
             return runner.clear(words, self.prompting)
+        if words == ["--help"]:  # `help` or `?` alone: the commands by part of the evening
+            typer.echo(table_of_contents(shell=True))
+            return 0
         try:
             code = self.without_parser(words)
             if code is not None:
