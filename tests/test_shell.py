@@ -123,6 +123,17 @@ def test_help_alone_lists_the_commands_by_the_part_of_the_evening(runner: CliRun
     assert "Usage: referee" in main.table_of_contents()  # the command line's is unchanged
 
 
+def test_help_at_a_station_s_shell_is_listed_here(capsys: pytest.CaptureFixture[str]) -> None:
+    """The station's shell lists the same table for `help` alone, without asking the station
+    (none listens at the address given); `help bet` still goes there."""
+    from referee.cli.station import RemoteShell
+
+    remote = RemoteShell("http://127.0.0.1:9", "token")
+    assert remote.run_line("help") == 0
+    assert main.table_of_contents(shell=True) in capsys.readouterr().out
+    assert remote.run_line("help bet") == 2  # sent, and nothing answers there
+
+
 def test_help_lists_the_commands(runner: CliRunner, db: Path) -> None:
     result = runner.invoke(app, ["--db", str(db), "shell"], input="help\nhelp bet\n")
     assert result.exit_code == 0, result.output

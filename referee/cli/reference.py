@@ -19,7 +19,7 @@ from typing import Any
 import typer.main
 
 from referee.cli import main, shell
-from referee.cli.main import table_of_contents
+from referee.cli.toc import table_of_contents
 
 WIDTH = 80  # the reference is written as help reads in an 80-column terminal
 

@@ -16,10 +16,11 @@ import typer
 from typer._click.utils import make_default_short_help  # typer ships its own click
 
 from referee.cli.context import db_path
-from referee.cli.main import Tree, described, table_of_contents
+from referee.cli.main import Tree, described
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.cli.runner import Leave as _Leave
+from referee.cli.toc import table_of_contents
 from referee.errors import RefereeError
 from referee.names import plural
 
