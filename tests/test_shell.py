@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from referee.cli import main
 from referee.cli import shell as prompt
 from referee.cli.main import app
+from referee.cli.runner import Leave
 
 NEW = "new --fool Fool --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --seat Ed:VII:green"
 #: Round one's up cards, every player's (R9): Cy's pair of Kings opens.
@@ -98,7 +99,6 @@ def test_a_python_prompt_s_habits_work_here_too(runner: CliRunner, db: Path) -> 
     result = runner.invoke(app, ["--db", str(db), "shell"], input="?\n? bet\n")
     assert result.exit_code == 0, result.output
     assert "At this prompt:" in result.output and "opens the round's betting" in result.output
-    from referee.cli.runner import Leave
     from referee.cli.station import RemoteShell
 
     with pytest.raises(Leave):
@@ -257,7 +257,7 @@ def test_a_bad_line_returns_its_status_and_the_shell_goes_on(
     assert shell.run_line("bet Cy") == 0
     err = capsys.readouterr().err
     assert err.strip().splitlines() == ["error: unknown player 'Zed'; did you mean Ed?"]
-    with pytest.raises(prompt._Leave):
+    with pytest.raises(Leave):
         shell.run_line("quit")
 
 

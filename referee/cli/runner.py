@@ -24,6 +24,7 @@ import typer.main
 from referee.cli import boundary
 from referee.cli.boundary import hoist_root_options
 from referee.cli.context import Sealed
+from referee.cli.toc import table_of_contents
 from referee.errors import BadInput, RefereeError
 
 #: Each in-process command carries its own context (``referee.cli.context``), but a
@@ -42,12 +43,6 @@ LEAVE = ("exit", "quit")
 
 class Leave(Exception):
     """``exit`` or ``quit``."""
-
-
-def leaves(word: str) -> bool:
-    """Whether a line's first word leaves the shell: ``exit`` or ``quit``, in any case, and
-    as a Python prompt takes them (``exit()``)."""
-    return word.lower().removesuffix("()") in LEAVE
 
 
 def run_piped(lines: Iterable[str], run_line: Callable[[str], int]) -> int:
@@ -80,16 +75,32 @@ def prompt_loop(session: Any, prompt: str, run_line: Callable[[str], int]) -> in
             return 0
 
 
-def clear(words: list[str], prompting: bool) -> int:
-    """`clear` at a shell's prompt, as at any terminal's (Ctrl-L does the same): the screen
-    cleared when a person is at the prompt, nothing when lines are piped. Returns the status."""
+def at_the_prompt(words: list[str], prompting: bool) -> int | None:
+    """A line of the prompt's own words, at the shell and a station's shell alike: its exit
+    status, or None for a command line. ``exit`` or ``quit`` (in any case, and as a Python
+    prompt takes them, ``exit()``) leaves; ``clear`` clears the screen when a person is at
+    the prompt (Ctrl-L does the same), and does nothing when lines are piped; ``help`` or
+    ``?`` alone lists the commands by the part of the evening they serve.
+
+    Raises:
+        Leave: the line was ``exit`` or ``quit``.
+    """
+    if not words:
+        return None
+    if words[0].lower().removesuffix("()") in LEAVE:
+        raise Leave
+    if words == ["--help"]:  # `help` or `?` alone, as ``split`` reads them
+        typer.echo(table_of_contents(shell=True))
+        return 0
+    if words[0] != "clear":
+        return None
     if len(words) > 1:
         typer.echo("error: `clear` takes nothing after it: it clears the screen", err=True)
         return 2
     if prompting:
-        from prompt_toolkit.shortcuts import clear as clear_screen  # a terminal's prompt only
+        from prompt_toolkit.shortcuts import clear  # a terminal's prompt only
 
-        clear_screen()
+        clear()
     return 0
 
 

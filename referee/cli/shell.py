@@ -19,8 +19,6 @@ from referee.cli.context import db_path
 from referee.cli.main import Tree, described
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
-from referee.cli.runner import Leave as _Leave
-from referee.cli.toc import table_of_contents
 from referee.errors import RefereeError
 from referee.names import plural
 
@@ -371,7 +369,7 @@ class Shell:
         """Run one line as ``referee LINE``; a mistake prints one line. Returns the exit status.
 
         Raises:
-            _Leave: the line was ``exit`` or ``quit``.
+            runner.Leave: the line was ``exit`` or ``quit``.
         """
         from referee.cli import boundary, runner
 
@@ -382,16 +380,12 @@ class Shell:
         except RefereeError as exc:
             boundary.refuse(printable(exc.line), exc.ruling)
             return 2
-        if words and runner.leaves(words[0]):
-            raise _Leave
+        own = runner.at_the_prompt(words, self.prompting)  # exit, clear, help alone
+        if own is not None:
+            return own
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
             return 2
-        if words and words[0] == "clear":
-            return runner.clear(words, self.prompting)
-        if words == ["--help"]:  # `help` or `?` alone: the commands by part of the evening
-            typer.echo(table_of_contents(shell=True))
-            return 0
         try:
             code = self.without_parser(words)
             if code is not None:

@@ -21,8 +21,6 @@ from typing import TYPE_CHECKING
 import typer
 
 from referee.cli import runner
-from referee.cli.runner import Leave as _Leave
-from referee.cli.toc import table_of_contents
 from referee.errors import RefereeError
 
 #: What a station may not run (E54): commands that run until stopped (or write another
@@ -269,13 +267,9 @@ class RemoteShell:
             return 2
         if not words:
             return 0
-        if runner.leaves(words[0]):
-            raise _Leave
-        if words[0] == "clear":  # this terminal's screen, not the station's
-            return runner.clear(words, sys.stdin.isatty())
-        if words == ["--help"]:  # `help` alone: the commands that run there, listed here
-            typer.echo(table_of_contents(shell=True))
-            return 0
+        own = runner.at_the_prompt(words, sys.stdin.isatty())  # on this terminal, not there
+        if own is not None:
+            return own
         try:
             answer = exchange(self.url, self.token, words)
         except StationError as exc:
