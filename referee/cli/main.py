@@ -9,6 +9,7 @@ with its module, when a line first uses them.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
@@ -238,23 +239,31 @@ class Tree(MutableMapping[str, Command]):
         return list(self._built)
 
 
-#: One build of a command at a time: a station answers its lines in threads, and a build grows
-#: the one root app for a moment.
+#: One build at a time: a station answers its lines in threads, and a build grows the one
+#: root app for a moment.
 _BUILDING = threading.Lock()
+
+
+@contextlib.contextmanager
+def _borrowed() -> Iterator[None]:
+    """The root app to grow for one build, under ``_BUILDING``, and its commands put back as
+    they were after (the command line and the tests hold the same app)."""
+    with _BUILDING:
+        saved = list(_root.registered_commands), list(_root.registered_groups)
+        try:
+            yield
+        finally:
+            _root.registered_commands, _root.registered_groups = saved
 
 
 def _command(word: str) -> Command:
     """The click command of ``word`` alone, as the whole tree builds it (the root app grown
-    with its module and that word only, and put back as it was after)."""
-    with _BUILDING:
-        saved = list(_root.registered_commands), list(_root.registered_groups)
-        try:
-            _grow_word(word)
-            built = typer.main.get_command(_root)
-            assert isinstance(built, TyperGroup)
-            return built.commands[word]
-        finally:
-            _root.registered_commands, _root.registered_groups = saved
+    with its module and that word only)."""
+    with _borrowed():
+        _grow_word(word)
+        built = typer.main.get_command(_root)
+    assert isinstance(built, TyperGroup)
+    return built.commands[word]
 
 
 def described() -> dict[str, str]:
@@ -266,12 +275,9 @@ def described() -> dict[str, str]:
 def lazy_root() -> TyperGroup:
     """The root's click group with every command word in it, each command built when it is
     first used (``Tree``): what the shell, a station and the demo parse their lines with."""
-    saved = list(_root.registered_commands), list(_root.registered_groups)
-    try:
+    with _borrowed():
         _root.registered_commands, _root.registered_groups = [], []
         group = typer.main.get_command(_root)  # the root's own options only
-    finally:
-        _root.registered_commands, _root.registered_groups = saved
     assert isinstance(group, TyperGroup)
     group.commands = Tree()
     return group
