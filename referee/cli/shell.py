@@ -189,17 +189,16 @@ class ShellCompleter:
         """The command words of the group ``cmd`` that the word typed begins, each with the
         start of its help. The root's come from the stored table of contents: a Tab on the
         command word builds no command (``main.Tree``)."""
-        if isinstance(cmd.commands, Tree):
-            about = described()
-            names = sorted(cmd.commands)
+        if isinstance(cmd.commands, Tree):  # shortened as click shortens a command's help
+            about = {n: make_default_short_help(t, 60) for n, t in described().items()}
         else:
-            about = {n: c.get_short_help_str(60) for n, c in cmd.commands.items()}
-            names = sorted(n for n, c in cmd.commands.items() if not c.hidden)
+            about = {n: c.get_short_help_str(60) for n, c in cmd.commands.items()
+                     if not c.hidden}
+        names = sorted(about)
         if cmd is self.root and not line.words:
             names += ["help", "try", "clear", *LEAVE]
         for name in _prefixed(names, line.partial, line.raw):
-            text = about.get(name[0], "")
-            yield name[0], name[1], (make_default_short_help(text, 60) if text else "")
+            yield name[0], name[1], about.get(name[0], "")
 
     def _shown(self, line: Line) -> Iterator[tuple[str, str, str]]:
         """`hand show`: a player's name where a name goes (first, or after cards: the next

@@ -123,6 +123,12 @@ def test_a_tab_on_the_command_word_says_what_each_does_and_builds_none() -> None
     for word, command in whole.commands.items():
         assert found[word] == command.get_short_help_str(60), word
     assert {"help", "try", "clear", "exit"} <= set(found)
+    hand = whole.commands["hand"]
+    assert isinstance(hand, typer.core.TyperGroup)
+    within = {c.text: c.display_meta_text for c in shell.make_completer(sh.root, sh.vocabulary)
+              .get_completions(Document("hand s", 6), CompleteEvent())}
+    assert within == {n: c.get_short_help_str(60) for n, c in hand.commands.items()
+                      if n.startswith("s")}
 
 
 @pytest.mark.system
