@@ -281,8 +281,8 @@ class PowersMachine(RuleBasedStateMachine):
         named: dict[str, list[str]] = {}
         for name in hand.live:
             cards = list(hand.showing.get(name, []))
-            for f in hand.effects:  # S22, E56: the cards a magic power named are in the hand
-                if f["kind"] == "counts_as" and f["target"] == name:
+            for f in hand.effects:  # S22, E56: the cards a power named as theirs are in it
+                if f["kind"] in ("counts_as", "protect") and f["target"] == name:
                     cards += [c for c in (f["card"], *f.get("needs", [])) if c not in cards]
             named[name] = cards
         taken = {c for cards in named.values() for c in cards}

@@ -84,7 +84,7 @@ def forfeited(hand: HandState) -> dict[str, str]:
 
 def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
     """A card may show for one player only, and never after it went to the Fool (R8, R26)."""
-    from referee.evening.powers.constraints import discarded
+    from referee.evening.powers.constraints import claimed, discarded
 
     thrown = discarded(hand)
     if card.short in thrown:  # S21
@@ -95,6 +95,11 @@ def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, st
         raise BadInput(f"{card.short} ({card.name}) was given to the Fool by {gone[card.short]} "
                        "for a power; it is out of this hand (R26; --magic if a power changed "
                        "the cards)", ruling="R26")
+    owner, power = claimed(hand).get(card.short, (name, ""))
+    if owner != name:  # E56
+        raise BadInput(f"{card.short} ({card.name}) is {owner}'s: {power} named it as one of "
+                       f"{owner}'s cards; a deck holds each card once (R8, E56; --magic if a "
+                       "power changed the cards)", ruling="E56")
     other = taken.get(card.short)
     if other is not None and other != name:
         raise BadInput(f"{card.short} ({card.name}) is already showing for {other}; a deck "

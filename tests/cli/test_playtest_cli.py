@@ -137,6 +137,27 @@ def test_e56_hold_fast_names_cards_the_showdown_must_hold(gm: GM) -> None:
     gm("hand", "showdown", "Cy: KC KW AP", "Kit: 2S 10W QS", "Ada: 5C 2W")
 
 
+def test_e56_a_down_card_held_fast_is_the_holders_for_the_rest_of_the_hand(gm: GM) -> None:
+    """Ada named 5C, face down, as hers (Hold Fast): it shows for no one else and no power
+    names it as another's (R8); `--magic` still passes a card a power moved."""
+    table(gm)
+    up(gm, HOLD, 1)
+    gm("power", "access", "Ada", "VIII", "upright")
+    gm("power", "use", "Ada", "Hold Fast", "--card", "6C", "--card", "5C")
+    while (h := hand(gm))["street"] == 1:
+        gm("check", h["to_act"])
+    line = gm.fails("hand", "show", "Cy: +5C")
+    assert line == ("error: 5C (Five of Cups) is Ada's: Hold Fast named it as one of Ada's "
+                    "cards; a deck holds each card once (R8, E56; --magic if a power changed "
+                    "the cards)")
+    gm("power", "access", "Kit", "III", "upright")   # Abundance
+    line = gm.fails("power", "use", "Kit", "Abundance", "--card", "5C", "--as", "2S")
+    assert line == ("error: Abundance: 5C is Ada's (Hold Fast named it as one of Ada's cards); "
+                    "it cannot be in Kit's hand (E56)")
+    gm("hand", "show", "Cy: +5C", "--magic")
+    assert hand(gm)["showing"]["Cy"] == ["KS", "4P", "5C"]
+
+
 # -- 2. An answer taken at its moment (R38) -------------------------------------------------------
 
 #: Ada's pair of Kings showing opens; Cy holds XX (Second Thoughts) face down, Kit XI.

@@ -220,7 +220,7 @@ def _reveal(use: Use, e: PowerUsed) -> str:
     for owner, card in pairs:
         if use.down_left(owner) < 1:
             raise use.fail(f"{owner} holds no down card", "S21")
-        use.unseen(card, f"a down card of {owner}")
+        use.unseen(card, f"a down card of {owner}", owner)
         use.unprotected(owner, card)
     e["revealed"] = [[owner, card] for owner, card in pairs]
     return "; ".join(f"{o} turns {c} face up" for o, c in pairs)

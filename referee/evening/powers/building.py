@@ -120,8 +120,9 @@ class Use:
         self.unprotected(owner, card)
         return card
 
-    def unseen(self, card: str, whose: str) -> str:
-        """A card that may lie face down (or on the deck): nowhere the table can see it."""
+    def unseen(self, card: str, whose: str, owner: str | None = None) -> str:
+        """A card that may lie face down in ``owner``'s hand (or, with no owner, on the deck):
+        nowhere the table can see it, and named as no one else's by a power (E56)."""
         for owner, shown in self.hand.showing.items():
             if card in shown:
                 raise self.fail(f"{card} is showing for {owner}; it cannot be {whose}", "R8")
@@ -129,6 +130,10 @@ class Use:
         if card in gone:
             raise self.fail(f"{card} is out of this hand (given up or discarded by "
                             f"{gone[card]}); it cannot be {whose}", "R8")
+        holder, power = constraints.claimed(self.hand).get(card, (owner, ""))
+        if holder != owner:
+            raise self.fail(f"{card} is {holder}'s ({power} named it as one of {holder}'s "
+                            f"cards); it cannot be {whose}", "E56")
         return card
 
     def own(self, card: str, *, dead_ok: bool = False) -> str:
@@ -145,7 +150,7 @@ class Use:
         for owner, shown in self.hand.showing.items():
             if card in shown:
                 raise self.fail(f"{card} is showing for {owner}, not in {name}'s hand", "E56")
-        return self.unseen(card, f"in {name}'s hand")
+        return self.unseen(card, f"in {name}'s hand", name)
 
     def own_cards(self, cards: list[str], *, dead_ok: bool = False) -> list[str]:
         """Several of the user's cards (E56): each ``own``, and no more face-down ones than

@@ -235,6 +235,21 @@ def discarded(hand: HandState) -> dict[str, str]:
     return {card: who for who, cards in hand.out.items() for card in cards}
 
 
+def claimed(hand: HandState) -> dict[str, tuple[str, str]]:
+    """E56, R8: face-down cards a power named as one player's (held fast, or a magic power's
+    cards), each with that player and the power. Such a card is theirs for the rest of the
+    hand: it shows for no one else and no power names it as another's."""
+    out: dict[str, tuple[str, str]] = {}
+    for f in hand.effects:
+        if f["kind"] not in ("protect", "counts_as"):
+            continue
+        owner = str(f["target"])
+        for card in (f["card"], *f.get("needs", [])):
+            if card not in hand.showing.get(owner, []):
+                out.setdefault(str(card), (owner, str(f["power"])))
+    return out
+
+
 def barred(state: State, assistant: str) -> str | None:
     """S26: the power barring this assistant from studies and guesses now, if any."""
     bar = state.barred.get(assistant)
