@@ -104,7 +104,9 @@ TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("count", ("count",)),  # E130-E132
     ("amend", ("amend",)),  # E138, E139
     ("hand", ("hand",)),
-    ("souls", ("points", "promotions", "soul", "charge", "power")),
+    ("points", ("points", "promotions")),
+    ("souls", ("soul", "charge")),
+    ("power", ("power",)),
     ("present", ("report", "handout", "demo")),
     ("watch", ("watch",)),
     ("shell", ("shell",)),
