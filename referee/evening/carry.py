@@ -133,6 +133,7 @@ def next_evening(last: State, *, previous: PreviousEvening, scenario: Scenario, 
     seats = [_seat(last, name, arcanum, by_name.get(name), known, table, dead, away)
              for arcanum, name in sorted(table.items()) if arcanum != 0 and name not in away]
     commands.check_seat_count(len(seats))
+    _one_side_each(seats, by_name)
     souls, content, seen = _souls(last, scenario, seats, table)
     sheets = _sheets(last, seats, content["clues"], {s["key"] for s in souls})
     carried = {s["key"] for s in souls if s["kind"] == "bottled"}
@@ -205,6 +206,31 @@ def _newcomer(change: SeatChange, closed: dict[int, str], dead: set[str], gone: 
                             "the roster changes hands only at a ceremony (R40, E108)",
                             ruling="E108")
     return change.arcanum
+
+
+def _one_side_each(seats: Sequence[SeatSpec], by_name: dict[str, SeatChange]) -> None:
+    """An assistant serves one side (R41): one carried from the last evening and named again
+    for another seat is told how to move them, instead of only that a name is used twice."""
+    assisted: dict[str, str] = {}
+    for seat in seats:
+        if seat.assistant is None:
+            continue
+        first = assisted.setdefault(seat.assistant.lower(), seat.name)
+        if first == seat.name:
+            continue
+        helper = seat.assistant
+        kept = [n for n in (first, seat.name) if by_name.get(n) is None
+                or by_name[n].assistant is None]
+        if not kept:
+            raise BadInput(f"{helper} is named assistant of both {first} and {seat.name}; an "
+                           "assistant serves one side: name another for one of them (R41)",
+                           ruling="R41")
+        old = kept[0]
+        new = seat.name if old == first else first
+        raise BadInput(f"{helper} assists {old} (carried from the last evening) and is named "
+                       f"for {new} (--seat): an assistant serves one side; to move {helper}, "
+                       f"add --seat {quoted(old)}:::- (or {quoted(old)}:::NAME:ARCANUM for "
+                       "another assistant) (R41)", ruling="R41")
 
 
 def _seat(last: State, name: str, arcanum: int, change: SeatChange | None, known: list[str],

@@ -201,6 +201,24 @@ def test_r41_the_fool_named_by_the_gm(first: GM, tmp_path: Path) -> None:
     assert points["Ed"]["VII"] == 5 and points["Ed"]["0"] == 5
 
 
+def test_r41_an_assistant_serves_one_side_and_the_refusal_says_how_to_move_them(
+        first: GM, tmp_path: Path) -> None:
+    two = second_gm(first)
+    new = str(scenario(tmp_path))
+    # Ben assisted Ada last evening; naming him for Cy alone would leave him on two sides.
+    line = first.fails("next", str(two.db), "--scenario", new, "--seat", "Cy:::Ben")
+    assert "Ben assists Ada (carried from the last evening) and is named for Cy" in line
+    assert "--seat Ada:::-" in line and line.endswith("(R41)")
+    line = first.fails("next", str(two.db), "--scenario", new, "--seat", "Cy:::Ben",
+                       "--seat", "Ed:::Ben")
+    assert "Ben is named assistant of both Cy and Ed" in line
+    assert not two.db.exists()
+    # The move the first line names: Ada sits alone, Ben assists Cy with his Arcanum IX.
+    first("next", str(two.db), "--scenario", new, "--seat", "Ada:::-", "--seat", "Cy:::Ben")
+    assert [(s["name"], s["assistant"]) for s in two.status()["seats"]] == [
+        ("Cy", "Ben"), ("Ed", "Flo"), ("Ada", None)]
+
+
 def test_next_writes_a_new_file_only(first: GM, tmp_path: Path) -> None:
     assert "this evening's own file" in first.fails("next", str(first.db))
     (tmp_path / "taken.json").write_text("{}")
