@@ -43,14 +43,15 @@ def test_piped_lines_run_and_a_bad_line_costs_one_line(runner: CliRunner, db: Pa
 
 def test_usage_errors_and_unclosed_quotes_cost_one_line(runner: CliRunner, db: Path) -> None:
     lines = [NEW, "frobnicate", "hand fix Cy", 'hand show Cy "KC KW', "bet Cy --chips",
-             "status"]
+             "status --at 0", "status"]
     result = runner.invoke(app, ["--db", str(db), "shell"], input="\n".join(lines) + "\n")
     errors = _errors(result.output)
-    assert len(errors) == 4, result.output
+    assert len(errors) == 5, result.output
     assert "No such command 'frobnicate'" in errors[0]
     assert "Missing argument" in errors[1] and "`hand fix --help`" in errors[1]
     assert "close the quote" in errors[2]
     assert "--chips" in errors[3]
+    assert "--at 0: give a number of 1 or more. Usage: status " in errors[4]  # E162, in words
     assert not any(ln.startswith("Usage:") or ln.startswith("╭") for ln in
                    result.output.splitlines())  # one line each, no usage block
     assert "Fool's Errand" in result.output  # `status` still ran after the mistakes

@@ -6,6 +6,7 @@ usage mistake -> one line with the usage, exit 2. Also what is checked at the do
 from __future__ import annotations
 
 import math
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -68,12 +69,44 @@ def usage_line(exc: Any) -> str:
         usage = " ".join(ctx.get_usage().split())
         return (f"{ctx.command_path} needs a command. {usage} (`{ctx.command_path} --help` "
                 "lists them)")
-    message = exc.format_message().rstrip(".")
+    message = in_words(exc.format_message().rstrip("."))
     line = f"{message}" + ("" if message.endswith(("?", "!")) else ".")
     if _is_click(exc, "UsageError") and ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         line += f" {usage} (see `{ctx.command_path} --help`)"
     return printable(line)  # an option typed with a control or separator in it, as data (E96)
+
+
+#: click's refusal of a number out of its range: "Invalid value for '--at': 0 is not in the
+#: range x>=1".
+_OUT_OF_RANGE = re.compile(r"Invalid value for '(?P<param>[^']+)': (?P<value>.+) is not in the "
+                           r"range (?P<range>\S+)")
+_RANGE_WORDS = ((re.compile(r"(?P<a>[^<>=]+)<=x<=(?P<b>[^<>=]+)"), "from {a} to {b}"),
+                (re.compile(r"x>=(?P<a>[^<>=]+)"), "of {a} or more"),
+                (re.compile(r"x<=(?P<b>[^<>=]+)"), "of {b} or less"),
+                (re.compile(r"x>(?P<a>[^<>=]+)"), "over {a}"),
+                (re.compile(r"x<(?P<b>[^<>=]+)"), "under {b}"))
+
+
+def in_words(message: str) -> str:
+    """click's line for a number out of range, said as the GM would say it (E162): the option
+    or argument as typed, then what to give, ``--at 0: give a number of 1 or more``. Any other
+    line is left as click wrote it.
+
+    >>> in_words("Invalid value for '--at': 0 is not in the range x>=1")
+    '--at 0: give a number of 1 or more'
+    >>> in_words("Invalid value for 'minutes': 0 is not in the range 1<=x<=180")
+    'minutes 0: give a number from 1 to 180'
+    """
+    found = _OUT_OF_RANGE.fullmatch(message)
+    if found is None:
+        return message
+    param = found["param"].strip("[].")
+    for pattern, words in _RANGE_WORDS:
+        bounds = pattern.fullmatch(found["range"])
+        if bounds is not None:
+            return f"{param} {found['value']}: give a number {words.format(**bounds.groupdict())}"
+    return f"{param} {found['value']}: give a number in the range {found['range']}"
 
 
 def _is_click(exc: BaseException, name: str) -> bool:
