@@ -81,6 +81,9 @@ def usage_line(exc: Any) -> str:
 #: range x>=1".
 _OUT_OF_RANGE = re.compile(r"Invalid value for '(?P<param>[^']+)': (?P<value>.+) is not in the "
                            r"range (?P<range>\S+)")
+#: click's refusal of a word where a number goes: "'abc' is not a valid int range".
+_NOT_A_NUMBER = re.compile(r"Invalid value for '(?P<param>[^']+)': '(?P<value>.*)' is not a "
+                           r"valid (?P<kind>int|integer|float)(?: range)?")
 _RANGE_WORDS = ((re.compile(r"(?P<a>[^<>=]+)<=x<=(?P<b>[^<>=]+)"), "from {a} to {b}"),
                 (re.compile(r"x>=(?P<a>[^<>=]+)"), "of {a} or more"),
                 (re.compile(r"x<=(?P<b>[^<>=]+)"), "of {b} or less"),
@@ -89,15 +92,21 @@ _RANGE_WORDS = ((re.compile(r"(?P<a>[^<>=]+)<=x<=(?P<b>[^<>=]+)"), "from {a} to 
 
 
 def in_words(message: str) -> str:
-    """click's line for a number out of range, said as the GM would say it (E162): the option
-    or argument as typed, then what to give, ``--at 0: give a number of 1 or more``. Any other
-    line is left as click wrote it.
+    """click's line for a number out of range or not a number, said as the GM would say it
+    (E162): the option or argument as typed, then what to give, ``--at 0: give a number of 1
+    or more``. Any other line is left as click wrote it.
 
     >>> in_words("Invalid value for '--at': 0 is not in the range x>=1")
     '--at 0: give a number of 1 or more'
     >>> in_words("Invalid value for 'minutes': 0 is not in the range 1<=x<=180")
     'minutes 0: give a number from 1 to 180'
+    >>> in_words("Invalid value for '--at': 'abc' is not a valid int range")
+    '--at abc: give a whole number'
     """
+    typed = _NOT_A_NUMBER.fullmatch(message)
+    if typed is not None:
+        kind = "a whole number" if typed["kind"].startswith("int") else "a number"
+        return f"{typed['param'].strip('[].')} {typed['value']}: give {kind}"
     found = _OUT_OF_RANGE.fullmatch(message)
     if found is None:
         return message

@@ -184,10 +184,15 @@ def test_e95_a_group_alone_through_the_in_process_runner_is_one_line_too(
     (("room", "break", "181"), "minutes 181: give a number from 1 to 180."),
     (("serve", "--port", "70000"), "--port 70000: give a number from 0 to 65535."),
     (("watch", "--interval", "9"), "--interval 9.0: give a number from 0.05 to 5.0."),
+    (("status", "--at", "abc"), "--at abc: give a whole number."),
+    (("watch", "--interval", "fast"), "--interval fast: give a number."),
+    (("charge", "give", "Ada", "Bob", "many"), "n many: give a whole number."),
 ])
 def test_e162_a_number_out_of_its_range_is_told_in_words(gm: GM, args: tuple[str, ...],
                                                         said: str) -> None:
-    """click's "0 is not in the range x>=1", said as what to give, with the usage after it."""
+    """click's "0 is not in the range x>=1" and "'abc' is not a valid int range", said as what
+    to give, with the usage after it."""
     gm("new", "--fool", "Max", *SEATS)
     line = gm.fails(*args)
     assert line.startswith(f"error: {said} Usage: ") and "range" not in line
+    assert "valid int" not in line

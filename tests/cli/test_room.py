@@ -77,7 +77,7 @@ def test_e82_a_break_counts_down_from_its_minutes(table: GM) -> None:
     (("room", "announce", "Hi", "--for", "-1"), "--for"),
     (("room", "break", "0"), "from 1 to 180"),
     (("room", "break", "181"), "from 1 to 180"),
-    (("room", "break", "ten"), "'ten' is not a valid"),
+    (("room", "break", "ten"), "minutes ten: give a whole number"),
 ])
 def test_e82_a_wall_command_the_gm_mistypes_is_one_line_and_changes_nothing(
         table: GM, db: Path, args: tuple[str, ...], says: str) -> None:
