@@ -69,7 +69,7 @@ def show() -> None:
 def announce(
     text: Annotated[str, typer.Argument(help="The words for the room, at most 200 characters.")],
     seconds: Annotated[int, typer.Option(
-        "--for", min=0, max=12 * 3600,
+        "--for", metavar="SECONDS", min=0, max=12 * 3600,
         help="Seconds on the wall; 0 keeps it up until `room show`.")] = 60,
 ) -> None:
     """Put TEXT on the wall over the table, for 60 seconds unless --for says (E82)."""

@@ -88,7 +88,7 @@ def server_bug(text: str) -> None:
 
 
 def serve(
-    port: Annotated[int, typer.Option("--port", min=0, max=65535,
+    port: Annotated[int, typer.Option("--port", metavar="PORT", min=0, max=65535,
                                       help="The port (0: any free one).")] = 8765,
     lan: Annotated[bool, typer.Option(
         "--lan", help="Listen on every interface, for phones on the room's network "

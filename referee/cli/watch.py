@@ -219,7 +219,8 @@ def _render_frame(view: Frame | NoFrame, width: int, *, compact: bool) -> Render
 def watch(
     once: Annotated[bool, typer.Option("--once", help="Print one frame and exit.")] = False,
     interval: Annotated[
-        float, typer.Option("--interval", min=0.05, max=5.0,
+        float, typer.Option("--interval", metavar="SECONDS", min=0.05,
+                            max=5.0,
                             help="Seconds between looks at the evening file.")
     ] = 0.25,
     as_json: Annotated[
