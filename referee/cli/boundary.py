@@ -69,12 +69,18 @@ def usage_line(exc: Any) -> str:
         usage = " ".join(ctx.get_usage().split())
         return (f"{ctx.command_path} needs a command. {usage} (`{ctx.command_path} --help` "
                 "lists them)")
-    message = in_words(exc.format_message().rstrip("."))
-    line = f"{message}" + ("" if message.endswith(("?", "!")) else ".")
+    line = mistake(exc)
     if _is_click(exc, "UsageError") and ctx is not None:
         usage = " ".join(ctx.get_usage().split())
         line += f" {usage} (see `{ctx.command_path} --help`)"
     return printable(line)  # an option typed with a control or separator in it, as data (E96)
+
+
+def mistake(exc: Any) -> str:
+    """What click says was wrong, as one sentence, a number in words (E162): the first part of
+    a usage line, before the command's usage, at the command line and at the shell's prompt."""
+    message = in_words(exc.format_message().rstrip("."))
+    return message + ("" if message.endswith(("?", "!")) else ".")
 
 
 #: click's refusal of a number out of its range: "Invalid value for '--at': 0 is not in the

@@ -217,8 +217,7 @@ def _usage_error(exc: Any, shell: bool) -> int:
     if not shell or ctx is None:
         line = boundary.usage_line(exc)  # as the plain command line says it
     else:  # as the plain CLI says it, without the `referee` a shell omits
-        message = boundary.in_words(exc.format_message().rstrip("."))
-        line = message + ("" if message.endswith(("?", "!")) else ".")
+        line = boundary.mistake(exc)
         usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
         path = ctx.command_path.removeprefix("referee").strip()
         line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
