@@ -83,13 +83,13 @@ def mistake(exc: Any) -> str:
     return message + ("" if message.endswith(("?", "!")) else ".")
 
 
-#: click's refusal of a number out of its range: "Invalid value for '--at': 0 is not in the
-#: range x>=1".
-_OUT_OF_RANGE = re.compile(r"Invalid value for '(?P<param>[^']+)': (?P<value>.+) is not in the "
-                           r"range (?P<range>\S+)")
-#: click's refusal of a word where a number goes: "'abc' is not a valid int range".
-_NOT_A_NUMBER = re.compile(r"Invalid value for '(?P<param>[^']+)': '(?P<value>.*)' is not a "
-                           r"valid (?P<kind>int|integer|float)(?: range)?")
+#: click's refusal of a value: "Invalid value for '--at': WHY", and the two WHYs said in
+#: words, a number out of its range ("0 is not in the range x>=1") and a word where a number
+#: goes ("'abc' is not a valid int range").
+_INVALID = re.compile(r"Invalid value for '(?P<param>[^']+)': (?P<why>.+)")
+_OUT_OF_RANGE = re.compile(r"(?P<value>.+) is not in the range (?P<range>\S+)")
+_NOT_A_NUMBER = re.compile(r"'(?P<value>.*)' is not a valid (?P<kind>int|integer|float)"
+                           r"(?: range)?")
 _RANGE_WORDS = ((re.compile(r"(?P<a>[^<>=]+)<=x<=(?P<b>[^<>=]+)"), "from {a} to {b}"),
                 (re.compile(r"x>=(?P<a>[^<>=]+)"), "of {a} or more"),
                 (re.compile(r"x<=(?P<b>[^<>=]+)"), "of {b} or less"),
@@ -109,14 +109,17 @@ def in_words(message: str) -> str:
     >>> in_words("Invalid value for '--at': 'abc' is not a valid int range")
     '--at abc: give a whole number'
     """
-    typed = _NOT_A_NUMBER.fullmatch(message)
+    invalid = _INVALID.fullmatch(message)
+    if invalid is None:
+        return message
+    param = invalid["param"].strip("[].")
+    typed = _NOT_A_NUMBER.fullmatch(invalid["why"])
     if typed is not None:
         kind = "a whole number" if typed["kind"].startswith("int") else "a number"
-        return f"{typed['param'].strip('[].')} {typed['value']}: give {kind}"
-    found = _OUT_OF_RANGE.fullmatch(message)
+        return f"{param} {typed['value']}: give {kind}"
+    found = _OUT_OF_RANGE.fullmatch(invalid["why"])
     if found is None:
         return message
-    param = found["param"].strip("[].")
     for pattern, words in _RANGE_WORDS:
         bounds = pattern.fullmatch(found["range"])
         if bounds is not None:
