@@ -169,9 +169,14 @@ def _hand_line(state: State, hand: HandView) -> str:
     if hand["phase"] == "limit":
         head += f", raises {hand['raises']}/3"
     if hand["betting_over"]:
-        return head + (". [bold]Betting is over:[/] record the showdown with "
-                       "`referee hand showdown \"NAME: DOWN CARDS\" ...` (every stakeholder "
-                       f"still in: {lit(', '.join(p for p in hand['in'] if p != state.fool))}).")
+        asked = [(p, n) for p, n in hand["to_give"].items() if n]
+        if not asked:
+            return head + (". [bold]Betting is over:[/] every card still in is known: record "
+                           "the showdown with `referee hand showdown`.")
+        counts = ", ".join(f"{lit(p)} {n}" for p, n in asked)
+        return head + (". [bold]Betting is over:[/] record the showdown with the cards nobody "
+                       f"has seen ({counts}; the console adds the ones it knows, R44): "
+                       f"`referee hand showdown \"{lit(asked[0][0])}: CARDS\" ...`.")
     if hand["to_act"] is None and hand["missing_up"]:
         missing = ", ".join(
             f"{lit(p)} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, TypedDict
 
+from referee.evening.known import still_to_give
+from referee.evening.pots import pots as hand_pots
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
 
@@ -70,7 +72,7 @@ if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of th
         "raises": int, "committed": dict[str, int], "to_act": str | None, "owes": int,
         "moves": list[str], "betting_over": bool, "missing_up": list[str],
         "up_due": dict[str, int], "up_waiting": list[UpWaiting], "suspended": list[str],
-        "opener_note": str | None, "effects": list[str],
+        "opener_note": str | None, "effects": list[str], "to_give": dict[str, int],
     })
 
     class Status(TypedDict):
@@ -152,7 +154,7 @@ def hand_view(state: State) -> HandView | None:
     from referee.rules.pots import pot_name  # loaded with the betting
 
     opts = betting.options(state, hand)
-    layering = betting.pots(state, hand) if hand.contrib else None
+    layering = hand_pots(state, hand) if hand.contrib else None
     pots: list[PotView] = []
     if layering:
         # Who can still win each pot (E29): those in it, and those still to act, who may call.
@@ -211,6 +213,7 @@ def hand_view(state: State) -> HandView | None:
         "suspended": [p for p in hand.live if constraints.suspended(hand, p)],  # S19
         "opener_note": opener_note(state, hand),  # E88 (R15, R14, S19, S20)
         "effects": [f["text"] for f in _in_force(state)],  # S17: "Cy must call or fold: Cowed"
+        "to_give": still_to_give(hand) if hand.betting_over else {},  # R44
     }
 
 

@@ -609,7 +609,10 @@ def test_s22_the_magic_card_must_be_in_the_showdown_hand(gm: GM) -> None:
     finish(gm)
     line = gm.fails("hand", "showdown", "Cy: 2C 5W 6S 7P 3C 9C PC", "Ed: 3S 9P 10C 4W 5S 7S AC",
                     "Ada: 4C 8W AS 6C 8C QC", "Fool: KC KW KS QP QW 10S 2S")
-    assert "S22" in line
+    assert "Ada's hand holds 2W" in line and "named by Royal Decree" in line and "R44" in line
+    line = gm.fails("hand", "showdown", "Cy: 2C 5W 6S 7P 3C 9C PC", "Ed: 3S 9P 10C 4W 5S 7S AC",
+                    "Ada: 4C 8W AS 6C 8C QC", "Fool: KC KW KS QP QW 10S 2S", "--magic")
+    assert "S22" in line and "lacks 2W" in line
 
 
 # -- timing (S11-S15) ---------------------------------------------------------------------------
