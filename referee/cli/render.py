@@ -43,6 +43,22 @@ def holding_text(holding: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "-"
 
 
+def column_head(colour: str, colours: list[str]) -> str:
+    """A colour's head in a narrow status table: a word of four letters whole, a longer one
+    cut to three letters, or more where that would read as another colour of the table.
+
+    >>> [column_head(c, ["green", "grey", "blue", "purple"]) for c in ["green", "grey", "blue",
+    ...                                                                 "purple"]]
+    ['gree', 'grey', 'blue', 'pur']
+    """
+    if len(colour) <= 4:
+        return colour
+    cut = 3
+    while cut < len(colour) and any(c != colour and c[:cut] == colour[:cut] for c in colours):
+        cut += 1
+    return colour[:cut]
+
+
 def evening_opened(state: State, path: Path) -> None:
     say(f"[bold]The evening is open[/] ({lit(path)}). The Fool: [bold]{lit(state.fool)}[/]. "
         "Seats from the Fool's left (R9):")
@@ -64,9 +80,9 @@ def status(state: State, now: float | None = None) -> None:
     table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
     narrow = len(colours) > 4 and console_width() < 110
-    for colour in colours:  # six colours at 80 columns: three letters each
-        table.add_column(lit(colour[:3] if narrow else colour), justify="right", min_width=3,
-                         no_wrap=True)
+    for colour in colours:  # six colours at 80 columns: short heads, each its own
+        table.add_column(lit(column_head(colour, colours) if narrow else colour),
+                         justify="right", min_width=3, no_wrap=True)
     table.add_column("Chips", justify="right", min_width=5, no_wrap=True)
     if not narrow:  # the side's dollars: dropped on a narrow screen with many colours
         table.add_column("Side", justify="right", min_width=5, no_wrap=True)
