@@ -356,9 +356,15 @@ def log(commands: list[Command], undone: list[Undone],
                       Text("\n".join(printable(ln) for ln in _lines(c, notes or {}))),
                       str(len(c.events)))
     console().print(table)
+    undone = still_undone(undone)
     if undone:
         say(f"{plural(len(undone), 'command')} undone and kept: "
             + lit("; ".join(u["text"] for u in undone[-5:])))
+
+
+def still_undone(undone: list[Undone]) -> list[Undone]:
+    """The commands undone and not brought back: a redone one is in the log again (E13)."""
+    return [u for u in undone if "redone_at" not in u]
 
 
 def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
@@ -380,6 +386,7 @@ def _plain_log(commands: list[Command], undone: list[Undone],
         out.append(f"{c.cmd:>5} {datetime.fromtimestamp(c.time).strftime('%H:%M:%S')} "
                    f"{c.stream:<7} {len(c.events):>3}  {lines[0]}")
         out += [f"{'':>24}{ln}" for ln in lines[1:]]
+    undone = still_undone(undone)
     if undone:
         out.append(f"{plural(len(undone), 'command')} undone and kept: "
                    + printable("; ".join(u["text"] for u in undone[-5:])))
