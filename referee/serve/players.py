@@ -342,15 +342,10 @@ def _badges(state: State, in_force: list[InForce]) -> dict[str, list[Badge]]:
 
 
 def clock_end(state: State, now: float | None) -> float | None:
-    """When the evening's clock stopped (E80): once the game is over (R18), at the end of the
-    last hand (at ``now`` when that hand kept no time); when the Fool declared the end (R40),
-    then; None while it runs."""
-    if not state.over and state.ceremony is not None and state.ceremony["ended_at"]:
-        return float(state.ceremony["ended_at"])
-    if not state.over:
-        return None
-    ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)
-    return ended or (time.time() if now is None else now)
+    """When the evening's clock stopped (E80), as ``status`` counts it; None while it runs."""
+    from referee.evening.views import clock_end as stopped
+
+    return stopped(state, now)
 
 
 def last_hand(state: State) -> LastHand | None:
