@@ -185,9 +185,14 @@ def _hand_line(state: State, hand: HandView) -> str:
     if hand["phase"] == "limit":
         head += f", raises {hand['raises']}/3"
     if hand["betting_over"]:
+        # R9, R44: the Fool holds no down card; a card of his still to come is given up
+        fool = 7 - len(hand["showing"].get(state.fool, []))
+        his = (f"; the Fool's {plural(fool, 'card')} still to come, all his up: "
+               f"\"{lit(state.fool)}: CARDS\"" if fool > 0 else "")
         return head + (". [bold]Betting is over:[/] record the showdown with "
                        "`referee hand showdown \"NAME: DOWN CARDS\" ...` (every stakeholder "
-                       f"still in: {lit(', '.join(p for p in hand['in'] if p != state.fool))}).")
+                       f"still in: {lit(', '.join(p for p in hand['in'] if p != state.fool))}"
+                       f"{his}).")
     if hand["to_act"] is None and hand["missing_up"]:
         missing = ", ".join(
             f"{lit(p)} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"
