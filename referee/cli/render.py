@@ -185,7 +185,7 @@ def _hand_line(state: State, hand: HandView) -> str:
     if hand["phase"] == "limit":
         head += f", raises {hand['raises']}/3"
     if hand["betting_over"]:
-        # R9, R44: the Fool holds no down card; a card of his still to come is given up
+        # R9: the Fool holds no down card; a card of his still to come is given up
         fool = 7 - len(hand["showing"].get(state.fool, []))
         his = (f"; the Fool's {plural(fool, 'card')} still to come, all his up: "
                f"\"{lit(state.fool)}: CARDS\"" if fool > 0 else "")

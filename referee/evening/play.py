@@ -378,7 +378,7 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
         hint = "the Fool's" if name == state.fool else f"{name}'s"
         down = want - len(up)
         which = f"the {down} down card{'s' if down > 1 else ''}" if down > 0 else "the cards"
-        if name == state.fool and down > 0:  # R9, R44: his cards are all dealt face up
+        if name == state.fool and down > 0:  # R9: his cards are all dealt face up
             which = f"the {plural(down, 'card')} still to come (all his cards are up)"
         raise BadInput(f"the showdown needs every hand still in: {hint} cards are missing "
                        f"(showing: {' '.join(up) or 'none'}; give {which} as "

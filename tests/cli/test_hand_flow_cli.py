@@ -408,7 +408,7 @@ def test_watch_at_80_by_24_puts_the_turn_and_the_pots_first_and_goes_compact(gm:
 
 def test_r9_a_showdown_asks_the_fool_for_no_down_card(gm: GM) -> None:
     """Betting ends before the Fool's seventh card is given: it is an up card still to
-    come (R9, R44), never "the 1 down card"."""
+    come (R9), never "the 1 down card"."""
     gm("new", "--fool", "Max", *THREE)
     gm("hand", "start")
     gm("hand", "show", "Cy: 2C 3C", "Ed: 9S 9P", "Ada: 4C 5C", "Max: 6C 7C 8C 9C")
