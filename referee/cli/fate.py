@@ -334,7 +334,7 @@ def test(
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
     """A test (R36): typed-in cards or a seeded draw; recorded when a character takes part.
-    A pool's base is one of --pool and --measure (F5, E163)."""
+    A pool's base is one of --pool and --measure (F5, E190)."""
     from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     if sum(x is not None for x in (vs, static, vs_char)) > 1:
@@ -348,11 +348,11 @@ def test(
         if helps and base is None and by is None and not (flag == "--vs-aid" and static):
             raise BadInput(f"{flag} adds to a pool: give {'--pool' if flag == '--aid' else '--vs'}"
                            f" N or {'--char' if flag == '--aid' else '--vs-char'} NAME; typed-in "
-                           "cards are the whole pool (F5, E163)", ruling="E163")
+                           "cards are the whole pool (F5, E190)", ruling="E190")
     if static is not None and vs_aid:
         raise BadInput("--vs-aid with --static: a static level is the whole opposition; give "
-                       "it as a number with the help counted in, --static 6 (F28, E163)",
-                       ruling="E163")
+                       "it as a number with the help counted in, --static 6 (F28, E190)",
+                       ruling="E190")
     spec_a = fate.PoolSpec(char=char, base=pool, measure=measure, traits=tup(trait),
                            reps=tup(rep), items=tup(item), aid=tup(aid), exps=tup(exp), bonus=bonus,
                            physical=physical)
@@ -372,22 +372,22 @@ def test(
 
 def _one_sheet(flag: str, name: str | None, *given: tuple[str, object]) -> None:
     """A character's values without the character are refused in one line, never dropped
-    (E163)."""
+    (E190)."""
     stray = [option for option, value in given if value]
     if name is None and stray:
         one = len(stray) == 1
         raise BadInput(f"{' and '.join(stray)} {'needs' if one else 'need'} a character: give "
-                       f"{flag} NAME, or count {'it' if one else 'them'} in the pool (F5, E163)",
-                       ruling="E163")
+                       f"{flag} NAME, or count {'it' if one else 'them'} in the pool (F5, E190)",
+                       ruling="E190")
 
 
 def _one_base(number_flag: str, number: int | None, measure_flag: str,
               measure: str | None) -> None:
-    """A pool's base is a number or a Measure, never both added (F5, E163)."""
+    """A pool's base is a number or a Measure, never both added (F5, E190)."""
     if number is not None and measure is not None:
         raise BadInput(f"give one base for the pool: {number_flag} {number} or {measure_flag} "
                        f"{measure}, not both; count a Trait or help apart (--trait, --aid, "
-                       "--bonus) (F5, E163)", ruling="E163")
+                       "--bonus) (F5, E190)", ruling="E190")
 
 
 @app.command()

@@ -1,5 +1,5 @@
 """`referee fate test` pools: aid with or without a character, one base, a sheet's values only
-with the sheet, the opposition aided too, and a duel's pools in its JSON (F5, F25, E163)."""
+with the sheet, the opposition aided too, and a duel's pools in its JSON (F5, F25, E190)."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_e163_aid_above_3_is_refused_with_or_without_a_character(lord: Host) -> 
 def test_e163_a_sheets_values_without_the_character_are_refused(
         lord: Host, given: list[str], named: str) -> None:
     line = lord.fails("test", "--pool", "3", *given)
-    assert named in line and "(F5, E163)" in line
+    assert named in line and "(F5, E190)" in line
 
 
 def test_e163_a_pool_has_one_base_a_number_or_a_measure(lord: Host) -> None:

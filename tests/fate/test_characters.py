@@ -182,7 +182,7 @@ def test_e163_one_base_and_no_sheet_without_its_character(state: dict[str, Any])
     for spec in (PoolSpec(measure="fiery"), PoolSpec(base=2, traits=("Swordsman",)),
                  PoolSpec(base=2, reps=("Loved",)), PoolSpec(base=2, items=("Sabre",)),
                  PoolSpec(base=2, exps=("Crimea",))):
-        with pytest.raises(BadInput, match=r"come from a character.*\(F5, E163\)"):
+        with pytest.raises(BadInput, match=r"come from a character.*\(F5, E190\)"):
             build_pool(state, spec)
     with pytest.raises(BadInput, match="aid adds to a pool"):
         build_pool(state, PoolSpec(aid=("2",)))

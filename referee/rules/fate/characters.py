@@ -503,7 +503,7 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
 
     Raises:
         BadInput: a typed pool below 0, aid above +3 per helper, two bases (a number and a
-            Measure), a sheet's values without a character, or aid without a pool (E163).
+            Measure), a sheet's values without a character, or aid without a pool (E190).
         UnknownName: an unknown character, Measure, Trait, Reputation or item.
         IllegalAction: a Dead character, or staking a Dead Reputation.
     """
@@ -511,24 +511,24 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
     if spec.base is not None and spec.base < 0:
         raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
     if spec.base is not None and spec.measure is not None:
-        # E163: the base is one of a number, a weapon or a Measure (F5), never two added
+        # E190: the base is one of a number, a weapon or a Measure (F5), never two added
         raise BadInput(f"give one base for a pool: {spec.base} cards or the Measure "
-                       f"{spec.measure}, not both (F5, E163)", ruling="E163")
+                       f"{spec.measure}, not both (F5, E190)", ruling="E190")
     if spec.char is None:
         sheet = [what for what, given in (("a Measure", spec.measure), ("Traits", spec.traits),
                                           ("Reputations", spec.reps), ("items", spec.items),
                                           ("Experiences", spec.exps)) if given]
-        if sheet:  # E163: a sheet's values need the sheet, never dropped unsaid
+        if sheet:  # E190: a sheet's values need the sheet, never dropped unsaid
             raise BadInput(f"{' and '.join(sheet)} come from a character: name one, or count "
-                           "them in the pool (F5, E163)", ruling="E163")
+                           "them in the pool (F5, E190)", ruling="E190")
         if spec.base is None:
             if spec.aid:
-                raise BadInput("aid adds to a pool: give the pool, or a character (F5, E163)",
-                               ruling="E163")
+                raise BadInput("aid adds to a pool: give the pool, or a character (F5, E190)",
+                               ruling="E190")
             return Pool(None, known=False)
         pool = Pool(None, parts=[(spec.base_label, spec.base, None)])
         pool.parts += [(label, n, None) for label, n in spec.extras]
-        pool.parts += [(*_aid(state, text, None, data), None) for text in spec.aid]  # E163
+        pool.parts += [(*_aid(state, text, None, data), None) for text in spec.aid]  # E190
         if spec.bonus:
             pool.parts.append(("bonus", spec.bonus, None))
         return pool
