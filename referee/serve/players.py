@@ -294,7 +294,7 @@ def frame(state: State, now: float | None = None) -> Frame:
         "open_pending": data["open_pending"],
         "open_phase_due": data["open_phase_due"],
         "clock": data["clock"],
-        "clock_end": clock_end(state, now),
+        "clock_end": views.clock_end(state, now),  # E80, as `status` stops it
         "hands_played": data["hands_played"],
         "colours": colours,
         "seats": seats,
@@ -339,13 +339,6 @@ def _badges(state: State, in_force: list[InForce]) -> dict[str, list[Badge]]:
         if seat is not None:
             out.setdefault(seat, []).append({"power": str(f["power"]), "text": str(f["text"])})
     return out
-
-
-def clock_end(state: State, now: float | None) -> float | None:
-    """When the evening's clock stopped (E80), as ``status`` counts it; None while it runs."""
-    from referee.evening.views import clock_end as stopped
-
-    return stopped(state, now)
 
 
 def last_hand(state: State) -> LastHand | None:

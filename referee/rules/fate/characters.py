@@ -502,25 +502,21 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
     """Work out a pool from a ``PoolSpec`` with the R37 penalties applied automatically.
 
     Raises:
-        BadInput: a typed pool below 0, aid above +3 per helper, two bases (a number and a
-            Measure), a sheet's values without a character, or aid without a pool (E190).
+        BadInput: a typed pool below 0, aid above +3 per helper, or as E190 refuses.
         UnknownName: an unknown character, Measure, Trait, Reputation or item.
         IllegalAction: a Dead character, or staking a Dead Reputation.
     """
     data = data or tables(state)
     if spec.base is not None and spec.base < 0:
         raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
-    if spec.base is not None and spec.measure is not None:
-        # E190: the base is one of a number, a weapon or a Measure (F5), never two added
+    if spec.base is not None and spec.measure is not None:  # E190: one base (F5), not two
         raise BadInput(f"give one base for a pool: {spec.base} cards or the Measure "
                        f"{spec.measure}, not both (F5, E190)", ruling="E190")
     if spec.char is None:
-        sheet = [what for what, given in (("a Measure", spec.measure), ("Traits", spec.traits),
-                                          ("Reputations", spec.reps), ("items", spec.items),
-                                          ("Experiences", spec.exps)) if given]
-        if sheet:  # E190: a sheet's values need the sheet, never dropped unsaid
-            raise BadInput(f"{' and '.join(sheet)} come from a character: name one, or count "
-                           "them in the pool (F5, E190)", ruling="E190")
+        if spec.measure or spec.traits or spec.reps or spec.items or spec.exps:  # E190
+            raise BadInput("a Measure, Traits, Reputations, items and Experiences come from a "
+                           "character: name one, or count them in the pool (F5, E190)",
+                           ruling="E190")
         if spec.base is None:
             if spec.aid:
                 raise BadInput("aid adds to a pool: give the pool, or a character (F5, E190)",
