@@ -355,6 +355,15 @@ def test_r22_holder_smashes_the_attackers_soul(state: State) -> None:
     assert state.hand is not None and "Ada" not in state.hand.order
 
 
+def test_r22_e19_the_dead_never_sit_again(state: State) -> None:
+    state = away(state, "Ada")
+    state = do(state, souls.give_soul, "Ada", "Finn", "Ada")
+    state = do(state, souls.smash, "Finn", "Ada")
+    message = refused(state, commands.sit, "Ada")
+    assert "Ada is dead (their soul was smashed)" in message and "(R22, E19)" in message
+    assert "resigned" not in message  # she did not resign (R17)
+
+
 def test_r22_no_smashing_at_the_table(state: State) -> None:
     state = away(state, "Ada")
     state = do(state, souls.give_soul, "Ada", "Finn", "Ada")

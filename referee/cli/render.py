@@ -43,6 +43,22 @@ def holding_text(holding: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "-"
 
 
+def column_head(colour: str, colours: list[str]) -> str:
+    """A colour's head in a narrow status table: a word of four letters whole, a longer one
+    cut to three letters, or more where that would read as another colour of the table.
+
+    >>> [column_head(c, ["green", "grey", "blue", "purple"]) for c in ["green", "grey", "blue",
+    ...                                                                 "purple"]]
+    ['gree', 'grey', 'blue', 'pur']
+    """
+    if len(colour) <= 4:
+        return colour
+    cut = 3
+    while cut < len(colour) and any(c != colour and c[:cut] == colour[:cut] for c in colours):
+        cut += 1
+    return colour[:cut]
+
+
 def evening_opened(state: State, path: Path) -> None:
     say(f"[bold]The evening is open[/] ({lit(path)}). The Fool: [bold]{lit(state.fool)}[/]. "
         "Seats from the Fool's left (R9):")
@@ -64,9 +80,9 @@ def status(state: State, now: float | None = None) -> None:
     table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
     narrow = len(colours) > 4 and console_width() < 110
-    for colour in colours:  # six colours at 80 columns: three letters each
-        table.add_column(lit(colour[:3] if narrow else colour), justify="right", min_width=3,
-                         no_wrap=True)
+    for colour in colours:  # six colours at 80 columns: short heads, each its own
+        table.add_column(lit(column_head(colour, colours) if narrow else colour),
+                         justify="right", min_width=3, no_wrap=True)
     table.add_column("Chips", justify="right", min_width=5, no_wrap=True)
     if not narrow:  # the side's dollars: dropped on a narrow screen with many colours
         table.add_column("Side", justify="right", min_width=5, no_wrap=True)
@@ -173,7 +189,8 @@ def _hand_line(state: State, hand: HandView) -> str:
         if not asked:
             return head + (". [bold]Betting is over:[/] every card still in is known: record "
                            "the showdown with `referee hand showdown`.")
-        counts = ", ".join(f"{lit(p)} {n}" for p, n in asked)
+        counts = ", ".join(f"{lit(p)} {n}" + (" still to come, all up" if p == state.fool
+                                              else "") for p, n in asked)
         return head + (". [bold]Betting is over:[/] record the showdown with the cards nobody "
                        f"has seen ({counts}; the console adds the ones it knows, R44): "
                        f"`referee hand showdown \"{lit(asked[0][0])}: CARDS\" ...`.")
@@ -345,9 +362,15 @@ def log(commands: list[Command], undone: list[Undone],
                       Text("\n".join(printable(ln) for ln in _lines(c, notes or {}))),
                       str(len(c.events)))
     console().print(table)
+    undone = still_undone(undone)
     if undone:
         say(f"{plural(len(undone), 'command')} undone and kept: "
             + lit("; ".join(u["text"] for u in undone[-5:])))
+
+
+def still_undone(undone: list[Undone]) -> list[Undone]:
+    """The commands undone and not brought back: a redone one is in the log again (E13)."""
+    return [u for u in undone if "redone_at" not in u]
 
 
 def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
@@ -369,6 +392,7 @@ def _plain_log(commands: list[Command], undone: list[Undone],
         out.append(f"{c.cmd:>5} {datetime.fromtimestamp(c.time).strftime('%H:%M:%S')} "
                    f"{c.stream:<7} {len(c.events):>3}  {lines[0]}")
         out += [f"{'':>24}{ln}" for ln in lines[1:]]
+    undone = still_undone(undone)
     if undone:
         out.append(f"{plural(len(undone), 'command')} undone and kept: "
                    + printable("; ".join(u["text"] for u in undone[-5:])))

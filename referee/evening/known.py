@@ -124,7 +124,9 @@ def showdown_line(hand: HandState) -> str:
     if not asked:
         return ("every card of the hands still in is known: record the showdown with "
                 "`referee hand showdown`")
-    counts = ", ".join(f"{name} {n}" for name, n in asked)
+    fool = hand.order[-1]  # the Fool sits last (E2); his cards are all up (R9)
+    counts = ", ".join(f"{name} {n}" + (" still to come, all up" if name == fool else "")
+                       for name, n in asked)
     first = asked[0][0]
     return (f"record the showdown with the cards nobody has seen ({counts}; the console adds "
             f"the ones it knows): `referee hand showdown \"{first}: CARDS\" ...`")

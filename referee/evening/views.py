@@ -134,7 +134,8 @@ def status(state: State, now: float | None = None) -> Status:
         "seats": seats,
         "hand": hand_view(state),
         "hands_played": state.hands_played,
-        "clock": None if state.first_hand_at is None else int(now - state.first_hand_at),
+        "clock": None if state.first_hand_at is None
+        else int(min(now, clock_end(state, now) or now) - state.first_hand_at),  # E80
         "open_phase_due": state.phase == "limit" and state.first_hand_at is not None
         and now - state.first_hand_at >= 3600,
         "charges": dict(state.charges),
@@ -142,6 +143,18 @@ def status(state: State, now: float | None = None) -> Status:
         "over": state.over,
         "winner": state.winner,
     }
+
+
+def clock_end(state: State, now: float | None = None) -> float | None:
+    """When the evening's clock stopped (E80, for `status`, `watch` and the page): once the
+    game is over (R18), at the end of the last hand (at ``now`` when that hand kept no time);
+    when the Fool declared the end (R40), then; None while it runs."""
+    if not state.over and state.ceremony is not None and state.ceremony["ended_at"]:
+        return float(state.ceremony["ended_at"])
+    if not state.over:
+        return None
+    ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)
+    return ended or (time.time() if now is None else now)
 
 
 def hand_view(state: State) -> HandView | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.cli import tables
 from tests.cli.conftest import GM
 
@@ -61,3 +63,13 @@ def test_s19_a_suspended_player_is_suspended_not_all_in(gm: GM) -> None:
     data = gm.status()["hand"]
     assert data["suspended"] == ["Cy"]
     assert next(p for p in data["players"] if p["name"] == "Cy")["suspended"] is True
+
+
+def test_a_narrow_status_table_writes_grey_whole_and_apart_from_green(
+        gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")  # six colours at 80 columns: the short heads
+    out = gm("new", "--fool", "Max", "--seat", "Ada:XVI:grey", "--seat", "Cy:III:blue",
+             "--seat", "Bo:II:green", "--seat", "Di:V:red", "--seat", "Ed:VI:purple",
+             "--seat", "Fa:VII:orange").output
+    head = next(ln for ln in out.splitlines() if ln.strip().startswith("Seat"))
+    assert head.split()[2:8] == ["gree", "blue", "red", "pur", "ora", "grey"], head

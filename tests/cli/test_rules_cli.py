@@ -225,6 +225,10 @@ def test_r26_power_use_reads_the_power_used(seated: GM) -> None:
     other = next(n for n in seated.status()["hand"]["in"] if n not in ("Cy", "Max"))
     out = seated("power", "use", "Cy", free["key"], "--target", other).stdout
     assert f"Cy uses {free['name']} on {other}" in out
+    assert free["text"].split(".")[0] not in out  # one line at the table; read at its access
+    seated("undo")
+    out = seated("--explain", "power", "use", "Cy", free["key"], "--target", other).stdout
+    assert f"Cy uses {free['name']} on {other}" in out
     assert f"{free['orientation']}: {free['name']} (0 Charges" in out
     assert " ".join(free["text"].split()) in " ".join(out.split())
 
