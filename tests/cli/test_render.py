@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.cli import tables
 from tests.cli.conftest import GM
 
@@ -61,3 +63,40 @@ def test_s19_a_suspended_player_is_suspended_not_all_in(gm: GM) -> None:
     data = gm.status()["hand"]
     assert data["suspended"] == ["Cy"]
     assert next(p for p in data["players"] if p["name"] == "Cy")["suspended"] is True
+
+
+FIVE = ("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II",
+        "--seat", "Ed:VII:green:Flo:XVII", "--seat", "Gus:V:purple", "--seat", "Ivy:X:yellow:Jo:I")
+
+
+def _head(out: str) -> list[str]:
+    """The status table's head: its words, from `Seat` on."""
+    line = next(ln for ln in out.splitlines() if ln.lstrip().startswith("Seat"))
+    return line.split()
+
+
+@pytest.mark.parametrize("columns", [80, 90, 105])
+def test_e172_status_keeps_whole_colours_and_dollars_down_to_80_columns(
+        gm: GM, monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+    gm(*FIVE)
+    gm("hand", "start")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    out = gm("status").output
+    assert _head(out) == ["Seat", "Arc", "blue", "purple", "green", "yellow", "red", "Chips",
+                          "Side", "Ch"], out
+    assert "$1.0M" in out
+    assert max(len(ln.rstrip()) for ln in out.splitlines()[:20]) <= columns
+
+
+def test_e172_narrower_the_dollars_go_first_and_the_colours_are_cut_last(
+        gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    gm(*FIVE)
+    widths = {}
+    for columns in range(80, 55, -1):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        widths[columns] = _head(gm("status").output)
+    kinds = [("Side" in head, "purple" in head) for head in widths.values()]
+    # whole colours and dollars, then whole colours alone, then three letters: never back
+    assert kinds == sorted(kinds, reverse=True) and kinds[0] == (True, True)
+    assert (False, True) in kinds and kinds[-1] == (False, False)
+    assert widths[56][2:7] == ["blu", "pur", "gre", "yel", "red"]
