@@ -117,6 +117,7 @@ TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wager", ("wager",)),
     ("fate", ("fate",)),
     ("rules", ("rules",)),
+    ("card", ("card",)),  # E174
     ("ceremony", ("end", "ceremony")),  # R40
     ("season", ("next", "season")),  # R41-R43
 )
