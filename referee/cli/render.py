@@ -58,11 +58,13 @@ def status(state: State, now: float | None = None) -> None:
     from referee.evening import views  # not at the top: `log --last N` does without (E160)
 
     data = views.status(state, now)
-    # E172: the whole table while it fits the screen; narrower, first the side's dollars
-    # go, and only then are the colours (the widest columns) cut to three letters.
+    # E172: the whole table while it fits the screen; narrower, first the turn's mark is cut
+    # to `<`, then the side's dollars go, and only then are the colours (the widest columns)
+    # cut to three letters.
     limit = console_width()
-    for short, side in ((False, True), (False, False), (True, False)):
-        table = _status_grid(state, data, short, side)
+    for short, side, brief in ((False, True, False), (False, True, True), (False, False, True),
+                               (True, False, True)):
+        table = _status_grid(state, data, short, side, brief)
         if table.natural_width() <= limit:
             break
     table.show()
@@ -77,9 +79,9 @@ def status(state: State, now: float | None = None) -> None:
         say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
 
 
-def _status_grid(state: State, data: Status, short: bool, side: bool) -> Grid:
+def _status_grid(state: State, data: Status, short: bool, side: bool, brief: bool) -> Grid:
     """The status table: the colours ``short`` (three letters) or whole, the side's dollars
-    with ``side``."""
+    with ``side``, the mark of the player to act ``brief`` (`<`) or in words."""
     colours = [s.colour for s in state.seats]
     table = Grid(title=_title(data["phase"], data["open_pending"], data["hands_played"],
                               data["clock"]))
@@ -115,7 +117,7 @@ def _status_grid(state: State, data: Status, short: bool, side: bool) -> Grid:
         elif hand and seat.name in hand["all_in"]:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
-            note.append("[bold reverse]< to act[/]")
+            note.append("[bold reverse]<[/]" if brief else "[bold reverse]< to act[/]")
         table.add_row(*cells(f"{i} {lit(seat.name)}", to_roman(seat.arcanum), row,
                              str(state.stack(seat.name)),
                              short_money(state.side_chips(seat.name)),
@@ -126,7 +128,7 @@ def _status_grid(state: State, data: Status, short: bool, side: bool) -> Grid:
                                  str(state.stack(seat.assistant)), "", "", ""), style="dim")
     fool_note = ""
     if hand and hand["to_act"] == state.fool:
-        fool_note = "to act (forced)"
+        fool_note = "< (forced)" if brief else "to act (forced)"
     table.add_row(*cells(f"  {lit(state.fool)} (Fool)", "0", _chip_row(state, state.fool, colours),
                          str(state.stack(state.fool)), short_money(state.stack(state.fool)),
                          "", fool_note), style="italic")

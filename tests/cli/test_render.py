@@ -75,13 +75,21 @@ def _head(out: str) -> list[str]:
     return line.split()
 
 
+@pytest.mark.parametrize("mid_hand", [False, True])
 @pytest.mark.parametrize("columns", [80, 90, 105])
 def test_e172_status_keeps_whole_colours_and_dollars_down_to_80_columns(
-        gm: GM, monkeypatch: pytest.MonkeyPatch, columns: int) -> None:
+        gm: GM, monkeypatch: pytest.MonkeyPatch, columns: int, mid_hand: bool) -> None:
     gm(*FIVE)
     gm("hand", "start")
+    if mid_hand:  # a player to act: the widest row has the turn's mark
+        gm("hand", "show", "Cy: KC KW", "Gus: 2S 3S", "Ed: 4C 5C", "Ivy: 6P 7P", "Ada: 8S 9S",
+           "Max: 2C 3C 4S 6S")
+        gm("bet")
     monkeypatch.setenv("COLUMNS", str(columns))
     out = gm("status").output
+    if mid_hand:
+        mark = next(ln for ln in out.splitlines() if ln.lstrip().startswith("2 Gus"))
+        assert mark.rstrip().endswith("< to act" if columns > 80 else "<"), out
     assert _head(out) == ["Seat", "Arc", "blue", "purple", "green", "yellow", "red", "Chips",
                           "Side", "Ch"], out
     assert "$1.0M" in out
