@@ -9,6 +9,7 @@ that player's name, colour and Arcanum at the top. Printed as text, as ``--json`
 
 from __future__ import annotations
 
+import textwrap
 from html import escape
 from pathlib import Path
 from typing import Annotated, TypedDict
@@ -16,6 +17,7 @@ from typing import Annotated, TypedDict
 import typer
 
 from referee.cli.bodies import read_state
+from referee.cli.grid import width
 from referee.cli.options import Json
 from referee.cli.output import echo, emit_json, printable
 from referee.cli.pages import check_page_target, write_page
@@ -148,17 +150,19 @@ def holder_line(who: Holder) -> str:
     return " · ".join(parts)
 
 
-def text(who: Holder | None) -> str:
-    """The card as plain lines for the terminal."""
+def text(who: Holder | None, columns: int = 80) -> str:
+    """The card as plain lines for the terminal, wrapped at ``columns``."""
     mine = f" for {printable(holder_line(who))}" if who else ""  # names as data (E42)
     out = [f"Fool's Errand: the players' card{mine}",
            "", "Hands, high to low (R4):"]
     for row in rows():
         magic = " (magic only)" if row["magic"] else ""
-        out.append(f"{row['place']:>3}. {row['title']}{magic}: {in_names(row['cards'])}")
+        out.append(textwrap.fill(f"{row['place']:>3}. {row['title']}{magic}: "
+                                 f"{in_names(row['cards'])}", columns, subsequent_indent=" " * 5))
     for heading, items in SECTIONS:
         out += ["", f"{heading}:"]
-        out += [f"  - {lead} {body}" for lead, body in items]
+        out += [textwrap.fill(f"  - {lead} {body}", columns, subsequent_indent=" " * 4)
+                for lead, body in items]
     return "\n".join(out)
 
 
@@ -243,7 +247,7 @@ def card(
     if html_out is not None:
         echo(f"The players' card written to {printable(str(html_out))}: print it on one page.")
         return
-    echo(text(who))
+    echo(text(who, max(60, min(100, width()))))
 
 
 def register(app: typer.Typer) -> None:

@@ -37,16 +37,20 @@ def test_e174_each_example_ranks_as_its_category_high_to_low() -> None:
         "seven_of_a_kind", "six_of_a_kind", "five_of_a_kind"}  # only magic makes them (R8)
 
 
-def test_e174_the_card_names_every_hand_in_card_names(gm: GM) -> None:
+def test_e174_the_card_names_every_hand_in_card_names(
+        gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
     out = gm("card").output
+    assert max(len(line) for line in out.splitlines()) <= 80  # wrapped to the terminal
+    flat = " ".join(out.split())
     for row in card.rows():
-        assert f"{row['place']:>3}. {CATEGORY_TITLES[row['category']]}" in out
-        assert card.in_names(row["cards"]) in out
-    assert "Three pair: Knight of Cups, Knight of Wands, Three of Swords" in out
+        assert f"{row['place']}. {CATEGORY_TITLES[row['category']]}" in flat
+        assert card.in_names(row["cards"]) in flat
+    assert "Three pair: Knight of Cups, Knight of Wands, Three of Swords" in flat
     for heading, _ in card.SECTIONS:
         assert f"\n{heading}:\n" in out
     for ruling in ("R6", "R12", "R13", "R15", "R26"):  # Duets, both phases, the Fool, powers
-        assert f"({ruling})" in out or f", {ruling})" in out
+        assert f"({ruling})" in flat or f", {ruling})" in flat
     assert not gm.db.exists()  # the card alone opens no evening
     data = gm.json("card")
     assert data["seat"] is None and [h["category"] for h in data["hands"]] == list(CATEGORIES)
