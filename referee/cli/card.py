@@ -153,7 +153,7 @@ def holder_line(who: Holder) -> str:
 def text(who: Holder | None, columns: int = 80) -> str:
     """The card as plain lines for the terminal, wrapped at ``columns``."""
     mine = f" for {printable(holder_line(who))}" if who else ""  # names as data (E42)
-    out = [f"Fool's Errand: the players' card{mine}",
+    out = [textwrap.fill(f"Fool's Errand: the players' card{mine}", columns),
            "", "Hands, high to low (R4):"]
     for row in rows():
         magic = " (magic only)" if row["magic"] else ""

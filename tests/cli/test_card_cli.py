@@ -58,10 +58,10 @@ def test_e174_the_card_names_every_hand_in_card_names(
 
 def test_e174_seat_adds_the_players_colour_and_arcanum(gm: GM, tmp_path: Path) -> None:
     gm(*NEW)
-    first = gm("card", "--seat", "ada").output.splitlines()[0]
+    first = " ".join(gm("card", "--seat", "ada").output.split("\n\n")[0].split())
     assert first.endswith("for Ada · seat 2 from the Fool's left · red chips · XVI The Tower")
-    assert "for Ben · assistant to Ada · red chips · IX The Hermit" in gm("card", "--seat",
-                                                                           "Ben").output
+    assert "for Ben · assistant to Ada · red chips · IX The Hermit" in " ".join(
+        gm("card", "--seat", "Ben").output.split())
     assert gm.json("card", "--seat", "Cy")["seat"] == {
         "name": "Cy", "role": "seat 1 from the Fool's left", "colour": "blue",
         "arcanum": "III The Empress"}
