@@ -5,6 +5,7 @@ and what it left for developers is in `docs/development.md`."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -91,7 +92,7 @@ def test_every_readme_line_runs_on_a_fresh_evening(
     # The walk-through's claims: Cy took hand 1, Ed the main pot of hand 2, Cy its side pot.
     status = runner.invoke(app, ["--db", str(db), "status", "--json"])
     chips = {name: sum(held.values()) for name, held in
-             __import__("json").loads(status.stdout)["chips"].items()}
+             json.loads(status.stdout)["chips"].items()}
     assert (chips["Cy"], chips["Ed"], chips.get("Ada", 0)) == (12, 18, 0)
 
 
