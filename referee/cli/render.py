@@ -17,7 +17,7 @@ from referee.rules.cards import parse_cards, to_roman
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.evening.views import HandView
+    from referee.evening.views import HandView, Status
     from referee.serve.players import CardShown
     from referee.storage.store import Command
     from referee.storage.tables import Undone
@@ -74,25 +74,48 @@ def status(state: State, now: float | None = None) -> None:
     from referee.evening import views  # not at the top: `log --last N` does without (E160)
 
     data = views.status(state, now)
+    # E172: the whole table while it fits the screen; narrower, first the turn's mark is cut
+    # to `<`, then the side's dollars go, and only then are the colours (the widest columns)
+    # cut to three letters.
+    limit = console_width()
+    for short, side, brief in ((False, True, False), (False, True, True), (False, False, True),
+                               (True, False, True)):
+        table = _status_grid(state, data, short, side, brief)
+        if table.natural_width() <= limit:
+            break
+    table.show()
+    hand = data["hand"]
+    if hand:
+        _hand_table(hand, state.hand.hooded if state.hand else {})
+        say(_hand_line(state, hand))
+    if data["over"]:
+        say(f"[bold]The game is over (R18):[/] {lit(data['winner'] or 'nobody')} is the last "
+            "stakeholder holding chips.")
+    elif data["open_phase_due"]:
+        say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
+
+
+def _status_grid(state: State, data: Status, short: bool, side: bool, brief: bool) -> Grid:
+    """The status table: the colours ``short`` (three letters) or whole, the side's dollars
+    with ``side``, the mark of the player to act ``brief`` (`<`) or in words."""
     colours = [s.colour for s in state.seats]
     table = Grid(title=_title(data["phase"], data["open_pending"], data["hands_played"],
                               data["clock"]))
     table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
-    narrow = len(colours) > 4 and console_width() < 110
-    for colour in colours:  # six colours at 80 columns: short heads, each its own
-        table.add_column(lit(column_head(colour, colours) if narrow else colour),
+    for colour in colours:  # short heads, each its own (grey whole, gree beside it)
+        table.add_column(lit(column_head(colour, colours) if short else colour),
                          justify="right", min_width=3, no_wrap=True)
     table.add_column("Chips", justify="right", min_width=5, no_wrap=True)
-    if not narrow:  # the side's dollars: dropped on a narrow screen with many colours
+    if side:
         table.add_column("Side", justify="right", min_width=5, no_wrap=True)
     table.add_column("Ch", justify="right", min_width=2)
     table.add_column("", no_wrap=True)
     hand = data["hand"]
 
-    def cells(label: str, arc: str, chips: list[str], count: str, side: str, charges: str,
+    def cells(label: str, arc: str, chips: list[str], count: str, dollars: str, charges: str,
               note: str) -> list[str]:
-        return [label, arc, *chips, count, *([] if narrow else [side]), charges, note]
+        return [label, arc, *chips, count, *([dollars] if side else []), charges, note]
 
     for i, seat in enumerate(state.seats, 1):
         row = _chip_row(state, seat.name, colours)
@@ -110,7 +133,7 @@ def status(state: State, now: float | None = None) -> None:
         elif hand and seat.name in hand["all_in"]:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
-            note.append("[bold reverse]< to act[/]")
+            note.append("[bold reverse]<[/]" if brief else "[bold reverse]< to act[/]")
         table.add_row(*cells(f"{i} {lit(seat.name)}", to_roman(seat.arcanum), row,
                              str(state.stack(seat.name)),
                              short_money(state.side_chips(seat.name)),
@@ -121,7 +144,7 @@ def status(state: State, now: float | None = None) -> None:
                                  str(state.stack(seat.assistant)), "", "", ""), style="dim")
     fool_note = ""
     if hand and hand["to_act"] == state.fool:
-        fool_note = "to act (forced)"
+        fool_note = "< (forced)" if brief else "to act (forced)"
     table.add_row(*cells(f"  {lit(state.fool)} (Fool)", "0", _chip_row(state, state.fool, colours),
                          str(state.stack(state.fool)), short_money(state.stack(state.fool)),
                          "", fool_note), style="italic")
@@ -129,15 +152,7 @@ def status(state: State, now: float | None = None) -> None:
         table.add_row(*cells("  [bold]pot[/]", "", _chip_row(state, "pot", colours),
                              str(hand["pot"]), short_money(hand["pot"]), "", ""),
                       end_section=True)
-    table.show()
-    if hand:
-        _hand_table(hand, state.hand.hooded if state.hand else {})
-        say(_hand_line(state, hand))
-    if data["over"]:
-        say(f"[bold]The game is over (R18):[/] {lit(data['winner'] or 'nobody')} is the last "
-            "stakeholder holding chips.")
-    elif data["open_phase_due"]:
-        say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
+    return table
 
 
 def _hand_table(hand: HandView, hooded: dict[str, list[str]]) -> None:
