@@ -225,8 +225,17 @@ class PowersMachine(RuleBasedStateMachine):
         fits = [k for k in held if state.powers[k]["holder"] in hand.live
                 and self.fits(spec[k], state.powers[k]["holder"])]
         key = data.draw(st.sampled_from(fits if fits and data.draw(st.booleans()) else held))
-        who = state.powers[key]["holder"]
-        kind = spec[key]["effect"]["kind"]
+        if self.attempt(powers.use_power, state.powers[key]["holder"], key,
+                        **self.arguments(data, spec[key], state.powers[key]["holder"])):
+            self.uses += 1
+
+    def arguments(self, data: st.DataObject, spec: dict[str, Any], who: str) -> dict[str, Any]:
+        """What ``who`` gives a use of ``spec``: most often what its effect asks for (S12),
+        sometimes anything at all."""
+        state = self.state
+        hand = state.hand
+        assert hand is not None
+        kind = spec["effect"]["kind"]
         live = [p for p in hand.live if p != FOOL]
         others = [p for p in live if p != who] or STAKEHOLDERS
         to_act = betting.to_act(state, hand)
@@ -242,22 +251,21 @@ class PowersMachine(RuleBasedStateMachine):
             kw["target"] = target
         if "cards" in wants or anything:
             kw["cards"] = [card]
-        if kind == "reveal" and spec[key]["effect"].get("who") == "all":
+        if kind == "reveal" and spec["effect"].get("who") == "all":
             kw["cards"] = [f"{p}:{c}" for p, c in zip(live, free, strict=False)]
         if kind == "protect":
             kw["cards"] = data.draw(st.lists(st.sampled_from(up + free), min_size=1,
                                              max_size=2, unique=True))
         if "new" in wants or anything:
             kw["new"] = data.draw(st.sampled_from(free + hand.showing.get(target, [])))
-        if ("as" in wants and spec[key]["effect"].get("as") not in ("king", "mirror")
+        if ("as" in wants and spec["effect"].get("as") not in ("king", "mirror")
                 or anything):
             kw["as_card"] = data.draw(st.sampled_from(free + up))
         if "action" in wants or anything:
             kw["action"] = data.draw(st.sampled_from(["check", "bet", "call", "raise", "fold"]))
         if "folds" in wants or anything:
             kw["folds"] = data.draw(st.lists(st.sampled_from(others), max_size=1))
-        if self.attempt(powers.use_power, who, key, **kw) is not None:
-            self.uses += 1
+        return kw
 
     def fits(self, spec: dict[str, Any], who: str) -> bool:
         """Whether it is the power's moment (S11), roughly."""

@@ -86,25 +86,28 @@ def known(hand: HandState) -> Known:
                 counts.setdefault(target, {})[f["card"]] = f["counts"]
             for card in (f["card"], *f.get("needs", [])):
                 named.setdefault(target, []).append((str(card), str(f["power"])))
+    out = {card: (who, GIVEN) for who, cards in hand.forfeited.items() for card in cards}
+    out.update({card: (who, DISCARDED) for who, cards in hand.out.items() for card in cards})
     owners: dict[str, tuple[str, str]] = {}
     players: dict[str, Holding] = {}
+    # A card showing is its shower's, whatever a power named before it moved (Exchange of Vows).
+    showing = {c for cards in hand.showing.values() for c in cards}
     for name in hand.order:
         up = tuple(hand.showing.get(name, []))
-        hooded = tuple(c for c in hand.hooded.get(name, []) if c not in up)
+        # A card out of the hand (slid to the Fool, discarded) is known as no one's (R26, S21).
+        hooded = tuple(c for c in hand.hooded.get(name, []) if c not in up and c not in out)
         for card in up:
             owners.setdefault(card, (name, "up"))
         for card in hooded:
             owners.setdefault(card, (name, "hooded"))
         mine: list[str] = []
         for card, power in named.get(name, []):
-            if card not in up and card not in mine:
+            if card not in showing and card not in mine and card not in out:
                 mine.append(card)
                 owners.setdefault(card, (name, power))
         players[name] = Holding(up=up, hooded=hooded, named=tuple(mine),
                                 dead=tuple(dead.get(name, [])), counts_as=counts.get(name, {}),
                                 held=frozenset(held.get(name, set())))
-    out = {card: (who, GIVEN) for who, cards in hand.forfeited.items() for card in cards}
-    out.update({card: (who, DISCARDED) for who, cards in hand.out.items() for card in cards})
     return Known(players=players, owners=owners, out=out)
 
 

@@ -13,6 +13,8 @@ from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
 from referee.evening.events import Action, CardsFixed, EveningEvent
 from referee.evening.folds import fold_on, replay
+from referee.evening.known import DISCARDED
+from referee.evening.known import known as known_cards
 from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, copy, require_evening
 from referee.rules.cards import Card, parse_cards
@@ -81,21 +83,24 @@ def forfeited(hand: HandState) -> dict[str, str]:
 
 
 def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
-    """A card may show for one player only, and never after it went to the Fool (R8, R26)."""
-    from referee.evening.powers.constraints import claimed, discarded
-
-    thrown = discarded(hand)
-    if card.short in thrown:  # S21
+    """A card may show for one player only, never after it went to the Fool or a power threw
+    it away, and never when it is known as another player's face-down card (R8, R26, R44)."""
+    seen = known_cards(hand)
+    why = seen.out.get(card.short)
+    if why is not None and why[1] == DISCARDED:  # S21
         raise BadInput(f"{card.short} ({card.name}) was discarded by a power "
-                       f"({thrown[card.short]}); it is out of this hand (S21)", ruling="S21")
-    gone = forfeited(hand)
-    if card.short in gone:
-        raise BadInput(f"{card.short} ({card.name}) was given to the Fool by {gone[card.short]} "
+                       f"({why[0]}); it is out of this hand (S21)", ruling="S21")
+    if why is not None:
+        raise BadInput(f"{card.short} ({card.name}) was given to the Fool by {why[0]} "
                        "for a power; it is out of this hand (R26; --magic if a power changed "
                        "the cards)", ruling="R26")
-    owner, power = claimed(hand).get(card.short, (name, ""))
-    if owner != name:  # E56
-        raise BadInput(f"{card.short} ({card.name}) is {owner}'s: {power} named it as one of "
+    owner, how = seen.owners.get(card.short, (name, "up"))
+    if owner != name and how == "hooded":  # R44: a down card the console knows
+        raise BadInput(f"{card.short} ({card.name}) is {owner}'s: turned face down by a power "
+                       f"(hooded); a deck holds each card once (R8, R44; --magic if a power "
+                       "changed the cards)", ruling="R44")
+    if owner != name and how != "up":  # E56
+        raise BadInput(f"{card.short} ({card.name}) is {owner}'s: {how} named it as one of "
                        f"{owner}'s cards; a deck holds each card once (R8, E56; --magic if a "
                        "power changed the cards)", ruling="E56")
     other = taken.get(card.short)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from referee.errors import BadInput, IllegalAction
 from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerSpec
+from referee.evening.known import known
 from referee.evening.play import forfeited
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, State
@@ -130,9 +131,12 @@ class Use:
         if card in gone:
             raise self.fail(f"{card} is out of this hand (given up or discarded by "
                             f"{gone[card]}); it cannot be {whose}", "R8")
-        holder, power = constraints.claimed(self.hand).get(card, (owner, ""))
-        if holder != owner:
-            raise self.fail(f"{card} is {holder}'s ({power} named it as one of {holder}'s "
+        holder, how = known(self.hand).owners.get(card, (owner, "up"))
+        if holder != owner and how == "hooded":  # R44: a down card the console knows
+            raise self.fail(f"{card} is {holder}'s (turned face down by a power); it cannot be "
+                            f"{whose}", "R44")
+        if holder != owner and how != "up":
+            raise self.fail(f"{card} is {holder}'s ({how} named it as one of {holder}'s "
                             f"cards); it cannot be {whose}", "E56")
         return card
 

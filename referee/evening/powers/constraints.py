@@ -170,7 +170,9 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     for card in dead_cards(hand, name):
         if card in out:
             out.remove(card)
-    held_fast = [f for f in binding(hand, name, ("protect",)) if f["card"] not in cards]
+    gone = {c for cards_out in (*hand.forfeited.values(), *hand.out.values()) for c in cards_out}
+    held_fast = [f for f in binding(hand, name, ("protect",))  # slid or discarded: gone (R26)
+                 if f["card"] not in cards and f["card"] not in gone]
     if held_fast:  # E56: Hold Fast named them as the user's cards
         which = " and ".join(f["card"] for f in held_fast)
         raise BadInput(f"{name} held {which} fast ({held_fast[0]['power']}), so {name}'s "
@@ -225,21 +227,6 @@ def counted_hand(hand: HandState, name: str, cards: list[Card], magic: bool) -> 
 def discarded(hand: HandState) -> dict[str, str]:
     """Cards a power took out of the hand (discarded), and whose they were (S21)."""
     return {card: who for who, cards in hand.out.items() for card in cards}
-
-
-def claimed(hand: HandState) -> dict[str, tuple[str, str]]:
-    """E56, R8: face-down cards a power named as one player's (held fast, or a magic power's
-    cards), each with that player and the power. Such a card is theirs for the rest of the
-    hand: it shows for no one else and no power names it as another's."""
-    out: dict[str, tuple[str, str]] = {}
-    for f in hand.effects:
-        if f["kind"] not in ("protect", "counts_as"):
-            continue
-        owner = str(f["target"])
-        for card in (f["card"], *f.get("needs", [])):
-            if card not in hand.showing.get(owner, []):
-                out.setdefault(str(card), (owner, str(f["power"])))
-    return out
 
 
 def barred(state: State, assistant: str) -> str | None:

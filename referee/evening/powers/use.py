@@ -15,6 +15,7 @@ from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
+from referee.evening.known import known
 from referee.evening.play import follows
 from referee.evening.powers import constraints, effects
 from referee.evening.powers.builders import BUILD
@@ -151,6 +152,8 @@ def access(state: State, who: str, card_text: str,
     if len(hand.forfeited.get(name, [])) >= down:
         raise IllegalAction(f"{name} has given up all {down} of their face-down cards this hand; "
                             "powers come from cards dealt face down (R26)", ruling="R26")
+    _face_down_free(hand, name, card.short, down - len(hand.forfeited.get(name, []))
+                    + hand.shift.get(name, 0))
     orientation = match_name(orientation, ["upright", "reversed"], "orientation")
     spec = power_spec(state, card.rank, orientation)
     granted = spec["key"] not in state.powers
@@ -161,6 +164,21 @@ def access(state: State, who: str, card_text: str,
     # Whether the card is depleted now; it became so with this access when a power was granted.
     event["depleted"] = depleted(sim, card.rank)
     return [event]
+
+
+def _face_down_free(hand: HandState, name: str, card: str, held: int) -> None:
+    """R44, E56: the card slid may be one of ``name``'s face-down cards: no other player's
+    known card, and, when every one of the ``held`` cards ``name`` holds face down is known
+    (hooded, or named as theirs by a power), one of those."""
+    seen = known(hand)
+    owner, how = seen.owners.get(card, (name, ""))
+    if owner != name:
+        raise IllegalAction(f"{card} is {owner}'s ({how}); {name} cannot slide it (R8, E56)",
+                            ruling="E56")
+    mine = seen.of(name).down
+    if card not in mine and len(mine) >= held:
+        raise IllegalAction(f"{name}'s face-down cards are all known ({seen.described(name)}): "
+                            f"{card} is not one of them (R44)", ruling="R44")
 
 
 def _folded_by_answerable(hand: HandState, name: str) -> bool:
