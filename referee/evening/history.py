@@ -159,6 +159,7 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
     """
     out: HandTold | None = None
     last: HandTold | None = None
+    slid: list[tuple[int, StepTold]] = []  # cards slid, told with what they were slid for
     for cmd, text, events in commands:
         for at, event in enumerate(events):
             kind = event["kind"]
@@ -174,15 +175,26 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
             state = apply(state, event)
             if step is not None and out is not None:
                 # A power that puts the hand back as it stood (Second Thoughts, Mistrial) is
-                # told in the round it put back; any other step in the round it was made in.
+                # told in the round it put back, with the card slid for it in the same act
+                # (R38); any other step in the round it was made in.
                 if kind == "power_used" and state.hand is not None:
                     street = state.hand.round.street
+                if kind == "power_accessed":
+                    slid.append((street, step))
+                    continue
+                for _, card in slid:
+                    _in_round(out, street, card)
+                slid.clear()
                 _in_round(out, street, step)
             elif kind == "showdown" and out is not None:
                 out["showdown"] = _showdown(cmd, event)
                 if no is None or out["no"] == no:
                     last = out
                 out = None
+        for street, card in slid:  # slid for nothing used in the same act
+            if out is not None:
+                _in_round(out, street, card)
+        slid.clear()
         if no is not None and last is not None:
             break
     if last is None:
