@@ -195,7 +195,9 @@ def _skip(state: State, hand: HandState, e: PowerUsed) -> None:
 
 def _turn(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
     def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
-        more = {"moves": [e["action"]]} if kind == "only" else {}
+        more: dict[str, Any] = {"moves": [e["action"]]} if kind == "only" else {}
+        if kind == "only" and "amount" in e:
+            more["amount"] = e["amount"]  # E163
         hand.effects.append(_effect(e, kind, TURN, e["target"], **more))
     return fold_in
 
