@@ -362,9 +362,11 @@ def _line(step: StepTold, room: bool) -> str | None:
     if step["kind"] == "power_used":
         on = f" on {step['target']}" if step.get("target") else ""
         line = f"{name} uses {step['power']}{on}"
+        if not room and step["summary"]:
+            line += f": {step['summary']}"
         if step.get("cancelled"):
-            return line + f", cancelled by {step['cancelled']} before it took effect"
-        return line if room or not step["summary"] else f"{line}: {step['summary']}"
+            line += f"; cancelled by {step['cancelled']} before it took effect"
+        return line
     if step["kind"] == "power_accessed":
         if room:
             return None

@@ -105,3 +105,28 @@ def test_e136_the_wall_tells_no_card_slid_and_no_power_account(gm: GM, db: Path)
     assert not any("slides" in line for line in wall)
     assert "  Ed uses Second Thoughts on Cy" in wall  # what it did is told by the moves
     assert "  Cy bets 2; taken back by Second Thoughts, 2 chips back to Cy" in wall
+
+
+def test_e135_s15_a_power_cancelled_is_told_so_where_it_was_used(gm: GM) -> None:
+    gm("new", "--fool", "Max", *SEATS)
+    for helper, soul, name, arcanum in GUESSES:
+        gm("soul", "guess", helper, soul, "--name", name, "--arcanum", arcanum)
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC KW", "Ed: KS KP", "Ada: 5P 7C", "Max: AC 6W 7S QP")
+    gm("power", "use", "Ada", "compulsion", "--access", "I", "--action", "bet 4")
+    gm("power", "use", "Cy", "mistrial", "--access", "XI")
+    gm("bet", "Cy", "3")  # Compulsion took no effect
+    gm("fold", "Ed")
+    gm("fold", "Ada")
+    gm("hand", "showdown", "Cy: 6C 8C 9S PS", "Max: QW 10S 2P")
+    lines = gm("hand", "history").output.splitlines()
+    first = lines.index("Round 1: Cy KC KW; Ed KS KP; Ada 5P 7C; Max AC 6W 7S QP")
+    assert lines[first + 1:first + 6] == [
+        "  Ada slides I to the Fool for Compulsion",
+        "  Ada uses Compulsion on Cy: Cy must bet 4 on this turn; cancelled by Mistrial before "
+        "it took effect",
+        "  Cy slides XI to the Fool for Mistrial",
+        "  Cy uses Mistrial on Ada: Compulsion of Ada is cancelled before it takes effect; it is "
+        "spent and its 2 Charges are lost",
+        "  Cy bets 3"]
