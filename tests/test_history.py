@@ -1,7 +1,8 @@
 """A hand told again (E135), over random hands: the history lists the log's events of a hand,
-each once, in the log's order, each round told once and in order, and its books replay: the
-antes, the chips of every move not taken back and the tolls not cancelled are the pots paid
-and the chips that went back.
+each once, in the log's order, each round told once and in order, and its books replay to the
+status after the hand: each person's chips before it, less the ante, the chips of every move
+not taken back and the tolls not cancelled, plus the pots' shares and the chips that went
+back, are their chips after it.
 
 Pure: each hand is dealt from a shuffled deck and played by the commands of
 ``referee.evening`` as a GM would type them: moves, up cards fixed, cards slid for powers
@@ -61,7 +62,11 @@ class Table:
         self.cards: dict[str, list[str]] = {}
         self.deck: list[str] = []
         self.slid: dict[str, list[str]] = {}
+        self.stacks: dict[int, list[dict[str, int]]] = {}  # each hand: chips before and after
         self.record("new", lambda s: copy.deepcopy(OPENING))
+
+    def chips(self) -> dict[str, int]:
+        return {p: self.state.stack(p) for p in [*(s.name for s in self.state.seats), FOOL]}
 
     def record(self, text: str, fn: Any, *args: Any, **kw: Any) -> bool:
         """One command: its events folded and logged, or refused and nothing logged."""
@@ -75,19 +80,21 @@ class Table:
         self.log.append((len(self.log) + 1, text, events))
         return True
 
-    def deal(self, deck: list[str], majors: list[str], open_phase: bool) -> bool:
-        """A hand dealt; False when none can be (the game is over, R18)."""
+    def deal(self, deck: list[str], majors: list[str], open_phase: bool) -> int | None:
+        """A hand dealt, its number; None when none can be (the game is over, R18)."""
+        before = self.chips()
         if not self.record("hand start", play.start_hand, now=0.0, open_phase=open_phase):
-            return False
+            return None
         hand = self.state.hand
         assert hand is not None
+        self.stacks[hand.no] = [before]
         deck = list(deck)
         for i, major in enumerate(majors):  # the first down card of each stakeholder
             at = deck.index(major)
             deck[7 * i], deck[at] = deck[at], deck[7 * i]
         self.cards = {name: deck[7 * i:7 * i + 7] for i, name in enumerate(hand.order)}
         self.deck, self.slid = deck[7 * len(hand.order):], {}
-        return True
+        return hand.no
 
     def up(self, name: str, street: int) -> list[str]:
         player, fool = betting.UP_CARDS[street]
@@ -136,14 +143,14 @@ def _step(data: st.DataObject, t: Table) -> None:
             t.cards[who][t.cards[who].index(old)] = new
             t.deck.remove(new)
     elif stakeholders:
-        options = _powers(t, hand, stakeholders)
-        answers = [o for o in options
-                   if powers.find_power(t.state, o[1])["timing"].startswith("answer")]
+        usable = _powers(t, hand, stakeholders)
+        answers = [u for u in usable
+                   if powers.find_power(t.state, u[1])["timing"].startswith("answer")]
         if hand.answerable is not None and answers and data.draw(st.booleans()):
-            options = answers  # Second Thoughts and Mistrial, while there is what they answer
-        if not options:
+            usable = answers  # Second Thoughts and Mistrial, while there is what they answer
+        if not usable:
             return
-        who, key, card = data.draw(st.sampled_from(options))
+        who, key, card = data.draw(st.sampled_from(usable))
         others = [p for p in t.state.stakeholders if p != who]
         kw: dict[str, Any] = {
             "target": data.draw(st.one_of(st.none(), st.sampled_from(others))),
@@ -167,8 +174,8 @@ def _powers(t: Table, hand: Any, stakeholders: list[str]) -> list[tuple[str, str
     to_act = betting.to_act(t.state, hand)
     out: list[tuple[str, str, str | None]] = []
     for who in stakeholders:
-        mine = [(k, None) for k, p in t.state.powers.items()
-                if p["holder"] == who and not p["used"]]
+        mine: list[tuple[str, str | None]] = [(k, None) for k, p in t.state.powers.items()
+                                              if p["holder"] == who and not p["used"]]
         mine += [(powers.power_spec(t.state, parse_card(card).rank, way)["key"], card)
                  for card in t.down_majors(who) for way in ("upright", "reversed")]
         for key, card in mine:
@@ -194,7 +201,9 @@ def _finish(t: Table) -> bool:
         options = betting.options(t.state, hand)
         assert options is not None, betting.act_hint(t.state, hand)
         action = next(m for m in ("check", "call", "fold", *options.moves) if m in options.moves)
-        assert t.record(action, play.act_said, None, action)
+        forced = [f["amount"] for f in hand.effects  # E163: Compulsion's chips
+                  if f["target"] == options.name and "amount" in f]
+        assert t.record(action, play.act_said, None, action, *forced[:1])
     return False
 
 
@@ -227,7 +236,8 @@ def test_e135_the_history_lists_the_hand_as_the_log_has_it(
     for deck in decks:
         majors = data.draw(st.lists(st.sampled_from(MAJORS), min_size=3, max_size=3,
                                     unique=True))
-        if not t.deal(deck, majors, open_phase):
+        no = t.deal(deck, majors, open_phase)
+        if no is None:
             break
         for _ in range(data.draw(st.integers(0, 40))):
             if t.state.hand is None or t.state.hand.betting_over:
@@ -236,6 +246,7 @@ def test_e135_the_history_lists_the_hand_as_the_log_has_it(
         if not _finish(t):
             event("a showdown refused")
             return
+        t.stacks[no].append(t.chips())
     sp = spec("evening")
     for no, logged in _told_in_the_log(t.log).items():
         told = hand_history(t.log, sp.empty(), sp.apply, no)
@@ -244,15 +255,26 @@ def test_e135_the_history_lists_the_hand_as_the_log_has_it(
             [entry[:4] for entry in logged]
         streets = [r["street"] for r in told["rounds"]]
         assert streets == sorted(set(streets)), streets  # each round once, in order
-        tolls = sum(sum(c.values()) for s, (*_, e) in zip(steps, logged, strict=True)
-                    if s["kind"] == "power_used" and not s.get("cancelled")
-                    for c in e.get("paid", {}).values())
-        put_in = sum(s["chips"] for s in steps if s["kind"] == "action"
-                     and not s.get("taken_back"))
+        # The books replay: each person's chips before the hand, less the ante, the moves
+        # not taken back and the tolls not cancelled, plus the shares and the chips back, are
+        # their chips after it; and what went in is what the pots paid out.
+        paid = {p: told["antes"].get(p, 0) for p in t.stacks[no][0]}
+        for s, (*_, e) in zip(steps, logged, strict=True):
+            if s["kind"] == "action" and not s.get("taken_back"):
+                paid[s["name"]] += s["chips"]
+            elif s["kind"] == "power_used" and not s.get("cancelled"):
+                for payer, c in e.get("paid", {}).items():
+                    paid[payer] += sum(c.values())
         showdown = told["showdown"]
         assert showdown is not None
-        assert sum(told["antes"].values()) + put_in + tolls == \
-            sum(p["size"] for p in showdown["pots"]) + sum(showdown["returned"].values())
+        back = dict(showdown["returned"])
+        for pot in showdown["pots"]:
+            assert sum(pot["shares"].values()) == pot["size"]
+            for winner, n in pot["shares"].items():
+                back[winner] = back.get(winner, 0) + n
+        assert sum(paid.values()) == sum(back.values())
+        before, after = t.stacks[no]
+        assert {p: n - paid[p] + back.get(p, 0) for p, n in before.items()} == after
         for s in steps:
             if s["kind"] == "action" and "by" in s:
                 assert s["to"] - s["by"] >= 0 and s["by"] >= 1

@@ -1,6 +1,6 @@
 """The past on demand (E134-E136): the evening as it stood after a command, a finished hand
-move by move. Pure: the commands come in as (number, text, events), oldest first, and are
-folded here with the stream's own ``apply``.
+as it happened, each step where the log has it. Pure: the commands come in as (number, text,
+events), oldest first, and are folded here with the stream's own ``apply``.
 """
 
 from __future__ import annotations

@@ -101,7 +101,9 @@ def test_e136_the_wall_tells_no_card_slid_and_no_power_account(gm: GM, db: Path)
     lines = _told(gm)
     assert any("slides XX" in line for line in lines)
     gm("room", "replay", "1")
-    wall = build_frame(db)["replay"]["lines"]
+    replay = build_frame(db)["replay"]
+    assert replay is not None
+    wall = replay["lines"]
     assert not any("slides" in line for line in wall)
     assert "  Ed uses Second Thoughts on Cy" in wall  # what it did is told by the moves
     assert "  Cy bets 2; taken back by Second Thoughts, 2 chips back to Cy" in wall
