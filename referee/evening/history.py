@@ -6,9 +6,10 @@ events), oldest first, and are folded here with the stream's own ``apply``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Literal, NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, cast
 
 from referee.errors import BadInput
+from referee.evening.events import EveningEvent, Showdown
 from referee.evening.state import Answerable, HandState, State
 from referee.names import plural
 from referee.streams import Event
@@ -170,7 +171,7 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
             hand = state.hand
             step = None
             if out is not None and hand is not None and kind in TOLD:
-                step = _step(out, state, hand, cmd, at, text, event)
+                step = _step(out, state, hand, cmd, at, text, cast(EveningEvent, event))
                 street = hand.round.street  # the fold may change ``hand`` in place
             state = apply(state, event)
             if step is not None and out is not None:
@@ -187,7 +188,7 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
                 slid.clear()
                 _in_round(out, street, step)
             elif kind == "showdown" and out is not None:
-                out["showdown"] = _showdown(cmd, event)
+                out["showdown"] = _showdown(cmd, cast(Showdown, event))
                 if no is None or out["no"] == no:
                     last = out
                 out = None
@@ -210,11 +211,11 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
 
 
 def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text: str,
-          event: Event) -> StepTold:
+          event: EveningEvent) -> StepTold:
     """The step ``event`` tells, read against the state before it; a power that takes back
     or cancels what came before marks it so in the steps already told."""
-    kind, name = event["kind"], event["name"]
-    if kind == "action":
+    if event["kind"] == "action":
+        name = event["name"]
         move: MoveTold = {"kind": "action", "cmd": cmd, "at": at, "name": name,
                           "action": event["action"], "chips": sum(event["chips"].values()),
                           "all_in": event["all_in"], "auto": event["auto"]}
@@ -227,8 +228,8 @@ def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text:
         if event.get("power"):
             move["power"] = event["power"]
         return move
-    if kind == "power_used":
-        title = event.get("title") or event["power"]
+    if event["kind"] == "power_used":
+        name, title = event["name"], event.get("title") or event["power"]
         effect = event.get("effect")
         answer = hand.answerable
         if effect in ("take_back", "cancel") and answer is not None:
@@ -241,14 +242,15 @@ def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text:
         return {"kind": "power_used", "cmd": cmd, "at": at, "name": name, "power": title,
                 "target": event.get("target"), "summary": event.get("summary", ""),
                 "text": text}
-    if kind == "power_accessed":
-        return {"kind": "power_accessed", "cmd": cmd, "at": at, "name": name,
+    if event["kind"] == "power_accessed":
+        return {"kind": "power_accessed", "cmd": cmd, "at": at, "name": event["name"],
                 "card": event["card"], "power": _title(state, event["power"]),
                 "granted": event["granted"], "depleted": event["depleted"]}
-    if kind == "cards_fixed":
-        return {"kind": "cards_fixed", "cmd": cmd, "at": at, "name": name, "old": event["old"],
-                "new": event["new"], "cards": list(event["cards"])}
-    return {"kind": "cards_shown", "cmd": cmd, "at": at, "name": name,
+    if event["kind"] == "cards_fixed":
+        return {"kind": "cards_fixed", "cmd": cmd, "at": at, "name": event["name"],
+                "old": event["old"], "new": event["new"], "cards": list(event["cards"])}
+    assert event["kind"] == "cards_shown", event  # TOLD
+    return {"kind": "cards_shown", "cmd": cmd, "at": at, "name": event["name"],
             "cards": list(event["cards"])}
 
 
@@ -293,7 +295,7 @@ def _title(state: State, key: str) -> str:
     return next((p["name"] for p in state.scenario.get("powers", []) if p["key"] == key), key)
 
 
-def _showdown(cmd: int, event: Event) -> ShowdownTold:
+def _showdown(cmd: int, event: Showdown) -> ShowdownTold:
     return {"cmd": cmd, "hands": {p: list(c) for p, c in event["hands"].items()},
             "best": {p: str(b.get("category", "")).replace("_", " ") for p, b in
                      event["best"].items()} if event.get("best") else {},

@@ -195,10 +195,10 @@ def _skip(state: State, hand: HandState, e: PowerUsed) -> None:
 
 def _turn(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
     def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
-        more: dict[str, Any] = {"moves": [e["action"]]} if kind == "only" else {}
-        if kind == "only" and "amount" in e:
-            more["amount"] = e["amount"]  # E163
+        more = {"moves": [e["action"]]} if kind == "only" else {}
         hand.effects.append(_effect(e, kind, TURN, e["target"], **more))
+        if kind == "only" and "amount" in e:
+            hand.effects[-1]["amount"] = e["amount"]  # E163: the chips forced too
     return fold_in
 
 
