@@ -46,7 +46,7 @@ def state_at(seq: int, path: Path | None = None) -> tuple[State, float]:
 
 
 def read_history(no: int | None, path: Path | None = None) -> HandTold:
-    """Hand ``no`` (the last finished one when None) move by move (E135)."""
+    """Hand ``no`` (the last finished one when None) as it happened (E135)."""
     from referee.evening import history  # not at the top, as above
     from referee.evening.state import require_evening
     from referee.storage.store import open_evening
@@ -65,8 +65,8 @@ def hand_history(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")
                        ] = False,
 ) -> None:
-    """A finished hand move by move: the deal, each round's up cards and moves, the powers,
-    the pots and the showdown (E135)."""
+    """A finished hand as it happened: the deal, then each round's up cards, moves, powers
+    and fixes in the log's order, the showdown and each pot's shares (E135)."""
     from referee.evening.history import history_lines  # not at the top, as above
 
     data = read_history(no)

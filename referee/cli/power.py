@@ -67,7 +67,8 @@ def power_use(
         "--as", help="The card it counts as until the hand ends (magic, R8).")] = None,
     action: Annotated[str | None, typer.Option(
         "--action", help="The action forced (Compulsion), or the bet or raise made with the "
-        "power (Iron Rule).")] = None,
+        "power (Iron Rule); in the open phase with its chips as `raise` reads them: "
+        "'raise 5', 'bet all' (E163).")] = None,
     fold: Annotated[list[str] | None, typer.Option(
         "--fold", help="The Reaper's Toll: a stakeholder who folds rather than pay.")] = None,
     seed: Annotated[int | None, typer.Option(

@@ -331,9 +331,8 @@ def verify_turn(state: State, hand: HandState, name: str, action: str,
     if left is not None and action not in left.moves:
         raise IllegalAction(f"{name} may not {action} now: {name} must "
                             f"{' or '.join(left.moves)} ({left.powers}, S17)", ruling="S17")
-    if left is not None and left.one_chip and action == "bet" and amount not in (None, 1):
-        raise IllegalAction(f"{name} must bet one chip or fold ({left.powers}, S17)",
-                            ruling="S17")
+    if left is not None and (wrong := left.wrong_chips(name, action, amount)):  # S17, E163
+        raise IllegalAction(wrong, ruling="S17")
 
 
 def verify_check(state: State, hand: HandState, name: str, amount: int | None = None,

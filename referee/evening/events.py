@@ -357,6 +357,7 @@ PowerUsed = TypedDict("PowerUsed", {
     "folded": list[str],             # toll: who folded rather than pay
     "passed": bool,                  # skip: the turn passed with a check
     "action": str,                   # force: the move forced
+    "amount": int,                   # force: the chips of the bet or raise forced (E163)
     "street": int,                   # the round a round-long effect binds
     "who": str,                      # opener: self or lowest
     "card": str,

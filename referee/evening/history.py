@@ -1,15 +1,17 @@
 """The past on demand (E134-E136): the evening as it stood after a command, a finished hand
-move by move. Pure: the commands come in as (number, text, events), oldest first, and are
-folded here with the stream's own ``apply``.
+as it happened, each step where the log has it. Pure: the commands come in as (number, text,
+events), oldest first, and are folded here with the stream's own ``apply``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict, cast
 
 from referee.errors import BadInput
-from referee.evening.state import State
+from referee.evening.events import EveningEvent, Showdown
+from referee.evening.state import Answerable, HandState, State
+from referee.names import plural
 from referee.streams import Event
 
 Commands = Iterable[tuple[int, str, list[Event]]]
@@ -17,41 +19,83 @@ Apply = Callable[[State, Event], State]
 
 
 class MoveTold(TypedDict):
+    """A betting move (``action``). A bet or raise reads as its command reads it: ``by``, the
+    amount typed (``raise Tomas 8``), and ``to``, the round's bet it makes."""
+
+    kind: Literal["action"]
     cmd: int
+    at: int                               # the event's place among its command's events
     name: str
     action: str
-    chips: int
+    chips: int                            # the chips the move put in
+    by: NotRequired[int]
+    to: NotRequired[int]
     all_in: bool
     auto: bool
-    power: NotRequired[str]
+    why: NotRequired[str]                 # a forced move: why (R15, S18)
+    power: NotRequired[str]               # made with a power (Iron Rule)
+    taken_back: NotRequired[str]          # the power that took it back, chips and all
+
+
+class PowerTold(TypedDict):
+    kind: Literal["power_used"]
+    cmd: int
+    at: int
+    name: str
+    power: str
+    target: str | None
+    summary: str                          # what the power did, as the console said it
+    text: str                             # the command as typed
+    cancelled: NotRequired[str]           # the power that cancelled it before it took effect
+
+
+class AccessTold(TypedDict):
+    kind: Literal["power_accessed"]
+    cmd: int
+    at: int
+    name: str
+    card: str                             # the face-down major slid to the Fool (R26)
+    power: str
+    granted: bool
+    depleted: bool
+
+
+class FixTold(TypedDict):
+    kind: Literal["cards_fixed"]
+    cmd: int
+    at: int
+    name: str
+    old: str
+    new: str
+    cards: list[str]                      # the up cards showing after the correction
+
+
+class ShownTold(TypedDict):
+    kind: Literal["cards_shown"]
+    cmd: int
+    at: int
+    name: str
+    cards: list[str]                      # every up card so far (E25)
+
+
+#: One thing that happened in a hand, where the log has it (E135).
+StepTold = MoveTold | PowerTold | AccessTold | FixTold | ShownTold
+
+#: The kinds of event a hand's rounds tell, each as one step in the log's order (E135).
+TOLD = ("cards_shown", "cards_fixed", "power_accessed", "action", "power_used")
 
 
 class RoundTold(TypedDict):
     street: int
     up: dict[str, list[str]]              # each player's up cards given in the round
-    moves: list[MoveTold]
-
-
-class PowerTold(TypedDict):
-    cmd: int
-    street: int
-    name: str
-    power: str
-    target: str | None
-    text: str                             # the command as typed
-
-
-class FixTold(TypedDict):
-    cmd: int
-    name: str
-    old: str
-    new: str
+    steps: list[StepTold]                 # what happened in it, in the log's order
 
 
 class PotTold(TypedDict):
     name: str | None
     size: int
     winners: list[str]
+    shares: dict[str, int]                # what each winner took
     why: str | None
 
 
@@ -71,8 +115,6 @@ class HandTold(TypedDict):
     order: list[str]
     antes: dict[str, int]
     rounds: list[RoundTold]
-    powers: list[PowerTold]
-    fixes: list[FixTold]
     showdown: ShowdownTold | None
 
 
@@ -108,59 +150,52 @@ def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
 
 def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
                  ) -> HandTold:
-    """Hand ``no`` (the last finished one if None) move by move (E135): its deal, each
-    round's up cards and moves, the powers used, the pots and the showdown.
+    """Hand ``no`` (the last finished one if None) as it happened (E135): its deal, then
+    each round's up cards and every step of it in the log's order (moves, powers slid for
+    and used, corrections), a move taken back marked so with its chips, then the showdown
+    and each pot's shares.
 
     Raises:
         BadInput: no such hand finished yet.
     """
     out: HandTold | None = None
     last: HandTold | None = None
+    slid: list[tuple[int, StepTold]] = []  # cards slid, told with what they were slid for
     for cmd, text, events in commands:
-        for event in events:
+        for at, event in enumerate(events):
             kind = event["kind"]
             if kind == "hand_started":
                 out = {"no": event["no"], "phase": event["phase"], "order": list(event["order"]),
                        "antes": {p: sum(c.values()) for p, c in event["antes"].items()},
-                       "rounds": [], "powers": [], "fixes": [], "showdown": None}
+                       "rounds": [], "showdown": None}
             hand = state.hand
-            if out is not None and hand is not None:
-                street = hand.round.street
-                rounds = out["rounds"]
-                if not rounds or rounds[-1]["street"] != street:
-                    rounds.append({"street": street, "up": {}, "moves": []})
-                current = rounds[-1]
-                if kind == "cards_shown":
-                    current["up"][event["name"]] = list(event["cards"])
-                elif kind == "cards_fixed":
-                    out["fixes"].append({"cmd": cmd, "name": event["name"], "old": event["old"],
-                                         "new": event["new"]})
-                    current["up"][event["name"]] = list(event["cards"])
-                elif kind == "action":
-                    move: MoveTold = {"cmd": cmd, "name": event["name"], "action": event["action"],
-                            "chips": sum(event["chips"].values()),
-                            "all_in": event["all_in"], "auto": event["auto"]}
-                    if event.get("power"):
-                        move["power"] = event["power"]
-                    current["moves"].append(move)
-                elif kind == "power_used":
-                    out["powers"].append({"cmd": cmd, "street": street, "name": event["name"],
-                                          "power": event.get("title") or event["power"],
-                                          "target": event.get("target"), "text": text})
-                elif kind == "showdown":
-                    out["showdown"] = {
-                        "cmd": cmd, "hands": {p: list(c) for p, c in event["hands"].items()},
-                        "best": {p: str(b.get("category", "")).replace("_", " ") for p, b in
-                                 event["best"].items()} if event.get("best") else {},
-                        "returned": {p: sum(c.values()) for p, c in event["returned"].items()},
-                        "pots": [{"name": p.get("name"), "size": sum(p["chips"].values()),
-                                  "winners": list(p["winners"]), "why": p.get("why")}
-                                 for p in event["pots"]]}
+            step = None
+            if out is not None and hand is not None and kind in TOLD:
+                step = _step(out, state, hand, cmd, at, text, cast(EveningEvent, event))
+                street = hand.round.street  # the fold may change ``hand`` in place
             state = apply(state, event)
-            if kind == "showdown" and out is not None:
+            if step is not None and out is not None:
+                # A power that puts the hand back as it stood (Second Thoughts, Mistrial) is
+                # told in the round it put back, with the card slid for it in the same act
+                # (R38); any other step in the round it was made in.
+                if kind == "power_used" and state.hand is not None:
+                    street = state.hand.round.street
+                if kind == "power_accessed":
+                    slid.append((street, step))
+                    continue
+                for _, card in slid:
+                    _in_round(out, street, card)
+                slid.clear()
+                _in_round(out, street, step)
+            elif kind == "showdown" and out is not None:
+                out["showdown"] = _showdown(cmd, cast(Showdown, event))
                 if no is None or out["no"] == no:
                     last = out
                 out = None
+        for street, card in slid:  # slid for nothing used in the same act
+            if out is not None:
+                _in_round(out, street, card)
+        slid.clear()
         if no is not None and last is not None:
             break
     if last is None:
@@ -172,31 +207,124 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
                         "under way") + " (E135)", ruling="E135")
     for rnd in last["rounds"]:
         rnd["up"] = {p: rnd["up"][p] for p in last["order"] if p in rnd["up"]}
-    last["rounds"] = [r for r in last["rounds"] if r["up"] or r["moves"]]
     return last
 
 
-def history_lines(h: HandTold) -> list[str]:
-    """The hand told in lines, for the console and the wall (E135, E136)."""
+def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text: str,
+          event: EveningEvent) -> StepTold:
+    """The step ``event`` tells, read against the state before it; a power that takes back
+    or cancels what came before marks it so in the steps already told."""
+    if event["kind"] == "action":
+        name = event["name"]
+        move: MoveTold = {"kind": "action", "cmd": cmd, "at": at, "name": name,
+                          "action": event["action"], "chips": sum(event["chips"].values()),
+                          "all_in": event["all_in"], "auto": event["auto"]}
+        committed = hand.round.committed.get(name, 0) + move["chips"]
+        if event["action"] in ("bet", "raise") and committed > hand.round.bet:
+            # As `raise NAME N` reads N: chips over the round's bet, to a bet of ``to``.
+            move["by"], move["to"] = committed - hand.round.bet, committed
+        if event.get("why"):
+            move["why"] = event["why"]
+        if event.get("power"):
+            move["power"] = event["power"]
+        return move
+    if event["kind"] == "power_used":
+        name, title = event["name"], event.get("title") or event["power"]
+        effect = event.get("effect")
+        answer = hand.answerable
+        if effect in ("take_back", "cancel") and answer is not None:
+            _undo(out, answer, title)
+        elif effect == "no_raises":  # Iron Rule: the bet or raise it came with, this command's
+            mine = [m for m in _steps(out) if m["kind"] == "action" and m["cmd"] == cmd
+                    and m["name"] == name and not m["auto"]]
+            if mine:
+                mine[-1]["power"] = title
+        return {"kind": "power_used", "cmd": cmd, "at": at, "name": name, "power": title,
+                "target": event.get("target"), "summary": event.get("summary", ""),
+                "text": text}
+    if event["kind"] == "power_accessed":
+        return {"kind": "power_accessed", "cmd": cmd, "at": at, "name": event["name"],
+                "card": event["card"], "power": _title(state, event["power"]),
+                "granted": event["granted"], "depleted": event["depleted"]}
+    if event["kind"] == "cards_fixed":
+        return {"kind": "cards_fixed", "cmd": cmd, "at": at, "name": event["name"],
+                "old": event["old"], "new": event["new"], "cards": list(event["cards"])}
+    assert event["kind"] == "cards_shown", event  # TOLD
+    return {"kind": "cards_shown", "cmd": cmd, "at": at, "name": event["name"],
+            "cards": list(event["cards"])}
+
+
+def _undo(out: HandTold, answer: Answerable, title: str) -> None:
+    """S15: Second Thoughts puts the hand back as it stood before the bet it answers,
+    Mistrial as it stood before the power it cancels: that step, and every move after it
+    (the Fool's forced moves), are marked with the power that undid them."""
+    steps = _steps(out)
+    for i in range(len(steps) - 1, -1, -1):
+        step = steps[i]
+        if step["name"] != answer["by"]:
+            continue
+        if answer["kind"] == "bet" and step["kind"] == "action" and not step["auto"] \
+                and "taken_back" not in step and step["action"] in ("bet", "raise"):
+            break
+        if answer["kind"] == "power" and step["kind"] == "power_used" \
+                and "cancelled" not in step:
+            step["cancelled"] = title
+            break
+    else:
+        return
+    for later in steps[i:]:
+        if later["kind"] == "action":
+            later["taken_back"] = title
+
+
+def _steps(out: HandTold) -> list[StepTold]:
+    return [step for rnd in out["rounds"] for step in rnd["steps"]]
+
+
+def _in_round(out: HandTold, street: int, step: StepTold) -> None:
+    rounds = out["rounds"]
+    if not rounds or rounds[-1]["street"] != street:
+        rounds.append({"street": street, "up": {}, "steps": []})
+    rounds[-1]["steps"].append(step)
+    if step["kind"] in ("cards_shown", "cards_fixed"):
+        rounds[-1]["up"][step["name"]] = list(step["cards"])
+
+
+def _title(state: State, key: str) -> str:
+    """A power of the evening's set by its name (E57); the key if the set lacks it."""
+    return next((p["name"] for p in state.scenario.get("powers", []) if p["key"] == key), key)
+
+
+def _showdown(cmd: int, event: Showdown) -> ShowdownTold:
+    return {"cmd": cmd, "hands": {p: list(c) for p, c in event["hands"].items()},
+            "best": {p: str(b.get("category", "")).replace("_", " ") for p, b in
+                     event["best"].items()} if event.get("best") else {},
+            "returned": {p: sum(c.values()) for p, c in event["returned"].items()},
+            "pots": [{"name": p.get("name"), "size": sum(p["chips"].values()),
+                      "winners": list(p["winners"]),
+                      "shares": {w: sum(c.values()) for w, c in p.get("shares", {}).items()},
+                      "why": p.get("why")} for p in event["pots"]]}
+
+
+def history_lines(h: HandTold, *, room: bool = False) -> list[str]:
+    """The hand told in lines, in the log's order, for the console (E135) and, with
+    ``room``, for the wall (E136): there no card slid to the Fool and no power's own
+    account (which may name a down card of a player who folded) is told."""
     antes = sum(h["antes"].values())
     lines = [f"Hand {h['no']} ({h['phase']} phase), dealt to {', '.join(h['order'])}"
              + (f"; antes {antes}" if antes else "")]
-    done: set[int] = set()
     for rnd in h["rounds"]:
-        lines.append(f"Round {rnd['street']}: " + "; ".join(
-            f"{p} {' '.join(c)}" for p, c in rnd["up"].items()))
-        for m in rnd["moves"]:
-            extra = (" all-in" if m["all_in"] else "") + (" (forced)" if m["auto"] else "") \
-                + (f" ({m['power']})" if m.get("power") else "")
-            amount = f" {m['chips']}" if m["chips"] else ""
-            lines.append(f"  {m['name']} {_verb(m['action'])}{amount}{extra}")
-        for p in h["powers"]:
-            if p["street"] == rnd["street"] and p["cmd"] not in done:
-                done.add(p["cmd"])
-                on = f" on {p['target']}" if p.get("target") else ""
-                lines.append(f"  {p['name']} uses {p['power']}{on}")
-    for f in h["fixes"]:
-        lines.append(f"  fixed: {f['name']}'s {f['old']} was {f['new']}")
+        steps = rnd["steps"]
+        first = next((i for i, s in enumerate(steps) if s["kind"] != "cards_shown"),
+                     len(steps))
+        dealt = {s["name"]: s["cards"] for s in steps[:first] if s["kind"] == "cards_shown"}
+        dealt = {p: dealt[p] for p in h["order"] if p in dealt}
+        lines.append(f"Round {rnd['street']}" + (": " + "; ".join(
+            f"{p} {' '.join(c)}" for p, c in dealt.items()) if dealt else ""))
+        for step in steps[first:]:
+            line = _line(step, room)
+            if line is not None:
+                lines.append(f"  {line}")
     sd = h["showdown"]
     if sd:
         for name, cards in sd["hands"].items():
@@ -206,9 +334,51 @@ def history_lines(h: HandTold) -> list[str]:
             if n:
                 lines.append(f"  {n} uncalled back to {name}")
         for pot in sd["pots"]:
-            lines.append(f"{pot['name'] or 'pot'} {pot['size']} to "
-                         f"{', '.join(pot['winners']) or 'no one'}")
+            name, winners = pot["name"] or "pot", pot["winners"]
+            if len(winners) > 1:  # R11: a split pot, each share as it was paid
+                lines.append(f"{name} {pot['size']}: " + ", ".join(
+                    f"{w} {pot['shares'].get(w, 0)}" for w in winners))
+            else:
+                lines.append(f"{name} {pot['size']} to {', '.join(winners) or 'no one'}")
     return lines
+
+
+def _line(step: StepTold, room: bool) -> str | None:
+    """One step in words; None for what the wall does not tell."""
+    name = step["name"]
+    if step["kind"] == "action":
+        action = step["action"]
+        line = f"{name} {_verb(action)}"
+        if "by" in step and action == "raise":  # as `raise NAME N` reads N
+            line += f" {step['by']}, to {step['to']}"
+        elif step["chips"]:
+            line += f" {step['chips']}"
+        line += ", all-in" if step["all_in"] else ""
+        line += f", with {step['power']}" if step.get("power") else ""
+        if step["auto"]:
+            line += f" (forced: {step['why']})" if step.get("why") else " (forced)"
+        if step.get("taken_back"):
+            line += f"; taken back by {step['taken_back']}" + (
+                f", {plural(step['chips'], 'chip')} back to {name}" if step["chips"] else "")
+        return line
+    if step["kind"] == "power_used":
+        on = f" on {step['target']}" if step.get("target") else ""
+        line = f"{name} uses {step['power']}{on}"
+        if not room and step["summary"]:
+            line += f": {step['summary']}"
+        if step.get("cancelled"):
+            line += f"; cancelled by {step['cancelled']} before it took effect"
+        return line
+    if step["kind"] == "power_accessed":
+        if room:
+            return None
+        return (f"{name} slides {step['card']} to the Fool for {step['power']}"
+                + ("" if step["granted"] else ": already out, nothing granted")
+                + (f"; {step['card']} is depleted" if step["depleted"] else ""))
+    if step["kind"] == "cards_fixed":
+        return (f"fixed: {name}'s up card {step['old']} is {step['new']} "
+                f"(showing {' '.join(step['cards'])})")
+    return f"{name} shows {' '.join(step['cards'])}"
 
 
 def _verb(action: str) -> str:

@@ -50,6 +50,7 @@ class Effect(TypedDict):
     power: str                            # the power's title
     by: str
     moves: NotRequired[list[str]]         # only: the moves left to the target
+    amount: NotRequired[int]              # only: the chips of the bet or raise (E163)
     street: NotRequired[int]              # round: the round it binds
     who: NotRequired[str]                 # opener: self or lowest
     card: NotRequired[str]

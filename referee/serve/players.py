@@ -461,7 +461,7 @@ def replay_frame(ev: Any, wall: JSONObject) -> Replay | None:
         told = hand_history(commands, sp.empty(), sp.apply, no)
     except RefereeError:
         return None
-    return {"hand": no, "at": asked.get("at"), "lines": history_lines(told)}
+    return {"hand": no, "at": asked.get("at"), "lines": history_lines(told, room=True)}
 
 
 def odds_frame(state: State, wall: JSONObject) -> Odds | None:

@@ -69,13 +69,14 @@ def test_e135_hand_history_tells_the_hand_move_by_move(gm: GM) -> None:
     told = gm.json("hand", "history", "1")
     first = told["rounds"][0]
     assert first["up"]["Cy"] == ["KC", "KW"]
-    assert [(m["name"], m["action"], m["chips"]) for m in first["moves"]] == \
+    moves = [m for m in first["steps"] if m["kind"] == "action"]
+    assert [(m["name"], m["action"], m["chips"]) for m in moves] == \
         [("Cy", "bet", 1), ("Ed", "raise", 2), ("Ada", "fold", 0), ("Cy", "call", 1)]
     assert [r["street"] for r in told["rounds"]] == [1, 2, 3]
     assert told["showdown"]["pots"][0]["winners"] == gm.json("log")["commands"][-1][
         "events"][0]["pots"][0]["winners"]
     out = gm("hand", "history").output  # the last finished hand
-    assert out.startswith("Hand 1 (limit phase)") and "Ed raises 2" in out
+    assert out.startswith("Hand 1 (limit phase)") and "Ed raises 1, to 2" in out
     assert "Showdown: Cy KC KW 6S 8S 3C 9C PC" in out
     assert "hand 2 has not been played to its end; hand 1 has (E135)" in \
         gm.fails("hand", "history", "2")
@@ -108,7 +109,7 @@ def test_e136_h31_replay_and_odds_on_the_wall_only_when_asked(gm: GM, db: Path) 
     gm("room", "replay", "1")
     frame = build_frame(db)
     assert frame["replay"]["hand"] == 1 and frame["replay"]["lines"][0].startswith("Hand 1")
-    assert "  Ed raises 2" in frame["replay"]["lines"]
+    assert "  Ed raises 1, to 2" in frame["replay"]["lines"]
     assert frame["odds"] is None  # never by default (H31)
     assert "it showed the replay of hand 1" in gm("room", "show").output
     assert build_frame(db)["replay"] is None

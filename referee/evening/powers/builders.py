@@ -87,15 +87,51 @@ def _skip(use: Use, e: PowerUsed) -> str:
     return f"{who}'s turn is skipped: {who} checks"
 
 
+def _action(use: Use, text: str, legal: list[str], what: str) -> tuple[str, int | None]:
+    """E163: ``--action`` as the GM says it, the chips of a bet or raise after it as the
+    `bet` and `raise` commands read them (``raise 2``: two over the bet; ``raise all``); none
+    given, the betting's own default. In the limit phase a bet or raise is one chip (R12)."""
+    word, _, rest = text.strip().partition(" ")
+    action = match_name(word, list(dict.fromkeys(legal)), what)
+    rest = rest.strip()
+    if not rest:
+        return action, None
+    if action not in ("bet", "raise"):
+        raise BadInput(f"{use.title}: only a bet or a raise carries chips; give --action "
+                       f"{action}, not {text!r} (E163)", ruling="E163")
+    if rest.lower() == "all":
+        amount = betting.ALL
+    elif rest.isascii() and rest.isdigit() and int(rest) >= 1:
+        amount = int(rest)
+    else:
+        raise BadInput(f"{use.title}: {rest!r} is no amount; give --action '{action} N' with a "
+                       f"whole number of chips, 1 or more, or '{action} all' (E27, E163)",
+                       ruling="E163")
+    if use.hand.phase == "limit" and amount != 1:
+        raise use.fail(f"limit phase: every bet and raise is exactly one chip; give --action "
+                       f"{action} (amounts are for the open phase)", "R12")
+    return action, amount
+
+
+def _said(action: str, amount: int | None) -> str:
+    return action if amount is None else f"{action} {'all' if amount == betting.ALL else amount}"
+
+
 @builds("force_action")
 def _force(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     what = betting.options(use.state, use.hand)
     legal = [*what.moves, "fold"] if what else ["fold"]
     text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
-    action = match_name(text, list(dict.fromkeys(legal)), f"action open to {who}")
+    action, amount = _action(use, text, legal, f"action open to {who}")
     e["target"], e["action"] = who, action
-    return f"{who} must {action} on this turn"
+    if amount is not None:  # E163: the target bets or raises exactly this
+        if not betting.can_act_so(use.state, use.hand, who, action, amount):
+            due = betting.owed(use.state, use.hand, who)
+            raise use.fail(f"{who} holds {plural(use.state.stack(who), 'chip')} and owes {due}: "
+                           f"{who} cannot {_said(action, amount)}", "E163")
+        e["amount"] = amount
+    return f"{who} must {_said(action, amount)} on this turn"
 
 
 @builds("call_or_fold", "must_raise")
@@ -111,11 +147,13 @@ def _turn(use: Use, e: PowerUsed) -> str:
 
 @builds("no_raises")
 def _no_raises(use: Use, e: PowerUsed) -> str:
-    text = str(use.need("action", "the bet or raise it comes with (bet or raise)"))
-    action = match_name(text, ["bet", "raise"], "action with this power")
-    use.before.extend(act_said(use.state, use.name, action))
+    text = str(use.need("action", "the bet or raise it comes with (bet or raise, and its "
+                                  "chips in the open phase: 'raise 5')"))
+    action, amount = _action(use, text, ["bet", "raise"], "action with this power")
+    use.before.extend(act_said(use.state, use.name, action, amount))
     e["street"] = use.hand.round.street
-    return f"{use.name} {action}s: no more raises this round; the others call or fold"
+    said = _said(action, amount).replace(action, f"{action}s", 1)
+    return f"{use.name} {said}: no more raises this round; the others call or fold"
 
 
 @builds("no_fold", "no_bets", "all_in")

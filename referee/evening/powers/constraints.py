@@ -15,7 +15,7 @@ from typing import TypedDict
 from referee.errors import BadInput
 from referee.evening.powers.effects import HAND, ROUND, TURN
 from referee.evening.state import Effect, HandState, State
-from referee.names import plural
+from referee.names import plural, quoted
 from referee.rules.cards import Card, Suit, parse_card, parse_cards
 from referee.rules.hands import Hand, best_hand
 
@@ -67,6 +67,19 @@ class Narrowed:
     moves: tuple[str, ...]                # what is left of the moves the rules give
     powers: str                           # the powers that narrow them, named once each
     one_chip: bool                        # a bet is one chip (call_or_fold: bet one or fold)
+    amount: int | None = None             # E163: the chips a bet or raise must be (Compulsion)
+
+    def wrong_chips(self, name: str, action: str, amount: int | None) -> str | None:
+        """Why a bet or raise of ``amount`` chips (None: the default one; -1: all) is not the
+        one these powers force, if it is not: one chip (S17), the chips named (E163)."""
+        if self.one_chip and action == "bet" and amount not in (None, 1):
+            return f"{name} must bet one chip or fold ({self.powers}, S17)"
+        if self.amount is None or action not in ("bet", "raise") or \
+                (1 if amount is None else amount) == self.amount:
+            return None
+        said = "all" if self.amount < 0 else str(self.amount)
+        return (f"{name} must {action} {said} ({self.powers}, S17, E163): `referee {action} "
+                f"{quoted(name)} {said}`")
 
 
 @dataclass(frozen=True)
@@ -112,7 +125,8 @@ def constraints(state: State, hand: HandState,
             if keep is not None:
                 powers = ", ".join(dict.fromkeys(f["power"] for f in fs))
                 left[name] = Narrowed(tuple(keep), powers,
-                                      any(f["kind"] == "call_or_fold" for f in fs))
+                                      any(f["kind"] == "call_or_fold" for f in fs),
+                                      next((f["amount"] for f in fs if "amount" in f), None))
     suspended = suspended_players(hand)  # S19
     ranks: dict[str, int] = {}  # S21
     if hand.round.actions == 0:
@@ -301,7 +315,8 @@ def describe(f: Effect) -> str:
     """One line for an effect in force (S17), as ``status`` and ``watch`` show it."""
     who, power = f.get("target"), f["power"]
     text = {
-        "only": f"{who} must {' or '.join(f.get('moves', []))}",
+        "only": f"{who} must {' or '.join(f.get('moves', []))}" + (
+            f" {'all' if f['amount'] < 0 else f['amount']}" if "amount" in f else ""),
         "call_or_fold": f"{who} must call or fold (bet one chip or fold if no bet)",
         "must_raise": f"{who} must raise if allowed, otherwise call",
         "no_raises": "no more raises this round",

@@ -197,6 +197,8 @@ def _turn(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
     def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
         more = {"moves": [e["action"]]} if kind == "only" else {}
         hand.effects.append(_effect(e, kind, TURN, e["target"], **more))
+        if kind == "only" and "amount" in e:
+            hand.effects[-1]["amount"] = e["amount"]  # E163: the chips forced too
     return fold_in
 
 
