@@ -192,7 +192,19 @@ def _snapshot(data: dict[str, Any]) -> str:
     return json.dumps(data)
 
 
+def _first_key(key: str) -> Callable[[str], str]:
+    """The first event's ``key`` misspelt by one byte (``"stream"`` -> ``"stseam"``)."""
+    def damage(text: str) -> str:
+        at = text.index('"events":{"1":{')
+        at = text.index(f'"{key}"', at) + 3
+        return text[:at] + "s" + text[at + 1:]
+
+    return damage
+
+
 DAMAGE: dict[str, tuple[Callable[[str], str], str]] = {
+    "first event's stream key": (_first_key("stream"), "checksum does not match"),
+    "first event's event key": (_first_key("event"), "checksum does not match"),
     "binary garbage": (lambda text: "\x00\xff\xfe" * 100, "not JSON"),
     "invalid UTF-8": (lambda text: "", "not text"),  # bytes written below
     "flipped byte in an event": (_flip, "checksum does not match"),
@@ -229,8 +241,10 @@ def test_e40_every_damage_is_one_line_naming_the_newest_good_backup(
         line = evening.fails(*command)
         assert re.fullmatch(rf"error: {re.escape(str(db))} is damaged \(.*{what}.*\); the newest "
                             rf"good backup is {backup} .*", line), (how, command, line)
+    # verify lists the damage and names the same way back, exit 2, never a bug (E93).
     result = evening.invoke("verify")
-    assert result.exit_code in (1, 2) and "Traceback" not in result.output
+    assert result.exit_code == 2 and "internal error" not in result.output, result.output
+    assert f"newest good backup is {db}.bak.1" in " ".join(result.output.split())
 
 
 def test_e40_verify_checks_the_snapshot_against_the_fold(evening: GM, db: Path) -> None:
