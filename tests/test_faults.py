@@ -450,6 +450,33 @@ def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
     assert "MemoryError" not in line and "Recursion" not in line and "internal" not in line
 
 
+#: A number longer than Python reads (4,300 digits), in every kind of slot a number goes: an
+#: amount, COLOUR:N, a count, a command's number, an Arcanum, a turn count, a Measure, a
+#: static challenge, help, a weapon, a seat's Arcanum, an option click reads (E181).
+HUGE = "9" * 5000
+NUMBER_SLOTS = [
+    ("bet", "Ada", HUGE), ("raise", "Ada", HUGE), ("chips", "give", "Ada", "Ann", f"red:{HUGE}"),
+    ("count", "Ada", f"red:{HUGE}"), ("amend", HUGE, "--", "bet", "Ada"),
+    ("amend", "--drop", HUGE), ("soul", "guess", "Ann", "amber", "--arcanum", HUGE),
+    ("soul", "consume", "Ada", "amber", "--arcanum", HUGE), ("wager", "turn", HUGE),
+    ("wager", "turn", "fool", HUGE), ("fate", "char", "edit", "Ada", f"fiery={HUGE}"),
+    ("fate", "test", "--pool", "3", "--static", HUGE), ("fate", "test", "--pool", "3", "--aid",
+                                                          HUGE),
+    ("fate", "fight", "Ada", "Cy", "--a-weapon", HUGE),
+    ("new", "--force", "--fool", "Max", "--seat", f"Ed:{HUGE}:red"),
+    ("sit", "Ed", "--arcanum", HUGE), ("status", "--at", HUGE), ("log", "--last", HUGE),
+    ("undo", "-" + HUGE), ("chips", "give", "Ada", "Ann", "red:1_" + "9_" * 2600 + "9"),
+]
+
+
+@pytest.mark.parametrize("args", NUMBER_SLOTS, ids=lambda a: " ".join(a)[:40])
+def test_e181_a_number_of_thousands_of_digits_is_one_line_in_every_slot(
+        evening: GM, args: tuple[str, ...]) -> None:
+    line = evening.fails(*args)
+    assert "E181" in line and "internal" not in line, line
+    assert "5,000 digits" in line or "2,602 digits" in line
+
+
 @pytest.mark.parametrize("args, hint", [
     (("log", "--table", "Zzyzx"), "known: evening, scum, wager, fate"),
     (("log", "--person", ""), "expected one of"),

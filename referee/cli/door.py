@@ -170,6 +170,25 @@ def _end_command() -> None:
         files.NOTES.clear()
 
 
+#: The longest run of digits an argument may hold (E181): every number a command takes stays
+#: below 10^12 (E45), 13 digits, and Python reads no whole number of more than 4,300 digits
+#: at all (its ``int`` refuses, in every slot where a number goes).
+MAX_DIGITS = 100
+
+
+def _digit_run(n: int, arg: str) -> str | None:
+    """The refusal of a run of more than ``MAX_DIGITS`` digits in ``arg``, argument ``n``
+    (E181), or None."""
+    import re  # an argument longer than any number: rare
+
+    for found in re.finditer(rf"[\d_]{{{MAX_DIGITS + 1},}}", arg):
+        digits = len(found[0]) - found[0].count("_")
+        if digits > MAX_DIGITS:
+            return (f"argument {n} holds a number of {digits:,} digits: numbers here stay "
+                    "below 1,000,000,000,000 (13 digits); type it again (E181)")
+    return None
+
+
 def not_text(args: Sequence[str]) -> str | None:
     """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
 
@@ -179,6 +198,10 @@ def not_text(args: Sequence[str]) -> str | None:
     raw.
     """
     for n, arg in enumerate(map(str, args), start=1):
+        if len(arg) > MAX_DIGITS:
+            long = _digit_run(n, arg)
+            if long is not None:
+                return long
         if arg.isascii() and "\x00" not in arg:
             continue  # no surrogate is ASCII: the words typed at the table, looked at once
         if "\x00" in arg:
