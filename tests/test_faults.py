@@ -565,3 +565,60 @@ def test_e45_nested_too_deeply_whatever_the_recursion_limit(
         sys.setrecursionlimit(old)
     assert "nested too deeply" in scenario and "E45" in scenario
     assert "nested too deeply" in points
+
+
+# -- E182: an evening file deleted beside its backups and segments ----------------------------
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["backups", "backups and segments"])
+def test_e182_a_deleted_evening_is_said_with_its_newest_good_backup(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch, sealed: bool) -> None:
+    if sealed:  # small segments: the last commands sealed some, as on a long night
+        monkeypatch.setattr(store, "SEGMENT_SIZE", 2)
+        for _ in range(3):
+            evening(*GIVE)
+            evening("chips", "give", "Ann", "Ada", "red:1")
+        assert store.segments.folder(db).is_dir()
+    db.unlink()
+    Path(f"{db}.lock").unlink()  # a lock alone is no evening: a refusal removes one it made
+    before = folder_bytes(db.parent)
+    for command in (("status",), GIVE, ("log",), ("verify",), ("report",),
+                    ("new", "--fool", "Max", *SEATS)):
+        line = evening.fails(*command)
+        assert f"{db} is missing" in line and "E182" in line, (command, line)
+        assert f"the newest good backup is {db}.bak.1" in line, (command, line)
+        assert "new --force" in line
+        assert folder_bytes(db.parent) == before, command
+    # The advice followed: the backup copied back is the evening, sound.
+    restored = db.with_name("restored.json")
+    restored.write_bytes(Path(f"{db}.bak.1").read_bytes())
+    if sealed:
+        os.symlink(store.segments.folder(db), store.segments.folder(restored))
+    from referee.cli.main import app
+
+    result = evening.runner.invoke(app, ["--db", str(restored), "verify"])
+    assert result.exit_code == 0 and "sound" in result.output, result.output
+
+
+def test_e182_new_force_keeps_the_deleted_evenings_backups_under_another_name(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "SEGMENT_SIZE", 2)
+    for _ in range(3):
+        evening(*GIVE)
+    old = {n: Path(f"{db}.bak.{n}").read_bytes() for n in (1, 2, 3)}
+    db.unlink()
+    out = evening("new", "--force", "--fool", "Max", *SEATS).output
+    assert "E182" in out
+    kept = next(db.parent.glob(f"{db.name}.replaced-*.bak.1")).name.removesuffix(".bak.1")
+    assert {n: (db.parent / f"{kept}.bak.{n}").read_bytes() for n in (1, 2, 3)} == old
+    assert not Path(f"{db}.bak.1").exists() and not store.segments.folder(db).exists()
+    for _ in range(3):  # three writes on the new evening rotate nothing of the old one away
+        evening("rise", "Ada")
+        evening("sit", "Ada")
+    assert {n: (db.parent / f"{kept}.bak.{n}").read_bytes() for n in (1, 2, 3)} == old
+    # A kept backup copied to the kept name opens whole, its segments beside it.
+    (db.parent / kept).write_bytes(old[1])
+    from referee.cli.main import app
+
+    result = evening.runner.invoke(app, ["--db", str(db.parent / kept), "verify"])
+    assert result.exit_code == 0 and "sound" in result.output, result.output

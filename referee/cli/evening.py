@@ -76,11 +76,11 @@ def new(
     setup = souls.setup_from_scenario(load_scenario(scenario), specs)
     settings = {"r11_own_colour_first": own_colour_first}
     path = db_path()
-    backup = None
+    backup = aside = None
     renewed = False
 
     def build(state: "State") -> list["EveningCreated"]:
-        nonlocal backup, renewed
+        nonlocal backup, aside, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
 
@@ -88,6 +88,8 @@ def new(
             return events
         if state.started and force:
             backup = keep_replaced(path)
+        elif force:  # E182: a deleted evening's backups and segments, set aside whole
+            aside = set_aside_leftovers(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
         from referee.serve.access import replace_access  # the new evening's keys: here only
@@ -95,7 +97,9 @@ def new(
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events
 
-    _, after, _ = run(build)
+    from referee.cli.transaction import transact  # as ``bodies.run``, `new --force` fresh
+
+    _, after, _ = transact("evening", build, fresh=force)
     if as_json:
         from referee.evening.views import status
 
@@ -105,6 +109,9 @@ def new(
 
     if backup:
         say(f"The old evening was backed up to {lit(backup)}.")
+    if aside:
+        say(f"The backups and segments of the evening deleted here were kept as "
+            f"{lit(aside)}.bak.N (copy one to {lit(aside)} to open it) (E182).")
     if renewed:
         say("Every link and the station token are new with this evening; the old ones open "
             "nothing (E66). `referee links` prints the new ones.")
@@ -126,6 +133,25 @@ def keep_replaced(path: Any) -> str:
         raise StoreError(f"{target} already exists (an evening replaced a moment ago); "
                          "wait a second and type the command again") from None
     return str(target)
+
+
+def set_aside_leftovers(path: Any) -> str | None:
+    """The backups and segments of a deleted evening beside ``path`` kept under another name
+    (``new --force``, E182), as ``keep_replaced`` keeps a replaced evening; None if none."""
+    from referee.storage.backups import set_aside  # `new --force` over leftovers only
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
+    try:
+        moved = set_aside(Path(path), kept)
+    except FileExistsError:
+        raise StoreError(f"{kept} already exists (an evening replaced a moment ago); wait a "
+                         "second and type the command again") from None
+    except OSError as exc:
+        from referee.storage.files import write_failure
+
+        raise write_failure(Path(path), exc) from None
+    return str(kept) if moved else None
 
 
 def status(
@@ -314,8 +340,10 @@ def verify(
 
     path = db_path()
     check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
-    if not path.exists():
-        raise StoreError(f"no evening file at {path}")
+    if not path.exists():  # its backups beside it: deleted by mistake (E182)
+        from referee.storage.backups import missing_message
+
+        raise StoreError(missing_message(path) or f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
     with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
         found = audit(ev, None if check_all else load_trusted(ev), progress)

@@ -217,6 +217,11 @@ def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
         return
     kept = keep_replaced(target)
     target.unlink()
+    # Its backups and segments go with the kept copy, or the new demo would find a deleted
+    # evening's there (E182).
+    from referee.storage.backups import set_aside
+
+    set_aside(target, Path(kept))
     if not quiet:
         say(f"The earlier demo evening was kept as {lit(kept)}.")
 
@@ -251,9 +256,12 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
                                 "another --db or add --force")
     for target in (first, second):
         _refuse_unless_demo(target)
+    from referee.cli.evening import set_aside_leftovers  # an earlier demo season's only
+
     for target in (first, second):  # no kept pair: its link names the first file (S51)
         if target.exists():
             target.unlink()
+        set_aside_leftovers(target)  # its backups and segments kept aside (E182)
     script = data_file("demo_season.txt").read_text(encoding="utf-8")
     lines = [ln.strip().replace("{next}", shlex.quote(str(second)))
              for ln in script.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]

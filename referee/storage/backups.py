@@ -111,6 +111,86 @@ def damaged_message(path: Path, why: str) -> str:
 corrupt_message = damaged_message
 
 
+def leftovers(path: Path) -> list[Path]:
+    """What an evening leaves beside its file, when the file itself is gone (E182): its
+    backups ``PATH.bak.N`` and its folder of sealed segments, if any holds a file."""
+    import os
+
+    found = [b for n in range(1, BACKUPS + 1) if os.path.lexists(b := backup_path(path, n))]
+    folder = seals.folder(path)
+    try:
+        if any(True for _ in folder.iterdir()):
+            found.append(folder)
+    except OSError:  # no folder there (or none to read): nothing left of an evening
+        pass
+    return found
+
+
+def missing_message(path: Path) -> str | None:
+    """The one line for an evening file gone while its backups or segments lie beside it
+    (deleted by mistake, E182): the newest good backup and how to restore it, and the
+    explicit way to start anew there; None when nothing of an evening is left there."""
+    if not leftovers(path):
+        return None
+    backup = newest_good_backup(path)
+    back = (f"the newest good backup is {backup}: copy it to {path.name} to restore the "
+            "evening" if backup is not None else "no good backup was found among them")
+    return (f"{path} is missing, but the backups or segments of an evening lie beside it; "
+            f"{back}; `referee new --force ...` starts a new evening there, keeping them as "
+            f"{path.name}.replaced-TIME; nothing was written (E182)")
+
+
+def set_aside(path: Path, kept: Path) -> bool:
+    """The backups and segments of a missing evening moved aside (``new --force``, E182):
+    ``PATH.bak.N`` renamed ``KEPT.bak.N`` and ``PATH.segments`` ``KEPT.segments``, so that a
+    backup copied to ``KEPT`` opens with its segments. A segment already kept there (a kept
+    copy's own link of it, S51) is not moved twice. Returns whether anything was there.
+
+    Raises:
+        FileExistsError: another file of those names is there already; nothing was moved.
+    """
+    import os
+
+    from referee.storage.files import fsync_dir
+
+    found = leftovers(path)
+    if not found:
+        return False
+    moves: list[tuple[Path, Path]] = []
+    drops: list[Path] = []  # segments the kept folder holds already, the very same bytes
+    for old in found:
+        new = kept.with_name(kept.name + old.name.removeprefix(path.name))
+        if old.is_dir() and new.is_dir():
+            for segment in sorted(old.iterdir()):
+                there = new / segment.name
+                if not os.path.lexists(there):
+                    moves.append((segment, there))
+                elif there.read_bytes() == segment.read_bytes():
+                    drops.append(segment)
+                else:
+                    raise FileExistsError(there)
+        elif os.path.lexists(new):
+            raise FileExistsError(new)
+        else:
+            moves.append((old, new))
+    done: list[tuple[Path, Path]] = []
+    try:
+        for old, new in moves:
+            os.rename(old, new)
+            done.append((old, new))
+    except BaseException:
+        for old, new in reversed(done):  # all or nothing
+            os.rename(new, old)
+        raise
+    for segment in drops:  # kept already, byte for byte
+        segment.unlink()
+    folder = seals.folder(path)
+    if folder.is_dir() and not any(True for _ in folder.iterdir()):
+        folder.rmdir()
+    fsync_dir(path.parent)
+    return True
+
+
 def read_json(path: Path) -> JSONObject | None:
     """The JSON object at ``path`` (None if there is no file); damage is a ``StoreError``."""
     data, checked, what = read_checked(path)
