@@ -190,6 +190,10 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
     if kept:
         try:
             rotate_backups(path, staging)
+            # The renames synced too, before the answer: a power cut after it must not undo
+            # them, leaving the version before the command only as the staging link that the
+            # next write removes (E98).
+            fsync_dir(folder or os.curdir)
         except OSError as exc:
             NOTES.append(f"the command was recorded, but the backups of {path} could not be "
                          f"rotated ({exc.strerror or exc}); check the disk")
