@@ -624,3 +624,20 @@ def test_e182_new_force_keeps_the_deleted_evenings_backups_under_another_name(
 
     result = evening.runner.invoke(app, ["--db", str(db.parent / kept), "verify"])
     assert result.exit_code == 0 and "sound" in result.output, result.output
+
+
+# -- E183: no write past what a read takes back ------------------------------------------------
+
+
+def test_e183_a_write_past_the_read_cap_is_refused(evening: GM, db: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that made a file bigger than any read accepts was acknowledged, and every later
+    command called the evening damaged: refused now, with nothing written."""
+    from referee.storage import files
+
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", len(db.read_bytes()) + 16)
+    before = folder_bytes(db.parent)
+    line = evening.fails(*GIVE)
+    assert "E183" in line and "nothing was written" in line and "referee next" in line, line
+    assert folder_bytes(db.parent) == before
+    assert evening.chips("Ann").get("red", 0) == 0  # the evening still reads, as it was

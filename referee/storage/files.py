@@ -159,6 +159,21 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     fsync_dir(path.parent)
 
 
+def check_size(path: Path | str, size: int) -> None:
+    """Refuse a write of ``size`` bytes that no read would take back (E183): every command
+    reads at most ``MAX_FILE_BYTES`` of an evening or a segment, and calls a bigger file
+    damaged; acknowledged and then unreadable, the write would be lost with the backup.
+
+    Raises:
+        StoreError: ``size`` is over the cap; nothing was written.
+    """
+    if size > MAX_FILE_BYTES:
+        raise StoreError(f"this command would make {path} {size >> 20} MB, past the "
+                         f"{MAX_FILE_BYTES >> 20} MB the console reads back; nothing was "
+                         "written; `referee next NEW.json` carries the evening on in a new "
+                         "file (E183)", ruling="E183")
+
+
 def commit_file(path: Path, data: bytes | bytearray) -> None:
     """Replace ``path`` by ``data`` atomically, then rotate the backups (E40).
 
@@ -168,6 +183,7 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
     ``StoreError`` saying nothing was written. A failure while rotating, after the commit,
     is noted (``NOTES``): the command was recorded.
     """
+    check_size(path, len(data))  # E183: never a file no read takes back
     folder, name = os.path.split(path)  # plain strings: this runs on every write
     staging = os.path.join(folder, f".{name}.bak.tmp")
     made: list[str] = []

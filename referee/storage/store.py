@@ -434,6 +434,13 @@ class Evening:
         """
         n = self.meta["segments"] + 1
         folder = self._segment_dir()
+        segment: segments.Segment = {
+            "base": self._snapshot,
+            "base_head": self.meta.get("sealed_head", GENESIS),
+            "events": self._live,
+        }
+        data = segments.encode(segment)
+        files.check_size(folder, len(data))  # E183, as the evening file's
         try:
             folder.mkdir(exist_ok=True)
         except OSError as exc:
@@ -445,12 +452,6 @@ class Evening:
             # seal killed before the header was written) left a file here that older
             # backups may still point at. Seal under a name of this content instead.
             name = f"{n:06d}-{self.meta['head'][:16]}.json"
-        segment: segments.Segment = {
-            "base": self._snapshot,
-            "base_head": self.meta.get("sealed_head", GENESIS),
-            "events": self._live,
-        }
-        data = segments.encode(segment)
         try:
             atomic_write(folder / name, data)
         except OSError as exc:
