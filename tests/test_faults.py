@@ -641,3 +641,21 @@ def test_e183_a_write_past_the_read_cap_is_refused(evening: GM, db: Path,
     assert "E183" in line and "nothing was written" in line and "referee next" in line, line
     assert folder_bytes(db.parent) == before
     assert evening.chips("Ann").get("red", 0) == 0  # the evening still reads, as it was
+
+
+@pytest.mark.parametrize("how", ["unknown event kind", "missing field", "event edited by hand"])
+def test_e93_a_backup_edited_with_its_checksum_recomputed_is_never_named(
+        evening: GM, db: Path, how: str) -> None:
+    from referee.storage import files
+
+    bak1 = Path(f"{db}.bak.1")
+    damage, _ = DAMAGE[how]
+    edited = json.loads(damage(bak1.read_text()))
+    edited.pop("check", None)
+    edited.pop("answer", None)
+    bak1.write_bytes(files.encode_checked(edited))  # its checksum matches its new bytes
+    db.write_text("junk")
+    line = evening.fails("status")
+    assert f"the newest good backup is {db}.bak.2 " in line, line
+    result = evening.invoke("verify")
+    assert f"newest good backup is {db}.bak.2 " in " ".join(result.output.split())
