@@ -184,8 +184,11 @@ def _digit_run(n: int, arg: str) -> str | None:
     for found in re.finditer(rf"[\d_]{{{MAX_DIGITS + 1},}}", arg):
         digits = len(found[0]) - found[0].count("_")
         if digits > MAX_DIGITS:
-            return (f"argument {n} holds a number of {digits:,} digits: numbers here stay "
-                    "below 1,000,000,000,000 (13 digits); type it again (E181)")
+            start = arg[max(0, found.start() - 12):found.start() + 8]
+            start = start.encode("ascii", "backslashreplace").decode()
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in start)
+            return (f"argument {n} ({shown}...) holds a number of {digits:,} digits: numbers "
+                    "here stay below 1,000,000,000,000 (13 digits); type it again (E181)")
     return None
 
 
