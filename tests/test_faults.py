@@ -659,3 +659,30 @@ def test_e93_a_backup_edited_with_its_checksum_recomputed_is_never_named(
     assert f"the newest good backup is {db}.bak.2 " in line, line
     result = evening.invoke("verify")
     assert f"newest good backup is {db}.bak.2 " in " ".join(result.output.split())
+
+
+# -- E185: no control character where a name or a number goes ---------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ("sit", "\nAda"), ("sit", "Ada\t"), ("chips", "give", "Ada\r", "Ann", "red:1"),
+    ("chips", "give", "Ada", "Ann", "red:1\n"), ("count", "Ada", "red:9\n"),
+    ("count", "Ada", "red:\x0b9"), ("sit", "Ada\u2028"), ("chips", "give", "Ada", "Ann\x1f",
+                                                           "red:1"),
+], ids=repr)
+def test_e185_a_spacing_control_character_is_refused_where_it_would_be_trimmed(
+        evening: GM, args: tuple[str, ...]) -> None:
+    """Each reader trims these away (Python's int too), so `sit $'\\nAda'` was recorded, and
+    logged with the raw character."""
+    line = evening.fails(*args)
+    assert "control character" in line and "E185" in line, line
+    assert "\n" not in line.strip() and "\t" not in line
+
+
+def test_e185_a_trailing_backslash_at_the_shell_records_nothing(evening: GM, db: Path) -> None:
+    from referee.cli.main import app
+
+    before = db.read_bytes()
+    result = evening.runner.invoke(app, ["--db", str(db), "shell"], input="count Ada red:9\\\n")
+    assert "E185" in result.output and "(red:9\\n)" in result.output, result.output
+    assert db.read_bytes() == before

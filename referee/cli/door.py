@@ -192,6 +192,23 @@ def _digit_run(n: int, arg: str) -> str | None:
     return None
 
 
+#: The control characters that make space (E185): a newline, a tab, a carriage return, a
+#: vertical tab, a form feed, the file, group, record and unit separators, the next-line
+#: control and the line and paragraph separators. A name or a number read past them (every
+#: reader trims them away, Python's ``int`` too), and the log would keep them raw.
+_SPACING = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
+
+
+def _spacing(n: int, arg: str, found: str) -> str:
+    """The refusal of argument ``n``, ``arg``, for the spacing control character ``found``."""
+    shown = arg if len(arg) <= 40 else arg[:37] + "..."
+    shown = "".join(c if c.isprintable() and c.isascii() else
+                    c.encode("unicode_escape").decode("ascii") for c in shown)
+    code = found.encode("unicode_escape").decode("ascii")
+    return (f"argument {n} ({shown}) holds a control character ({code}); a name, a number "
+            "or a word of the console never does: type it without (E185)")
+
+
 def not_text(args: Sequence[str]) -> str | None:
     """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
 
@@ -205,6 +222,10 @@ def not_text(args: Sequence[str]) -> str | None:
             long = _digit_run(n, arg)
             if long is not None:
                 return long
+        if not arg.isprintable():  # rare: a control, format or separator character
+            spacing = next((c for c in arg if c in _SPACING), None)
+            if spacing is not None:
+                return _spacing(n, arg, spacing)
         if arg.isascii() and "\x00" not in arg:
             continue  # no surrogate is ASCII: the words typed at the table, looked at once
         if "\x00" in arg:
