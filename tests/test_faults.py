@@ -686,3 +686,25 @@ def test_e185_a_trailing_backslash_at_the_shell_records_nothing(evening: GM, db:
     result = evening.runner.invoke(app, ["--db", str(db), "shell"], input="count Ada red:9\\\n")
     assert "E185" in result.output and "(red:9\\n)" in result.output, result.output
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("deleted", [False, True], ids=["replacing", "beside backups"])
+def test_e97_new_force_refused_on_a_full_disk_keeps_no_copy(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch, deleted: bool) -> None:
+    """The old evening was linked aside as `PATH.replaced-TIME` before the write the disk
+    refused: the refusal said nothing was written, and the link stayed."""
+    if deleted:  # E182: the deleted evening's backups are moved aside, and back
+        db.unlink()
+    Path(f"{db}.lock").unlink()
+    before = folder_bytes(db.parent)
+
+    def full(fd: int, data: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    line = evening.fails("new", "--force", "--fool", "Zed", *SEATS)
+    assert "no space left" in line and "nothing was written" in line, line
+    assert not list(db.parent.glob("*.replaced-*"))
+    after = folder_bytes(db.parent)
+    after.pop(f"{db.name}.lock", None)  # an evening's lock stays beside it
+    assert after == before

@@ -99,7 +99,20 @@ def new(
 
     from referee.cli.transaction import transact  # as ``bodies.run``, `new --force` fresh
 
-    _, after, _ = transact("evening", build, fresh=force)
+    try:
+        _, after, _ = transact("evening", build, fresh=force)
+    except BaseException:
+        # Refused after the old evening was kept (a full disk, E40): nothing was replaced,
+        # so nothing is left kept either (E97).
+        if backup:
+            from referee.storage.keep import discard
+
+            discard(Path(backup))
+        if aside:
+            from referee.storage.backups import put_back
+
+            put_back(path, Path(aside))
+        raise
     if as_json:
         from referee.evening.views import status
 

@@ -100,6 +100,19 @@ def newest_good_backup(path: Path) -> Path | None:
     return next((candidate for candidate, i in found if i == own), None)
 
 
+def put_back(path: Path, kept: Path) -> None:
+    """Undo ``set_aside`` into a fresh ``kept`` for a command then refused (E97): the backups
+    and segments of the missing evening back under their own names."""
+    import contextlib
+    import os
+
+    for n in range(1, BACKUPS + 1):
+        with contextlib.suppress(OSError):
+            os.rename(kept.with_name(f"{kept.name}.bak.{n}"), backup_path(path, n))
+    with contextlib.suppress(OSError):
+        os.rename(seals.folder(kept), seals.folder(path))
+
+
 def replays(data: JSONObject | None) -> bool:
     """Whether the evening whose raw TinyDB tables are ``data`` opens as a command opens it:
     its live events chained from the sealed head to the header's head, and every stream's
