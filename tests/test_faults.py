@@ -708,3 +708,55 @@ def test_e97_new_force_refused_on_a_full_disk_keeps_no_copy(
     after = folder_bytes(db.parent)
     after.pop(f"{db.name}.lock", None)  # an evening's lock stays beside it
     assert after == before
+
+
+# -- E186: the tokens file is checked, never mended in silence ---------------------------------
+
+
+def _emptied(data: bytes) -> bytes:
+    return b""
+
+
+def _garbled(data: bytes) -> bytes:
+    return b"\x00\xff" + data[2:]
+
+
+def _one_token_flipped(data: bytes) -> bytes:
+    at = data.index(b'"Ann":"') + 10  # inside Ann's token: still JSON, one link changed
+    return data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:]
+
+
+@pytest.mark.parametrize("damage", [_emptied, _garbled, _one_token_flipped],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_e186_a_damaged_tokens_file_is_said_not_mended(
+        evening: GM, db: Path, tmp_path: Path, damage: Callable[[bytes], bytes]) -> None:
+    from referee.serve import access
+
+    links = evening.json("links")
+    tokens = access.access_path(db)
+    tokens.write_bytes(damage(tokens.read_bytes()))
+    before = folder_bytes(db.parent)
+    for command in (("links",), ("links", "Ann"),
+                    ("handout", "Ann", "--html", str(tmp_path / "ann.html"))):
+        line = evening.fails(*command)
+        assert "tokens file" in line and "serve --new-tokens" in line and "E186" in line, line
+        assert folder_bytes(db.parent) == before, command
+    assert not (tmp_path / "ann.html").exists()
+    # The explicit way on: every token anew, and checked from then on.
+    access.ensure_access(db, ["Ann", "Di"], renew=True)
+    again = evening.json("links")
+    assert again["links"]["Ann"] != links["links"]["Ann"] and again["station"] != links["station"]
+    assert evening.json("links") == again
+
+
+def test_e186_a_tokens_file_of_an_earlier_release_gets_its_checksum(evening: GM,
+                                                                  db: Path) -> None:
+    from referee.serve import access
+
+    links = evening.json("links")
+    tokens = access.access_path(db)
+    data = json.loads(tokens.read_bytes())
+    data.pop("check")
+    tokens.write_text(json.dumps(data, indent=1))  # as an earlier release wrote it
+    assert evening.json("links") == links  # the same tokens, now under a checksum
+    assert tokens.read_bytes().startswith(b'{"check":"')

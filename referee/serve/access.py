@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -72,14 +71,48 @@ def new_token() -> str:
 
 
 def load_access(evening: Path) -> Access | None:
-    """The tokens kept beside ``evening``, or None when there are none (or they are unreadable)."""
+    """The tokens kept beside ``evening``, or None when there are none (or they are unreadable:
+    ``access_damage`` says why)."""
+    return _read_access(evening)[0]
+
+
+def _read_access(evening: Path) -> tuple[Access | None, str | None, bool]:
+    """The tokens beside ``evening``; what is wrong with their file (None: sound or none);
+    and whether it carries its checksum (E186: an earlier release wrote it without)."""
     try:
-        data = json.loads(access_path(evening).read_text(encoding="utf-8"))
-        return Access(station=str(data["station"]),
-                      assistants={str(k): str(v) for k, v in data["assistants"].items()},
-                      url=data.get("url"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        data, checked, what = files.read_checked(access_path(evening))
+    except (OSError, StoreError):
+        return None, "it cannot be read", False
+    if data is None and what is None:
+        return None, None, False  # no file: no tokens were handed out here yet
+    if what is not None:
+        return None, what, False
+    if checked is False:
+        return None, "its checksum does not match: it was changed outside the referee", False
+    try:
+        assert data is not None
+        assistants = data["assistants"]
+        if not isinstance(assistants, dict) or not isinstance(data["station"], str):
+            raise TypeError
+        url = data.get("url")
+        found = Access(station=data["station"],
+                       assistants={str(k): str(v) for k, v in assistants.items()},
+                       url=url if isinstance(url, str) else None)
+    except (KeyError, TypeError):
+        return None, "it holds no tokens", False
+    return found, None, checked is True
+
+
+def access_damage(evening: Path) -> str | None:
+    """The one line for a damaged tokens file beside ``evening`` (E186), or None: emptied,
+    garbled or changed by a byte, it is said, never mended in silence (the links printed
+    and the station token would stop opening anything)."""
+    why = _read_access(evening)[1]
+    if why is None:
         return None
+    return (f"the tokens file {access_path(evening)} is damaged ({why}); the links and the "
+            "station token handed out cannot be checked against it; `referee serve "
+            "--new-tokens` makes new ones (hand every link out again) (E186)")
 
 
 def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
@@ -120,9 +153,11 @@ def replace_access(evening: Path, assistants: list[str]) -> Access | None:
 
 def _update_access(evening: Path, assistants: list[str], *, renew: bool,
                    url: str | None) -> Access:
-    old = None if renew else load_access(evening)
+    old, why, checked = (None, None, True) if renew else _read_access(evening)
+    if why is not None:  # E186: never minted anew in silence
+        raise StoreError(access_damage(evening) or why, ruling="E186")
     access = old or Access(station=new_token(), url=url)
-    changed = old is None
+    changed = old is None or not checked  # an older file gets its checksum now (E186)
     for name in assistants:
         if name not in access.assistants:
             access.assistants[name] = new_token()
@@ -132,10 +167,11 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
 
     if changed and not files.DRY_RUN:  # E133: a dry run's keys are never written
         target = access_path(evening)
-        text = json.dumps({"station": access.station, "assistants": access.assistants,
-                           "url": access.url}, indent=1)
+        # With a checksum in front, as the evening carries one (E186).
+        text = files.encode_checked({"station": access.station,
+                                     "assistants": access.assistants, "url": access.url})
         try:
-            atomic_write(target, text)
+            atomic_write(target, bytes(text))
             os.chmod(target, 0o600)
         except OSError as exc:
             raise StoreError(f"cannot write the access file {target}: {exc.strerror}; "
