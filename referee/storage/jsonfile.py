@@ -10,8 +10,8 @@ from referee.errors import StoreError
 from referee.storage.backups import damaged_message
 from referee.storage.files import (
     commit_file,
-    encode_checked,
     frame_parts,
+    frame_tables,
     read_evening_digest,
 )
 
@@ -86,7 +86,12 @@ class AtomicJSONStorage:
         if self._parts is not None:
             out = frame_parts(self._parts, self.next_slot)
         elif self._written is not None:
-            out = encode_checked(self._written, self.next_slot)
+            # Row by row into the file's bytes (E99): never the whole file as text too.
+            try:  # about the size of the file it replaces (E99)
+                size = self.path.stat().st_size
+            except OSError:
+                size = 0
+            out = frame_tables(self._written, self.next_slot, size)
         else:
             return
         self._parts = None  # what the parts held is in ``out`` now (E99)
