@@ -358,8 +358,11 @@ def verify(
 
         raise StoreError(missing_message(path) or f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
+    from referee.storage.layout import check  # E161, before the evening is held (E99)
+
+    tinydb = check(path)
     with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
-        found = audit(ev, None if check_all else load_trusted(ev), progress)
+        found = audit(ev, None if check_all else load_trusted(ev), progress, tinydb)
         if progress is not None:
             sys.stderr.write("\r\033[K")
         if not found.problems:
