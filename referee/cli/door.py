@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -179,8 +180,6 @@ MAX_DIGITS = 100
 def _digit_run(n: int, arg: str) -> str | None:
     """The refusal of a run of more than ``MAX_DIGITS`` digits in ``arg``, argument ``n``
     (E181), or None."""
-    import re  # an argument longer than any number: rare
-
     for found in re.finditer(rf"[\d_]{{{MAX_DIGITS + 1},}}", arg):
         digits = len(found[0]) - found[0].count("_")
         if digits > MAX_DIGITS:

@@ -28,10 +28,11 @@ from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` r
 from referee.cli.context import db_path
 from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
+from referee.cli.transaction import transact
 from referee.errors import IllegalAction, StoreError
 from referee.names import plural
-from referee.storage import files
-from referee.storage.backups import newest_good_backup
+from referee.storage import files, keep, layout
+from referee.storage.backups import missing_message, newest_good_backup, put_back, set_aside
 from referee.storage.files import check_path
 from referee.storage.store import open_evening
 
@@ -97,20 +98,14 @@ def new(
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events
 
-    from referee.cli.transaction import transact  # as ``bodies.run``, `new --force` fresh
-
     try:
         _, after, _ = transact("evening", build, fresh=force)
     except BaseException:
         # Refused after the old evening was kept (a full disk, E40): nothing was replaced,
         # so nothing is left kept either (E97).
         if backup:
-            from referee.storage.keep import discard
-
-            discard(Path(backup))
+            keep.discard(Path(backup))
         if aside:
-            from referee.storage.backups import put_back
-
             put_back(path, Path(aside))
         raise
     if as_json:
@@ -136,12 +131,10 @@ def keep_replaced(path: Any) -> str:
     space needed), else copies written like every evening write, its sealed segments with
     it so the kept copy opens and verifies (S51); a disk that refuses it is one line and
     leaves no partial copy."""
-    from referee.storage.keep import keep  # a replaced evening only
-
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
     try:
-        keep(Path(path), target)
+        keep.keep(Path(path), target)
     except FileExistsError:
         raise StoreError(f"{target} already exists (an evening replaced a moment ago); "
                          "wait a second and type the command again") from None
@@ -151,8 +144,6 @@ def keep_replaced(path: Any) -> str:
 def set_aside_leftovers(path: Any) -> str | None:
     """The backups and segments of a deleted evening beside ``path`` kept under another name
     (``new --force``, E182), as ``keep_replaced`` keeps a replaced evening; None if none."""
-    from referee.storage.backups import set_aside  # `new --force` over leftovers only
-
     stamp = time.strftime("%Y%m%d-%H%M%S")
     kept = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
     try:
@@ -161,9 +152,7 @@ def set_aside_leftovers(path: Any) -> str | None:
         raise StoreError(f"{kept} already exists (an evening replaced a moment ago); wait a "
                          "second and type the command again") from None
     except OSError as exc:
-        from referee.storage.files import write_failure
-
-        raise write_failure(Path(path), exc) from None
+        raise files.write_failure(Path(path), exc) from None
     return str(kept) if moved else None
 
 
@@ -354,13 +343,9 @@ def verify(
     path = db_path()
     check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
     if not path.exists():  # its backups beside it: deleted by mistake (E182)
-        from referee.storage.backups import missing_message
-
         raise StoreError(missing_message(path) or f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
-    from referee.storage.layout import check  # E161, before the evening is held (E99)
-
-    tinydb = check(path)
+    tinydb = layout.check(path)  # E161, before the evening is held (E99)
     with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
         found = audit(ev, None if check_all else load_trusted(ev), progress, tinydb)
         if progress is not None:

@@ -20,6 +20,7 @@ from referee.cli.pages import check_page_target, write_page
 from referee.cli.render_report import render_terminal
 from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.storage import files
+from referee.storage.backups import set_aside
 from referee.storage.store import open_evening
 
 HtmlOut = Annotated[
@@ -219,8 +220,6 @@ def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
     target.unlink()
     # Its backups and segments go with the kept copy, or the new demo would find a deleted
     # evening's there (E182).
-    from referee.storage.backups import set_aside
-
     set_aside(target, Path(kept))
     if not quiet:
         say(f"The earlier demo evening was kept as {lit(kept)}.")

@@ -3,13 +3,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from referee.errors import StoreError
 from referee.storage import seals
-from referee.storage.files import BACKUPS, backup_path, read_checked
+from referee.storage.chain import GENESIS, chain_break
+from referee.storage.files import BACKUPS, backup_path, fsync_dir, read_checked
+from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSON, JSONObject
@@ -42,7 +46,6 @@ def _id_of(path: Path) -> float | None:
         return None
     if data is not None:
         return evening_id(data)
-    import os
     import re
 
     try:
@@ -103,9 +106,6 @@ def newest_good_backup(path: Path) -> Path | None:
 def put_back(path: Path, kept: Path) -> None:
     """Undo ``set_aside`` into a fresh ``kept`` for a command then refused (E97): the backups
     and segments of the missing evening back under their own names."""
-    import contextlib
-    import os
-
     for n in range(1, BACKUPS + 1):
         with contextlib.suppress(OSError):
             os.rename(kept.with_name(f"{kept.name}.bak.{n}"), backup_path(path, n))
@@ -117,27 +117,22 @@ def replays(data: JSONObject | None) -> bool:
     """Whether the evening whose raw TinyDB tables are ``data`` opens as a command opens it:
     its live events chained from the sealed head to the header's head, and every stream's
     stored state loading and folding each live event (E93)."""
-    from referee.storage import rows
-    from referee.storage.chain import GENESIS, chain_break
-    from referee.streams import plain, spec
-
     try:
         meta = header_row(data)
-        snap = rows.first_row(data, "snapshot")
-        snapshot = rows.row(snap["states"]) if snap else {}
-        live = rows.rows(data, "events")
-        if meta is None or chain_break(cast("list[Record]", live),
-                                       str(meta.get("sealed_head", GENESIS)),
+        tables = cast("dict[str, dict[str, JSONObject]]", data)  # its shape: checked by use
+        snapshot = cast("JSONObject", tables.get("snapshot", {}).get("1", {})["states"])
+        live = [cast("Record", row) for row in tables.get("events", {}).values()]
+        if meta is None or chain_break(live, str(meta.get("sealed_head", GENESIS)),
                                        str(meta.get("head"))):
             return False
-        for stream in {*snapshot, *(str(r["stream"]) for r in live)}:
+        for stream in {*snapshot, *(record["stream"] for record in live)}:
             sp = spec(stream)
             base = snapshot.get(stream)
             state = sp.load(plain(base)) if base is not None else sp.empty()
             for record in live:
                 if record["stream"] == stream:
-                    state = sp.apply(state, sp.read(rows.row(record["event"])))
-    except Exception:  # whatever does not replay: no backup to name
+                    state = sp.apply(state, sp.read(record["event"]))
+    except Exception:  # whatever does not replay (a table of another shape): no backup
         return False
     return True
 
@@ -159,8 +154,6 @@ corrupt_message = damaged_message
 def leftovers(path: Path) -> list[Path]:
     """What an evening leaves beside its file, when the file itself is gone (E182): its
     backups ``PATH.bak.N`` and its folder of sealed segments, if any holds a file."""
-    import os
-
     found = [b for n in range(1, BACKUPS + 1) if os.path.lexists(b := backup_path(path, n))]
     folder = seals.folder(path)
     try:
@@ -194,10 +187,6 @@ def set_aside(path: Path, kept: Path) -> bool:
     Raises:
         FileExistsError: another file of those names is there already; nothing was moved.
     """
-    import os
-
-    from referee.storage.files import fsync_dir
-
     found = leftovers(path)
     if not found:
         return False

@@ -13,10 +13,19 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from referee.errors import StoreError
+from referee.storage.files import read_checked
+
 if TYPE_CHECKING:
+    from hashlib import sha256
     from pathlib import Path
 
     from referee.jsontypes import JSONObject
+else:
+    try:  # the builtin, as in referee.storage.files: no OpenSSL to load
+        from _sha256 import sha256
+    except ImportError:  # other Pythons
+        from hashlib import sha256
 
 #: The tables of the evening file (its other keys, the checksum and the answer slot, are
 #: strings TinyDB never reads as tables).
@@ -27,9 +36,6 @@ def check(path: Path) -> list[str] | None:
     """``differences`` of the file at ``path`` as the store reads it, the store's reading let
     go before TinyDB reads the file (each holds the evening once, never both at a time: E99);
     None when the store does not read it as an evening's tables (the open says why)."""
-    from referee.errors import StoreError
-    from referee.storage.files import read_checked
-
     _give_back_large_blocks()
     try:
         data, _, what = read_checked(path)
@@ -71,8 +77,6 @@ def _table(data: JSONObject, name: str) -> JSONObject:
 def _prints(table: JSONObject) -> dict[str, str]:
     """Each row of ``table`` by id, as a digest of its canonical JSON: equal rows, equal
     digests (both read from the same bytes by the same JSON decoder)."""
-    from hashlib import sha256
-
     return {key: sha256(json.dumps(row, sort_keys=True, separators=(",", ":")).encode())
             .hexdigest() for key, row in table.items()}
 

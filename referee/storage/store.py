@@ -89,9 +89,7 @@ class Evening:
         self.exists = self._storage.read() is not None or self._storage.unchanged
         if not self._storage.unchanged:
             self._kept = None
-        if not self.exists and not audit and not fresh:
-            # The file gone, its backups or segments still there: deleted by mistake, not an
-            # evening to start over (E182).
+        if not self.exists and not audit and not fresh:  # deleted beside its backups (E182)
             missing = missing_message(path)
             if missing is not None:
                 raise StoreError(missing, ruling="E182")
@@ -550,8 +548,7 @@ def open_evening(path: Path | str, *, write: bool = True,
     beside it. A refused command leaves nothing behind: a folder or a lock made for an
     evening that still does not exist is removed again (E97).
     ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why.
-    ``fresh`` (``new --force``) opens a missing file whose evening's backups or segments lie
-    beside it, which is refused otherwise (E182).
+    ``fresh`` (``new --force``): a missing file beside an evening's backups opens (E182).
 
     Raises:
         StoreError: the evening is busy in another terminal, read-only, or damaged.
