@@ -202,17 +202,17 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
         raise
-    fsync_dir(folder or os.curdir)
     if kept:
         try:
             rotate_backups(path, staging)
-            # The renames synced too, before the answer: a power cut after it must not undo
-            # them, leaving the version before the command only as the staging link that the
-            # next write removes (E98).
-            fsync_dir(folder or os.curdir)
         except OSError as exc:
             NOTES.append(f"the command was recorded, but the backups of {path} could not be "
                          f"rotated ({exc.strerror or exc}); check the disk")
+    # The new file and the backups' renames synced at once, before the answer: a power cut
+    # after it must not undo the rotation, leaving the version before the command only as
+    # the staging link that the next write removes (E98). Before it, a cut leaves every name
+    # as it was, the evening before the command with all its backups.
+    fsync_dir(folder or os.curdir)
 
 
 def _keep_aside(path: Path, staging: str) -> bool:
