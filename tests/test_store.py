@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee import streams
@@ -645,3 +647,21 @@ def test_e99_verify_on_a_large_live_file_stays_within_twice_its_size(tmp_path: P
         tracemalloc.stop()
     assert result.exit_code == 0 and "sound" in result.output, result.output
     assert peak <= 2 * size + 2_000_000, f"{peak / size:.2f} times the live file"
+
+
+_JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False,
+                                                                        allow_infinity=False)
+                     | st.text(max_size=8),
+                     lambda inner: st.lists(inner, max_size=3)
+                     | st.dictionaries(st.text(max_size=5), inner, max_size=3), max_leaves=8)
+
+
+@given(st.dictionaries(st.sampled_from(["meta", "snapshot", "events", "undone"]),
+                       st.dictionaries(st.text(max_size=4), _JSON, max_size=4), max_size=4),
+       st.none() | st.just("0" * 32 + "a" * 32), st.integers(0, 300))
+def test_e99_the_file_row_by_row_is_the_file_at_once(tables: dict[str, Any], answer: str | None,
+                                                     size: int) -> None:
+    """The bytes a large evening is written as, row by row, are those of the whole at once."""
+    from referee.storage import files
+
+    assert files.frame_tables(tables, answer, size) == files.encode_checked(tables, answer)

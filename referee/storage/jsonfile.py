@@ -10,6 +10,7 @@ from referee.errors import StoreError
 from referee.storage.backups import damaged_message
 from referee.storage.files import (
     commit_file,
+    encode_checked,
     frame_parts,
     frame_tables,
     read_evening_digest,
@@ -18,6 +19,11 @@ from referee.storage.files import (
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
     from referee.storage.tables import Tables
+
+
+#: From this size of the evening file on, a write encodes it row by row (E99): below it, the
+#: whole file's text and bytes at once cost at most a few MB more, and half the time.
+ROW_BY_ROW = 4 * 1024 * 1024
 
 
 class AtomicJSONStorage:
@@ -91,7 +97,11 @@ class AtomicJSONStorage:
                 size = self.path.stat().st_size
             except OSError:
                 size = 0
-            out = frame_tables(self._written, self.next_slot, size)
+            # A file of some size row by row into its bytes, never its whole text beside
+            # them (E99); a smaller one at once, which is quicker, its copies within the
+            # constant of that bar.
+            out = (frame_tables(self._written, self.next_slot, size) if size >= ROW_BY_ROW
+                   else encode_checked(self._written, self.next_slot))
         else:
             return
         self._parts = None  # what the parts held is in ``out`` now (E99)
