@@ -724,22 +724,35 @@ def _one_token_flipped(data: bytes) -> bytes:
     return data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:]
 
 
-@pytest.mark.parametrize("damage", [_emptied, _garbled, _one_token_flipped],
+def _deleted(data: bytes) -> bytes | None:
+    return None
+
+
+@pytest.mark.parametrize("damage", [_emptied, _garbled, _one_token_flipped, _deleted],
                          ids=lambda f: f.__name__.strip("_"))
 def test_e186_a_damaged_tokens_file_is_said_not_mended(
-        evening: GM, db: Path, tmp_path: Path, damage: Callable[[bytes], bytes]) -> None:
+        evening: GM, db: Path, tmp_path: Path, damage: Callable[[bytes], bytes | None]) -> None:
     from referee.serve import access
 
     links = evening.json("links")
     tokens = access.access_path(db)
-    tokens.write_bytes(damage(tokens.read_bytes()))
+    damaged = damage(tokens.read_bytes())
+    if damaged is None:
+        tokens.unlink()
+    else:
+        tokens.write_bytes(damaged)
     before = folder_bytes(db.parent)
     for command in (("links",), ("links", "Ann"),
                     ("handout", "Ann", "--html", str(tmp_path / "ann.html"))):
         line = evening.fails(*command)
         assert "tokens file" in line and "serve --new-tokens" in line and "E186" in line, line
+        assert f"copy {tokens}.bak to {tokens.name}" in line  # the way back to the links
         assert folder_bytes(db.parent) == before, command
     assert not (tmp_path / "ann.html").exists()
+    # The way back: the copy, and the links handed out open again.
+    tokens.write_bytes(Path(f"{tokens}.bak").read_bytes())
+    assert evening.json("links") == links
+    tokens.unlink()
     # The explicit way on: every token anew, and checked from then on.
     access.ensure_access(db, ["Ann", "Di"], renew=True)
     again = evening.json("links")

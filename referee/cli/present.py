@@ -81,12 +81,14 @@ def handout(
         from referee.serve.access import access_path
 
         tokens = access_path(db_path())
-        kept = tokens.read_bytes() if tokens.is_file() else None
+        both = (tokens, tokens.with_name(tokens.name + ".bak"))  # and its copy (E186)
+        kept = [t.read_bytes() if t.is_file() else None for t in both]
         page, base = _with_link(rep.render_handout_html(data), state.assistants, name, url)
         try:
             write_page(html, page, secret=True, force=force)
         except BaseException:
-            _restore(tokens, kept)  # a refused handout hands out no token (E97)
+            for where, was in zip(both, kept, strict=True):
+                _restore(where, was)  # a refused handout hands out no token (E97)
             raise
     if as_json:
         emit_json(data)

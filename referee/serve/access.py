@@ -84,6 +84,9 @@ def _read_access(evening: Path) -> tuple[Access | None, str | None, bool]:
     except (OSError, StoreError):
         return None, "it cannot be read", False
     if data is None and what is None:
+        kept = access_path(evening).with_name(access_path(evening).name + ".bak")
+        if kept.is_file():  # its copy is there: tokens were handed out, and it was deleted
+            return None, f"it is gone; its copy {kept.name} holds the tokens last made", False
         return None, None, False  # no file: no tokens were handed out here yet
     if what is not None:
         return None, what, False
@@ -110,9 +113,24 @@ def access_damage(evening: Path) -> str | None:
     why = _read_access(evening)[1]
     if why is None:
         return None
-    return (f"the tokens file {access_path(evening)} is damaged ({why}); the links and the "
-            "station token handed out cannot be checked against it; `referee serve "
-            "--new-tokens` makes new ones (hand every link out again) (E186)")
+    target = access_path(evening)
+    kept = target.with_name(target.name + ".bak")
+    copy = _read_access_at(kept)
+    back = (f"copy {kept} to {target.name} to keep the links handed out, or " if copy else "")
+    return (f"the tokens file {target} is damaged ({why}); the links and the station token "
+            f"handed out cannot be checked against it; {back}`referee serve --new-tokens` "
+            "makes new ones (hand every link out again) (E186)")
+
+
+def _read_access_at(path: Path) -> bool:
+    """Whether ``path`` is a sound tokens file, checksum and all (E186)."""
+    try:
+        data, checked, what = files.read_checked(path)
+    except (OSError, StoreError):
+        return False
+    return bool(checked and what is None and isinstance(data, dict)
+                and isinstance(data.get("station"), str)
+                and isinstance(data.get("assistants"), dict))
 
 
 def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
@@ -171,8 +189,11 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
         text = files.encode_checked({"station": access.station,
                                      "assistants": access.assistants, "url": access.url})
         try:
-            atomic_write(target, bytes(text))
-            os.chmod(target, 0o600)
+            # A copy beside it first, which tells a tokens file deleted from one never made
+            # (E186), and holds the tokens to copy back.
+            for where in (target.with_name(target.name + ".bak"), target):
+                atomic_write(where, bytes(text))
+                os.chmod(where, 0o600)
         except OSError as exc:
             raise StoreError(f"cannot write the access file {target}: {exc.strerror}; "
                              "give an evening in a writable folder") from None
