@@ -163,7 +163,9 @@ def replace_access(evening: Path, assistants: list[str]) -> Access | None:
     Raises:
         StoreError: the access file cannot be written.
     """
-    if not access_path(evening).exists() and not access_path(evening).is_symlink():
+    target = access_path(evening)
+    copy = target.with_name(target.name + ".bak")  # links were handed out, the file deleted
+    if not any(p.exists() or p.is_symlink() for p in (target, copy)):
         return None
     old = load_access(evening)
     return _update_access(evening, assistants, renew=True, url=old.url if old else None)
