@@ -438,6 +438,7 @@ def test_e45_a_planted_symlink_lock_is_refused(evening: GM, db: Path, tmp_path: 
     ("wager", "new", "A", "B", "--elixir-turns", "99999999999999999999"),
     ("log", "--hand", "-1"), ("log", "--hand", "99"),
     ("wager", "new", "A", "B", "--points", "\x00"),  # found by benchmarks/fuzz.py
+    ("wager", "new", "A", "B", "--points", "{huge}"), ("scenario", "check", "{huge}"),  # E181
 ])
 def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
                                       args: tuple[str, ...]) -> None:
@@ -445,9 +446,12 @@ def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
     deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
     binary = tmp_path / "binary.toml"
     binary.write_bytes(bytes(range(256)) * 8)
-    paths = {"zero": "/dev/zero", "deep": str(deep), "binary": str(binary)}
+    huge = tmp_path / "huge.toml"
+    huge.write_text("souls = 1" + "0" * 5000 + "\n")
+    paths = {"zero": "/dev/zero", "deep": str(deep), "binary": str(binary), "huge": str(huge)}
     line = evening.fails(*(a.format(**paths) for a in args))
     assert "MemoryError" not in line and "Recursion" not in line and "internal" not in line
+    assert "set_int_max_str_digits" not in line  # Python's advice is not the GM's
 
 
 #: A number longer than Python reads (4,300 digits), in every kind of slot a number goes: an
