@@ -212,6 +212,8 @@ DAMAGE: dict[str, tuple[Callable[[str], str], str]] = {
     "unknown event kind": (lambda t: _unknown(json.loads(_strip(t))), "does not replay"),
     "missing field": (lambda t: _missing(json.loads(_strip(t))), "does not replay"),
     "garbage snapshot": (lambda t: _snapshot(json.loads(_strip(t))), "does not load"),
+    "a number of 5,000 digits": (lambda t: t.replace('"next_seq":', '"next_seq":' + "1" * 5000
+                                                     + ',"x":', 1), "more than 4,300 digits"),
 }
 
 

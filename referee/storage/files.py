@@ -501,6 +501,8 @@ def read_evening_digest(path: Path, known: bytes | bytearray | None = None
     except RecursionError:
         return None, checked, "nested too deeply to be an evening", None, None
     except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's limit, not JSON's (E181)
+            return None, checked, "a number of more than 4,300 digits in it", None, None
         return None, checked, f"not JSON: {exc}", None, None
     if not isinstance(data, dict):
         return None, checked, "not a JSON object", None, None
