@@ -6,8 +6,10 @@ goes), then runs each command as a fresh process and reads its peak resident mem
 reference run is ``referee --version`` in the same loop (the interpreter and the imports):
 what a command adds beyond it is compared with the size of the live evening file and with the
 whole evening (live file and segments). The bar: a command adds at most twice the live file
-plus a constant (``--constant`` MB), whatever the length of the night. Run:
-``python benchmarks/memory.py [--events 100000]``.
+plus a constant (``--constant`` MB), whatever the length of the night. ``--live-mb N`` gives
+the live events long texts, so that the live file itself is about N MB (a write and
+``verify`` on a large live file, E99). Run:
+``python benchmarks/memory.py [--events 100000] [--live-mb 60]``.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ COMMANDS = (("status",), ("log", "--json"), ("log", "--last", "20"), ("verify",)
                                                                     "red:1"))
 
 
-def build(db: Path, events: int) -> None:
-    """An evening of ``events`` chip transfers, written through the store as commands are."""
+def build(db: Path, events: int, live_mb: float = 0.0) -> None:
+    """An evening of ``events`` chip transfers, written through the store as commands are;
+    with ``live_mb``, the texts of the live events (since the last seal) padded so that the
+    live file is about that many MB."""
     from referee.evening import commands
     from referee.storage import files
     from referee.storage.store import SEGMENT_SIZE, open_evening
@@ -39,12 +43,15 @@ def build(db: Path, events: int) -> None:
                                                   force=False), "new")
         ev.commit("evening", commands.rise(ev.state("evening"), "Ada"), "rise Ada")
     done = 2
+    live = (events - 2) % SEGMENT_SIZE or SEGMENT_SIZE  # the events after the last seal
+    pad = " # " + "x" * int(live_mb * 1e6 / live) if live_mb else ""
     while done < events:
         with open_evening(db) as ev:
             for _ in range(min(SEGMENT_SIZE, events - done)):
                 src, dst = ("Ada", "Ann") if done % 2 == 0 else ("Ann", "Ada")
+                text = f"chips give {src} {dst} red:1{pad if events - done <= live else ''}"
                 ev.commit("evening", commands.give_chips(ev.state("evening"), src, dst,
-                                                         "red:1"), f"chips give {src} {dst} red:1")
+                                                         "red:1"), text)
                 done += 1
 
 
@@ -69,13 +76,15 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=100_000)
     parser.add_argument("--constant", type=float, default=16.0,
                         help="MB a command may add beyond twice the live file")
+    parser.add_argument("--live-mb", type=float, default=0.0,
+                        help="pad the live events' texts to a live file of about this many MB")
     args = parser.parse_args()
     script = Path(sys.executable).with_name("referee")
     referee = [str(script)] if script.exists() else [shutil.which("referee") or "referee"]
     folder = Path(tempfile.mkdtemp(prefix="referee-memory-"))
     db = folder / "night.json"
     start = time.perf_counter()
-    build(db, args.events)
+    build(db, args.events, args.live_mb)
     live = db.stat().st_size
     segs = sum(p.stat().st_size for p in db.with_name(db.name + ".segments").glob("*.json"))
     print(f"evening: {args.events} events, live file {live / 1e6:.2f} MB, segments "

@@ -192,7 +192,19 @@ def _snapshot(data: dict[str, Any]) -> str:
     return json.dumps(data)
 
 
+def _first_key(key: str) -> Callable[[str], str]:
+    """The first event's ``key`` misspelt by one byte (``"stream"`` -> ``"stseam"``)."""
+    def damage(text: str) -> str:
+        at = text.index('"events":{"1":{')
+        at = text.index(f'"{key}"', at) + 3
+        return text[:at] + "s" + text[at + 1:]
+
+    return damage
+
+
 DAMAGE: dict[str, tuple[Callable[[str], str], str]] = {
+    "first event's stream key": (_first_key("stream"), "checksum does not match"),
+    "first event's event key": (_first_key("event"), "checksum does not match"),
     "binary garbage": (lambda text: "\x00\xff\xfe" * 100, "not JSON"),
     "invalid UTF-8": (lambda text: "", "not text"),  # bytes written below
     "flipped byte in an event": (_flip, "checksum does not match"),
@@ -200,6 +212,8 @@ DAMAGE: dict[str, tuple[Callable[[str], str], str]] = {
     "unknown event kind": (lambda t: _unknown(json.loads(_strip(t))), "does not replay"),
     "missing field": (lambda t: _missing(json.loads(_strip(t))), "does not replay"),
     "garbage snapshot": (lambda t: _snapshot(json.loads(_strip(t))), "does not load"),
+    "a number of 5,000 digits": (lambda t: t.replace('"next_seq":', '"next_seq":' + "1" * 5000
+                                                     + ',"x":', 1), "more than 4,300 digits"),
 }
 
 
@@ -229,8 +243,10 @@ def test_e40_every_damage_is_one_line_naming_the_newest_good_backup(
         line = evening.fails(*command)
         assert re.fullmatch(rf"error: {re.escape(str(db))} is damaged \(.*{what}.*\); the newest "
                             rf"good backup is {backup} .*", line), (how, command, line)
+    # verify lists the damage and names the same way back, exit 2, never a bug (E93).
     result = evening.invoke("verify")
-    assert result.exit_code in (1, 2) and "Traceback" not in result.output
+    assert result.exit_code == 2 and "internal error" not in result.output, result.output
+    assert f"newest good backup is {db}.bak.1" in " ".join(result.output.split())
 
 
 def test_e40_verify_checks_the_snapshot_against_the_fold(evening: GM, db: Path) -> None:
@@ -424,6 +440,7 @@ def test_e45_a_planted_symlink_lock_is_refused(evening: GM, db: Path, tmp_path: 
     ("wager", "new", "A", "B", "--elixir-turns", "99999999999999999999"),
     ("log", "--hand", "-1"), ("log", "--hand", "99"),
     ("wager", "new", "A", "B", "--points", "\x00"),  # found by benchmarks/fuzz.py
+    ("wager", "new", "A", "B", "--points", "{huge}"), ("scenario", "check", "{huge}"),  # E181
 ])
 def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
                                       args: tuple[str, ...]) -> None:
@@ -431,9 +448,39 @@ def test_e45_absurd_input_is_one_line(evening: GM, db: Path, tmp_path: Path,
     deep.write_text("a = " + "[" * 3000 + "]" * 3000 + "\n")
     binary = tmp_path / "binary.toml"
     binary.write_bytes(bytes(range(256)) * 8)
-    paths = {"zero": "/dev/zero", "deep": str(deep), "binary": str(binary)}
+    huge = tmp_path / "huge.toml"
+    huge.write_text("souls = 1" + "0" * 5000 + "\n")
+    paths = {"zero": "/dev/zero", "deep": str(deep), "binary": str(binary), "huge": str(huge)}
     line = evening.fails(*(a.format(**paths) for a in args))
     assert "MemoryError" not in line and "Recursion" not in line and "internal" not in line
+    assert "set_int_max_str_digits" not in line  # Python's advice is not the GM's
+
+
+#: A number longer than Python reads (4,300 digits), in every kind of slot a number goes: an
+#: amount, COLOUR:N, a count, a command's number, an Arcanum, a turn count, a Measure, a
+#: static challenge, help, a weapon, a seat's Arcanum, an option click reads (E181).
+HUGE = "9" * 5000
+NUMBER_SLOTS = [
+    ("bet", "Ada", HUGE), ("raise", "Ada", HUGE), ("chips", "give", "Ada", "Ann", f"red:{HUGE}"),
+    ("count", "Ada", f"red:{HUGE}"), ("amend", HUGE, "--", "bet", "Ada"),
+    ("amend", "--drop", HUGE), ("soul", "guess", "Ann", "amber", "--arcanum", HUGE),
+    ("soul", "consume", "Ada", "amber", "--arcanum", HUGE), ("wager", "turn", HUGE),
+    ("wager", "turn", "fool", HUGE), ("fate", "char", "edit", "Ada", f"fiery={HUGE}"),
+    ("fate", "test", "--pool", "3", "--static", HUGE), ("fate", "test", "--pool", "3", "--aid",
+                                                          HUGE),
+    ("fate", "fight", "Ada", "Cy", "--a-weapon", HUGE),
+    ("new", "--force", "--fool", "Max", "--seat", f"Ed:{HUGE}:red"),
+    ("sit", "Ed", "--arcanum", HUGE), ("status", "--at", HUGE), ("log", "--last", HUGE),
+    ("undo", "-" + HUGE), ("chips", "give", "Ada", "Ann", "red:1_" + "9_" * 2600 + "9"),
+]
+
+
+@pytest.mark.parametrize("args", NUMBER_SLOTS, ids=lambda a: " ".join(a)[:40])
+def test_e181_a_number_of_thousands_of_digits_is_one_line_in_every_slot(
+        evening: GM, args: tuple[str, ...]) -> None:
+    line = evening.fails(*args)
+    assert "E181" in line and "internal" not in line, line
+    assert "5,000 digits" in line or "2,602 digits" in line
 
 
 @pytest.mark.parametrize("args, hint", [
@@ -524,3 +571,209 @@ def test_e45_nested_too_deeply_whatever_the_recursion_limit(
         sys.setrecursionlimit(old)
     assert "nested too deeply" in scenario and "E45" in scenario
     assert "nested too deeply" in points
+
+
+# -- E182: an evening file deleted beside its backups and segments ----------------------------
+
+
+@pytest.mark.parametrize("sealed", [False, True], ids=["backups", "backups and segments"])
+def test_e182_a_deleted_evening_is_said_with_its_newest_good_backup(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch, sealed: bool) -> None:
+    if sealed:  # small segments: the last commands sealed some, as on a long night
+        monkeypatch.setattr(store, "SEGMENT_SIZE", 2)
+        for _ in range(3):
+            evening(*GIVE)
+            evening("chips", "give", "Ann", "Ada", "red:1")
+        assert store.segments.folder(db).is_dir()
+    db.unlink()
+    Path(f"{db}.lock").unlink()  # a lock alone is no evening: a refusal removes one it made
+    before = folder_bytes(db.parent)
+    for command in (("status",), GIVE, ("log",), ("verify",), ("report",),
+                    ("new", "--fool", "Max", *SEATS)):
+        line = evening.fails(*command)
+        assert f"{db} is missing" in line and "E182" in line, (command, line)
+        assert f"the newest good backup is {db}.bak.1" in line, (command, line)
+        assert "new --force" in line
+        assert folder_bytes(db.parent) == before, command
+    # The advice followed: the backup copied back is the evening, sound.
+    restored = db.with_name("restored.json")
+    restored.write_bytes(Path(f"{db}.bak.1").read_bytes())
+    if sealed:
+        os.symlink(store.segments.folder(db), store.segments.folder(restored))
+    from referee.cli.main import app
+
+    result = evening.runner.invoke(app, ["--db", str(restored), "verify"])
+    assert result.exit_code == 0 and "sound" in result.output, result.output
+
+
+def test_e182_new_force_keeps_the_deleted_evenings_backups_under_another_name(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(store, "SEGMENT_SIZE", 2)
+    for _ in range(3):
+        evening(*GIVE)
+    old = {n: Path(f"{db}.bak.{n}").read_bytes() for n in (1, 2, 3)}
+    db.unlink()
+    out = evening("new", "--force", "--fool", "Max", *SEATS).output
+    assert "E182" in out
+    kept = next(db.parent.glob(f"{db.name}.replaced-*.bak.1")).name.removesuffix(".bak.1")
+    assert {n: (db.parent / f"{kept}.bak.{n}").read_bytes() for n in (1, 2, 3)} == old
+    assert not Path(f"{db}.bak.1").exists() and not store.segments.folder(db).exists()
+    for _ in range(3):  # three writes on the new evening rotate nothing of the old one away
+        evening("rise", "Ada")
+        evening("sit", "Ada")
+    assert {n: (db.parent / f"{kept}.bak.{n}").read_bytes() for n in (1, 2, 3)} == old
+    # A kept backup copied to the kept name opens whole, its segments beside it.
+    (db.parent / kept).write_bytes(old[1])
+    from referee.cli.main import app
+
+    result = evening.runner.invoke(app, ["--db", str(db.parent / kept), "verify"])
+    assert result.exit_code == 0 and "sound" in result.output, result.output
+
+
+# -- E183: no write past what a read takes back ------------------------------------------------
+
+
+def test_e183_a_write_past_the_read_cap_is_refused(evening: GM, db: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that made a file bigger than any read accepts was acknowledged, and every later
+    command called the evening damaged: refused now, with nothing written."""
+    from referee.storage import files
+
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", len(db.read_bytes()) + 16)
+    before = folder_bytes(db.parent)
+    line = evening.fails(*GIVE)
+    assert "E183" in line and "nothing was written" in line and "referee next" in line, line
+    assert folder_bytes(db.parent) == before
+    assert evening.chips("Ann").get("red", 0) == 0  # the evening still reads, as it was
+
+
+@pytest.mark.parametrize("how", ["unknown event kind", "missing field", "event edited by hand"])
+def test_e93_a_backup_edited_with_its_checksum_recomputed_is_never_named(
+        evening: GM, db: Path, how: str) -> None:
+    from referee.storage import files
+
+    bak1 = Path(f"{db}.bak.1")
+    damage, _ = DAMAGE[how]
+    edited = json.loads(damage(bak1.read_text()))
+    edited.pop("check", None)
+    edited.pop("answer", None)
+    bak1.write_bytes(files.encode_checked(edited))  # its checksum matches its new bytes
+    db.write_text("junk")
+    line = evening.fails("status")
+    assert f"the newest good backup is {db}.bak.2 " in line, line
+    result = evening.invoke("verify")
+    assert f"newest good backup is {db}.bak.2 " in " ".join(result.output.split())
+
+
+# -- E185: no control character where a name or a number goes ---------------------------------
+
+
+@pytest.mark.parametrize("args", [
+    ("sit", "\nAda"), ("sit", "Ada\t"), ("chips", "give", "Ada\r", "Ann", "red:1"),
+    ("chips", "give", "Ada", "Ann", "red:1\n"), ("count", "Ada", "red:9\n"),
+    ("count", "Ada", "red:\x0b9"), ("sit", "Ada\u2028"), ("chips", "give", "Ada", "Ann\x1f",
+                                                           "red:1"),
+], ids=repr)
+def test_e185_a_spacing_control_character_is_refused_where_it_would_be_trimmed(
+        evening: GM, args: tuple[str, ...]) -> None:
+    """Each reader trims these away (Python's int too), so `sit $'\\nAda'` was recorded, and
+    logged with the raw character."""
+    line = evening.fails(*args)
+    assert "control character" in line and "E185" in line, line
+    assert "\n" not in line.strip() and "\t" not in line
+
+
+def test_e185_a_trailing_backslash_at_the_shell_records_nothing(evening: GM, db: Path) -> None:
+    from referee.cli.main import app
+
+    before = db.read_bytes()
+    result = evening.runner.invoke(app, ["--db", str(db), "shell"], input="count Ada red:9\\\n")
+    assert "E185" in result.output and "(red:9\\n)" in result.output, result.output
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("deleted", [False, True], ids=["replacing", "beside backups"])
+def test_e97_new_force_refused_on_a_full_disk_keeps_no_copy(
+        evening: GM, db: Path, monkeypatch: pytest.MonkeyPatch, deleted: bool) -> None:
+    """The old evening was linked aside as `PATH.replaced-TIME` before the write the disk
+    refused: the refusal said nothing was written, and the link stayed."""
+    if deleted:  # E182: the deleted evening's backups are moved aside, and back
+        db.unlink()
+    Path(f"{db}.lock").unlink()
+    before = folder_bytes(db.parent)
+
+    def full(fd: int, data: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "write", full)
+    line = evening.fails("new", "--force", "--fool", "Zed", *SEATS)
+    assert "no space left" in line and "nothing was written" in line, line
+    assert not list(db.parent.glob("*.replaced-*"))
+    after = folder_bytes(db.parent)
+    after.pop(f"{db.name}.lock", None)  # an evening's lock stays beside it
+    assert after == before
+
+
+# -- E186: the tokens file is checked, never mended in silence ---------------------------------
+
+
+def _emptied(data: bytes) -> bytes:
+    return b""
+
+
+def _garbled(data: bytes) -> bytes:
+    return b"\x00\xff" + data[2:]
+
+
+def _one_token_flipped(data: bytes) -> bytes:
+    at = data.index(b'"Ann":"') + 10  # inside Ann's token: still JSON, one link changed
+    return data[:at] + bytes([data[at] ^ 0x01]) + data[at + 1:]
+
+
+def _deleted(data: bytes) -> bytes | None:
+    return None
+
+
+@pytest.mark.parametrize("damage", [_emptied, _garbled, _one_token_flipped, _deleted],
+                         ids=lambda f: f.__name__.strip("_"))
+def test_e186_a_damaged_tokens_file_is_said_not_mended(
+        evening: GM, db: Path, tmp_path: Path, damage: Callable[[bytes], bytes | None]) -> None:
+    from referee.serve import access
+
+    links = evening.json("links")
+    tokens = access.access_path(db)
+    damaged = damage(tokens.read_bytes())
+    if damaged is None:
+        tokens.unlink()
+    else:
+        tokens.write_bytes(damaged)
+    before = folder_bytes(db.parent)
+    for command in (("links",), ("links", "Ann"),
+                    ("handout", "Ann", "--html", str(tmp_path / "ann.html"))):
+        line = evening.fails(*command)
+        assert "tokens file" in line and "serve --new-tokens" in line and "E186" in line, line
+        assert f"copy {tokens}.bak to {tokens.name}" in line  # the way back to the links
+        assert folder_bytes(db.parent) == before, command
+    assert not (tmp_path / "ann.html").exists()
+    # The way back: the copy, and the links handed out open again.
+    tokens.write_bytes(Path(f"{tokens}.bak").read_bytes())
+    assert evening.json("links") == links
+    tokens.unlink()
+    # The explicit way on: every token anew, and checked from then on.
+    access.ensure_access(db, ["Ann", "Di"], renew=True)
+    again = evening.json("links")
+    assert again["links"]["Ann"] != links["links"]["Ann"] and again["station"] != links["station"]
+    assert evening.json("links") == again
+
+
+def test_e186_a_tokens_file_of_an_earlier_release_gets_its_checksum(evening: GM,
+                                                                  db: Path) -> None:
+    from referee.serve import access
+
+    links = evening.json("links")
+    tokens = access.access_path(db)
+    data = json.loads(tokens.read_bytes())
+    data.pop("check")
+    tokens.write_text(json.dumps(data, indent=1))  # as an earlier release wrote it
+    assert evening.json("links") == links  # the same tokens, now under a checksum
+    assert tokens.read_bytes().startswith(b'{"check":"')

@@ -40,6 +40,12 @@ def opened(db: Path) -> tuple[Any, ...]:
         return (ev.meta["head"], ev.meta["next_cmd"], len(ev.undone()), ev.meta["segments"])
 
 
+def generations(db: Path) -> list[bytes | None]:
+    """The backups ``PATH.bak.1`` .. ``PATH.bak.3`` of ``db``, newest first (None: not there)."""
+    return [b.read_bytes() if (b := files.backup_path(db, n)).exists() else None
+            for n in range(1, files.BACKUPS + 1)]
+
+
 def live_events(db: Path) -> int:
     return len(json.loads(db.read_bytes()).get("events", {}))
 
@@ -101,6 +107,9 @@ def test_e98_a_power_cut_at_any_moment_leaves_the_state_before_or_after(
     if kind == "redo":
         gm("undo", "--yes")
     before = opened(gm.db) if gm.db.exists() else None
+    # Once the answer is out, the evening before the command is the newest backup and the
+    # others moved up one: no generation lost to the cut (E98).
+    rotated = [gm.db.read_bytes(), *generations(gm.db)[:-1]] if before is not None else None
     disk = Disk.of(folder)
     rec = Recorder(folder)
     flush = store.Evening.flush
@@ -134,6 +143,8 @@ def test_e98_a_power_cut_at_any_moment_leaves_the_state_before_or_after(
         assert state in (before, after), f"{kind}: cut after {n} ops: neither before nor after"
         if answered:
             assert state == after, f"{kind}: cut after {n} ops lost an answered command"
+            assert rotated is None or generations(db) == rotated, \
+                f"{kind}: cut after {n} ops, the answer given, lost a backup generation"
         sound += 1
         shutil.rmtree(scratch)
     assert tried == len(rec.ops) + 1 == sound

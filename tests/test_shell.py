@@ -283,3 +283,29 @@ def test_completion_after_a_betting_word_offers_the_player_to_act_first(
     assert complete(shell, "fold ")[0] == "Ed"
     assert complete(shell, "chips give ")[0] != "Ed"  # not a betting word: the usual order
     assert "Ed to act" in shell.vocabulary().line
+
+
+def test_e184_a_line_past_the_bound_is_refused_before_it_is_split(
+        runner: CliRunner, db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A megabyte line froze the shell (splitting it costs time that grows with its square):
+    a line over the bound is refused at once, never split, one line; the evening as it was."""
+    import shlex
+
+    real = shlex.split
+
+    def split(text: str, *args: Any, **kwargs: Any) -> list[str]:
+        assert len(text) <= 128 * 1024, "an over-long line was split"
+        return real(text, *args, **kwargs)
+
+    monkeypatch.setattr(shlex, "split", split)
+    runner.invoke(app, ["--db", str(db), "shell"], input=f"{NEW}\nhand start\n{SHOW}\n")
+    before = db.read_bytes()
+    long = "A" * 200_000
+    lines = [f'bet Cy "{long}"', f"bet Cy {long}", f"chips give Cy Ed 'blue:1 {long}'",
+             "bet Cy " + "9" * 5000]
+    result = runner.invoke(app, ["--db", str(db), "shell"], input="\n".join(lines) + "\n")
+    errors = _errors(result.output)
+    assert len(errors) == 4 and "Traceback" not in result.output, result.output[:2000]
+    assert all("E184" in e and "200,0" in e for e in errors[:3]), errors[:3]
+    assert "5,000 digits" in errors[3] and "E181" in errors[3]  # the one-shot's bound too
+    assert db.read_bytes() == before and result.exit_code == 2

@@ -28,7 +28,7 @@ from referee.evening.amend import amendment
 from referee.evening.amend import recheck as rechecking
 from referee.evening.state import require_evening
 from referee.storage import files
-from referee.storage.store import open_evening
+from referee.storage.store import WRITTEN, open_evening
 from referee.streams import plain, spec
 
 if TYPE_CHECKING:
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
 #: Options of `amend` itself, typed at the end of the line (after the last command).
 TRAILING = ("--yes", "--dry-run", "--json")
+#: The root options a command line may carry anywhere (``door.hoist_root_options``).
+ROOT_FLAGS = ("--debug", "--explain", "--dry-run")
 
 
 class Plan(NamedTuple):
@@ -140,6 +142,14 @@ def _check_words(words: list[str]) -> None:
         raise BadInput(f"`{shlex.join(words)}` cannot stand in for a past command: "
                        f"{why.split(' (E')[0]}; an amendment reaches its own evening only "
                        "(E139)", ruling="E139")
+    command = [w for w in words if w not in ROOT_FLAGS]  # `--db` was refused just above
+    if not command or command[0].startswith("-") or "--help" in command:
+        # E180: an option where the command goes, or help, which records nothing: refused
+        # here, before the evening is replayed at all.
+        what = "`--help` records nothing" if "--help" in command else (
+            f"`{command[0] if command else words[0]}` is an option, not a command")
+        raise BadInput(f"{what}: give a command of the evening table after `--`, "
+                       "`referee amend 3 -- hand show Cy '2C 3W'` (E180)", ruling="E180")
 
 
 def amend(
@@ -261,6 +271,9 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
     with open_evening(scratch) as t:
         for c in commands[:index]:
             t.commit("evening", [plain(e) for e in c.events], c.text)
+    # The scratch evening's write is no command of the GM's: were the replay refused before
+    # any line ran, the boundary must not call the amendment recorded (E180).
+    WRITTEN[:] = [w for w in WRITTEN if w.get("file") != str(scratch)]
     replayed: list[_Cmd] = []
     for c in commands[index:]:
         if c.cmd in plan.drops:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -177,6 +178,43 @@ def _end_command() -> None:
         files.NOTES.clear()
 
 
+#: The longest run of digits an argument may hold (E181): every number a command takes stays
+#: below 10^12 (E45), 13 digits, and Python reads no whole number of more than 4,300 digits
+#: at all (its ``int`` refuses, in every slot where a number goes).
+MAX_DIGITS = 100
+
+
+def _digit_run(n: int, arg: str) -> str | None:
+    """The refusal of a run of more than ``MAX_DIGITS`` digits in ``arg``, argument ``n``
+    (E181), or None."""
+    for found in re.finditer(rf"[\d_]{{{MAX_DIGITS + 1},}}", arg):
+        digits = len(found[0]) - found[0].count("_")
+        if digits > MAX_DIGITS:
+            start = arg[max(0, found.start() - 12):found.start() + 8]
+            start = start.encode("ascii", "backslashreplace").decode()
+            shown = "".join(c if c.isprintable() else repr(c)[1:-1] for c in start)
+            return (f"argument {n} ({shown}...) holds a number of {digits:,} digits: numbers "
+                    "here stay below 1,000,000,000,000 (13 digits); type it again (E181)")
+    return None
+
+
+#: The control characters that make space (E185): a newline, a tab, a carriage return, a
+#: vertical tab, a form feed, the file, group, record and unit separators, the next-line
+#: control and the line and paragraph separators. A name or a number read past them (every
+#: reader trims them away, Python's ``int`` too), and the log would keep them raw.
+_SPACING = frozenset("\t\n\v\f\r\x1c\x1d\x1e\x1f\x85\u2028\u2029")
+
+
+def _spacing(n: int, arg: str, found: str) -> str:
+    """The refusal of argument ``n``, ``arg``, for the spacing control character ``found``."""
+    shown = arg if len(arg) <= 40 else arg[:37] + "..."
+    shown = "".join(c if c.isprintable() and c.isascii() else
+                    c.encode("unicode_escape").decode("ascii") for c in shown)
+    code = found.encode("unicode_escape").decode("ascii")
+    return (f"argument {n} ({shown}) holds a control character ({code}); a name, a number "
+            "or a word of the console never does: type it without (E185)")
+
+
 def not_text(args: Sequence[str]) -> str | None:
     """What makes an argument no text a GM could have meant, as one line, or None (E45, E94).
 
@@ -186,6 +224,14 @@ def not_text(args: Sequence[str]) -> str | None:
     raw.
     """
     for n, arg in enumerate(map(str, args), start=1):
+        if len(arg) > MAX_DIGITS:
+            long = _digit_run(n, arg)
+            if long is not None:
+                return long
+        if not arg.isprintable():  # rare: a control, format or separator character
+            spacing = next((c for c in arg if c in _SPACING), None)
+            if spacing is not None:
+                return _spacing(n, arg, spacing)
         if arg.isascii() and "\x00" not in arg:
             continue  # no surrogate is ASCII: the words typed at the table, looked at once
         if "\x00" in arg:

@@ -28,10 +28,11 @@ from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` r
 from referee.cli.context import db_path
 from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
+from referee.cli.transaction import transact
 from referee.errors import IllegalAction, StoreError
 from referee.names import plural
-from referee.storage import files
-from referee.storage.backups import newest_good_backup
+from referee.storage import files, keep, layout
+from referee.storage.backups import missing_message, newest_good_backup, put_back, set_aside
 from referee.storage.files import check_path
 from referee.storage.store import open_evening
 
@@ -76,11 +77,11 @@ def new(
     setup = souls.setup_from_scenario(load_scenario(scenario), specs)
     settings = {"r11_own_colour_first": own_colour_first}
     path = db_path()
-    backup = None
+    backup = aside = None
     renewed = False
 
     def build(state: "State") -> list["EveningCreated"]:
-        nonlocal backup, renewed
+        nonlocal backup, aside, renewed
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
 
@@ -88,6 +89,8 @@ def new(
             return events
         if state.started and force:
             backup = keep_replaced(path)
+        elif force:  # E182: a deleted evening's backups and segments, set aside whole
+            aside = set_aside_leftovers(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
         from referee.serve.access import replace_access  # the new evening's keys: here only
@@ -95,7 +98,16 @@ def new(
         renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
         return events
 
-    _, after, _ = run(build)
+    try:
+        _, after, _ = transact("evening", build, fresh=force)
+    except BaseException:
+        # Refused after the old evening was kept (a full disk, E40): nothing was replaced,
+        # so nothing is left kept either (E97).
+        if backup:
+            keep.discard(Path(backup))
+        if aside:
+            put_back(path, Path(aside))
+        raise
     if as_json:
         from referee.evening.views import status
 
@@ -105,6 +117,9 @@ def new(
 
     if backup:
         say(f"The old evening was backed up to {lit(backup)}.")
+    if aside:
+        say(f"The backups and segments of the evening deleted here were kept as "
+            f"{lit(aside)}.bak.N (copy one to {lit(aside)} to open it) (E182).")
     if renewed:
         say("Every link and the station token are new with this evening; the old ones open "
             "nothing (E66). `referee links` prints the new ones.")
@@ -116,16 +131,29 @@ def keep_replaced(path: Any) -> str:
     space needed), else copies written like every evening write, its sealed segments with
     it so the kept copy opens and verifies (S51); a disk that refuses it is one line and
     leaves no partial copy."""
-    from referee.storage.keep import keep  # a replaced evening only
-
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
     try:
-        keep(Path(path), target)
+        keep.keep(Path(path), target)
     except FileExistsError:
         raise StoreError(f"{target} already exists (an evening replaced a moment ago); "
                          "wait a second and type the command again") from None
     return str(target)
+
+
+def set_aside_leftovers(path: Any) -> str | None:
+    """The backups and segments of a deleted evening beside ``path`` kept under another name
+    (``new --force``, E182), as ``keep_replaced`` keeps a replaced evening; None if none."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = Path(path).with_name(f"{Path(path).name}.replaced-{stamp}")
+    try:
+        moved = set_aside(Path(path), kept)
+    except FileExistsError:
+        raise StoreError(f"{kept} already exists (an evening replaced a moment ago); wait a "
+                         "second and type the command again") from None
+    except OSError as exc:
+        raise files.write_failure(Path(path), exc) from None
+    return str(kept) if moved else None
 
 
 def status(
@@ -314,11 +342,12 @@ def verify(
 
     path = db_path()
     check_path(path)  # a pipe, a device, a symlink loop: one line (E94)
-    if not path.exists():
-        raise StoreError(f"no evening file at {path}")
+    if not path.exists():  # its backups beside it: deleted by mistake (E182)
+        raise StoreError(missing_message(path) or f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
+    tinydb = layout.check(path)  # E161, before the evening is held (E99)
     with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
-        found = audit(ev, None if check_all else load_trusted(ev), progress)
+        found = audit(ev, None if check_all else load_trusted(ev), progress, tinydb)
         if progress is not None:
             sys.stderr.write("\r\033[K")
         if not found.problems:

@@ -23,6 +23,7 @@ from referee.cli.pages import check_page_target, write_page
 from referee.cli.render_report import render_terminal
 from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.storage import files
+from referee.storage.backups import set_aside
 from referee.storage.store import open_evening
 
 HtmlOut = Annotated[
@@ -83,12 +84,14 @@ def handout(
         from referee.serve.access import access_path
 
         tokens = access_path(db_path())
-        kept = tokens.read_bytes() if tokens.is_file() else None
+        both = (tokens, tokens.with_name(tokens.name + ".bak"))  # and its copy (E186)
+        kept = [t.read_bytes() if t.is_file() else None for t in both]
         page, base = _with_link(rep.render_handout_html(data), state.assistants, name, url)
         try:
             write_page(html, page, secret=True, force=force)
         except BaseException:
-            _restore(tokens, kept)  # a refused handout hands out no token (E97)
+            for where, was in zip(both, kept, strict=True):
+                _restore(where, was)  # a refused handout hands out no token (E97)
             raise
     if as_json:
         emit_json(data)
@@ -234,6 +237,9 @@ def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
         return
     kept = keep_replaced(target)
     target.unlink()
+    # Its backups and segments go with the kept copy, or the new demo would find a deleted
+    # evening's there (E182).
+    set_aside(target, Path(kept))
     if not quiet:
         say(f"The earlier demo evening was kept as {lit(kept)}.")
 
@@ -268,9 +274,12 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
                                 "another --db or add --force")
     for target in (first, second):
         _refuse_unless_demo(target)
+    from referee.cli.evening import set_aside_leftovers  # an earlier demo season's only
+
     for target in (first, second):  # no kept pair: its link names the first file (S51)
         if target.exists():
             target.unlink()
+        set_aside_leftovers(target)  # its backups and segments kept aside (E182)
     script = data_file("demo_season.txt").read_text(encoding="utf-8")
     lines = [ln.strip().replace("{next}", shlex.quote(str(second)))
              for ln in script.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]

@@ -131,14 +131,33 @@ def root_command() -> Any:
     return _ROOT
 
 
+#: The longest line the shell (and every in-process runner) reads (E184): as long as the
+#: longest single argument the system passes to a one-shot `referee` command (Linux's
+#: MAX_ARG_STRLEN, 128 KiB). Splitting a line costs time that grows with its square.
+MAX_LINE = 128 * 1024
+
+
+def check_length(text: str) -> None:
+    """Refuse a line longer than ``MAX_LINE`` at once, before anything reads it (E184).
+
+    Raises:
+        BadInput: the line is too long.
+    """
+    if len(text) > MAX_LINE:
+        raise BadInput(f"the line is {len(text):,} characters long, past the {MAX_LINE:,} a "
+                       "command line takes; nothing was run; type it shorter (E184)",
+                       ruling="E184")
+
+
 def split(text: str) -> list[str]:
     """The words of a command line as a shell splits them (``#`` starts a comment).
 
     Raises:
-        BadInput: an unclosed quote.
+        BadInput: an unclosed quote, or a line longer than ``MAX_LINE`` (E184).
     """
     import shlex  # only a line typed in-process is split: not on a command's start-up
 
+    check_length(text)
 
     try:
         words = shlex.split(text, comments=True)

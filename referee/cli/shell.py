@@ -393,6 +393,7 @@ class Shell:
         from referee.cli import boundary, runner
 
         try:
+            runner.check_length(text)  # E184: at once, before any word is read
             words = plain_words(text)
             if words is None:
                 words = runner.split(text)

@@ -61,7 +61,8 @@ E = TypeVar("E", bound="Mapping[str, Any]")
 
 def transact(stream: str, build: Callable[[Any], list[E]], *,
              extra: JSONObject | None = None, path: Path | None = None,
-             more: dict[str, list[Event]] | None = None) -> tuple[Any, Any, list[E]]:
+             more: dict[str, list[Event]] | None = None, fresh: bool = False
+             ) -> tuple[Any, Any, list[E]]:
     """The one way a command changes the evening file.
 
     Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
@@ -71,12 +72,13 @@ def transact(stream: str, build: Callable[[Any], list[E]], *,
     ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
     ``path`` is another evening file than ``--db`` (`referee next` writes the next evening);
     ``more`` holds events of other streams, committed after under the same line (the Card of
-    Fate characters an evening carries, R42).
+    Fate characters an evening carries, R42); ``fresh`` lets ``new --force`` open a missing
+    file whose evening's backups or segments lie beside it (E182).
     """
     from referee.storage.store import open_evening
     from referee.streams import copy
 
-    with open_evening(path or db_path()) as ev:
+    with open_evening(path or db_path(), fresh=fresh) as ev:
         state = ev.state(stream)
         before = copy(stream, state)  # the stream's own deep copy (``streams.copy``)
         events = build(state)

@@ -119,8 +119,12 @@ def _read_toml(path: Path, rep: _Report) -> TOMLTable | None:
         rep.add("", f"invalid TOML: {exc}; fix the syntax there (strings need quotes, "
                 "tables are [name] or [[name]])")
     except (ValueError, RecursionError) as exc:  # huge, not UTF-8, or nested too deeply (E45)
-        rep.add("", f"{exc}; give a scenario .toml file saved as UTF-8" if isinstance(
-            exc, ValueError) else "nested too deeply to be a scenario (E45)")
+        if "integer string conversion" in str(exc):  # Python's own limit (E181)
+            rep.add("", "holds a number of more than 4,300 digits; numbers here stay below "
+                    "1,000,000,000,000 (E181)")
+        else:
+            rep.add("", f"{exc}; give a scenario .toml file saved as UTF-8" if isinstance(
+                exc, ValueError) else "nested too deeply to be a scenario (E45)")
     return None
 
 

@@ -54,6 +54,10 @@ def wager_points(path: Path | str | None = None) -> PointsTable:
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(f"points table {target} is not valid TOML: {exc}",
                             ruling="R34") from None
+    except ValueError:  # Python reads no whole number of more than 4,300 digits (E181)
+        raise ScenarioError(f"points table {target} holds a number of more than 4,300 digits; "
+                            "give a TOML file like data/wager_points.toml (E181)",
+                            ruling="E181") from None
     except RecursionError:
         raise ScenarioError(f"points table {target} is nested too deeply to be a points table",
                             ruling="E45") from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
 import os
 import secrets
 from dataclasses import dataclass, field
@@ -72,14 +71,66 @@ def new_token() -> str:
 
 
 def load_access(evening: Path) -> Access | None:
-    """The tokens kept beside ``evening``, or None when there are none (or they are unreadable)."""
+    """The tokens kept beside ``evening``, or None when there are none (or they are unreadable:
+    ``access_damage`` says why)."""
+    return _read_access(evening)[0]
+
+
+def _read_access(evening: Path) -> tuple[Access | None, str | None, bool]:
+    """The tokens beside ``evening``; what is wrong with their file (None: sound or none);
+    and whether it carries its checksum (E186: an earlier release wrote it without)."""
     try:
-        data = json.loads(access_path(evening).read_text(encoding="utf-8"))
-        return Access(station=str(data["station"]),
-                      assistants={str(k): str(v) for k, v in data["assistants"].items()},
-                      url=data.get("url"))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        data, checked, what = files.read_checked(access_path(evening))
+    except (OSError, StoreError):
+        return None, "it cannot be read", False
+    if data is None and what is None:
+        kept = access_path(evening).with_name(access_path(evening).name + ".bak")
+        if kept.is_file():  # its copy is there: tokens were handed out, and it was deleted
+            return None, f"it is gone; its copy {kept.name} holds the tokens last made", False
+        return None, None, False  # no file: no tokens were handed out here yet
+    if what is not None:
+        return None, what, False
+    if checked is False:
+        return None, "its checksum does not match: it was changed outside the referee", False
+    try:
+        assert data is not None
+        assistants = data["assistants"]
+        if not isinstance(assistants, dict) or not isinstance(data["station"], str):
+            raise TypeError
+        url = data.get("url")
+        found = Access(station=data["station"],
+                       assistants={str(k): str(v) for k, v in assistants.items()},
+                       url=url if isinstance(url, str) else None)
+    except (KeyError, TypeError):
+        return None, "it holds no tokens", False
+    return found, None, checked is True
+
+
+def access_damage(evening: Path) -> str | None:
+    """The one line for a damaged tokens file beside ``evening`` (E186), or None: emptied,
+    garbled or changed by a byte, it is said, never mended in silence (the links printed
+    and the station token would stop opening anything)."""
+    why = _read_access(evening)[1]
+    if why is None:
         return None
+    target = access_path(evening)
+    kept = target.with_name(target.name + ".bak")
+    copy = _read_access_at(kept)
+    back = (f"copy {kept} to {target.name} to keep the links handed out, or " if copy else "")
+    return (f"the tokens file {target} is damaged ({why}); the links and the station token "
+            f"handed out cannot be checked against it; {back}`referee serve --new-tokens` "
+            "makes new ones (hand every link out again) (E186)")
+
+
+def _read_access_at(path: Path) -> bool:
+    """Whether ``path`` is a sound tokens file, checksum and all (E186)."""
+    try:
+        data, checked, what = files.read_checked(path)
+    except (OSError, StoreError):
+        return False
+    return bool(checked and what is None and isinstance(data, dict)
+                and isinstance(data.get("station"), str)
+                and isinstance(data.get("assistants"), dict))
 
 
 def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
@@ -112,7 +163,9 @@ def replace_access(evening: Path, assistants: list[str]) -> Access | None:
     Raises:
         StoreError: the access file cannot be written.
     """
-    if not access_path(evening).exists() and not access_path(evening).is_symlink():
+    target = access_path(evening)
+    copy = target.with_name(target.name + ".bak")  # links were handed out, the file deleted
+    if not any(p.exists() or p.is_symlink() for p in (target, copy)):
         return None
     old = load_access(evening)
     return _update_access(evening, assistants, renew=True, url=old.url if old else None)
@@ -120,9 +173,11 @@ def replace_access(evening: Path, assistants: list[str]) -> Access | None:
 
 def _update_access(evening: Path, assistants: list[str], *, renew: bool,
                    url: str | None) -> Access:
-    old = None if renew else load_access(evening)
+    old, why, checked = (None, None, True) if renew else _read_access(evening)
+    if why is not None:  # E186: never minted anew in silence
+        raise StoreError(access_damage(evening) or why, ruling="E186")
     access = old or Access(station=new_token(), url=url)
-    changed = old is None
+    changed = old is None or not checked  # an older file gets its checksum now (E186)
     for name in assistants:
         if name not in access.assistants:
             access.assistants[name] = new_token()
@@ -132,11 +187,15 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
 
     if changed and not files.DRY_RUN:  # E133: a dry run's keys are never written
         target = access_path(evening)
-        text = json.dumps({"station": access.station, "assistants": access.assistants,
-                           "url": access.url}, indent=1)
+        # With a checksum in front, as the evening carries one (E186).
+        text = files.encode_checked({"station": access.station,
+                                     "assistants": access.assistants, "url": access.url})
         try:
-            atomic_write(target, text)
-            os.chmod(target, 0o600)
+            # A copy beside it first, which tells a tokens file deleted from one never made
+            # (E186), and holds the tokens to copy back.
+            for where in (target.with_name(target.name + ".bak"), target):
+                atomic_write(where, bytes(text))
+                os.chmod(where, 0o600)
         except OSError as exc:
             raise StoreError(f"cannot write the access file {target}: {exc.strerror}; "
                              "give an evening in a writable folder") from None

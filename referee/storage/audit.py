@@ -84,25 +84,30 @@ def verify(ev: Evening) -> list[str]:
 
 
 def audit(ev: Evening, trusted: list[Verified] | None = None,
-          progress: Progress | None = None) -> Audit:
+          progress: Progress | None = None, tinydb: list[str] | None = None) -> Audit:
     """Check the chain and snapshots of ``ev``, trusting the still-unchanged ``trusted``.
 
     ``progress(done, total)`` is called before each segment read, when at least
-    ``PROGRESS_FROM`` segments are to be read. When a check that trusted something finds a
-    problem, everything is checked again, so that the report is that of a full check.
+    ``PROGRESS_FROM`` segments are to be read. ``tinydb``: what ``layout.check`` found of the
+    file before it was opened (read then, the file is not held twice, E99). When a check
+    that trusted something finds a problem, everything is checked again, so that the report
+    is that of a full check.
     """
-    found = _audit(ev, trusted or [], progress)
+    found = _audit(ev, trusted or [], progress, tinydb)
     if found.problems and trusted and found.checked < found.events:
-        return _audit(ev, [], progress)
+        return _audit(ev, [], progress, tinydb)
     return found
 
 
-def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None) -> Audit:
+def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
+           tinydb: list[str] | None = None) -> Audit:
     problems: list[str] = []
     if ev._storage.checked is False:
         problems.append("the file's checksum does not match: it was changed outside the "
                         "referee")
-    if ev.exists:  # E161: the file as TinyDB reads it
+    if ev.exists and tinydb is not None:  # E161, found before the evening was opened (E99)
+        problems += tinydb
+    elif ev.exists:  # E161: the file as TinyDB reads it
         problems += layout.differences(ev.path, {name: ev._table(name, "items")
                                                  for name in layout.TABLES})
     prev, seq, count = GENESIS, 0, 0

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from referee.errors import StoreError
 from referee.storage import seals
-from referee.storage.files import BACKUPS, backup_path, read_checked
+from referee.storage.chain import GENESIS, chain_break
+from referee.storage.files import BACKUPS, backup_path, fsync_dir, read_checked
+from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSON, JSONObject
+    from referee.storage.chain import Record
 
 
 def header_row(data: JSONObject | None) -> JSONObject | None:
@@ -41,7 +46,6 @@ def _id_of(path: Path) -> float | None:
         return None
     if data is not None:
         return evening_id(data)
-    import os
     import re
 
     try:
@@ -91,10 +95,46 @@ def newest_good_backup(path: Path) -> Path | None:
                 continue
         except (KeyError, TypeError, ValueError):
             continue
+        if not replays(data):  # a checksum recomputed over an edit proves nothing (E93)
+            continue
         found.append((candidate, created))
     if own is None:
         return found[0][0] if found and len({i for _, i in found}) == 1 else None
     return next((candidate for candidate, i in found if i == own), None)
+
+
+def put_back(path: Path, kept: Path) -> None:
+    """Undo ``set_aside`` into a fresh ``kept`` for a command then refused (E97): the backups
+    and segments of the missing evening back under their own names."""
+    for n in range(1, BACKUPS + 1):
+        with contextlib.suppress(OSError):
+            os.rename(kept.with_name(f"{kept.name}.bak.{n}"), backup_path(path, n))
+    with contextlib.suppress(OSError):
+        os.rename(seals.folder(kept), seals.folder(path))
+
+
+def replays(data: JSONObject | None) -> bool:
+    """Whether the evening whose raw TinyDB tables are ``data`` opens as a command opens it:
+    its live events chained from the sealed head to the header's head, and every stream's
+    stored state loading and folding each live event (E93)."""
+    try:
+        meta = header_row(data)
+        tables = cast("dict[str, dict[str, JSONObject]]", data)  # its shape: checked by use
+        snapshot = cast("JSONObject", tables.get("snapshot", {}).get("1", {})["states"])
+        live = [cast("Record", row) for row in tables.get("events", {}).values()]
+        if meta is None or chain_break(live, str(meta.get("sealed_head", GENESIS)),
+                                       str(meta.get("head"))):
+            return False
+        for stream in {*snapshot, *(record["stream"] for record in live)}:
+            sp = spec(stream)
+            base = snapshot.get(stream)
+            state = sp.load(plain(base)) if base is not None else sp.empty()
+            for record in live:
+                if record["stream"] == stream:
+                    state = sp.apply(state, sp.read(record["event"]))
+    except Exception:  # whatever does not replay (a table of another shape): no backup
+        return False
+    return True
 
 
 def damaged_message(path: Path, why: str) -> str:
@@ -109,6 +149,80 @@ def damaged_message(path: Path, why: str) -> str:
 
 
 corrupt_message = damaged_message
+
+
+def leftovers(path: Path) -> list[Path]:
+    """What an evening leaves beside its file, when the file itself is gone (E182): its
+    backups ``PATH.bak.N`` and its folder of sealed segments, if any holds a file."""
+    found = [b for n in range(1, BACKUPS + 1) if os.path.lexists(b := backup_path(path, n))]
+    folder = seals.folder(path)
+    try:
+        if any(True for _ in folder.iterdir()):
+            found.append(folder)
+    except OSError:  # no folder there (or none to read): nothing left of an evening
+        pass
+    return found
+
+
+def missing_message(path: Path) -> str | None:
+    """The one line for an evening file gone while its backups or segments lie beside it
+    (deleted by mistake, E182): the newest good backup and how to restore it, and the
+    explicit way to start anew there; None when nothing of an evening is left there."""
+    if not leftovers(path):
+        return None
+    backup = newest_good_backup(path)
+    back = (f"the newest good backup is {backup}: copy it to {path.name} to restore the "
+            "evening" if backup is not None else "no good backup was found among them")
+    return (f"{path} is missing, but the backups or segments of an evening lie beside it; "
+            f"{back}; `referee new --force ...` starts a new evening there, keeping them as "
+            f"{path.name}.replaced-TIME; nothing was written (E182)")
+
+
+def set_aside(path: Path, kept: Path) -> bool:
+    """The backups and segments of a missing evening moved aside (``new --force``, E182):
+    ``PATH.bak.N`` renamed ``KEPT.bak.N`` and ``PATH.segments`` ``KEPT.segments``, so that a
+    backup copied to ``KEPT`` opens with its segments. A segment already kept there (a kept
+    copy's own link of it, S51) is not moved twice. Returns whether anything was there.
+
+    Raises:
+        FileExistsError: another file of those names is there already; nothing was moved.
+    """
+    found = leftovers(path)
+    if not found:
+        return False
+    moves: list[tuple[Path, Path]] = []
+    drops: list[Path] = []  # segments the kept folder holds already, the very same bytes
+    for old in found:
+        new = kept.with_name(kept.name + old.name.removeprefix(path.name))
+        if old.is_dir() and new.is_dir():
+            for segment in sorted(old.iterdir()):
+                there = new / segment.name
+                if not os.path.lexists(there):
+                    moves.append((segment, there))
+                elif there.read_bytes() == segment.read_bytes():
+                    drops.append(segment)
+                else:
+                    raise FileExistsError(there)
+        elif os.path.lexists(new):
+            raise FileExistsError(new)
+        else:
+            moves.append((old, new))
+    done: list[tuple[Path, Path]] = []
+    try:
+        for old, new in moves:
+            os.rename(old, new)
+            done.append((old, new))
+    except BaseException:
+        for old, new in reversed(done):  # all or nothing
+            os.rename(new, old)
+        raise
+    for segment in drops:  # kept already, byte for byte
+        segment.unlink()
+    folder = seals.folder(path)
+    if folder.is_dir() and not any(True for _ in folder.iterdir()):
+        folder.rmdir()
+    fsync_dir(path.parent)
+    return True
 
 
 def read_json(path: Path) -> JSONObject | None:

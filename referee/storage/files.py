@@ -11,7 +11,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from referee.errors import StoreError
 
@@ -159,6 +159,21 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     fsync_dir(path.parent)
 
 
+def check_size(path: Path | str, size: int) -> None:
+    """Refuse a write of ``size`` bytes that no read would take back (E183): every command
+    reads at most ``MAX_FILE_BYTES`` of an evening or a segment, and calls a bigger file
+    damaged; acknowledged and then unreadable, the write would be lost with the backup.
+
+    Raises:
+        StoreError: ``size`` is over the cap; nothing was written.
+    """
+    if size > MAX_FILE_BYTES:
+        raise StoreError(f"this command would make {path} {size >> 20} MB, past the "
+                         f"{MAX_FILE_BYTES >> 20} MB the console reads back; nothing was "
+                         "written; `referee next NEW.json` carries the evening on in a new "
+                         "file (E183)", ruling="E183")
+
+
 def commit_file(path: Path, data: bytes | bytearray) -> None:
     """Replace ``path`` by ``data`` atomically, then rotate the backups (E40).
 
@@ -168,6 +183,7 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
     ``StoreError`` saying nothing was written. A failure while rotating, after the commit,
     is noted (``NOTES``): the command was recorded.
     """
+    check_size(path, len(data))  # E183: never a file no read takes back
     folder, name = os.path.split(path)  # plain strings: this runs on every write
     staging = os.path.join(folder, f".{name}.bak.tmp")
     made: list[str] = []
@@ -186,13 +202,17 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
         raise
-    fsync_dir(folder or os.curdir)
     if kept:
         try:
             rotate_backups(path, staging)
         except OSError as exc:
             NOTES.append(f"the command was recorded, but the backups of {path} could not be "
                          f"rotated ({exc.strerror or exc}); check the disk")
+    # The new file and the backups' renames synced at once, before the answer: a power cut
+    # after it must not undo the rotation, leaving the version before the command only as
+    # the staging link that the next write removes (E98). Before it, a cut leaves every name
+    # as it was, the evening before the command with all its backups.
+    fsync_dir(folder or os.curdir)
 
 
 def _keep_aside(path: Path, staging: str) -> bool:
@@ -337,6 +357,48 @@ def encode_checked(data: Mapping[str, object], answer: str | None = None) -> byt
     return frame_checked(json.dumps(data, separators=(",", ":")).encode("utf-8"), answer)
 
 
+#: ``json.dumps(value, separators=(",", ":"))``, the encoder built once.
+_dumps = json.JSONEncoder(separators=(",", ":")).encode
+
+
+def frame_tables(tables: Mapping[str, object], answer: str | None = None,
+                 size: int = 0) -> bytearray:
+    """``encode_checked(tables)``, byte for byte, for tables of rows (``{name: {id: row}}``):
+    each row encoded and hashed on its own straight into the file's bytes, so that a write
+    holds the evening's records and the new file once, never a text of the whole file and its
+    bytes beside them (E99). ``size``: about how long the file will be (the one it replaces),
+    room made for it at once, so that the bytes grown piece by piece are not over-allocated
+    by an eighth on top."""
+    digest = sha256(b"{")
+    front = _CHECK + _NO_SUM + b'"' + _answer(answer) + (b"," if tables else b"")
+    out = bytearray(max(size + (size >> 6), len(front)))
+    at = 0
+
+    def put(piece: bytes) -> None:
+        nonlocal at
+        out[at:at + len(piece)] = piece  # in the room made, while there is room
+        at += len(piece)
+
+    put(front)
+    for n, (name, table) in enumerate(tables.items()):
+        rows = cast("Mapping[str, object]", table)  # a table: its rows by id
+        part = f'{"," if n else ""}{_dumps(name)}:{{'.encode("ascii")
+        for k, (key, row) in enumerate(rows.items()):
+            piece = (f'{"," if k else ""}{_dumps(key)}:{_dumps(row)}').encode()
+            if part:
+                piece, part = part + piece, b""
+            digest.update(piece)
+            put(piece)
+            del piece
+        digest.update(part + b"}")
+        put(part + b"}")
+    digest.update(b"}")
+    put(b"}")
+    del out[at:]  # the room not used
+    out[len(_CHECK):len(_CHECK) + 64] = digest.hexdigest().encode("ascii")
+    return out
+
+
 def frame_checked(body: bytes, answer: str | None = None) -> bytearray:
     """``encode_checked`` of the JSON object whose encoding is ``body``."""
     digest = sha256(body).hexdigest().encode("ascii")
@@ -439,6 +501,8 @@ def read_evening_digest(path: Path, known: bytes | bytearray | None = None
     except RecursionError:
         return None, checked, "nested too deeply to be an evening", None, None
     except ValueError as exc:
+        if "integer string conversion" in str(exc):  # Python's limit, not JSON's (E181)
+            return None, checked, "a number of more than 4,300 digits in it", None, None
         return None, checked, f"not JSON: {exc}", None, None
     if not isinstance(data, dict):
         return None, checked, "not a JSON object", None, None

@@ -91,3 +91,13 @@ def _remove(made: list[Path]) -> None:
                 made_path.rmdir()
             else:
                 made_path.unlink()
+
+
+def discard(target: Path) -> None:
+    """Take back a copy ``keep`` made at ``target`` for a command that was then refused
+    (E97): the kept file, then each segment in its own segment folder and the folder."""
+    made: list[Path] = []
+    where = seals.folder(target)
+    if where.is_dir() and not where.is_symlink():
+        made = [where, *sorted(where.iterdir())]
+    _remove([*made, target])

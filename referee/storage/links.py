@@ -35,11 +35,15 @@ def link(ev: Evening) -> PreviousEvening | None:
     too when the segment holding that event is missing: ``verify`` says so on its own)."""
     try:
         first = next(ev.records(STREAM), None)
+        if first is None or first["event"].get("kind") != "evening_continued":
+            return None
+        event = read(first["event"])  # the evening's record of it (its fields checked)
     except StoreError:
         return None
-    if first is None or first["event"].get("kind") != "evening_continued":
+    except (KeyError, TypeError, AttributeError, ValueError):
+        # A first record damaged (a key renamed, a field of the wrong kind): the damage is
+        # verify's to report, with the newest good backup (E93), not a link to follow.
         return None
-    event = read(first["event"])  # the evening's record of it (its fields checked)
     return event["previous"] if event["kind"] == "evening_continued" else None
 
 

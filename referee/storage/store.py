@@ -49,7 +49,7 @@ from referee.storage.answers import (
     slot_for,
     was_told,
 )
-from referee.storage.backups import damaged_message, newest_good_backup
+from referee.storage.backups import damaged_message, missing_message, newest_good_backup
 from referee.storage.chain import GENESIS, Record, chain_break, event_hash
 from referee.storage.files import atomic_write, write_failure
 from referee.storage.jsonfile import AtomicJSONStorage
@@ -78,7 +78,8 @@ LOCK_TIMEOUT = 3.0
 class Evening:
     """An open evening file. Use ``open_evening``; all writes land at once on exit."""
 
-    def __init__(self, path: Path, *, write: bool, audit: bool = False) -> None:
+    def __init__(self, path: Path, *, write: bool, audit: bool = False,
+                 fresh: bool = False) -> None:
         self.path = path
         self.writable = write
         #: The file as this process last wrote it (a shell, E155), while it is still that.
@@ -88,6 +89,10 @@ class Evening:
         self.exists = self._storage.read() is not None or self._storage.unchanged
         if not self._storage.unchanged:
             self._kept = None
+        if not self.exists and not audit and not fresh:  # deleted beside its backups (E182)
+            missing = missing_message(path)
+            if missing is not None:
+                raise StoreError(missing, ruling="E182")
         #: What this open read from the file, by id, while the shell keeps what it writes.
         self._loaded: dict[int, object] = {}
         try:
@@ -427,6 +432,13 @@ class Evening:
         """
         n = self.meta["segments"] + 1
         folder = self._segment_dir()
+        segment: segments.Segment = {
+            "base": self._snapshot,
+            "base_head": self.meta.get("sealed_head", GENESIS),
+            "events": self._live,
+        }
+        data = segments.encode(segment)
+        files.check_size(folder, len(data))  # E183, as the evening file's
         try:
             folder.mkdir(exist_ok=True)
         except OSError as exc:
@@ -438,12 +450,6 @@ class Evening:
             # seal killed before the header was written) left a file here that older
             # backups may still point at. Seal under a name of this content instead.
             name = f"{n:06d}-{self.meta['head'][:16]}.json"
-        segment: segments.Segment = {
-            "base": self._snapshot,
-            "base_head": self.meta.get("sealed_head", GENESIS),
-            "events": self._live,
-        }
-        data = segments.encode(segment)
         try:
             atomic_write(folder / name, data)
         except OSError as exc:
@@ -535,13 +541,14 @@ class Evening:
 
 @contextlib.contextmanager
 def open_evening(path: Path | str, *, write: bool = True,
-                 audit: bool = False) -> Iterator[Evening]:
+                 audit: bool = False, fresh: bool = False) -> Iterator[Evening]:
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
 
     A symlinked ``path`` is followed: the target is read and written, its lock and backups
     beside it. A refused command leaves nothing behind: a folder or a lock made for an
     evening that still does not exist is removed again (E97).
     ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why.
+    ``fresh`` (``new --force``): a missing file beside an evening's backups opens (E182).
 
     Raises:
         StoreError: the evening is busy in another terminal, read-only, or damaged.
@@ -575,7 +582,7 @@ def open_evening(path: Path | str, *, write: bool = True,
     try:
         remove_stale_temps(path)
         try:
-            evening = Evening(path, write=True)
+            evening = Evening(path, write=True, fresh=fresh)
         except StoreError:
             if not had_lock:  # a file that is no evening gets no lock beside it (E97)
                 lock.remove()

@@ -134,3 +134,16 @@ def test_e140_the_past_as_it_stood_around_an_amendment(gm: GM) -> None:
     assert "Ada to act" in gm("status", "--at", "7").output
     # #4 as amended: Cy's real cards were shown at #3, so Ada opens there too (E138).
     assert "Ada to act" in gm("status", "--at", "4").output
+
+
+def test_e180_an_option_or_help_for_the_new_command_is_refused_before_any_replay(
+        gm: GM) -> None:
+    """`amend 5 -- --foo` once said it recorded the scratch evening's write; nothing was."""
+    _evening(gm)
+    for words in (["--foo"], ["--help"], ["--json", "bet", "Cy"], ["bet", "Cy", "--help"]):
+        line = gm.fails("amend", "5", "--", *words)
+        assert "recorded" not in line and "E180" in line, line
+    # A replacement the parser refuses past its first word: said as a refusal, never as a
+    # command recorded whose answer could not be shown.
+    line = gm.fails("amend", "5", "--", "hand", "show", "--bogus", "Cy", "2C 3W")
+    assert "recorded" not in line and "No such option: --bogus" in line

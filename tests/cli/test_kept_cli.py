@@ -48,7 +48,8 @@ def sealed(gm: GM) -> list[str]:
 
 
 def kept_copies(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.glob("*.replaced-*") if p.is_file())
+    """The kept evenings (not their backups, which an earlier demo's take along, E182)."""
+    return sorted(p for p in folder.glob("*.replaced-*") if p.is_file() and ".bak." not in p.name)
 
 
 def log_lines(gm: GM) -> list[str]:
@@ -158,6 +159,7 @@ def test_s51_demo_force_keeps_the_earlier_demo_with_its_segments(
     assert "sound" in old("verify").output
     assert log_lines(old) == earlier
     assert "sound" in gm("verify").output and log_lines(gm) != earlier
+    assert Path(f"{kept}.bak.1").is_file()  # its backups went with it (E182)
 
 
 def test_s51_demo_season_force_keeps_no_pair_that_could_not_verify(
