@@ -201,3 +201,24 @@ def test_the_two_guards_together_catch_twenty_of_twenty(
     caught = [p.name for p in PLANTS if static[p.name] or runtime[p.name]]
     assert len(PLANTS) == 20 and caught == [p.name for p in PLANTS]
     assert sum(1 for p in PLANTS if runtime[p.name]) == 15  # what runs in the core
+
+
+@pytest.mark.parametrize(("event", "args"), [
+    ("subprocess.Popen", ("true", ["true"], None, None)), ("os.system", (b"true",)),
+    ("socket.connect", (None, ("example.org", 80))), ("open", ("e.json", "r", 0)),
+    ("builtins.input", ("who? ",)), ("import", ("referee.cli.main",)),
+    ("import", ("referee.storage",))])
+def test_the_hook_refuses_the_core_each_way_out(monkeypatch: pytest.MonkeyPatch, event: str,
+                                                args: tuple[object, ...]) -> None:
+    """Called as the audit would call it, from a frame of the core (this file's, here)."""
+    from tests import core_audit
+
+    watch = core_audit.Watch(PACKAGE)
+    watch.core = (str(Path(__file__).resolve()),)
+    monkeypatch.setattr(core_audit, "WATCH", watch)
+    with pytest.raises(PermissionError):
+        core_audit.hook(event, args)
+    assert len(watch.found) == 1 and "test_core_audit.py:" in watch.found[0]
+    core_audit.hook("import", ("referee.rules.cards",))  # the core's own: allowed
+    core_audit.hook("compile", (None, "<string>"))
+    assert len(watch.found) == 1
