@@ -274,7 +274,8 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
         if not isinstance(magic, bool):
             rep.add(f"{path}.magic", f"expected true or false, got {_show(magic)}")
             magic = False
-        for bad, why in check_effect(item.get("timing"), item.get("effect")):  # S12, S13
+        effect_problems = check_effect(item.get("timing"), item.get("effect"))  # S12, S13
+        for bad, why in effect_problems:
             rep.add(f"{path}.{bad}", why)
         key = None
         if card is not None and orientation is not None:
@@ -286,7 +287,8 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
         if name is not None and (first := names.again(name_key(name), path)) is not None:
             rep.add(f"{path}.name", f"{name!r} is also the name of {first}; power names must "
                     "differ")
-        if None not in (key, card, orientation, name, when, text, charges):
+        if None not in (key, card, orientation, name, when, text, charges) and (
+                not effect_problems):  # an effect that is no table is reported, never read
             assert card is not None and orientation is not None and key is not None
             assert name is not None and when is not None and text is not None
             assert isinstance(charges, int)
