@@ -201,7 +201,7 @@ def _arcanum(table: TOMLTable, key: str, where: str, rep: _Report, what: str) ->
 
 
 def _tables(items: list[Any], where: str, kind: str, rep: _Report) -> Iterator[
-        tuple[str, dict[str, Any]]]:
+        tuple[str, Any]]:
     """Each ``[[kind]]`` table of ``items`` with its path (``powers[3]``); anything else in
     the list is reported and skipped."""
     for i, item in enumerate(items, 1):
@@ -230,7 +230,7 @@ class _Once:
 # --- powers ----------------------------------------------------------------------------------
 
 
-def _orientation(item: dict[str, Any], path: str, rep: _Report) -> str | None:
+def _orientation(item: TOMLTable, path: str, rep: _Report) -> str | None:
     side = item.get("orientation")
     if side is None:
         rep.add(f"{path}.orientation", 'missing; add orientation = "upright" or "reversed"')
@@ -242,7 +242,7 @@ def _orientation(item: dict[str, Any], path: str, rep: _Report) -> str | None:
     return None
 
 
-def _charges(item: dict[str, Any], path: str, rep: _Report) -> int | None:
+def _charges(item: TOMLTable, path: str, rep: _Report) -> int | None:
     charges = item.get("charges")
     if charges is None:
         rep.add(f"{path}.charges", f"missing; add charges = 0 to {MAX_CHARGES}")
@@ -366,10 +366,11 @@ def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]
     return sheets if ok else None
 
 
-def _aliases(item: dict[str, Any], path: str, rep: _Report) -> tuple[str, ...]:
+def _aliases(item: TOMLTable, path: str, rep: _Report) -> tuple[str, ...]:
     raw = item.get("aliases", [])
-    if isinstance(raw, list) and all(isinstance(a, str) and a.strip() for a in raw):
-        return tuple(dict.fromkeys(a.strip() for a in raw))
+    names = [a.strip() for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+    if isinstance(raw, list) and len(names) == len(raw) and all(names):
+        return tuple(dict.fromkeys(names))
     rep.add(f"{path}.aliases", 'expected a list of names in quotes, e.g. ["Galileo"]')
     return ()
 
