@@ -123,8 +123,39 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
                 out = {"no": event["no"], "phase": event["phase"], "order": list(event["order"]),
                        "antes": {p: sum(c.values()) for p, c in event["antes"].items()},
                        "rounds": [], "powers": [], "fixes": [], "showdown": None}
-            if out is not None and state.hand is not None:
-                _tell(out, state.hand.round.street, cmd, text, event)
+            hand = state.hand
+            if out is not None and hand is not None:
+                street = hand.round.street
+                rounds = out["rounds"]
+                if not rounds or rounds[-1]["street"] != street:
+                    rounds.append({"street": street, "up": {}, "moves": []})
+                current = rounds[-1]
+                if kind == "cards_shown":
+                    current["up"][event["name"]] = list(event["cards"])
+                elif kind == "cards_fixed":
+                    out["fixes"].append({"cmd": cmd, "name": event["name"], "old": event["old"],
+                                         "new": event["new"]})
+                    current["up"][event["name"]] = list(event["cards"])
+                elif kind == "action":
+                    move: MoveTold = {"cmd": cmd, "name": event["name"], "action": event["action"],
+                            "chips": sum(event["chips"].values()),
+                            "all_in": event["all_in"], "auto": event["auto"]}
+                    if event.get("power"):
+                        move["power"] = event["power"]
+                    current["moves"].append(move)
+                elif kind == "power_used":
+                    out["powers"].append({"cmd": cmd, "street": street, "name": event["name"],
+                                          "power": event.get("title") or event["power"],
+                                          "target": event.get("target"), "text": text})
+                elif kind == "showdown":
+                    out["showdown"] = {
+                        "cmd": cmd, "hands": {p: list(c) for p, c in event["hands"].items()},
+                        "best": {p: str(b.get("category", "")).replace("_", " ") for p, b in
+                                 event["best"].items()} if event.get("best") else {},
+                        "returned": {p: sum(c.values()) for p, c in event["returned"].items()},
+                        "pots": [{"name": p.get("name"), "size": sum(p["chips"].values()),
+                                  "winners": list(p["winners"]), "why": p.get("why")}
+                                 for p in event["pots"]]}
             state = apply(state, event)
             if kind == "showdown" and out is not None:
                 if no is None or out["no"] == no:
@@ -133,55 +164,16 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
         if no is not None and last is not None:
             break
     if last is None:
-        raise _not_played(state.hands_played, no)
+        played = state.hands_played
+        done = ("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played else \
+            "no hand has yet; `status` tells the one under way"
+        raise BadInput((f"hand {no} has not been played to its end; {done}" if no is not None
+                        else "no hand has been played to its end yet; `status` tells the one "
+                        "under way") + " (E135)", ruling="E135")
     for rnd in last["rounds"]:
         rnd["up"] = {p: rnd["up"][p] for p in last["order"] if p in rnd["up"]}
     last["rounds"] = [r for r in last["rounds"] if r["up"] or r["moves"]]
     return last
-
-
-def _tell(out: HandTold, street: int, cmd: int, text: str, event: Event) -> None:
-    """One event of hand ``out``, in round ``street``, told into it (E135)."""
-    kind = event["kind"]
-    rounds = out["rounds"]
-    if not rounds or rounds[-1]["street"] != street:
-        rounds.append({"street": street, "up": {}, "moves": []})
-    current = rounds[-1]
-    if kind == "cards_shown":
-        current["up"][event["name"]] = list(event["cards"])
-    elif kind == "cards_fixed":
-        out["fixes"].append({"cmd": cmd, "name": event["name"], "old": event["old"],
-                             "new": event["new"]})
-        current["up"][event["name"]] = list(event["cards"])
-    elif kind == "action":
-        move: MoveTold = {"cmd": cmd, "name": event["name"], "action": event["action"],
-                          "chips": sum(event["chips"].values()),
-                          "all_in": event["all_in"], "auto": event["auto"]}
-        if event.get("power"):
-            move["power"] = event["power"]
-        current["moves"].append(move)
-    elif kind == "power_used":
-        out["powers"].append({"cmd": cmd, "street": street, "name": event["name"],
-                              "power": event.get("title") or event["power"],
-                              "target": event.get("target"), "text": text})
-    elif kind == "showdown":
-        out["showdown"] = {
-            "cmd": cmd, "hands": {p: list(c) for p, c in event["hands"].items()},
-            "best": {p: str(b.get("category", "")).replace("_", " ") for p, b in
-                     event["best"].items()} if event.get("best") else {},
-            "returned": {p: sum(c.values()) for p, c in event["returned"].items()},
-            "pots": [{"name": p.get("name"), "size": sum(p["chips"].values()),
-                      "winners": list(p["winners"]), "why": p.get("why")}
-                     for p in event["pots"]]}
-
-
-def _not_played(played: int, no: int | None) -> BadInput:
-    """Hand ``no`` (the last if None) is not over, ``played`` hands into the evening."""
-    done = ("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played else \
-        "no hand has yet; `status` tells the one under way"
-    return BadInput((f"hand {no} has not been played to its end; {done}" if no is not None
-                     else "no hand has been played to its end yet; `status` tells the one "
-                     "under way") + " (E135)", ruling="E135")
 
 
 def history_lines(h: HandTold) -> list[str]:
