@@ -138,7 +138,9 @@ def play(load: Callable[[str], Any]) -> None:
     for _ in range(2):
         do(play.act_said(state, None, "check"))
     views.status(state, 0.0)
-    do(play.showdown(state, [("Ada", "10C PC XX"), ("Cy", "10W PW XXI")], magic=False, now=0.0))
+    showdown = load("referee.evening.showdown")
+    do(showdown.showdown(state, [("Ada", "10C PC XX"), ("Cy", "10W PW XXI")], magic=False,
+                         now=0.0))
     views.status(state, 0.0)
     streams = load("referee.streams")
     for name in streams.STREAMS:

@@ -113,7 +113,8 @@ def _turn_lines(view: Frame) -> list[RenderableType]:
 
     hand = view["hand"]
     if not hand:
-        return [] if view["over"] else [Text("Between hands.", style="bold")]
+        # R18 or the Fool's word (R40): no hand comes any more.
+        return [] if view["ended"] else [Text("Between hands.", style="bold")]
     lines: list[RenderableType] = []
     to_act = hand["to_act"]
     if hand["betting_over"]:
@@ -237,6 +238,10 @@ def _foot(view: Frame) -> list[Text]:
         lines.append(Text(f"The game is over (R18): {printable(view['winner'] or 'nobody')} "
                           "is the last "
                           "stakeholder holding chips.", style="bold"))
+    elif view["ended"]:
+        closed = view["ceremony"] is not None and view["ceremony"]["stage"] == "closed"
+        lines.append(Text("The evening has ended (R40): the Fool declared it; the ceremony "
+                          + ("is closed." if closed else "is under way."), style="bold"))
     for text in view.get("in_force", []):  # S17: "Cy must call or fold: Cowed"
         lines.append(Text.assemble(("In force: ", "bold"), printable(text)))
     depleted = printable(", ".join(view["depleted"]) or "none")
