@@ -290,7 +290,23 @@ def _chips_html(chips: dict[str, int]) -> str:
                     f"</span>{_e(c)} {n}" for c, n in sorted(chips.items()))
 
 
-_DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
+#: A line's dash by its place (the first solid): lines told apart in black-and-white print too.
+DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
+
+
+def line_ends(ends: list[tuple[float, str, str]], edge: float, outline: str = "") -> str:
+    """The lines' names at a chart's right ``edge``, each with a dot in its colour (drawn with
+    ``outline``, e.g. ``' stroke="#333"'``), at its line's end and never on top of another
+    (12 apart at least, top down). ``ends``: (the end's y, the name escaped, the colour)."""
+    out = []
+    last_y = -100.0
+    for end_y, name, colour in sorted(ends):
+        end_y = max(end_y, last_y + 12)
+        last_y = end_y
+        out.append(f'<circle cx="{edge + 8}" cy="{end_y - 4}" r="4" fill="{colour}"{outline}/>'
+                   f'<text x="{edge + 16}" y="{end_y}" font-family="sans-serif" '
+                   f'font-size="11" fill="#222">{name}</text>')
+    return "".join(out)
 
 
 def chart_svg(chart: Chart, width: int = 640, height: int = 250) -> str:
@@ -333,21 +349,14 @@ def chart_svg(chart: Chart, width: int = 640, height: int = 250) -> str:
     for k, line in enumerate(series):
         colour = chip_colour(str(line["colour"]))
         points = " ".join(f"{x(i)},{y(n)}" for i, n in enumerate(line["chips"]))
-        dash = f' stroke-dasharray="{_DASHES[k % len(_DASHES)]}"' if k % len(_DASHES) else ""
+        dash = f' stroke-dasharray="{DASHES[k % len(DASHES)]}"' if k % len(DASHES) else ""
         out.append(f'<polyline points="{points}" fill="none" stroke="#333" stroke-width="4" '
                    f'stroke-linejoin="round" opacity=".55"{dash}/>'
                    f'<polyline points="{points}" fill="none" stroke="{colour}" '
                    f'stroke-width="2.5" stroke-linejoin="round"{dash}/>')
         if line["chips"]:
             ends.append((y(line["chips"][-1]), _e(line["name"]), colour))
-    ends.sort()
-    last_y = -100.0
-    for end_y, name, colour in ends:  # names at the right edge, never on top of each other
-        end_y = max(end_y, last_y + 12)
-        last_y = end_y
-        out.append(f'<circle cx="{left + plot_w + 8}" cy="{end_y - 4}" r="4" fill="{colour}" '
-                   f'stroke="#333"/><text x="{left + plot_w + 16}" y="{end_y}" '
-                   f'font-family="sans-serif" font-size="11" fill="#222">{name}</text>')
+    out.append(line_ends(ends, left + plot_w, outline=' stroke="#333"'))
     out.append("</svg>")
     return "".join(out)
 

@@ -24,7 +24,7 @@ from referee.evening import points as pts
 from referee.evening import roster
 from referee.evening.state import CHIP_VALUE, CHIPS_PER_COLOUR, POT, State
 from referee.names import plural
-from referee.report import page
+from referee.report import DASHES, line_ends, page
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.storage import files, links
 from referee.storage.store import open_evening
@@ -295,7 +295,6 @@ def wall(season: Standings) -> WallSeason:
 
 _LINE_COLOURS = ("#7a5c2e", "#2e59a8", "#c0392b", "#2e8b57", "#7d3c98", "#e67e22", "#222",
                  "#1fa6a0", "#d4af37", "#888")
-_DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 3")
 
 
 def money_svg(chart: SeasonChart, width: int = 640, height: int = 250) -> str:
@@ -333,19 +332,13 @@ def money_svg(chart: SeasonChart, width: int = 640, height: int = 250) -> str:
     ends: list[tuple[float, str, str]] = []
     for k, line in enumerate(lines):
         colour = _LINE_COLOURS[k % len(_LINE_COLOURS)]
-        dash = _DASHES[k % len(_DASHES)]
+        dash = DASHES[k % len(DASHES)]
         points = " ".join(f"{x(i)},{y(v)}" for i, v in enumerate(line["dollars"]))
         out.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5" '
                    f'stroke-linejoin="round"' + (f' stroke-dasharray="{dash}"' if dash else "")
                    + "/>")
         ends.append((y(line["dollars"][-1]), _e(line["name"]), colour))
-    last_y = -100.0
-    for end_y, name, colour in sorted(ends):
-        end_y = max(end_y, last_y + 12)
-        last_y = end_y
-        out.append(f'<circle cx="{left + plot_w + 8}" cy="{end_y - 4}" r="4" fill="{colour}"/>'
-                   f'<text x="{left + plot_w + 16}" y="{end_y}" font-family="sans-serif" '
-                   f'font-size="11" fill="#222">{name}</text>')
+    out.append(line_ends(ends, left + plot_w))
     out.append("</svg>")
     return "".join(out)
 

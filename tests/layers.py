@@ -9,13 +9,23 @@ a copy with a mistake planted in it) and returns every violation, one line each:
 - an import cycle anywhere (the type checker's imports count too);
 - a module that belongs to no layer (a new top-level module must be placed);
 - typer, rich, click or prompt_toolkit below the CLI, tinydb outside ``storage``;
-- ``print``, ``sys.stdout`` or ``sys.stderr`` below the CLI (only the CLI prints);
+- ``print``, ``sys.stdout`` or ``sys.stderr`` (``sys.__stdout__`` too) or a log below the CLI
+  (only the CLI prints), ``input`` (only the CLI asks), ``exec`` or ``eval``, ``sys.modules``
+  (a module no import names), a draw from the shared random generator, and an import by a
+  name the guard cannot read (only the streams' registry, ``referee.streams``, has one);
 - any file access in ``rules`` and ``evening``: ``open``, a path's ``read_*`` / ``write_*`` /
-  ``open``, ``tomllib.load``, the modules that reach files (``os``, ``pathlib``, ``shutil``,
-  ``io``, ...), and ``importlib`` or ``__import__`` (which would reach a module no import
-  names).
+  ``open``, ``tomllib.load``, the modules that reach files, processes or the network (``os``,
+  ``pathlib``, ``io``, ``pkgutil``, ``linecache``, ``logging``, ``asyncio``, ...), and
+  ``importlib`` or ``__import__`` (which would reach a module no import names).
 
-``tests/test_layers.py`` runs it on the package and proves it can fail by planting mistakes.
+Names are followed through aliases (``from sys import stdout``, ``builtins.print``, ``import
+importlib as il``), and an import by name is resolved where the name is text in the module
+(``importlib.import_module(".output", "referee.cli")``, ``__import__(NAME)`` with ``NAME``
+bound once to a string).
+
+``tests/test_layers.py`` runs it on the package and proves it can fail by planting mistakes;
+``tests/test_core_audit.py`` plants twenty more, for it and for the run-time guard
+(``tests/core_audit.py``), which runs the core under an audit hook and sees what names hide.
 """
 
 from __future__ import annotations
@@ -48,7 +58,11 @@ ONLY_IN = {"typer": "cli", "click": "cli", "rich": "cli", "prompt_toolkit": "cli
 FILE_METHODS = {"read_text", "read_bytes", "write_text", "write_bytes", "open", "unlink",
                 "mkdir", "touch", "iterdir", "glob", "rglob"}
 FILE_MODULES = {"os", "pathlib", "shutil", "tempfile", "io", "glob", "importlib", "socket",
-                "subprocess", "sqlite3"}
+                "subprocess", "sqlite3", "pkgutil", "linecache", "tokenize", "asyncio",
+                "logging", "zipimport", "runpy", "fileinput", "mmap", "ctypes",
+                "multiprocessing", "concurrent", "urllib", "http", "selectors", "ssl",
+                "webbrowser", "pty", "fcntl", "signal", "zipfile", "tarfile", "shelve",
+                "dbm", "codecs", "site", "sysconfig"}
 PURE = ("rules", "evening")
 
 
@@ -73,30 +87,91 @@ def modules(package: Path) -> dict[str, Path]:
     return out
 
 
-class Imports(ast.NodeVisitor):
-    """What one module imports, with the line of each, and what it calls that matters."""
+#: The names of the terminal's streams, however they are reached (``sys.__stdout__`` is the
+#: real stdout that ``sys.stdout`` may have been swapped for).
+STREAM_NAMES = {"sys.stdout": "sys.stdout", "sys.__stdout__": "sys.stdout",
+                "sys.stderr": "sys.stderr", "sys.__stderr__": "sys.stderr"}
+#: Built-in calls the guard names (``builtins.print`` is ``print``).
+BUILTIN_CALLS = {"print", "open", "__import__", "input", "exec", "eval", "compile",
+                 "breakpoint"}
+#: Calls that import a module by a name given as text.
+IMPORT_CALLS = {"__import__", "importlib.import_module", "importlib.__import__"}
+#: The only module below the CLI that imports by a name it computes: the streams' registry
+#: (``referee.streams.STREAMS``) names the fold each stream reads, imported when it is read.
+COMPUTED_IMPORTS = {"referee.streams"}
+#: The shared random generator's own constructors; every other ``random.x`` call draws from
+#: (or reseeds) the one generator every module shares.
+OWN_RANDOM = {"random.Random", "random.SystemRandom"}
 
-    def __init__(self, name: str, is_package: bool, known: set[str]) -> None:
+
+class Imports(ast.NodeVisitor):
+    """What one module imports, with the line of each, and what it calls that matters.
+
+    Names are followed through their aliases (``import sys as s``, ``from sys import
+    stdout``, ``from importlib import import_module as load``, ``builtins.print``), and an
+    import by name (``importlib.import_module``, ``__import__``) is resolved where its name is
+    text in the module: a string, a name bound once to a string, a relative name with its
+    ``package``."""
+
+    def __init__(self, name: str, is_package: bool, known: set[str],
+                 texts: dict[str, str] | None = None) -> None:
         self.name = name
         self.package = name if is_package else name.rpartition(".")[0]
         self.known = known
+        self.texts = texts or {}  # a name bound to a string (``NAME = "referee.cli"``)
+        self.aliases: dict[str, str] = {}  # a local name -> what it names, dotted
         self.found: list[tuple[str, int]] = []   # (module, line)
         self.calls: list[tuple[str, int]] = []   # (what, line)
 
     def _add(self, module: str, line: int) -> None:
         self.found.append((module, line))
 
+    def dotted(self, node: ast.expr) -> str | None:
+        """What ``node`` names, through the module's aliases (``stdout.write`` after ``from
+        sys import stdout`` is ``sys.stdout.write``; ``builtins.print`` is ``print``)."""
+        if isinstance(node, ast.Name):
+            found = self.aliases.get(node.id, node.id)
+        elif isinstance(node, ast.Attribute):
+            owner = self.dotted(node.value)
+            if owner is None:
+                return None
+            found = f"{owner}.{node.attr}"
+        else:
+            return None
+        return found.removeprefix("builtins.")
+
+    def text(self, node: ast.expr | None) -> str | None:
+        """The string ``node`` is, if the module spells it: a constant, or a name bound to one."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            return self.texts.get(node.id)
+        return None
+
+    def alias(self, node: ast.Import | ast.ImportFrom) -> None:
+        """Bind the local names ``node`` makes to what they name."""
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    self.aliases[alias.asname] = alias.name
+            return
+        module = self._absolute(node.module, node.level)
+        for alias in node.names:
+            self.aliases[alias.asname or alias.name] = f"{module}.{alias.name}"
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self._add(alias.name, node.lineno)
 
+    def _absolute(self, module: str | None, level: int, package: str | None = None) -> str:
+        if not level:
+            return module or ""
+        base = (self.package if package is None else package).split(".")
+        base = base[: len(base) - (level - 1)] if level > 1 else base
+        return ".".join([*base, *([module] if module else [])])
+
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
-        if node.level:
-            base = self.package.split(".")
-            base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
-            module = ".".join([*base, *([node.module] if node.module else [])])
-        else:
-            module = node.module or ""
+        module = self._absolute(node.module, node.level)
         named = [f"{module}.{alias.name}" for alias in node.names
                  if f"{module}.{alias.name}" in self.known]
         if named:  # `from referee.storage import store`: the module store, not the package
@@ -107,31 +182,80 @@ class Imports(ast.NodeVisitor):
         else:
             self._add(module, node.lineno)
 
+    def _imported(self, node: ast.Call, what: str) -> None:
+        """An import by name: the module it names, or a computed import when it is no text."""
+        name = self.text(node.args[0]) if node.args else self.text(
+            next((k.value for k in node.keywords if k.arg == "name"), None))
+        if name is None:
+            self.calls.append(("a computed import", node.lineno))
+            return
+        level = len(name) - len(name.lstrip("."))
+        package = None
+        if level and what == "importlib.import_module":
+            given = node.args[1] if len(node.args) > 1 else next(
+                (k.value for k in node.keywords if k.arg == "package"), None)
+            package = self.text(given)
+            if package is None:
+                self.calls.append(("a computed import", node.lineno))
+                return
+        self._add(self._absolute(name[level:] or None, level, package), node.lineno)
+
     def visit_Call(self, node: ast.Call) -> None:
-        func = node.func
-        if isinstance(func, ast.Name):
-            if func.id in ("print", "open", "__import__"):
-                self.calls.append((func.id, node.lineno))
-            if func.id == "__import__" and node.args and isinstance(node.args[0], ast.Constant):
-                self._add(str(node.args[0].value), node.lineno)
-        elif isinstance(func, ast.Attribute):
-            owner = func.value.id if isinstance(func.value, ast.Name) else ""
-            if func.attr == "import_module" and node.args and isinstance(
-                    node.args[0], ast.Constant):
-                self._add(str(node.args[0].value), node.lineno)
-            if owner == "os" and func.attr in ("open", "fdopen", "scandir", "listdir"):
-                self.calls.append((f"os.{func.attr}", node.lineno))
-            elif owner == "tomllib" and func.attr == "load":
-                self.calls.append(("tomllib.load", node.lineno))
-            elif func.attr in FILE_METHODS and owner not in ("str", "re", "self"):
-                self.calls.append((f".{func.attr}()", node.lineno))
+        what = self.dotted(node.func) or ""
+        if what in BUILTIN_CALLS:
+            self.calls.append((what, node.lineno))
+        if what in IMPORT_CALLS:
+            self._imported(node, what)
+        owner, _, attr = what.rpartition(".")
+        if owner == "os" and attr in ("open", "fdopen", "scandir", "listdir", "system",
+                                      "popen", "startfile"):
+            self.calls.append((what, node.lineno))
+        elif owner == "tomllib" and attr == "load":
+            self.calls.append(("tomllib.load", node.lineno))
+        elif owner == "logging" and (attr.endswith("Handler") or any(
+                k.arg in ("filename", "stream", "handlers") for k in node.keywords)):
+            self.calls.append((what, node.lineno))
+        elif owner == "random" and what not in OWN_RANDOM:
+            self.calls.append((what, node.lineno))
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in FILE_METHODS:
+            value = node.func.value
+            if not (isinstance(value, ast.Name) and value.id in ("str", "re", "self")):
+                self.calls.append((f".{node.func.attr}()", node.lineno))
         self.generic_visit(node)
 
+    def _stream(self, what: str | None, line: int) -> bool:
+        for prefix, stream in STREAM_NAMES.items():
+            if what == prefix or (what or "").startswith(prefix + "."):
+                self.calls.append((stream, line))
+                return True
+        return False
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        if isinstance(node.value, ast.Name) and node.value.id == "sys" and node.attr in (
-                "stdout", "stderr"):
-            self.calls.append((f"sys.{node.attr}", node.lineno))
+        what = self.dotted(node)
+        if self._stream(what, node.lineno):
+            return  # ``sys.stdout.write``: said once, not for each attribute on the way
+        if what == "sys.modules":
+            self.calls.append(("sys.modules", node.lineno))
         self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id in self.aliases:
+            self._stream(self.dotted(node), node.lineno)  # ``from sys import stdout``
+
+
+def _texts(tree: ast.Module) -> dict[str, str]:
+    """Every name the module binds to a string, once only (a name bound twice is no text)."""
+    seen: dict[str, str | None] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    value = node.value
+                    text = value.value if isinstance(value, ast.Constant) and isinstance(
+                        value.value, str) else None
+                    seen[target.id] = text if target.id not in seen else None
+    return {name: text for name, text in seen.items() if text is not None}
 
 
 def read(package: Path) -> tuple[dict[str, Path], dict[str, Imports]]:
@@ -147,8 +271,12 @@ def read(package: Path) -> tuple[dict[str, Path], dict[str, Imports]]:
 @functools.cache
 def _scan(name: str, is_package: bool, text: str, known: frozenset[str]) -> Imports:
     """One module read (once per text: a copy with one mistake planted re-reads one file)."""
-    visitor = Imports(name, is_package, set(known))
-    visitor.visit(ast.parse(text, name))
+    tree = ast.parse(text, name)
+    visitor = Imports(name, is_package, set(known), _texts(tree))
+    for node in ast.walk(tree):  # every alias first: a function may use a name bound below it
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            visitor.alias(node)
+    visitor.visit(tree)
     return visitor
 
 
@@ -246,14 +374,37 @@ def check(package: Path) -> list[str]:
             if target is not None and RANK[target] > RANK[where]:
                 problems.append(f"{name}:{line}: imports {home} ({target}), above {where}")
         for what, line in visitor.calls:
-            if what in ("print", "sys.stdout", "sys.stderr") and where != "cli":
-                problems.append(f"{name}:{line}: {what} below the CLI (only the CLI prints)")
-            elif where in PURE and what not in ("print", "sys.stdout", "sys.stderr"):
-                problems.append(f"{name}:{line}: {what} reaches a file or a module in the "
-                                f"pure {where}")
+            said = _said(name, where, what)
+            if said is not None:
+                problems.append(f"{name}:{line}: {said}")
     for group in cycles(_arrows(found, seen)):
         # A package's __init__ importing its own modules is the package, not a cycle.
         if any(all(m == p or m.startswith(p + ".") for m in group) for p in group):
             continue
         problems.append(f"import cycle: {' -> '.join(group)}")
     return problems
+
+
+def _said(name: str, where: str, what: str) -> str | None:
+    """What the guard says of a call (or a name) ``what`` in module ``name`` of layer
+    ``where``, or None when it is allowed there."""
+    if where == "cli":
+        return None
+    if what in ("print", "sys.stdout", "sys.stderr"):
+        return f"{what} below the CLI (only the CLI prints)"
+    if what.startswith("logging."):
+        return f"{what} makes a log below the CLI (only the CLI prints)"
+    if what in ("input", "breakpoint"):
+        return f"{what} reads the terminal below the CLI (only the CLI asks)"
+    if what in ("exec", "eval", "compile"):
+        return f"{what} runs text as code below the CLI"
+    if what == "sys.modules":
+        return "sys.modules reaches a module no import names, below the CLI"
+    if what == "a computed import" and name not in COMPUTED_IMPORTS:
+        return "a computed import (a module no text in it names) below the CLI"
+    if what.startswith("random."):
+        return (f"{what} draws from or seeds the shared random generator below the CLI (use a "
+                "random.Random of its own)")
+    if where in PURE and what != "a computed import":
+        return f"{what} reaches a file or a module in the pure {where}"
+    return None

@@ -335,6 +335,12 @@ BAD_POWERS: list[tuple[str, tuple[str, str], list[str]]] = [
      ["powers[1].magic: expected true or"]),
     ("duplicate name", ('name = "Compulsion"', 'name = "The Leap"'),
      ["powers[4].name: 'The Leap' is also the name of powers[1]"]),
+    # S12: an effect that is no inline table is named, never read as one (it was an internal
+    # error: TypeError or ValueError where the table's keys were taken).
+    ("effect a number", ('effect = { kind = "counts_as", as = "any" }', "effect = 3"),
+     ["powers[1].effect: expected an inline table such as { kind = \"fold\" }"]),
+    ("effect a list", ('effect = { kind = "counts_as", as = "any" }', 'effect = ["fold"]'),
+     ["powers[1].effect: expected an inline table"]),
 ]
 
 

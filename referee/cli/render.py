@@ -16,7 +16,7 @@ from referee.names import plural
 from referee.rules.cards import parse_cards, to_roman
 
 if TYPE_CHECKING:
-    from referee.evening.state import State
+    from referee.evening.state import Seat, State
     from referee.evening.views import HandView, Status
     from referee.serve.players import CardShown
     from referee.storage.store import Command
@@ -119,21 +119,7 @@ def _status_grid(state: State, data: Status, short: bool, side: bool, brief: boo
 
     for i, seat in enumerate(state.seats, 1):
         row = _chip_row(state, seat.name, colours)
-        note = []
-        if seat.resigned:
-            note.append("resigned")
-        elif seat.dead:
-            note.append("dead")
-        elif not seat.seated:
-            note.append("risen")
-        if hand and seat.name in hand["folded"]:
-            note.append("folded")
-        if hand and seat.name in hand["suspended"]:
-            note.append("suspended")  # S19: as if all-in, but said so
-        elif hand and seat.name in hand["all_in"]:
-            note.append("all-in")
-        if hand and hand["to_act"] == seat.name:
-            note.append("[bold reverse]<[/]" if brief else "[bold reverse]< to act[/]")
+        note = _seat_notes(seat, hand, brief)
         table.add_row(*cells(f"{i} {lit(seat.name)}", to_roman(seat.arcanum), row,
                              str(state.stack(seat.name)),
                              short_money(state.side_chips(seat.name)),
@@ -153,6 +139,28 @@ def _status_grid(state: State, data: Status, short: bool, side: bool, brief: boo
                              str(hand["pot"]), short_money(hand["pot"]), "", ""),
                       end_section=True)
     return table
+
+
+def _seat_notes(seat: Seat, hand: HandView | None, brief: bool) -> list[str]:
+    """What the status table notes of a seat: out of the evening (resigned, dead, risen),
+    out of the hand or all in (S19: suspended said so), to act (a mark alone when
+    ``brief``)."""
+    note = []
+    if seat.resigned:
+        note.append("resigned")
+    elif seat.dead:
+        note.append("dead")
+    elif not seat.seated:
+        note.append("risen")
+    if hand and seat.name in hand["folded"]:
+        note.append("folded")
+    if hand and seat.name in hand["suspended"]:
+        note.append("suspended")  # S19: as if all-in, but said so
+    elif hand and seat.name in hand["all_in"]:
+        note.append("all-in")
+    if hand and hand["to_act"] == seat.name:
+        note.append("[bold reverse]<[/]" if brief else "[bold reverse]< to act[/]")
+    return note
 
 
 def _hand_table(hand: HandView, hooded: dict[str, list[str]]) -> None:

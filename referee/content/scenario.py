@@ -38,6 +38,8 @@ from referee.storage.inputs import read_input
 from referee.streams import plain
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from referee.jsontypes import TOMLTable
 
 #: Assistant seats, 1 = nearest the Fool's left (R23); every soul has a clue sheet per seat.
@@ -199,7 +201,63 @@ def _arcanum(table: TOMLTable, key: str, where: str, rep: _Report, what: str) ->
     return None
 
 
+# --- what powers and souls share -------------------------------------------------------------
+
+
+def _tables(items: list[Any], where: str, kind: str, rep: _Report) -> Iterator[
+        tuple[str, Any]]:
+    """Each ``[[kind]]`` table of ``items`` with its path (``powers[3]``); anything else in
+    the list is reported and skipped."""
+    for i, item in enumerate(items, 1):
+        path = f"{where}[{i}]"
+        if not isinstance(item, dict):
+            rep.add(path, f"expected a [[{kind}]] table, got {_kind(item)}")
+            continue
+        yield path, item
+
+
+class _Once:
+    """Where each value was first given, so that a second is refused (a power per card and
+    side, a power's name, a soul's label and Arcanum, a clue): one registry for each."""
+
+    def __init__(self) -> None:
+        self.at: dict[object, str] = {}
+
+    def again(self, value: object, path: str) -> str | None:
+        """Where ``value`` was first given, if it was; else None, and it is given at ``path``."""
+        first = self.at.get(value)
+        if first is None:
+            self.at[value] = path
+        return first
+
+
 # --- powers ----------------------------------------------------------------------------------
+
+
+def _orientation(item: TOMLTable, path: str, rep: _Report) -> str | None:
+    side = item.get("orientation")
+    if side is None:
+        rep.add(f"{path}.orientation", 'missing; add orientation = "upright" or "reversed"')
+    elif isinstance(side, str) and side.strip().lower() in ORIENTATIONS:
+        return side.strip().lower()
+    else:
+        rep.add(f"{path}.orientation", f'{_show(side)} is no orientation; write "upright" '
+                'or "reversed"')
+    return None
+
+
+def _charges(item: TOMLTable, path: str, rep: _Report) -> int | None:
+    charges = item.get("charges")
+    if charges is None:
+        rep.add(f"{path}.charges", f"missing; add charges = 0 to {MAX_CHARGES}")
+    elif isinstance(charges, bool) or not isinstance(charges, int) or not (
+        0 <= charges <= MAX_CHARGES
+    ):
+        rep.add(f"{path}.charges", f"{_show(charges)} is out of range; a power needs 0, 1 "
+                f"or {MAX_CHARGES} Charges (R26)")
+    else:
+        return charges
+    return None
 
 
 def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]:
@@ -207,65 +265,41 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
         rep.add(where, "expected [[powers]] tables, one per Major card and orientation (44)")
         return ()
     specs: list[PowerSpec] = []
-    first_at: dict[tuple[int, str], str] = {}
-    named_at: dict[str, str] = {}
-    for i, item in enumerate(items, 1):
-        path = f"{where}[{i}]"
-        if not isinstance(item, dict):
-            rep.add(path, f"expected a [[powers]] table, got {_kind(item)}")
-            continue
+    sides, names = _Once(), _Once()
+    for path, item in _tables(items, where, "powers", rep):
         _check_keys(item, _POWER_KEYS, path, rep)
         card = _arcanum(item, "card", path, rep, "a power")
-        side = item.get("orientation")
-        orientation: str | None = None
-        if side is None:
-            rep.add(f"{path}.orientation", 'missing; add orientation = "upright" or "reversed"')
-        elif isinstance(side, str) and side.strip().lower() in ORIENTATIONS:
-            orientation = side.strip().lower()
-        else:
-            rep.add(f"{path}.orientation", f'{_show(side)} is no orientation; write "upright" '
-                    'or "reversed"')
+        orientation = _orientation(item, path, rep)
         name = _text(item, "name", path, rep)
         when = _text(item, "when", path, rep)
         text = _text(item, "text", path, rep)
-        charges = item.get("charges")
-        if charges is None:
-            rep.add(f"{path}.charges", f"missing; add charges = 0 to {MAX_CHARGES}")
-        elif isinstance(charges, bool) or not isinstance(charges, int) or not (
-            0 <= charges <= MAX_CHARGES
-        ):
-            rep.add(f"{path}.charges", f"{_show(charges)} is out of range; a power needs 0, 1 "
-                    f"or {MAX_CHARGES} Charges (R26)")
-            charges = None
+        charges = _charges(item, path, rep)
         magic = item.get("magic", False)
         if not isinstance(magic, bool):
             rep.add(f"{path}.magic", f"expected true or false, got {_show(magic)}")
             magic = False
-        for bad, why in check_effect(item.get("timing"), item.get("effect")):  # S12, S13
+        effect_problems = check_effect(item.get("timing"), item.get("effect"))  # S12, S13
+        for bad, why in effect_problems:
             rep.add(f"{path}.{bad}", why)
         key = None
         if card is not None and orientation is not None:
             key = f"{to_roman(card)}-{orientation}"
-            if (card, orientation) in first_at:
-                rep.add(path, f"a second power for {key} ({arcanum_label(card)} {orientation}), "
-                        f"already given at {first_at[card, orientation]}; keep one")
+            if (first := sides.again((card, orientation), path)) is not None:
+                rep.add(path, f"a second power for {key} ({arcanum_label(card)} "
+                        f"{orientation}), already given at {first}; keep one")
                 key = None
-            else:
-                first_at[card, orientation] = path
-        if name is not None:
-            if name_key(name) in named_at:
-                rep.add(f"{path}.name", f"{name!r} is also the name of {named_at[name_key(name)]}; "
-                        "power names must differ")
-            else:
-                named_at[name_key(name)] = path
-        if None not in (key, card, orientation, name, when, text, charges):
+        if name is not None and (first := names.again(name_key(name), path)) is not None:
+            rep.add(f"{path}.name", f"{name!r} is also the name of {first}; power names must "
+                    "differ")
+        if None not in (key, card, orientation, name, when, text, charges) and (
+                not effect_problems):  # an effect that is no table is reported, never read
             assert card is not None and orientation is not None and key is not None
             assert name is not None and when is not None and text is not None
             assert isinstance(charges, int)
             specs.append(PowerSpec(key, card, orientation, name, charges, when, text, magic,
                                    str(item.get("timing")), dict(item.get("effect") or {})))
     missing = [f"{to_roman(c)} {o}" for c in range(22) for o in ORIENTATIONS
-               if (c, o) not in first_at]
+               if (c, o) not in sides.at]
     if missing:
         more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
         rep.add(where, f"no power for {', '.join(missing[:8])}{more}; a power set needs one "
@@ -326,17 +360,23 @@ def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]
                     "or more clues")
             ok = False
     # Different assistants learn different things about the same soul (seed, R23).
-    first_at: dict[str, str] = {}
+    said = _Once()
     for seat, clues in sorted(sheets.items()):
         for n, clue in enumerate(clues, 1):
             at = f"{where}.{seat}[{n}]"
-            if name_key(clue) in first_at:
-                rep.add(at, f"repeats {first_at[name_key(clue)]}; every seat must learn "
-                        "something different (R23)")
+            if (first := said.again(name_key(clue), at)) is not None:
+                rep.add(at, f"repeats {first}; every seat must learn something different (R23)")
                 ok = False
-            else:
-                first_at[name_key(clue)] = at
     return sheets if ok else None
+
+
+def _aliases(item: TOMLTable, path: str, rep: _Report) -> tuple[str, ...]:
+    raw = item.get("aliases", [])
+    names = [a.strip() for a in raw if isinstance(a, str)] if isinstance(raw, list) else []
+    if isinstance(raw, list) and len(names) == len(raw) and all(names):
+        return tuple(dict.fromkeys(names))
+    rep.add(f"{path}.aliases", 'expected a list of names in quotes, e.g. ["Galileo"]')
+    return ()
 
 
 def _parse_souls(items: Any, rep: _Report) -> tuple[SoulSpec, ...]:
@@ -350,48 +390,24 @@ def _parse_souls(items: Any, rep: _Report) -> tuple[SoulSpec, ...]:
     if len(items) > MAX_SOULS:
         rep.add("souls", f"{len(items)} souls; at most {MAX_SOULS}, one per stakeholder seat (S1)")
     souls: list[SoulSpec] = []
-    labels: dict[str, str] = {}
+    labels, arcana = _Once(), _Once()
     names: dict[str, str] = {}
-    arcana: dict[int, str] = {}
-    for i, item in enumerate(items, 1):
-        path = f"souls[{i}]"
-        if not isinstance(item, dict):
-            rep.add(path, f"expected a [[souls]] table, got {_kind(item)}")
-            continue
+    for path, item in _tables(items, "souls", "souls", rep):
         _check_keys(item, _SOUL_KEYS, path, rep)
         label = _text(item, "label", path, rep)
         tag = f" ({label})" if label else ""
         name = _text(item, "name", path, rep)
-        raw_aliases = item.get("aliases", [])
-        aliases: tuple[str, ...] = ()
-        if isinstance(raw_aliases, list) and all(
-            isinstance(a, str) and a.strip() for a in raw_aliases
-        ):
-            aliases = tuple(dict.fromkeys(a.strip() for a in raw_aliases))
-        else:
-            rep.add(f"{path}.aliases", 'expected a list of names in quotes, e.g. ["Galileo"]')
+        aliases = _aliases(item, path, rep)
         arcanum = _arcanum(item, "arcanum", path, rep, f"the soul{tag}")
         clues = _parse_clues(item.get("clues"), path, rep)
-        if label is not None:
-            if name_key(label) in labels:
-                rep.add(f"{path}.label", f"{label!r} is also the label of "
-                        f"{labels[name_key(label)]}; labels are how players tell bottles apart, "
-                        "make them differ")
-            else:
-                labels[name_key(label)] = path
-        if arcanum is not None:
-            if arcanum in arcana:
-                rep.add(f"{path}.arcanum", f"{to_roman(arcanum)} is also the Arcanum of "
-                        f"{arcana[arcanum]}; each soul is attuned to a different Arcanum (S2)")
-            else:
-                arcana[arcanum] = path
+        if label is not None and (first := labels.again(name_key(label), path)) is not None:
+            rep.add(f"{path}.label", f"{label!r} is also the label of {first}; labels are how "
+                    "players tell bottles apart, make them differ")
+        if arcanum is not None and (first := arcana.again(arcanum, path)) is not None:
+            rep.add(f"{path}.arcanum", f"{to_roman(arcanum)} is also the Arcanum of {first}; "
+                    "each soul is attuned to a different Arcanum (S2)")
         every = ([name] if name else []) + list(aliases)
-        for alias in every:
-            owner = names.get(name_key(alias))
-            if owner is not None and owner != path:
-                rep.add(f"{path}.aliases" if alias != name else f"{path}.name",
-                        f"{alias!r} also names {owner}; a name or alias must point at one soul")
-            names.setdefault(name_key(alias), path)
+        _check_names(every, name, path, names, rep)
         if label is not None and (hit := mentioned_name(label, every)):
             rep.add(f"{path}.label", f"gives away the soul's name ({hit!r}); labels are public")
         for seat, sheet in sorted((clues or {}).items()):
@@ -402,6 +418,17 @@ def _parse_souls(items: Any, rep: _Report) -> tuple[SoulSpec, ...]:
         if label and name and arcanum is not None and clues is not None:
             souls.append(SoulSpec(label, name, aliases, arcanum, clues))
     return tuple(souls)
+
+
+def _check_names(every: list[str], name: str | None, path: str, names: dict[str, str],
+                 rep: _Report) -> None:
+    """A soul's name and aliases each point at it alone (``names``: each name's soul)."""
+    for alias in every:
+        owner = names.get(name_key(alias))
+        if owner is not None and owner != path:
+            rep.add(f"{path}.aliases" if alias != name else f"{path}.name",
+                    f"{alias!r} also names {owner}; a name or alias must point at one soul")
+        names.setdefault(name_key(alias), path)
 
 
 def _build_scenario(path: Path) -> tuple[Scenario | None, list[str]]:

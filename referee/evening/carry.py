@@ -115,21 +115,13 @@ def next_evening(last: State, *, previous: PreviousEvening, scenario: Scenario, 
     dead = roster.dead(last)
     gone = _absent(absent, known, dead)
     fool_name = _fool(fool, closed, known, dead, gone)
-    by_name: dict[str, SeatChange] = {}
-    for change in changes:
-        name = _canonical(change.name, known) or change.name
-        if name in by_name:
-            raise BadInput(f"--seat {name} is given twice; one --seat per stakeholder")
-        by_name[name] = dataclasses.replace(change, name=name)
+    by_name = _by_name(changes, known)
     table = dict(closed)
     for name, change in by_name.items():
         if name not in members:
             table[_newcomer(change, closed, dead, gone, fool_name)] = name
     away = {**dict.fromkeys(gone, "named absent (--absent)"), fool_name: "tonight's Fool"}
-    for name in by_name:
-        if name in away:
-            raise IllegalAction(f"--seat {name}: {name} is {away[name]} and holds no seat tonight "
-                                "(R41)", ruling="R41")
+    _none_away(by_name, away)
     seats = [_seat(last, name, arcanum, by_name.get(name), known, table, dead, away)
              for arcanum, name in sorted(table.items()) if arcanum != 0 and name not in away]
     commands.check_seat_count(len(seats))
@@ -153,6 +145,25 @@ def next_evening(last: State, *, previous: PreviousEvening, scenario: Scenario, 
     }
     replay(State(), [event])
     return [event]
+
+
+def _by_name(changes: Sequence[SeatChange], known: list[str]) -> dict[str, SeatChange]:
+    """The ``--seat`` changes by the name each is for, spelt as the evening knows it."""
+    by_name: dict[str, SeatChange] = {}
+    for change in changes:
+        name = _canonical(change.name, known) or change.name
+        if name in by_name:
+            raise BadInput(f"--seat {name} is given twice; one --seat per stakeholder")
+        by_name[name] = dataclasses.replace(change, name=name)
+    return by_name
+
+
+def _none_away(by_name: dict[str, SeatChange], away: dict[str, str]) -> None:
+    """No ``--seat`` for one who holds no seat tonight (R41): named absent, or the Fool."""
+    for name in by_name:
+        if name in away:
+            raise IllegalAction(f"--seat {name}: {name} is {away[name]} and holds no seat tonight "
+                                "(R41)", ruling="R41")
 
 
 def _absent(texts: Sequence[str], known: list[str], dead: set[str]) -> list[str]:

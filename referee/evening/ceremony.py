@@ -7,7 +7,7 @@ roster they decide against, and how their events fold, are in ``referee.evening.
 
 from __future__ import annotations
 
-from typing import NotRequired, TypedDict
+from typing import TypedDict
 
 from referee.errors import IllegalAction
 from referee.evening import points as pts
@@ -249,16 +249,9 @@ def close(state: State, *, now: float) -> list[EveningEvent]:
 # -- what the report, the console and the wall show -------------------------------------------
 
 
-class DecisionShown(TypedDict):
-    """A claim decided in the ceremony (R40), its Arcana as numerals."""
-
-    person: str
-    arcanum: str
-    how: str                              # promote, switch or decline
-    points: int
-    occupant: str | None
-    occupant_points: int | None
-    left: NotRequired[str]                # switch: the Arcanum left vacant
+#: A claim decided in the ceremony (R40) as it is shown: the state's record, its Arcana as
+#: numerals.
+DecisionShown = Decision[str]
 
 
 class RosterEntry(TypedDict):
@@ -319,11 +312,11 @@ def summary(state: State, *, reveal: bool = True) -> CeremonyView:
     return out
 
 
-def _shown(d: Decision) -> DecisionShown:
+def _shown(d: Decision[int]) -> DecisionShown:
     """``d`` with its Arcana as numerals, its keys in their order."""
-    shown = DecisionShown(person=d["person"], arcanum=to_roman(d["arcanum"]), how=d["how"],
-                          points=d["points"], occupant=d["occupant"],
-                          occupant_points=d["occupant_points"])
+    shown: DecisionShown = {"person": d["person"], "arcanum": to_roman(d["arcanum"]),
+                            "how": d["how"], "points": d["points"], "occupant": d["occupant"],
+                            "occupant_points": d["occupant_points"]}
     if "left" in d:
         shown["left"] = to_roman(d["left"])
     return shown

@@ -134,9 +134,9 @@ def fold_claim(state: State, e: ClaimDecided) -> State:
     if state.ceremony is None:  # an evening over by R18: its ceremony begins with this claim
         state.ceremony = _begin(state, declared=False, time=None)
     ceremony = state.ceremony
-    decision = Decision(person=e["person"], arcanum=e["arcanum"], how=e["how"],
-                        points=e["points"], occupant=e["occupant"],
-                        occupant_points=e["occupant_points"])
+    decision: Decision[int] = Decision(person=e["person"], arcanum=e["arcanum"],
+                                       how=e["how"], points=e["points"], occupant=e["occupant"],
+                                       occupant_points=e["occupant_points"])
     if "left" in e:
         decision["left"] = e["left"]
     ceremony["decisions"].append(decision)

@@ -11,7 +11,7 @@ compiles into a ``ForwardRef`` at import (about eighty compiles, a few ms on eve
 """
 
 from dataclasses import dataclass, field
-from typing import Any, NotRequired, TypedDict
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar
 
 from referee.errors import IllegalAction, InvariantViolation
 from referee.evening.events import (
@@ -127,16 +127,22 @@ class Exile(TypedDict):
     until: int
 
 
-class Decision(TypedDict):
-    """A claim heard in the ceremony (R40), as the roster then stood."""
+#: An Arcanum in a record: its number in the evening's state, its numeral where it is shown.
+ArcanumT = TypeVar("ArcanumT", int, str)
+
+
+class Decision(TypedDict, Generic[ArcanumT]):
+    """A claim heard in the ceremony (R40), as the roster then stood: one record, kept with its
+    Arcana as numbers (``Decision[int]``, the state's) and shown with them as numerals
+    (``Decision[str]``, ``referee.evening.ceremony.summary``)."""
 
     person: str
-    arcanum: int
+    arcanum: ArcanumT
     how: str                              # promote, switch or decline
     points: int
     occupant: str | None
     occupant_points: int | None
-    left: NotRequired[int]                # switch: the Arcanum left vacant
+    left: NotRequired[ArcanumT]           # switch: the Arcanum left vacant
 
 
 class Ceremony(TypedDict):
@@ -146,7 +152,7 @@ class Ceremony(TypedDict):
     ended_at: float | None
     start: dict[str, str]                 # Arcanum numeral -> member, as it began
     roster: dict[str, str]                # as it stands
-    decisions: list[Decision]
+    decisions: list[Decision[int]]
     taken: list[int]                      # Arcana won in it (E103)
     winners: list[str]                    # who won a claim in it (E103)
     closed: bool

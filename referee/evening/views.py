@@ -12,7 +12,10 @@ from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of them at import
+    from collections.abc import Callable
+
     from referee.evening.powers.constraints import InForce
+    from referee.rules.pots import Layering
 
     class PotView(TypedDict):
         """A pot as ``status`` shows it (E29): its size, and who can still win it."""
@@ -168,35 +171,12 @@ def hand_view(state: State) -> HandView | None:
 
     opts = betting.options(state, hand)
     layering = hand_pots(state, hand) if hand.contrib else None
-    pots: list[PotView] = []
-    if layering:
-        # Who can still win each pot (E29): those in it, and those still to act, who may call.
-        able = set(betting.actors(state, hand)) if not hand.betting_over else set()
-        for pot in layering.pots:
-            eligible = [p for p in hand.order if p in pot.eligible or p in able]
-            if pots and pots[-1]["eligible"] == eligible:
-                pots[-1]["size"] += pot.size
-                continue
-            pots.append({"name": pot_name(len(pots)), "size": pot.size, "eligible": eligible})
-    players: list[PlayerView] = [
-        {
-            "name": name,
-            "up": list(hand.showing.get(name, [])),
-            "round": hand.round.committed.get(name, 0),
-            "hand": len(hand.contrib.get(name, [])),
-            "ante": hand.antes.get(name, 0),
-            "stack": state.stack(name),
-            "folded": name in hand.folded,
-            "all_in": name != state.fool and name not in hand.folded
-            and (state.stack(name) == 0 or constraints.suspended(hand, name)),  # S19
-            "suspended": constraints.suspended(hand, name),  # S19: said so, not "all-in"
-            "to_act": opts is not None and opts.name == name,
-            "down": None if name in hand.folded else down_cards(state, hand, name),  # E78
-            "hooded": len(hand.hooded.get(name, [])),  # E77
-            "cards": card_marks(hand, name),  # E76
-        }
-        for name in hand.order
-    ]
+    # Who can still win each pot (E29): those in it, and those still to act, who may call.
+    able = set(betting.actors(state, hand)) if layering and not hand.betting_over else set()
+    pots: list[PotView] = [{"name": pot_name(i), "size": size, "eligible": eligible}
+                           for i, (size, eligible) in enumerate(_pots_won(hand, layering, able))]
+    players = _player_views(state, hand, None if opts is None else opts.name,
+                            constraints.suspended)
     return {
         "no": hand.no,
         "phase": hand.phase,
@@ -228,6 +208,45 @@ def hand_view(state: State) -> HandView | None:
         "effects": [f["text"] for f in _in_force(state)],  # S17: "Cy must call or fold: Cowed"
         "to_give": still_to_give(hand) if hand.betting_over else {},  # R44
     }
+
+
+def _pots_won(hand: HandState, layering: Layering | None,
+              able: set[str]) -> list[tuple[int, list[str]]]:
+    """Each pot's size and who can still win it (its players, and ``able``: those still to
+    act), in the hand's order; pots the same players can win made one."""
+    pots: list[tuple[int, list[str]]] = []
+    for pot in layering.pots if layering else []:
+        eligible = [p for p in hand.order if p in pot.eligible or p in able]
+        if pots and pots[-1][1] == eligible:
+            pots[-1] = (pots[-1][0] + pot.size, eligible)
+        else:
+            pots.append((pot.size, eligible))
+    return pots
+
+
+def _player_views(state: State, hand: HandState, to_act: str | None,
+                  suspended: Callable[[HandState, str], bool]) -> list[PlayerView]:
+    """Each player of the hand as the table sees them, in the hand's order (``suspended``:
+    whether a power suspends a player, S19)."""
+    return [
+        {
+            "name": name,
+            "up": list(hand.showing.get(name, [])),
+            "round": hand.round.committed.get(name, 0),
+            "hand": len(hand.contrib.get(name, [])),
+            "ante": hand.antes.get(name, 0),
+            "stack": state.stack(name),
+            "folded": name in hand.folded,
+            "all_in": name != state.fool and name not in hand.folded
+            and (state.stack(name) == 0 or suspended(hand, name)),  # S19
+            "suspended": suspended(hand, name),  # S19: said so, not "all-in"
+            "to_act": to_act == name,
+            "down": None if name in hand.folded else down_cards(state, hand, name),  # E78
+            "hooded": len(hand.hooded.get(name, [])),  # E77
+            "cards": card_marks(hand, name),  # E76
+        }
+        for name in hand.order
+    ]
 
 
 def opener_note(state: State, hand: HandState) -> str | None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
     Ints = NDArray[np.int64]
+    Bools = NDArray[np.bool_]
 
 _MASK56 = (1 << 56) - 1
 #: Per deck index: what each card adds to a hand's rank pattern (3 bits a rank, majors at
@@ -81,37 +82,11 @@ def entries(patterns: Ints) -> Ints:
     groups = np.select(conditions, [1, 2, 1, 2, 1, 2, 1, 1, 0], 0)
     pairs_of_majors = np.select(conditions, [0, 0, 2, 2, 0, 0, 2, 0, 2], 0)
     kickers = np.select(conditions, [1, 0, 0, 0, 2, 1, 1, 3, 3], 5)
-    # Kickers: the ranks left, high to low, then the majors left.
-    left = present.copy()
-    rows = np.arange(len(p))
-    used_one = groups >= 1
-    left[rows[used_one], r1[used_one] - 1] = False
-    used_two = groups >= 2
-    left[rows[used_two], r2[used_two] - 1] = False
-    desc = left[:, ::-1]  # rank 14 first
-    nth = np.cumsum(desc, axis=1)
-    kick_ranks = np.zeros((len(p), 5), dtype=np.int64)
-    for t in range(5):
-        hit = desc & (nth == t + 1)
-        kick_ranks[:, t] = np.where(hit.any(axis=1), 14 - hit.argmax(axis=1), 0)
-    ranks_left = desc.sum(axis=1)
-    majors_left = majors - pairs_of_majors
-    value = np.zeros((len(p), 5), dtype=np.int64)  # Card.strength + 1 of a minor slot
-    is_major = np.zeros((len(p), 5), dtype=bool)
-    for j in range(5):
-        t = j - groups - pairs_of_majors  # the kicker this slot holds, if any
-        minor_kick = (t >= 0) & (t < kickers) & (t < ranks_left)
-        major_kick = (t >= 0) & (t < kickers) & (t >= ranks_left) & (t - ranks_left
-                                                                         < majors_left)
-        kick = np.take_along_axis(kick_ranks, np.clip(t, 0, 4)[:, None], 1)[:, 0]
-        rank = np.select([j < groups, minor_kick], [np.where(j == 0, r1, r2), kick], 0)
-        value[:, j] = np.where(rank > 0, 22 + rank, 0)
-        is_major[:, j] = ((j >= groups) & (j < groups + pairs_of_majors)) | major_kick
+    kick_ranks, ranks_left = _kickers(present, groups, r1, r2)
+    value, is_major = _slots(groups, pairs_of_majors, kickers, kick_ranks, ranks_left,
+                             majors - pairs_of_majors, r1, r2)
     # R5: a straight beats the categories below it.
-    mask = (present * (np.int64(1) << _RANK)).sum(axis=1)
-    top = np.zeros(len(p), dtype=np.int64)
-    for last, window in _WINDOWS:
-        top = np.where((top == 0) & ((mask & window) == window), last, top)
+    top = _straight_tops(present)
     straight = (present.sum(axis=1) >= 5) & (code < CODE["straight"]) & (top > 0)
     code = np.where(straight, CODE["straight"], code)
     value = np.where(straight[:, None], 0, value)
@@ -129,6 +104,53 @@ def entries(patterns: Ints) -> Ints:
         k, shifts, may_flush = pattern_entry(int(p[i]))
         out[i] = [k, *(list(shifts) + [-1] * 5)[:5], int(may_flush)]
     return out
+
+
+def _kickers(present: Bools, groups: Ints, r1: Ints, r2: Ints) -> tuple[Ints, Ints]:
+    """The ranks left once the defining groups are taken, high to low (five, 0 past the
+    last), and how many there are, for each row."""
+    left = present.copy()
+    rows = np.arange(len(present))
+    used_one = groups >= 1
+    left[rows[used_one], r1[used_one] - 1] = False
+    used_two = groups >= 2
+    left[rows[used_two], r2[used_two] - 1] = False
+    desc = left[:, ::-1]  # rank 14 first
+    nth = np.cumsum(desc, axis=1)
+    kick_ranks = np.zeros((len(present), 5), dtype=np.int64)
+    for t in range(5):
+        hit = desc & (nth == t + 1)
+        kick_ranks[:, t] = np.where(hit.any(axis=1), 14 - hit.argmax(axis=1), 0)
+    return kick_ranks, desc.sum(axis=1)
+
+
+def _slots(groups: Ints, pairs_of_majors: Ints, kickers: Ints, kick_ranks: Ints,
+           ranks_left: Ints, majors_left: Ints, r1: Ints, r2: Ints) -> tuple[Ints, Bools]:
+    """The five slots of each key in order: the defining groups, the Duet's majors, then
+    the kickers (the ranks left, high to low, then the majors left). Returns each slot's
+    ``Card.strength + 1`` where a minor fills it, and whether a major does."""
+    rows = len(groups)
+    value = np.zeros((rows, 5), dtype=np.int64)
+    is_major = np.zeros((rows, 5), dtype=bool)
+    for j in range(5):
+        t = j - groups - pairs_of_majors  # the kicker this slot holds, if any
+        minor_kick = (t >= 0) & (t < kickers) & (t < ranks_left)
+        major_kick = (t >= 0) & (t < kickers) & (t >= ranks_left) & (t - ranks_left
+                                                                         < majors_left)
+        kick = np.take_along_axis(kick_ranks, np.clip(t, 0, 4)[:, None], 1)[:, 0]
+        rank = np.select([j < groups, minor_kick], [np.where(j == 0, r1, r2), kick], 0)
+        value[:, j] = np.where(rank > 0, 22 + rank, 0)
+        is_major[:, j] = ((j >= groups) & (j < groups + pairs_of_majors)) | major_kick
+    return value, is_major
+
+
+def _straight_tops(present: Bools) -> Ints:
+    """The top rank of each row's highest straight of five ranks in a row (R5), 0 for none."""
+    mask = (present * (np.int64(1) << _RANK)).sum(axis=1)
+    top = np.zeros(len(present), dtype=np.int64)
+    for last, window in _WINDOWS:
+        top = np.where((top == 0) & ((mask & window) == window), last, top)
+    return top
 
 
 #: Per deck index, the three sums a key needs at once: rank pattern, majors, suit counts.

@@ -29,7 +29,8 @@ from referee.streams import plain, spec
 if TYPE_CHECKING:
     from referee.evening import ceremony as cer
     from referee.evening.powers.constraints import InForce
-    from referee.evening.state import State
+    from referee.evening.state import Seat, State
+    from referee.evening.views import HandView
     from referee.jsontypes import JSON, JSONObject
 
 STREAM: Final = "evening"
@@ -205,90 +206,20 @@ def frame(state: State, now: float | None = None) -> Frame:
     data = views.status(state, now)
     hand = data["hand"]
     colours = state.colours()
-    players = {p["name"]: p for p in hand["players"]} if hand else {}
     badges = _badges(state, data["in_force"])
     ended = ceremony_view(state)
-
-    def chips(name: str) -> dict[str, int]:
-        held = state.holding(name)
-        return {c: held[c] for c in colours if held.get(c)}
-
-    def seat_state(name: str) -> str:
-        if hand is None or name not in hand["in"] + hand["folded"]:
-            return ""
-        if name in hand["folded"]:
-            return "folded"
-        if name in hand["suspended"]:
-            return "suspended"  # S19: as if all-in, said so
-        if name in hand["all_in"]:
-            return "all-in"
-        return "in"
-
-    def in_hand(name: str) -> InHand:
-        """What the hand shows of ``name``: up cards marked (E76), how many are hooded
-        (E77), down cards still to give (E78), the bet this round."""
-        p = players.get(name)
-        if p is None:
-            return {"showing": [], "cards": [], "hooded": 0, "down": None, "round_bet": 0}
-        return {"showing": list(p["up"]), "cards": p["cards"], "hooded": p["hooded"],
-                "down": p["down"], "round_bet": p["round"]}
-
-    seats: list[SeatView] = []
-    for i, seat in enumerate(state.seats, 1):
-        away = ("resigned" if seat.resigned else "dead" if seat.dead
-                else "risen" if not seat.seated else "")
-        seats.append({
-            "seat": i,
-            "name": seat.name,
-            "arcanum": to_roman(seat.arcanum),
-            "arcanum_label": arcanum_label(seat.arcanum),
-            "colour": seat.colour,
-            "chips": chips(seat.name),
-            "stack": state.stack(seat.name),
-            "side_chips": state.side_chips(seat.name),
-            "away": away,
-            "in_hand": seat_state(seat.name),
-            **in_hand(seat.name),
-            "badges": badges.get(seat.name, []),
-            "assistant": None if not seat.assistant else {
-                "name": seat.assistant,
-                "chips": chips(seat.assistant),
-                "stack": state.stack(seat.assistant),
-            },
-        })
+    seen = _Seen(state, colours, hand)
+    seats = [seen.seat(i, seat, badges.get(seat.name, []))
+             for i, seat in enumerate(state.seats, 1)]
     fool: FoolView = {
         "name": state.fool,
-        "chips": chips(state.fool),
+        "chips": seen.chips(state.fool),
         "stack": state.stack(state.fool),
-        "in_hand": seat_state(state.fool),
-        **in_hand(state.fool),
+        "in_hand": seen.seat_state(state.fool),
+        **seen.in_hand(state.fool),
         "badges": [],
     }
-    table_hand: TableHand | None = None
-    if hand is not None:
-        pots: list[PotView] = [
-            {"name": pot_name(i), "size": p["size"],
-             "eligible": p["eligible"]} for i, p in enumerate(hand["pots"])]
-        table_hand = {
-            "no": hand["no"],
-            "phase": hand["phase"],
-            "street": hand["street"],
-            "bet": hand["bet"],
-            "raises": hand["raises"],
-            "pot": hand["pot"],
-            "pot_chips": chips(POT),
-            "pots": pots,
-            "to_act": hand["to_act"],
-            "owes": hand["owes"],
-            "moves": hand["moves"],
-            "betting_over": hand["betting_over"],
-            "in": hand["in"],
-            "all_in": hand["all_in"],
-            "suspended": hand["suspended"],
-            "missing_up": hand["missing_up"],
-            "up_waiting": hand["up_waiting"],
-            "opener_note": hand["opener_note"],
-        }
+    table_hand = None if hand is None else _table_hand(hand, seen.chips(POT))
     return {
         "phase": data["phase"],
         "open_pending": data["open_pending"],
@@ -308,6 +239,92 @@ def frame(state: State, now: float | None = None) -> Frame:
         "winner": data["winner"],
         "ended": ended["ended"],
         "ceremony": ended["ceremony"],
+    }
+
+
+class _Seen:
+    """What the table sees of each person at one moment: chips by colour, place in the hand,
+    cards (for ``frame``)."""
+
+    def __init__(self, state: State, colours: list[str], hand: HandView | None) -> None:
+        self.state, self.colours, self.hand = state, colours, hand
+        self.players = {p["name"]: p for p in hand["players"]} if hand else {}
+
+    def chips(self, name: str) -> dict[str, int]:
+        held = self.state.holding(name)
+        return {c: held[c] for c in self.colours if held.get(c)}
+
+    def seat_state(self, name: str) -> str:
+        hand = self.hand
+        if hand is None or name not in hand["in"] + hand["folded"]:
+            return ""
+        if name in hand["folded"]:
+            return "folded"
+        if name in hand["suspended"]:
+            return "suspended"  # S19: as if all-in, said so
+        if name in hand["all_in"]:
+            return "all-in"
+        return "in"
+
+    def in_hand(self, name: str) -> InHand:
+        """What the hand shows of ``name``: up cards marked (E76), how many are hooded
+        (E77), down cards still to give (E78), the bet this round."""
+        p = self.players.get(name)
+        if p is None:
+            return {"showing": [], "cards": [], "hooded": 0, "down": None, "round_bet": 0}
+        return {"showing": list(p["up"]), "cards": p["cards"], "hooded": p["hooded"],
+                "down": p["down"], "round_bet": p["round"]}
+
+    def seat(self, i: int, seat: Seat, badges: list[Badge]) -> SeatView:
+        """Seat ``i`` (from 1) as the table sees it, its assistant's chips with it."""
+        state = self.state
+        away = ("resigned" if seat.resigned else "dead" if seat.dead
+                else "risen" if not seat.seated else "")
+        return {
+            "seat": i,
+            "name": seat.name,
+            "arcanum": to_roman(seat.arcanum),
+            "arcanum_label": arcanum_label(seat.arcanum),
+            "colour": seat.colour,
+            "chips": self.chips(seat.name),
+            "stack": state.stack(seat.name),
+            "side_chips": state.side_chips(seat.name),
+            "away": away,
+            "in_hand": self.seat_state(seat.name),
+            **self.in_hand(seat.name),
+            "badges": badges,
+            "assistant": None if not seat.assistant else {
+                "name": seat.assistant,
+                "chips": self.chips(seat.assistant),
+                "stack": state.stack(seat.assistant),
+            },
+        }
+
+
+def _table_hand(hand: HandView, pot_chips: dict[str, int]) -> TableHand:
+    """The hand in progress as the table sees it: the betting, the pots, whose turn."""
+    pots: list[PotView] = [
+        {"name": pot_name(i), "size": p["size"],
+         "eligible": p["eligible"]} for i, p in enumerate(hand["pots"])]
+    return {
+        "no": hand["no"],
+        "phase": hand["phase"],
+        "street": hand["street"],
+        "bet": hand["bet"],
+        "raises": hand["raises"],
+        "pot": hand["pot"],
+        "pot_chips": pot_chips,
+        "pots": pots,
+        "to_act": hand["to_act"],
+        "owes": hand["owes"],
+        "moves": hand["moves"],
+        "betting_over": hand["betting_over"],
+        "in": hand["in"],
+        "all_in": hand["all_in"],
+        "suspended": hand["suspended"],
+        "missing_up": hand["missing_up"],
+        "up_waiting": hand["up_waiting"],
+        "opener_note": hand["opener_note"],
     }
 
 

@@ -399,62 +399,75 @@ def apply(state: WagerState, event: WagerEvent) -> WagerState:
     if kind not in KINDS:
         raise _bug(f"unknown event kind {kind!r}")
     if event["kind"] == "wager_game_started":
-        fool, mistress = event["fool"], event["mistress"]
-        if not fool or not mistress or fool.lower() == mistress.lower():
-            raise _bug(f"a game needs two different players, got {fool!r} and {mistress!r}")
-        if int(event["elixir_turns"]) < 1:
-            raise _bug("an Elixir must last at least one turn")
-        table = PointsTable.from_dict(event["points"], event.get("points_source", "default"))
-        state.game = Game(fool=fool, mistress=mistress, elixir=Elixir(event["elixir"]),
-                          elixir_turns=int(event["elixir_turns"]), seed=int(event["seed"]),
-                          table=table, scores={fool: 0, mistress: 0})
-        state.games += 1
+        _start(state, event)
     elif event["kind"] == "wager_hand_scored":
-        game = _playing(state)
-        if event["player"] not in game.scores:
-            raise _bug(f"{event['player']!r} is not in the game")
-        if Elixir(event["elixir"]) != game.elixir or game.turns >= game.elixir_turns:
-            raise _bug("a hand scored under an Elixir that should have changed")
-        hand = rank(parse_wcard(event["top"]), parse_wcard(event["bottom"]), game.elixir,
-                    game.table)
-        if (hand.kind, hand.quality, hand.points) != (
-                event["hand"], event["quality"], event["points"]):
-            raise _bug(f"hand {event['top']} over {event['bottom']} does not score as recorded")
-        game.scores[event["player"]] += hand.points
-        game.turns += 1
-        if hand.kind != "none":
-            game.rounds += 1
-        game.history.append(Scored(event["player"], event["top"], event["bottom"], game.elixir,
-                                   hand.kind, hand.quality, hand.points))
-        game.last = event["player"]
-        if game.scores[event["player"]] >= TARGET:
-            game.winner = event["player"]
+        _score(_playing(state), event)
     elif event["kind"] == "wager_turns_played":
-        game = _playing(state)
-        count = int(event["count"])
-        if count < 1 or game.turns + count > game.elixir_turns:
-            raise _bug(f"{count} turns overrun the Elixir's {game.elixir_turns}")
-        game.turns += count
-        first = event.get("player") or game.to_move or game.fool
-        if first not in game.scores:
-            raise _bug(f"{first!r} is not in the game")
-        game.last = game.after(first, count)
+        _play_turns(_playing(state), event)
     elif event["kind"] == "wager_elixir_changed":
-        game = _playing(state)
-        new, reason = Elixir(event["elixir"]), event["reason"]
-        if new == game.elixir:
-            raise _bug(f"the Elixir {new.value} changed to itself")
-        if reason == "turns" and game.turns != game.elixir_turns:
-            raise _bug(f"the Elixir changed after {game.turns} of {game.elixir_turns} turns")
-        if reason == "set" and not (game.history and game.history[-1].hand == "set"):
-            raise _bug("the Elixir changed for a set that was not made")
-        if reason in ("set", "turns"):
-            game.draws += 1
-        elif reason != "table":
-            raise _bug(f"unknown reason {reason!r} for a new Elixir")
-        game.elixir = new
-        game.turns = 0
+        _change_elixir(_playing(state), event)
     return state
+
+
+def _start(state: WagerState, event: WagerGameStarted) -> None:
+    fool, mistress = event["fool"], event["mistress"]
+    if not fool or not mistress or fool.lower() == mistress.lower():
+        raise _bug(f"a game needs two different players, got {fool!r} and {mistress!r}")
+    if int(event["elixir_turns"]) < 1:
+        raise _bug("an Elixir must last at least one turn")
+    table = PointsTable.from_dict(event["points"], event.get("points_source", "default"))
+    state.game = Game(fool=fool, mistress=mistress, elixir=Elixir(event["elixir"]),
+                      elixir_turns=int(event["elixir_turns"]), seed=int(event["seed"]),
+                      table=table, scores={fool: 0, mistress: 0})
+    state.games += 1
+
+
+def _score(game: Game, event: WagerHandScored) -> None:
+    if event["player"] not in game.scores:
+        raise _bug(f"{event['player']!r} is not in the game")
+    if Elixir(event["elixir"]) != game.elixir or game.turns >= game.elixir_turns:
+        raise _bug("a hand scored under an Elixir that should have changed")
+    hand = rank(parse_wcard(event["top"]), parse_wcard(event["bottom"]), game.elixir,
+                game.table)
+    if (hand.kind, hand.quality, hand.points) != (
+            event["hand"], event["quality"], event["points"]):
+        raise _bug(f"hand {event['top']} over {event['bottom']} does not score as recorded")
+    game.scores[event["player"]] += hand.points
+    game.turns += 1
+    if hand.kind != "none":
+        game.rounds += 1
+    game.history.append(Scored(event["player"], event["top"], event["bottom"], game.elixir,
+                               hand.kind, hand.quality, hand.points))
+    game.last = event["player"]
+    if game.scores[event["player"]] >= TARGET:
+        game.winner = event["player"]
+
+
+def _play_turns(game: Game, event: WagerTurnsPlayed) -> None:
+    count = int(event["count"])
+    if count < 1 or game.turns + count > game.elixir_turns:
+        raise _bug(f"{count} turns overrun the Elixir's {game.elixir_turns}")
+    game.turns += count
+    first = event.get("player") or game.to_move or game.fool
+    if first not in game.scores:
+        raise _bug(f"{first!r} is not in the game")
+    game.last = game.after(first, count)
+
+
+def _change_elixir(game: Game, event: WagerElixirChanged) -> None:
+    new, reason = Elixir(event["elixir"]), event["reason"]
+    if new == game.elixir:
+        raise _bug(f"the Elixir {new.value} changed to itself")
+    if reason == "turns" and game.turns != game.elixir_turns:
+        raise _bug(f"the Elixir changed after {game.turns} of {game.elixir_turns} turns")
+    if reason == "set" and not (game.history and game.history[-1].hand == "set"):
+        raise _bug("the Elixir changed for a set that was not made")
+    if reason in ("set", "turns"):
+        game.draws += 1
+    elif reason != "table":
+        raise _bug(f"unknown reason {reason!r} for a new Elixir")
+    game.elixir = new
+    game.turns = 0
 
 
 def dump(state: WagerState) -> WagerJSON:
