@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.context import console, db_path
-from referee.cli.output import clock, emit_json, money, printable
+from referee.cli.output import clock, emit_json, money, printable, stood
 from referee.cli.render import cards_text
 from referee.serve import players
 
@@ -105,8 +105,8 @@ def _render_frame(view: Frame | NoFrame, width: int, *, compact: bool) -> Render
         head.append(f"Hand {hand['no']}, {STREETS[hand['street']]}", style="bold")
         head.append(" · ")
     played = "hands" if narrow else "hands played"
-    head.append(f"{phase} · clock {clock(view['clock'], exact=True)} · "
-                f"{played} {view['hands_played']}")
+    head.append(f"{phase} · clock {clock(view['clock'], exact=True)}"
+                f"{stood(view['clock_paused'])} · {played} {view['hands_played']}")  # R47
 
     table = Table(box=box.SIMPLE_HEAD, expand=True, pad_edge=False)
     table.add_column("#", justify="right", no_wrap=True)

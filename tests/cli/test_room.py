@@ -27,14 +27,15 @@ def _log(gm: GM) -> list[str]:
     return [c["text"] for c in gm.json("log")["commands"]]
 
 
-def test_e82_no_room_command_touches_the_evening_or_its_log(table: GM, db: Path) -> None:
+def test_e82_no_wall_command_touches_the_evening_or_its_log(table: GM, db: Path) -> None:
+    # The clock's commands (`room break`, `pause`, `resume`) are the evening's (R47, E200):
+    # tests/cli/test_room_clock.py.
     before, log = db.read_bytes(), _log(table)
     steps = [
         (("room", "blank"), "The wall is blank", {"blank": True}),
         (("room", "announce", "  Dinner   is served "), "On the wall for 60 s: Dinner is served",
          {"blank": False}),
-        (("room", "break", "10"), "a break of 10 minutes, back at", {}),
-        (("room", "show"), "The wall shows the table (it showed a break, ", {
+        (("room", "show"), "The wall shows the table (it showed the announcement ", {
             "blank": False, "announce": None, "break": None}),
     ]
     for args, said, wall in steps:
