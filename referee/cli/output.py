@@ -146,13 +146,13 @@ def clock(seconds: int | None, *, exact: bool = False) -> str:
     return f"{text}:{seconds % 60:02d}" if exact else text
 
 
-def stood(paused: Mapping[str, Any] | None) -> str:
+def stood(paused: Mapping[str, object] | None) -> str:
     """The clock standing still, in words (R47): `` (paused)``, `` (a break until 21:15)``,
     or nothing while it runs."""
     if not paused:
         return ""
     until = paused.get("until")
-    if until is None:
+    if not isinstance(until, int | float):
         return " (paused)"
     return f" (a break until {time.strftime('%H:%M', time.localtime(until))})"
 

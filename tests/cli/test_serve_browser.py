@@ -180,18 +180,39 @@ def test_e82_the_gm_blanks_announces_breaks_and_shows_the_table(
                      timeout=2.0)  # an announcement lights the wall again
     assert browser.evaluate("document.getElementById('announce').textContent") == \
         "Dinner is served"
-    gm("room", "break", "10")
-    browser.wait_for(visible.format("pause"), timeout=2.0)
-    assert browser.evaluate("document.getElementById('pausecount').textContent") in (
-        "10:00", "9:59", "9:58")
     gm("room", "show")
-    browser.wait_for("document.getElementById('pause').hidden && "
-                     "document.getElementById('announce').hidden && "
+    browser.wait_for("document.getElementById('announce').hidden && "
                      "document.getElementById('blank').hidden", timeout=2.0)
     gm("room", "announce", "Two minutes", "--for", "1")
     browser.wait_for(visible.format("announce"), timeout=2.0)
     browser.wait_for("document.getElementById('announce').hidden", timeout=3.0)  # it ran out
     assert server.evening.read_bytes() == before  # the evening itself never changed
+
+
+CLOCK = "document.getElementById('clock')"
+
+
+def test_r47_a_break_and_a_pause_stand_the_walls_clock_still(
+        server: Served, browser: Browser) -> None:
+    browser.open(f"http://127.0.0.1:{server.port}/", 1280, 720)
+    gm = GM(CliRunner(), server.evening)
+    gm("room", "break", "10")  # the evening's (R47): its clock stands, the wall counts down
+    browser.wait_for("!document.getElementById('pause').hidden", timeout=2.0)
+    assert browser.evaluate("document.getElementById('pausecount').textContent") in (
+        "10:00", "9:59", "9:58")
+    browser.wait_for(f"{CLOCK}.textContent.indexOf('break until') > 0", timeout=2.0)
+    assert browser.evaluate(f"{CLOCK}.className") == "stopped"
+    gm("room", "show")  # ends the break: the clock runs again
+    browser.wait_for("document.getElementById('pause').hidden && "
+                     f"{CLOCK}.textContent.indexOf('break') < 0", timeout=2.0)
+    assert browser.evaluate(f"{CLOCK}.className") == ""
+    gm("room", "pause")
+    browser.wait_for(f"/ \u00b7 paused$/.test({CLOCK}.textContent)", timeout=2.0)
+    played = gm.status()["clock"]
+    shown = browser.evaluate(f"{CLOCK}.textContent.split(' ')[0]")
+    hms = [int(n) for n in shown.split(":")]
+    assert hms[0] * 3600 + hms[1] * 60 + hms[2] == played  # the page's clock, as status
+    assert browser.evaluate("document.getElementById('pause').hidden") is True  # no break
 
 
 # -- the phones keep what is theirs (R39) -------------------------------------------------------
