@@ -33,7 +33,8 @@ if TYPE_CHECKING:
     from referee.evening.state import State
 
 app = typer.Typer(help="The room's wall (the projector's page) and clock: blank it, show the "
-                       "table, announce, a break, pause and resume the clock (E82, R47).",
+                       "table, announce, a break, pause and resume the clock, sound (E82, "
+                       "R47).",
                   no_args_is_help=True)
 
 
@@ -179,16 +180,46 @@ def odds(
 ) -> None:
     """Each live player's chance on what is showing, on the wall during a hand: only when
     asked, never by default (H31)."""
-
-    word = switch.strip().lower()
-    if word not in ("on", "off"):
-        raise BadInput(f"room odds {switch!r}: give on or off (H31)", ruling="H31")
-    on = word == "on"
-    _change(lambda room: dataclasses.replace(
-        room, more={**{k: v for k, v in room.more.items() if k != "odds"},
-                    **({"odds": True} if on else {})}))
+    on = _switch("odds", switch, "H31")
     say("The wall shows each live player's chance on what is showing, during a hand (H31)."
         if on else "The wall shows no chances (H31).")
+
+
+@app.command("sound")
+def sound(
+    switch: Annotated[str, typer.Argument(metavar="on|off",
+                                          help="on: the wall chimes; off: it is silent.")],
+) -> None:
+    """A chime on the wall when the hour of R13 comes, a short one when a hand ends; made by
+    the browser itself, nothing loaded (E201)."""
+    on = _switch("sound", switch, "E201")
+    say("The wall chimes when the hour of play is up (R13) and briefly when a hand ends; a "
+        "browser plays nothing until the page is clicked once (E201)." if on
+        else "The wall is silent (E201).")
+
+
+@app.command("voice")
+def voice(
+    switch: Annotated[str, typer.Argument(metavar="on|off",
+                                          help="on: the wall says each turn; off: it does not.")],
+) -> None:
+    """The wall says each turn aloud in the browser's own voice: "Ada to act, owes two"
+    (E201)."""
+    on = _switch("voice", switch, "E201")
+    say("The wall says each turn aloud (\"Ada to act, owes two\"); a browser speaks only "
+        "once the page is clicked (E201)." if on else "The wall says no turn aloud (E201).")
+
+
+def _switch(key: str, switch: str, ruling: str) -> bool:
+    """Turn the wall's ``key`` on or off (kept in the wall's file only, E82)."""
+    word = switch.strip().lower()
+    if word not in ("on", "off"):
+        raise BadInput(f"room {key} {switch!r}: give on or off ({ruling})", ruling=ruling)
+    on = word == "on"
+    _change(lambda room: dataclasses.replace(
+        room, more={**{k: v for k, v in room.more.items() if k != key},
+                    **({key: True} if on else {})}))
+    return on
 
 
 @app.command("status")
@@ -210,11 +241,14 @@ def status(
     replay = room.more.get("replay")
     hand = replay.get("hand") if isinstance(replay, dict) else None
     on = room.more.get("odds") is True
+    sound, voice = room.more.get("sound") is True, room.more.get("voice") is True
     if as_json:
-        emit_json({**room.wall(now), "replay": hand, "odds": on, "clock_paused": paused})
+        emit_json({**room.wall(now), "replay": hand, "odds": on, "sound": sound,
+                   "voice": voice, "clock_paused": paused})
         return
     extra = (f"; hand {hand} replayed (E136)" if hand else "") + \
-        ("; the chances during a hand (H31)" if on else "")
+        ("; the chances during a hand (H31)" if on else "") + \
+        ("; chimes (E201)" if sound else "") + ("; turns said aloud (E201)" if voice else "")
     said_clock = "" if state is None else " " + _clock_says(state, now)
     say(f"The wall shows {lit(room.says(now))}{extra}.{said_clock}")
 

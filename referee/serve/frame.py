@@ -93,6 +93,8 @@ class WallFrame(Frame):
     room: Wall
     replay: Replay | None
     odds: Odds | None
+    sound: bool                      # E201: chimes at the hour of R13 and a hand's end
+    voice: bool                      # E201: each turn said aloud
 
 
 #: A frame as the cache keeps it: the wall's, or (no evening read yet) only what is wrong.
@@ -160,6 +162,8 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
         "room": wall,
         "replay": replay,
         "odds": players.odds_frame(state, room.more),  # H31: on request only
+        "sound": room.more.get("sound") is True,  # E201
+        "voice": room.more.get("voice") is True,
         "problem": None,
     }
 

@@ -251,3 +251,36 @@ def test_assistants_phone_follows_their_sheet(server: Served, browser: Browser) 
     assert "white pigeon" in done.stdout
     browser.wait_for(f"{body}.indexOf('white pigeon') >= 0", timeout=10.0)
     assert browser.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_e201_the_wall_chimes_at_the_hour_and_a_hands_end_and_says_the_turn(
+        tmp_path: Path, browser: Browser) -> None:
+    gm = GM(CliRunner(), tmp_path / "e.json")
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    gm("hand", "start")  # the clock starts (R13)
+    with served(gm.db) as s:
+        browser.open(f"http://127.0.0.1:{s.port}/", 1280, 720)
+        assert browser.evaluate("document.getElementById('hush').hidden") is True
+        gm("room", "sound", "on")
+        gm("room", "voice", "on")
+        # A browser plays nothing before a click on the page: the wall asks for one.
+        browser.wait_for("!document.getElementById('hush').hidden", timeout=2.0)
+        gm("hand", "show", "Cy: 2C 3C", "Ada: 4C 5C", "Max: 6C 7C 8C 9C")
+        browser.wait_for("said.indexOf('Ada to act') >= 0", timeout=2.0)
+        gm("bet", "Ada")
+        browser.wait_for("said.indexOf('Cy to act, owes one') >= 0", timeout=2.0)
+        assert browser.evaluate("said.indexOf('chime:hour')") == -1
+        browser.evaluate("offset += 3600; tick(); 0")  # an hour of play on this page's clock
+        hours = "said.filter(function (x) { return x === 'chime:hour'; }).length"
+        assert browser.evaluate(hours) == 1
+        browser.evaluate("tick(); 0")
+        assert browser.evaluate(hours) == 1  # once, as the hour comes
+        gm("fold", "Cy")
+        gm("hand", "show", "Max: +10C KC")
+        gm("hand", "show", "Max: +QC")
+        assert browser.evaluate("said.indexOf('chime:hand')") == -1
+        gm("hand", "showdown", "Ada: 4W 5W 2W 3W 6W")  # the hand is over
+        browser.wait_for("said.indexOf('chime:hand') >= 0", timeout=2.0)
+        gm("room", "sound", "off")
+        gm("room", "voice", "off")
+        browser.wait_for("document.getElementById('hush').hidden", timeout=2.0)
