@@ -175,3 +175,18 @@ def test_r47_play_time_is_wall_time_minus_the_pauses(moves: list[tuple[str, int,
     assert clock.play_time(state, at) == pytest.approx((at - T0) - paused, abs=1e-6)
     assert (clock.stopped(state, at) is not None) == (
         open_at is not None and (open_until is None or at < open_until))
+
+
+def test_r47_after_the_end_a_break_takes_no_play_time(dealt: State) -> None:
+    from referee.evening import ceremony
+    from tests.test_commands import _play_out
+
+    state = _do(dealt, clock.pause(dealt, now=T0 + 100))  # paused across the end
+    state = _play_out(state)
+    state = _do(state, ceremony.end(state, now=T0 + 400))  # E80: the clock stops for good
+    assert clock.play_time(state, T0 + 9000) == 100
+    state = _do(state, clock.take_break(state, 10, now=T0 + 500))  # E200: in the ceremony
+    state = _do(state, clock.resume(state, now=T0 + 600))
+    assert clock.play_time(state, T0 + 9000) == 100  # nothing past the end stood still
+    with pytest.raises(IllegalAction, match="stopped for good"):
+        clock.pause(state, now=T0 + 700)

@@ -61,7 +61,8 @@ def show() -> None:
         # R47: the break is the evening's; it ends here as `room resume` would end it
         _, after, _ = run(lambda s: clock.resume(s, now=now))
         before.append(with_clock(Room(), clock.paused(state, now)).says(now))
-        ran = f"; the clock runs again {_played(after, now)} (R47)"
+        ran = (f"; the clock runs again {_played(after, now)} (R47)"
+               if clock.clock_end(after, now) is None else "")
 
     def clear(room: Room) -> Room:
         replay = room.more.get("replay")
@@ -125,6 +126,10 @@ def take_break(
     now = time.time()
     _, after, _ = run(lambda s: clock.take_break(s, minutes, now=now))
     back = time.strftime("%H:%M", time.localtime(now + minutes * 60))
+    if clock.clock_end(after, now) is not None:  # E80: the clock stopped at the end
+        say(f"A break of {plural(minutes, 'minute')}, back at {back}, counted down on the "
+            "wall; the evening's clock stopped for good at its end (E80).")
+        return
     say(f"A break of {plural(minutes, 'minute')}, back at {back}: the clock stands still "
         f"{_played(after, now)} and runs again by itself then; the wall counts it down "
         "(`referee room resume` ends it sooner; R47).")
@@ -147,8 +152,12 @@ def resume() -> None:
     stop = before.stop
     what = "break" if stop is not None and stop["why"] == "break" else "pause"
     took = int(now - stop["at"]) if stop is not None else 0
+    if clock.clock_end(after, now) is not None:  # E80
+        say(f"The {what} is over after {shown(took, exact=True)}; the evening's clock "
+            f"stopped for good at its end, {_played(after, now)} (E80).")
+        return
     say(f"The clock runs again {_played(after, now)}, after a {what} of "
-        f"{took // 60}:{took % 60:02d} (R47).")
+        f"{shown(took, exact=True)} (R47).")
 
 
 def _played(state: State, now: float) -> str:
@@ -256,6 +265,8 @@ def status(
 def _clock_says(state: State, now: float) -> str:
     """The evening's clock in one sentence (R47)."""
     stop = clock.stopped(state, now)
+    if clock.clock_end(state, now) is not None:
+        return f"The clock stopped for good at the evening's end, {_played(state, now)} (E80)."
     if stop is None:
         return f"The clock runs, {_played(state, now)}."
     if stop["until"] is None:

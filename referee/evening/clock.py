@@ -124,7 +124,8 @@ def close(state: State, at: float) -> None:
     if stop is None:
         return
     if state.first_hand_at is not None:
-        state.stood += _stood(stop, state.first_hand_at, at)
+        end = clock_end(state, at)  # E80: past the end there is no play time to stand
+        state.stood += _stood(stop, state.first_hand_at, at if end is None else min(at, end))
     state.stop = None
 
 
@@ -138,6 +139,10 @@ def _hhmm(moment: float) -> str:
 def pause(state: State, *, now: float) -> list[EveningEvent]:
     """`room pause`: the clock stands still until `room resume` (R47)."""
     require_evening(state)
+    if clock_end(state, now) is not None:
+        raise IllegalAction("the clock stopped for good at the evening's end (E80); a break "
+                            "still counts down on the wall: `referee room break MINUTES` "
+                            "(R47)", ruling="R47")
     stop = stopped(state, now)
     if stop is not None and stop["why"] == "pause":
         raise IllegalAction(f"the clock is already paused, since {_hhmm(stop['at'])}; "

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, TypedDict
 
-from referee.evening.clock import clock_end, hour_passed, paused, play_time
+from referee.evening.clock import hour_passed, paused, play_time
 from referee.evening.known import still_to_give
 from referee.evening.pots import pots as hand_pots
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
@@ -139,7 +139,7 @@ def status(state: State, now: float | None = None) -> Status:
         "hand": hand_view(state),
         "hands_played": state.hands_played,
         "clock": None if played is None else int(played),  # E80, R47: play time
-        "clock_paused": paused(state, now) if clock_end(state, now) is None else None,
+        "clock_paused": paused(state, now),  # R47: a break counts down in the ceremony too
         "open_phase_due": state.phase == "limit" and hour_passed(state, now),  # R13, R47
         "charges": dict(state.charges),
         "in_force": _in_force(state),  # S17: powers binding the table

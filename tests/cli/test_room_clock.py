@@ -48,7 +48,7 @@ def test_r47_a_pause_stands_the_clock_still_in_status_and_watch(
     assert "clock 0:02:05 (paused)" in gm("watch", "--once").output
     assert gm.json("watch")["clock_paused"]["since"] == T0 + 125
     out = gm("room", "resume").output
-    assert "The clock runs again at 0:02:05 of play, after a pause of 180:00" in out
+    assert "The clock runs again at 0:02:05 of play, after a pause of 3:00:00" in out
     at.on(60)
     assert gm.status()["clock"] == 185 and gm.status()["clock_paused"] is None
 
