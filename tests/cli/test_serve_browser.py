@@ -260,6 +260,9 @@ def test_e201_the_wall_chimes_at_the_hour_and_a_hands_end_and_says_the_turn(
     gm("hand", "start")  # the clock starts (R13)
     with served(gm.db) as s:
         browser.open(f"http://127.0.0.1:{s.port}/", 1280, 720)
+        browser.evaluate("window.refused = []; document.addEventListener("
+                         "'securitypolicyviolation', function (e) { "
+                         "refused.push(e.violatedDirective); }); 0")
         assert browser.evaluate("document.getElementById('hush').hidden") is True
         gm("room", "sound", "on")
         gm("room", "voice", "on")
@@ -284,3 +287,8 @@ def test_e201_the_wall_chimes_at_the_hour_and_a_hands_end_and_says_the_turn(
         gm("room", "sound", "off")
         gm("room", "voice", "off")
         browser.wait_for("document.getElementById('hush').hidden", timeout=2.0)
+        assert browser.evaluate("refused") == []  # the CSP let all of it through (E69)
+        loaded = browser.evaluate("performance.getEntriesByType('resource').map("
+                                  "function (r) { return r.name; })")
+        # the polls, and the icon the browser asks for of itself: nothing else
+        assert {url.split("/", 3)[3] for url in loaded} <= {"frame.json", "favicon.ico"}
