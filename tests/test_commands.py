@@ -7,7 +7,7 @@ import copy
 import pytest
 
 from referee.errors import IllegalAction
-from referee.evening import commands, play
+from referee.evening import clock, commands, play
 from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.state import State
@@ -48,8 +48,8 @@ def _play_out(state: State) -> State:
 def test_r13_the_clock_starts_with_the_first_hand_and_the_switch_is_offered_after_an_hour(
         evening: State) -> None:
     state = _do(evening, play.start_hand(evening, now=1000.0))
-    assert not play.hour_passed(state, 1000.0 + 3599)
-    assert play.hour_passed(state, 1000.0 + 3600)
+    assert not clock.hour_passed(state, 1000.0 + 3599)
+    assert clock.hour_passed(state, 1000.0 + 3600)
     assert status(state, now=1000.0 + 3600)["open_phase_due"]
     state = _play_out(state)
     state = _do(state, play.start_hand(state, now=5000.0, open_phase=True))

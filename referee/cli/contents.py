@@ -72,8 +72,8 @@ PANELS: Panels = (
         ("links",
          "Each assistant's link to their sheet on `referee serve`, and the station token (E67)."),
         ("room ...",
-         "The room's wall (the projector's page): blank it, show the table, announce, a break "
-         "(E82). The evening itself is never touched."),
+         "The room's wall (the projector's page) and clock: blank it, show the table, announce, "
+         "a break, pause and resume the clock, sound (E82, R47)."),
     )),
     ("Between evenings", (
         ("end",

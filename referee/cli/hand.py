@@ -38,13 +38,12 @@ def start(
     as_json: Json = False,
 ) -> None:
     """Deal a hand: every seated stakeholder with chips, and the Fool (antes when open)."""
-    from referee.evening import play  # the rulings of this group play no hand (~11 ms)
+    from referee.evening import clock, play  # the rulings of this group play no hand
 
     now = time.time()
     before, after, events = run(lambda s: play.start_hand(s, now=now, open_phase=open_phase))
     report_change(before, after, events, as_json)
-    if not as_json and after.phase == "limit" and play.hour_passed(after, now):
-
+    if not as_json and after.phase == "limit" and clock.hour_passed(after, now):  # R47
         say("[yellow]An hour has passed since the first hand: the Fool may declare the "
                    "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
 

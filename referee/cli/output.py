@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -143,6 +144,17 @@ def clock(seconds: int | None, *, exact: bool = False) -> str:
         return "not started"
     text = f"{seconds // 3600}:{seconds % 3600 // 60:02d}"
     return f"{text}:{seconds % 60:02d}" if exact else text
+
+
+def stood(paused: Mapping[str, object] | None) -> str:
+    """The clock standing still, in words (R47): `` (paused)``, `` (a break until 21:15)``,
+    or nothing while it runs."""
+    if not paused:
+        return ""
+    until = paused.get("until")
+    if not isinstance(until, int | float):
+        return " (paused)"
+    return f" (a break until {time.strftime('%H:%M', time.localtime(until))})"
 
 
 def say_lit(text: str) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from referee.cli import context
 from referee.cli.context import console
 from referee.cli.grid import Grid, console_width
-from referee.cli.output import clock, echo, lit, money, printable, say, short_money
+from referee.cli.output import clock, echo, lit, money, printable, say, short_money, stood
 from referee.names import plural
 from referee.rules.cards import parse_cards, to_roman
 
@@ -100,7 +100,7 @@ def _status_grid(state: State, data: Status, short: bool, side: bool, brief: boo
     with ``side``, the mark of the player to act ``brief`` (`<`) or in words."""
     colours = [s.colour for s in state.seats]
     table = Grid(title=_title(data["phase"], data["open_pending"], data["hands_played"],
-                              data["clock"]))
+                              data["clock"]) + stood(data["clock_paused"]))  # R47
     table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
     for colour in colours:  # short heads, each its own (grey whole, gree beside it)
@@ -275,6 +275,12 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
             say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
                 "raises at will" + (", from this hand." if with_hand else
                                     ", from the next hand." if after.hand else "."))
+        elif kind == "clock_resumed":  # R47; E200: a hand dealt ends a pause or a break
+            with_deal = any(e["kind"] == "hand_started" for e in events)
+            say("The clock runs again" + (" with this deal (R47, E200)." if with_deal else
+                                          " (R47)."))
+        elif kind == "clock_stopped":
+            say("The clock stands still" + stood({"until": event["until"]}) + " (R47).")
         else:
             _say_other(event)
     _say_round_change(before, after)

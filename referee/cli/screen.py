@@ -14,7 +14,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from referee.cli.output import clock, money, printable
+from referee.cli.output import clock, money, printable, stood
 from referee.cli.render import cards_text
 
 if TYPE_CHECKING:
@@ -102,8 +102,8 @@ def _head(view: Frame, narrow: bool) -> Text:
         head.append(f"Hand {hand['no']}, {STREETS[hand['street']]}", style="bold")
         head.append(" · ")
     played = "hands" if narrow else "hands played"
-    head.append(f"{phase} · clock {clock(view['clock'], exact=True)} · "
-                f"{played} {view['hands_played']}")
+    head.append(f"{phase} · clock {clock(view['clock'], exact=True)}"
+                f"{stood(view['clock_paused'])} · {played} {view['hands_played']}")  # R47
     return head
 
 

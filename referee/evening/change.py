@@ -38,6 +38,7 @@ KIND_RULINGS: dict[str, tuple[str, ...]] = {
     "power_accessed": ("R26",), "power_used": ("R26",),
     "evening_ended": ("R40",), "claim_decided": ("R28", "R40"), "ceremony_closed": ("R40",),
     "evening_continued": ("R41", "R42"),
+    "clock_stopped": ("R47",), "clock_resumed": ("R47",),
 }
 _ID = re.compile(r"\b([RHESTWF]\d{1,3}a?)\b")
 

@@ -86,6 +86,24 @@ class PhaseOpened(TypedDict):
     time: float
 
 
+class ClockStopped(TypedDict):
+    """The evening's clock stands still (R47): a pause until `room resume`, or a break that
+    ends by itself at ``until``."""
+
+    kind: Literal["clock_stopped"]
+    time: float
+    why: str                         # pause or break
+    until: float | None              # a break's end; None: a pause, until `room resume`
+    minutes: NotRequired[int]        # a break's length as the GM gave it
+
+
+class ClockResumed(TypedDict):
+    """The evening's clock runs again (R47): `room resume`, or a hand dealt (E200)."""
+
+    kind: Literal["clock_resumed"]
+    time: float
+
+
 class HandStarted(TypedDict):
     kind: Literal["hand_started"]
     no: int
@@ -449,7 +467,8 @@ EveningEvent = (
     | ChipsGiven | ChipsCounted | CommandAmended | SeatChanged | SettingsChanged | SoulStudied
     | SoulGuessed | AuctionOpened | AuctionBid | AuctionClosed | SoulSold | SoulTraded
     | BuyoutDeclined | SoulDestroyed | SoulGiven | ChargesGiven | PowerAccessed | PowerUsed
-    | EveningEnded | ClaimDecided | CeremonyClosed | EveningContinued
+    | EveningEnded | ClaimDecided | CeremonyClosed | EveningContinued | ClockStopped
+    | ClockResumed
 )
 
 KINDS: dict[str, type] = {
@@ -466,6 +485,7 @@ KINDS: dict[str, type] = {
     "power_accessed": PowerAccessed, "power_used": PowerUsed,
     "evening_ended": EveningEnded, "claim_decided": ClaimDecided,
     "ceremony_closed": CeremonyClosed, "evening_continued": EveningContinued,
+    "clock_stopped": ClockStopped, "clock_resumed": ClockResumed,
 }
 
 

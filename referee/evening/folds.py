@@ -8,6 +8,7 @@ from typing import Any, TypeVar
 
 from referee.errors import IllegalAction, InvariantViolation
 from referee.evening import events, roster
+from referee.evening.clock import close
 from referee.evening.events import (
     Action,
     AuctionBid,
@@ -19,6 +20,8 @@ from referee.evening.events import (
     ChargesGiven,
     ChipsCounted,
     ChipsGiven,
+    ClockResumed,
+    ClockStopped,
     CommandAmended,
     EveningContinued,
     EveningCreated,
@@ -90,6 +93,10 @@ def apply(state: State, event: EveningEvent) -> State:
     return state
 
 
+#: The clock's events (R47): they move nothing of the books.
+CLOCK = ("clock_stopped", "clock_resumed")
+
+
 def check_open(state: State, event: EveningEvent) -> None:
     """E101: from the Fool's declared end or the ceremony's first decision the evening's books
     are closed, for the ceremony is heard on the points at the end; only the ceremony goes on,
@@ -97,6 +104,8 @@ def check_open(state: State, event: EveningEvent) -> None:
     ceremony = state.ceremony
     if ceremony is None or event["kind"] in roster.NEW:
         return
+    if event["kind"] in CLOCK and not ceremony["closed"]:
+        return  # R47, E200: a break during the ceremony; the clock stood still at the end
     if ceremony["closed"]:
         raise IllegalAction("the evening is closed: its ceremony has recorded the roster (R40); "
                             "the next evening starts with `referee next NEW.json`, and "
@@ -194,6 +203,20 @@ def _hand_started(state: State, e: HandStarted) -> State:
 
 def _colours(chips: dict[str, int]) -> list[str]:
     return [colour for colour, n in chips.items() for _ in range(n)]
+
+
+@handles("clock_stopped")
+def _clock_stopped(state: State, e: ClockStopped) -> State:
+    close(state, e["time"])  # R47: a pause or a break replaces the one before it
+    state.stop = {"why": e["why"], "at": e["time"], "until": e["until"],
+                  "minutes": e.get("minutes")}
+    return state
+
+
+@handles("clock_resumed")
+def _clock_resumed(state: State, e: ClockResumed) -> State:
+    close(state, e["time"])  # R47
+    return state
 
 
 @handles("cards_shown")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction, UnknownCard
-from referee.evening import betting
+from referee.evening import betting, clock
 from referee.evening.events import Action, CardsFixed, EveningEvent
 from referee.evening.folds import fold_on, replay
 from referee.evening.known import DISCARDED
@@ -22,9 +22,6 @@ from referee.rules.pots import pick_chips
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
-
-HOUR = 3600.0
-
 
 def need_hand(state: State) -> HandState:
     require_evening(state)
@@ -39,11 +36,6 @@ def require_not_over(state: State) -> None:
                             "the only ones holding chips (R18)", ruling="R18")
 
 
-def hour_passed(state: State, now: float) -> bool:
-    """R13: an hour of play since the first hand."""
-    return state.first_hand_at is not None and now - state.first_hand_at >= HOUR
-
-
 def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[EveningEvent]:
     """Deal in every seated stakeholder holding chips, and the Fool (R14, R15); antes (R13).
 
@@ -54,7 +46,8 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     if state.hand is not None:
         raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it first: "
                             f"{betting.act_hint(state, state.hand)}")
-    events: list[EveningEvent] = []
+    # E200: dealing ends a pause or a break: play has begun again (R47)
+    events: list[EveningEvent] = clock.resumed_by_deal(state, now)
     # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
     phase = "open" if (state.phase == "open" or state.open_pending or open_phase) else "limit"
     if open_phase and state.phase != "open":

@@ -196,6 +196,16 @@ class Amendment(TypedDict):
     dropped: list[int]                    # commands the replay could no longer take
 
 
+class ClockStop(TypedDict):
+    """The clock standing still (R47, ``referee.evening.clock``): since ``at``, until
+    ``until`` for a break (it runs again by itself then), until `room resume` for a pause."""
+
+    why: str                              # pause or break
+    at: float
+    until: float | None
+    minutes: int | None                   # a break's length as the GM gave it
+
+
 class HandPlayed(TypedDict):
     """One hand in the evening's history (E50)."""
 
@@ -296,6 +306,10 @@ class State:
     settings: JSONObject = field(default_factory=dict)
     created: float = 0.0
     first_hand_at: float | None = None
+    # R47: seconds the clock stood still after the first hand, in stops now over, and the
+    # stop the GM made last (a break past its end is over, though kept here until the next).
+    stood: float = 0.0
+    stop: ClockStop | None = None
     hands_played: int = 0
     hand: HandState | None = None
     history: list[HandPlayed] = field(default_factory=list)
@@ -464,11 +478,11 @@ def copy(state: State) -> State:
     tenth of ``load(dump(state))``).
 
     Shared, never copied: strings, numbers and the records no fold changes in place once made
-    (the scenario, each hand in the history, a guess, a consumed point, a bar, an exile, a
-    surcharge, the state an answer puts back: ``powers.effects.on_access`` replaces it, and
-    ``powers.effects`` restores from a copy of it). Everything a fold changes in place (the
-    chips, the seats, the souls, the hand and its round, the powers given out, the auction,
-    the ceremony, the season's clue sheets) is copied."""
+    (the scenario, the clock's stop, each hand in the history, a guess, a consumed point, a
+    bar, an exile, a surcharge, the state an answer puts back: ``powers.effects.on_access``
+    replaces it, and ``powers.effects`` restores from a copy of it). Everything a fold
+    changes in place (the chips, the seats, the souls, the hand and its round, the powers
+    given out, the auction, the ceremony, the season's clue sheets) is copied."""
     hand = state.hand
     auction, ceremony, season = state.auction, state.ceremony, state.season
     return State(
@@ -478,6 +492,7 @@ def copy(state: State) -> State:
         chips={k: dict(v) for k, v in state.chips.items()},
         phase=state.phase, open_pending=state.open_pending, settings=dict(state.settings),
         created=state.created, first_hand_at=state.first_hand_at,
+        stood=state.stood, stop=state.stop,  # a stop is replaced, never changed in place
         hands_played=state.hands_played, hand=None if hand is None else _copy_hand(hand),
         history=list(state.history), over=state.over, winner=state.winner,
         scenario=state.scenario,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, TypedDict
 
+from referee.evening.clock import hour_passed, paused, play_time
 from referee.evening.known import still_to_give
 from referee.evening.pots import pots as hand_pots
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
@@ -14,6 +15,7 @@ from referee.rules.cards import to_roman
 if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of them at import
     from collections.abc import Callable
 
+    from referee.evening.clock import Paused
     from referee.evening.powers.constraints import InForce
     from referee.rules.pots import Layering
 
@@ -89,6 +91,7 @@ if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of th
         hand: HandView | None
         hands_played: int
         clock: int | None
+        clock_paused: Paused | None      # R47: a pause or a break, while it lasts
         open_phase_due: bool
         charges: dict[str, int]
         in_force: list[InForce]          # S17
@@ -109,6 +112,7 @@ def _in_force(state: State) -> list[InForce]:
 def status(state: State, now: float | None = None) -> Status:
     """The evening at a glance: the keys ``status --json`` prints, which scripts rely on."""
     now = time.time() if now is None else now
+    played = play_time(state, now)
     chips: dict[str, dict[str, int]] = {}
     for holder, holding in state.chips.items():
         if holder == POT and state.hand is None:
@@ -137,27 +141,14 @@ def status(state: State, now: float | None = None) -> Status:
         "seats": seats,
         "hand": hand_view(state),
         "hands_played": state.hands_played,
-        "clock": None if state.first_hand_at is None
-        else int(min(now, clock_end(state, now) or now) - state.first_hand_at),  # E80
-        "open_phase_due": state.phase == "limit" and state.first_hand_at is not None
-        and now - state.first_hand_at >= 3600,
+        "clock": None if played is None else int(played),  # E80, R47: play time
+        "clock_paused": paused(state, now),  # R47: a break counts down in the ceremony too
+        "open_phase_due": state.phase == "limit" and hour_passed(state, now),  # R13, R47
         "charges": dict(state.charges),
         "in_force": _in_force(state),  # S17: powers binding the table
         "over": state.over,
         "winner": state.winner,
     }
-
-
-def clock_end(state: State, now: float | None = None) -> float | None:
-    """When the evening's clock stopped (E80, for `status`, `watch` and the page): once the
-    game is over (R18), at the end of the last hand (at ``now`` when that hand kept no time);
-    when the Fool declared the end (R40), then; None while it runs."""
-    if not state.over and state.ceremony is not None and state.ceremony["ended_at"]:
-        return float(state.ceremony["ended_at"])
-    if not state.over:
-        return None
-    ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)
-    return ended or (time.time() if now is None else now)
 
 
 def hand_view(state: State) -> HandView | None:

@@ -18,16 +18,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.errors import RefereeError, StoreError
+from referee.evening import clock
 from referee.evening.state import CHIP_VALUE, require_evening
 from referee.report import build, chips_by_hand
 from referee.rules.wager import TARGET, elixir_summary
 from referee.serve import players
 from referee.serve.players import Frame, NoFrame
-from referee.serve.room import load_room, room_path
+from referee.serve.room import load_room, room_path, with_clock
 from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
     from referee.evening.ceremony import CeremonyClaim
+    from referee.evening.clock import Paused
     from referee.evening.state import State
     from referee.report_records import Chart, Claim
     from referee.season import WallSeason
@@ -78,7 +80,8 @@ class WallFrame(Frame):
     """What the table page shows (``/frame.json``): the players' frame and the rest of the
     wall, nothing secret."""
 
-    clock_origin: float | None       # the first hand's start: the page runs the clock
+    clock_origin: float | None       # the first hand's start, moved on by every stop over
+    clock_stand: Paused | None       # R47: the last stop, which the page counts itself
     chart: Chart
     side_tables: SideTables
     palette: dict[str, str]
@@ -90,6 +93,8 @@ class WallFrame(Frame):
     room: Wall
     replay: Replay | None
     odds: Odds | None
+    sound: bool                      # E201: chimes at the hour of R13 and a hand's end
+    voice: bool                      # E201: each turn said aloud
 
 
 #: A frame as the cache keeps it: the wall's, or (no evening read yet) only what is wrong.
@@ -138,11 +143,14 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
     ended = view["ended"]  # R18, or the Fool's declared end (R40)
     ceremony = view["ceremony"]
     # The frame is kept until the file changes, so its `clock` is as of that change; the
-    # page runs the clock itself from `clock_origin` (the first hand's start, epoch seconds)
-    # and the server's time, sent with every answer as X-Server-Time.
+    # page runs the clock itself from `clock_origin` (the first hand's start, epoch seconds,
+    # moved on by every pause and break over, R47), standing it still from `clock_stand`'s
+    # `since` to its `until`, and the server's time, sent with every answer as X-Server-Time.
+    wall = with_clock(room, view["clock_paused"]).wall(moment)  # R47: the evening's break
     return {
         **view,
-        "clock_origin": state.first_hand_at,
+        "clock_origin": clock.origin(state),
+        "clock_stand": clock.stand(state),
         "chart": chips_by_hand(state),
         "side_tables": tables,
         "palette": palette(view["colours"]),
@@ -151,9 +159,11 @@ def build_frame(path: Path, now: float | None = None, *, season: bool = False
         "standings": standings(state) if ended else None,
         "claims": ceremony["claims"] if ceremony else None,
         "season": season_frame(path) if season else None,  # R43
-        "room": room.wall(moment),
+        "room": wall,
         "replay": replay,
         "odds": players.odds_frame(state, room.more),  # H31: on request only
+        "sound": room.more.get("sound") is True,  # E201
+        "voice": room.more.get("voice") is True,
         "problem": None,
     }
 

@@ -28,6 +28,7 @@ from referee.streams import plain, spec
 
 if TYPE_CHECKING:
     from referee.evening import ceremony as cer
+    from referee.evening.clock import Paused
     from referee.evening.powers.constraints import InForce
     from referee.evening.state import Seat, State
     from referee.evening.views import HandView
@@ -149,6 +150,7 @@ class Frame(CeremonyView):
     open_pending: bool
     open_phase_due: bool
     clock: int | None
+    clock_paused: Paused | None      # R47: a pause or a break, while it lasts
     clock_end: float | None
     hands_played: int
     colours: list[str]
@@ -200,7 +202,7 @@ def frame(state: State, now: float | None = None) -> Frame:
     hooded card named (E77), no down card.
     """
     # The frame's own (~20 ms): `links` and the shell's names read the evening without one.
-    from referee.evening import views
+    from referee.evening import clock, views
     from referee.evening.powers import use as powers
 
     data = views.status(state, now)
@@ -225,7 +227,8 @@ def frame(state: State, now: float | None = None) -> Frame:
         "open_pending": data["open_pending"],
         "open_phase_due": data["open_phase_due"],
         "clock": data["clock"],
-        "clock_end": views.clock_end(state, now),  # E80, as `status` stops it
+        "clock_paused": data["clock_paused"],  # R47
+        "clock_end": clock.clock_end(state, now),  # E80, as `status` stops it
         "hands_played": data["hands_played"],
         "colours": colours,
         "seats": seats,

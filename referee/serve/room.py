@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from referee.storage.files import atomic_write, check_path
 from referee.storage.lock import EveningLock
 
 if TYPE_CHECKING:
-    pass
+    from referee.evening.clock import Paused
 
 
 # -- the wall: what the GM puts on the room's screen ----------------------------------------------
@@ -106,6 +107,15 @@ class Room:
                    else f"for {max(0, int(until - now))} s")
             parts.append(f"the announcement {wall['announce']['text']!r} {how}")
         return "; ".join(parts) if parts else "the table"
+
+
+def with_clock(room: Room, paused: Paused | None) -> Room:
+    """The wall with the evening's break on it (R47): a break is a move of the evening, kept
+    in its log, and the wall counts it down as it did its own (E82)."""
+    if paused is None or paused["until"] is None:
+        return room
+    return dataclasses.replace(room, pause={"minutes": paused["minutes"],
+                                            "at": paused["since"], "until": paused["until"]})
 
 
 def _time(value: JSON) -> float | None:

@@ -27,14 +27,15 @@ def _log(gm: GM) -> list[str]:
     return [c["text"] for c in gm.json("log")["commands"]]
 
 
-def test_e82_no_room_command_touches_the_evening_or_its_log(table: GM, db: Path) -> None:
+def test_e82_no_wall_command_touches_the_evening_or_its_log(table: GM, db: Path) -> None:
+    # The clock's commands (`room break`, `pause`, `resume`) are the evening's (R47, E200):
+    # tests/cli/test_room_clock.py.
     before, log = db.read_bytes(), _log(table)
     steps = [
         (("room", "blank"), "The wall is blank", {"blank": True}),
         (("room", "announce", "  Dinner   is served "), "On the wall for 60 s: Dinner is served",
          {"blank": False}),
-        (("room", "break", "10"), "a break of 10 minutes, back at", {}),
-        (("room", "show"), "The wall shows the table (it showed a break, ", {
+        (("room", "show"), "The wall shows the table (it showed the announcement ", {
             "blank": False, "announce": None, "break": None}),
     ]
     for args, said, wall in steps:
@@ -109,3 +110,24 @@ def test_e82_the_gm_controls_the_wall_through_a_station(demo_db: Path, tmp_path:
     assert db.read_bytes() == before
     runner = CliRunner()
     assert "The wall shows the table" in GM(runner, db)("room", "status").output
+
+
+def test_e201_sound_and_voice_on_the_wall_only_when_asked(table: GM, db: Path) -> None:
+    from referee.serve.frame import build_frame
+
+    before = db.read_bytes()
+    frame = build_frame(db)
+    assert frame["sound"] is False and frame["voice"] is False  # silent unless asked
+    assert "The wall chimes when the hour of play is up" in table("room", "sound", "on").output
+    assert "The wall says each turn aloud" in table("room", "voice", "on").output
+    wall = table.json("room", "status")
+    assert wall["sound"] is True and wall["voice"] is True
+    assert "chimes (E201); turns said aloud (E201)" in table("room", "status").output
+    frame = build_frame(db)
+    assert frame["sound"] is True and frame["voice"] is True
+    assert "room sound 'loud': give on or off (E201)" in table.fails("room", "sound", "loud")
+    assert "room voice 'yes': give on or off (E201)" in table.fails("room", "voice", "yes")
+    assert "The wall is silent" in table("room", "sound", "off").output
+    assert "says no turn aloud" in table("room", "voice", "off").output
+    assert build_frame(db)["sound"] is False
+    assert db.read_bytes() == before  # the wall's file only (E82)

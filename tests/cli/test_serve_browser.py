@@ -180,18 +180,39 @@ def test_e82_the_gm_blanks_announces_breaks_and_shows_the_table(
                      timeout=2.0)  # an announcement lights the wall again
     assert browser.evaluate("document.getElementById('announce').textContent") == \
         "Dinner is served"
-    gm("room", "break", "10")
-    browser.wait_for(visible.format("pause"), timeout=2.0)
-    assert browser.evaluate("document.getElementById('pausecount').textContent") in (
-        "10:00", "9:59", "9:58")
     gm("room", "show")
-    browser.wait_for("document.getElementById('pause').hidden && "
-                     "document.getElementById('announce').hidden && "
+    browser.wait_for("document.getElementById('announce').hidden && "
                      "document.getElementById('blank').hidden", timeout=2.0)
     gm("room", "announce", "Two minutes", "--for", "1")
     browser.wait_for(visible.format("announce"), timeout=2.0)
     browser.wait_for("document.getElementById('announce').hidden", timeout=3.0)  # it ran out
     assert server.evening.read_bytes() == before  # the evening itself never changed
+
+
+CLOCK = "document.getElementById('clock')"
+
+
+def test_r47_a_break_and_a_pause_stand_the_walls_clock_still(
+        server: Served, browser: Browser) -> None:
+    browser.open(f"http://127.0.0.1:{server.port}/", 1280, 720)
+    gm = GM(CliRunner(), server.evening)
+    gm("room", "break", "10")  # the evening's (R47): its clock stands, the wall counts down
+    browser.wait_for("!document.getElementById('pause').hidden", timeout=2.0)
+    assert browser.evaluate("document.getElementById('pausecount').textContent") in (
+        "10:00", "9:59", "9:58")
+    browser.wait_for(f"{CLOCK}.textContent.indexOf('break until') > 0", timeout=2.0)
+    assert browser.evaluate(f"{CLOCK}.className") == "stopped"
+    gm("room", "show")  # ends the break: the clock runs again
+    browser.wait_for("document.getElementById('pause').hidden && "
+                     f"{CLOCK}.textContent.indexOf('break') < 0", timeout=2.0)
+    assert browser.evaluate(f"{CLOCK}.className") == ""
+    gm("room", "pause")
+    browser.wait_for(f"/ \u00b7 paused$/.test({CLOCK}.textContent)", timeout=2.0)
+    played = gm.status()["clock"]
+    shown = browser.evaluate(f"{CLOCK}.textContent.split(' ')[0]")
+    hms = [int(n) for n in shown.split(":")]
+    assert hms[0] * 3600 + hms[1] * 60 + hms[2] == played  # the page's clock, as status
+    assert browser.evaluate("document.getElementById('pause').hidden") is True  # no break
 
 
 # -- the phones keep what is theirs (R39) -------------------------------------------------------
@@ -230,3 +251,44 @@ def test_assistants_phone_follows_their_sheet(server: Served, browser: Browser) 
     assert "white pigeon" in done.stdout
     browser.wait_for(f"{body}.indexOf('white pigeon') >= 0", timeout=10.0)
     assert browser.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_e201_the_wall_chimes_at_the_hour_and_a_hands_end_and_says_the_turn(
+        tmp_path: Path, browser: Browser) -> None:
+    gm = GM(CliRunner(), tmp_path / "e.json")
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    gm("hand", "start")  # the clock starts (R13)
+    with served(gm.db) as s:
+        browser.open(f"http://127.0.0.1:{s.port}/", 1280, 720)
+        browser.evaluate("window.refused = []; document.addEventListener("
+                         "'securitypolicyviolation', function (e) { "
+                         "refused.push(e.violatedDirective); }); 0")
+        assert browser.evaluate("document.getElementById('hush').hidden") is True
+        gm("room", "sound", "on")
+        gm("room", "voice", "on")
+        # A browser plays nothing before a click on the page: the wall asks for one.
+        browser.wait_for("!document.getElementById('hush').hidden", timeout=2.0)
+        gm("hand", "show", "Cy: 2C 3C", "Ada: 4C 5C", "Max: 6C 7C 8C 9C")
+        browser.wait_for("said.indexOf('Ada to act') >= 0", timeout=2.0)
+        gm("bet", "Ada")
+        browser.wait_for("said.indexOf('Cy to act, owes one') >= 0", timeout=2.0)
+        assert browser.evaluate("said.indexOf('chime:hour')") == -1
+        browser.evaluate("offset += 3600; tick(); 0")  # an hour of play on this page's clock
+        hours = "said.filter(function (x) { return x === 'chime:hour'; }).length"
+        assert browser.evaluate(hours) == 1
+        browser.evaluate("tick(); 0")
+        assert browser.evaluate(hours) == 1  # once, as the hour comes
+        gm("fold", "Cy")
+        gm("hand", "show", "Max: +10C KC")
+        gm("hand", "show", "Max: +QC")
+        assert browser.evaluate("said.indexOf('chime:hand')") == -1
+        gm("hand", "showdown", "Ada: 4W 5W 2W 3W 6W")  # the hand is over
+        browser.wait_for("said.indexOf('chime:hand') >= 0", timeout=2.0)
+        gm("room", "sound", "off")
+        gm("room", "voice", "off")
+        browser.wait_for("document.getElementById('hush').hidden", timeout=2.0)
+        assert browser.evaluate("refused") == []  # the CSP let all of it through (E69)
+        loaded = browser.evaluate("performance.getEntriesByType('resource').map("
+                                  "function (r) { return r.name; })")
+        # the polls, and the icon the browser asks for of itself: nothing else
+        assert {url.split("/", 3)[3] for url in loaded} <= {"frame.json", "favicon.ico"}
