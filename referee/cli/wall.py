@@ -2,8 +2,8 @@
 phones, a second station, and the links to them.
 
 The module imports what both commands use (the players' view, the links' keys); the HTTP
-server (``referee.serve.server``) and the QR codes (segno) only where `serve` and --qr use
-them.
+server (``referee.serve.server``, on uvicorn) and the QR codes (segno) only where `serve` and
+--qr use them.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def serve(
     Links and the station token are printed only when asked (--links, --qr), or by
     `referee links` in another terminal (E67).
     """
-    from referee.serve.server import make_server  # serve only: http.server, as the station
+    from referee.serve.server import make_server  # serve only: uvicorn and asyncio
 
     path = db_path()
     state = players.load_state(path)  # no evening: one line, exit 2
