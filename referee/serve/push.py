@@ -75,6 +75,7 @@ class Push:
         self.source = source
         self.streams: set[Stream] = set()
         self.changes = 0  # how many changes were seen (the ``change`` events' count)
+        self.closed = False
         self._poke = asyncio.Event()
         self._key: object = self._signature()
         self._etag: str | None = None
@@ -94,6 +95,12 @@ class Push:
 
     def close(self, stream: Stream) -> None:
         self.streams.discard(stream)
+
+    def close_all(self) -> None:
+        """The server stops: every stream ends (its page then polls, or tries again)."""
+        self.closed = True
+        for stream in self.streams:
+            stream.ready.set()
 
     def poke(self) -> None:
         """Look at the files now (a station's command was just answered)."""

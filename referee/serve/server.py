@@ -141,6 +141,9 @@ class Server:
         finally:
             watcher.cancel()
             server.close()
+            self.push.close_all()  # each stream ends its answer
+            if state.tasks:
+                await asyncio.wait(list(state.tasks), timeout=1.0)
             for conn in list(state.connections):
                 conn.transport.close()
             for task in list(state.tasks):
@@ -291,6 +294,9 @@ class Server:
                     data = f"event: alive\ndata: {time.time():.3f}\n\n".encode()
                 if answer.gone:
                     return
+                if hub.closed:
+                    await answer.chunk(b"", last=True)
+                    return
                 await answer.chunk(data)
         finally:
             hub.close(stream)
@@ -415,9 +421,10 @@ class Answer:
         if self.head:
             await self._send({"type": "http.response.body", "body": b""})
 
-    async def chunk(self, data: bytes) -> None:
+    async def chunk(self, data: bytes, *, last: bool = False) -> None:
         try:
-            await self._send({"type": "http.response.body", "body": data, "more_body": True})
+            await self._send({"type": "http.response.body", "body": data,
+                              "more_body": not last})
         except OSError:
             self.gone = True
 
