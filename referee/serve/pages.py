@@ -124,12 +124,25 @@ def handout_page(path: Path, assistant: str, nonce: str = "") -> tuple[str, str]
     Raises:
         RefereeError: no evening, or a corrupt one.
     """
+    page, etag = handout_sheet(path, assistant)
+    return sealed_sheet(page, etag, nonce), etag
+
+
+def handout_sheet(path: Path, assistant: str) -> tuple[str, str]:
+    """An assistant's sheet as ``report`` renders it, and its ETag, before any nonce: what
+    the server keeps until the evening changes (E172: every phone asks on each change).
+
+    Raises:
+        RefereeError: no evening, or a corrupt one.
+    """
     state = players.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
-    etag = '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
+    return page, '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
+
+
+def sealed_sheet(page: str, etag: str, nonce: str) -> str:
+    """A sheet with its follower script, its own style and script carrying ``nonce`` (E69)."""
     head, body, rest = page.partition("<body")
     poll = seal(_POLL, nonce) % (_inline_json(etag), _inline_json(REPLACED))
     page = seal(head, nonce) + body + rest
-    return page.replace("</body>", poll + "</body>", 1), etag
-
-
+    return page.replace("</body>", poll + "</body>", 1)

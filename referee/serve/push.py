@@ -4,13 +4,14 @@ show it as Server-Sent Events, the moment the server sees it. Imported only when
 The evening is written by other processes (the GM's shell, a station), each write an atomic
 replace, so the server looks at the files' stat (inode, times, size) every ``WATCH_EVERY``
 seconds: three ``stat`` calls, a few microseconds, no library and no thread. A station's
-command, run by the server itself, is looked for at once when it is answered.
+command, run by the server itself, is pushed before it is answered: the wall shows it as
+the station reads its answer.
 
 A stream (``GET /events``) carries two kinds of event: ``frame``, the wall's whole frame
 when what the room sees changed (what ``/frame.json`` would answer), and ``change``, a
 bare count on any change of the evening or its links (a phone's sheet then asks for itself:
-no sheet travels on a stream every phone may open). A comment every ``HEARTBEAT`` seconds
-tells a page its stream is alive; the pages poll only while their stream is down.
+no sheet travels on a stream every phone may open). An ``alive`` event every ``HEARTBEAT``
+seconds tells a page its stream is alive; the pages poll only while their stream is down.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import asyncio
 import json
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from referee.serve import access, players
@@ -76,7 +78,8 @@ class Push:
         self.streams: set[Stream] = set()
         self.changes = 0  # how many changes were seen (the ``change`` events' count)
         self.closed = False
-        self._poke = asyncio.Event()
+        self._looking = asyncio.Lock()
+        self._builder = ThreadPoolExecutor(1, thread_name_prefix="push")
         self._key: object = self._signature()
         self._etag: str | None = None
 
@@ -101,26 +104,26 @@ class Push:
         self.closed = True
         for stream in self.streams:
             stream.ready.set()
+        self._builder.shutdown(wait=False, cancel_futures=True)
 
-    def poke(self) -> None:
-        """Look at the files now (a station's command was just answered)."""
-        self._poke.set()
 
     async def watch(self) -> None:
-        """Until cancelled: every WATCH_EVERY seconds (or when poked), the files' stat; on a
-        change, the frame built (in a thread: the loop keeps answering) and pushed."""
+        """Until cancelled: every WATCH_EVERY seconds, a look at the files."""
         while True:
-            try:
-                await asyncio.wait_for(self._poke.wait(), WATCH_EVERY)
-            except TimeoutError:
-                pass
-            self._poke.clear()
+            await asyncio.sleep(WATCH_EVERY)
+            await self.look()
+
+    async def look(self) -> None:
+        """On a change of the files, the frame built (in a thread of the push's own: the
+        loop keeps answering, and no page's request is ahead of it) and pushed."""
+        async with self._looking:
             key = self._signature()
             if key == self._key:
-                continue
+                return
             self._key = key
             self.changes += 1
-            cached = await asyncio.to_thread(self.source.current)
+            loop = asyncio.get_running_loop()
+            cached = await loop.run_in_executor(self._builder, self.source.current)
             frame = None
             if cached.etag != self._etag:
                 self._etag = cached.etag

@@ -38,7 +38,14 @@ from referee.serve.connections import (
     protocol_for,
 )
 from referee.serve.frame import FrameSource, build_frame
-from referee.serve.pages import REPLACED, content_policy, handout_page, new_nonce, table_page
+from referee.serve.pages import (
+    REPLACED,
+    content_policy,
+    handout_sheet,
+    new_nonce,
+    sealed_sheet,
+    table_page,
+)
 
 if TYPE_CHECKING:
     from referee.serve.access import Access
@@ -80,6 +87,7 @@ class Server:
             (lambda path: build_frame(path, season=True)) if season else build_frame))
         self._access: tuple[object, Access | None] = (False, None)
         self.limits = Limits()
+        self._sheets: dict[str, tuple[object, str, str]] = {}  # each assistant's, as of a key
         self.push: push.Push | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._stop: asyncio.Event | None = None
@@ -309,12 +317,19 @@ class Server:
                               "(E66)")
             return
         nonce = new_nonce()
-        try:
-            page, etag = await asyncio.get_running_loop().run_in_executor(
-                self._reads, handout_page, self.evening, name, nonce)
-        except RefereeError as exc:
-            await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
-            return
+        key = (name, players.signature(self.evening))
+        kept = self._sheets.get(name)
+        if kept is not None and kept[0] == key:
+            sheet, etag = kept[1], kept[2]
+        else:  # once per change and assistant, however many ask (E172)
+            try:
+                sheet, etag = await asyncio.get_running_loop().run_in_executor(
+                    self._reads, handout_sheet, self.evening, name)
+            except RefereeError as exc:
+                await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
+                return
+            self._sheets[name] = (key, sheet, etag)
+        page = sealed_sheet(sheet, etag, nonce)
         await answer.send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
                           headers={"ETag": etag}, nonce=nonce)
 
@@ -347,7 +362,7 @@ class Server:
         code, out, err = await asyncio.get_running_loop().run_in_executor(
             self._commands, run, args, self.evening, columns)
         if self.push is not None:
-            self.push.poke()  # the wall hears of it now, not at the next look
+            await self.push.look()  # the wall is told before the station (E172)
         reply: StationReply = {"exit": code, "stdout": out, "stderr": err}
         after = self.access()
         words = [a for a in args if not a.startswith("-")]
