@@ -125,8 +125,12 @@ def idle_sockets(port: int, n: int, stop: threading.Event, tally: Tally) -> None
             return
     reopened = 0
     while not stop.wait(0.5):
+        watch = select.poll()  # not select(): its descriptors stop at 1,024
+        for sock in held:
+            watch.register(sock, select.POLLIN | select.POLLHUP)
+        ready = {fd for fd, _ in watch.poll(0)}
         for k, sock in enumerate(held):
-            if select.select([sock], [], [], 0)[0]:
+            if sock.fileno() in ready:
                 data = b"x"
                 try:
                     data = sock.recv(1)
@@ -239,17 +243,23 @@ OBSERVER = """window.seen = []; (function () {
 })();"""
 
 
-def probe_wall(port: int, token: str, probes: int, tally: Tally) -> str:
-    """The push latency on the wall in headless Chromium: ``probes`` moves between Di and
-    Hal, one at a time, each timed from its answer to the wall showing Hal's new stack."""
+def start_browser() -> Any:
+    """Headless Chromium, or None (started before the idle sockets: its pipes are read with
+    select(), whose descriptors stop at 1,024)."""
     sys.path.insert(0, str(ROOT))
-    from referee.cli.station import send
     from tests.browser import Browser, chromium
 
     binary = chromium()
-    if binary is None:
+    return Browser(binary) if binary is not None else None
+
+
+def probe_wall(browser: Any, port: int, token: str, probes: int, tally: Tally) -> str:
+    """The push latency on the wall in headless Chromium: ``probes`` moves between Di and
+    Hal, one at a time, each timed from its answer to the wall showing Hal's new stack."""
+    from referee.cli.station import send
+
+    if browser is None:
         return "no Chromium: the push latency on the wall is not measured"
-    browser = Browser(binary)
     try:
         browser.open(f"http://127.0.0.1:{port}/", 1280, 720)
         browser.wait_for("typeof frame === 'object' && frame.seats !== undefined")
@@ -309,6 +319,7 @@ def main() -> int:
     tally = Tally()
     last: list[dict[str, Any] | None] = [None] * (opts.phones + opts.pollers)
     names = sorted(sheets)
+    browser = start_browser() if opts.probes else None
     idle = threading.Thread(target=idle_sockets, args=(port, opts.idle, stop, tally))
     idle.start()
     clients = [threading.Thread(target=phone, args=(port, sheets[names[k % len(names)]], stop,
@@ -326,7 +337,7 @@ def main() -> int:
     started = time.perf_counter()
     for t in clients + stations:
         t.start()
-    note = probe_wall(port, token, opts.probes, tally) if opts.probes else "no probes"
+    note = probe_wall(browser, port, token, opts.probes, tally) if opts.probes else "no probes"
     t0 = time.perf_counter()
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:  # under it all
         sock.sendall(b"GET /frame.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

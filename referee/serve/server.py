@@ -258,6 +258,10 @@ class Server:
     # -- routes ------------------------------------------------------------------------------
 
     async def _cached(self) -> Any:
+        """The frame: from the cache at once, or built in a thread (the loop answers on)."""
+        cached = self.source.fresh()
+        if cached is not None:
+            return cached
         return await asyncio.get_running_loop().run_in_executor(self._reads,
                                                                 self.source.current)
 
