@@ -30,6 +30,7 @@ import argparse
 import http.client
 import json
 import os
+import random
 import re
 import select
 import signal
@@ -149,7 +150,8 @@ def idle_sockets(port: int, n: int, stop: threading.Event, tally: Tally) -> None
 
 def phone(port: int, sheet: str, stop: threading.Event, tally: Tally,
           last: list[dict[str, Any] | None], k: int) -> None:
-    """A phone's sheet on push: the stream of ``/events``; each change, a HEAD of its sheet."""
+    """A phone's sheet on push: the stream of ``/events``; 0.1-0.5 s after a change (once
+    for a burst of them), a HEAD of its sheet, as the sheet's script does."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", "/events")
     answer = conn.getresponse()
@@ -157,6 +159,27 @@ def phone(port: int, sheet: str, stop: threading.Event, tally: Tally,
         tally.fail(f"phone {k}: events HTTP {answer.status}")
         return
     look = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    pending: list[threading.Timer] = []
+    lock = threading.Lock()
+
+    def ask() -> None:
+        nonlocal look
+        with lock:
+            pending.clear()
+            t0 = time.perf_counter()
+            try:
+                look.request("HEAD", sheet)
+                got = look.getresponse()
+                got.read()
+            except (OSError, http.client.HTTPException) as exc:
+                tally.fail(f"phone {k} look: {exc!r}")
+                look.close()
+                look = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                return
+            tally.took("phone look", time.perf_counter() - t0, got.status)
+            if got.status != 200:
+                tally.fail(f"phone {k} look: HTTP {got.status}")
+
     event = ""
     while not stop.is_set():
         try:
@@ -171,22 +194,15 @@ def phone(port: int, sheet: str, stop: threading.Event, tally: Tally,
             event = line[7:].strip()
         elif line.startswith("data: ") and event == "frame":
             last[k] = json.loads(line[6:])["frame"]
-        elif line.startswith("data: ") and event == "change":
-            t0 = time.perf_counter()
-            try:
-                look.request("HEAD", sheet)
-                got = look.getresponse()
-                got.read()
-            except (OSError, http.client.HTTPException) as exc:
-                tally.fail(f"phone {k} look: {exc!r}")
-                look.close()
-                look = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-                continue
-            tally.took("phone look", time.perf_counter() - t0, got.status)
-            if got.status != 200:
-                tally.fail(f"phone {k} look: HTTP {got.status}")
+        elif line.startswith("data: ") and event == "change" and not pending:
+            timer = threading.Timer(0.1 + random.random() * 0.4, ask)
+            pending.append(timer)
+            timer.start()
+    for timer in list(pending):
+        timer.cancel()
     conn.close()
-    look.close()
+    with lock:
+        look.close()
 
 
 def poller(port: int, interval: float, stop: threading.Event, tally: Tally,

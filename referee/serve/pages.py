@@ -93,9 +93,10 @@ def table_page(frame: Shown, etag: str, now: float | None = None,
 
 
 #: A phone's sheet follows the evening: told of each change by the server (E172), it asks
-#: for itself, and reloads when the sheet changed; when its link no longer opens a sheet (the
-#: tokens were replaced, E66) it says so instead of showing the old one. It polls every 2 s
-#: only while the stream is down.
+#: for itself 0.1-0.5 s later (once for a burst of changes, and not every phone of the room
+#: at the same moment), and reloads when the sheet changed; when its link no longer opens a
+#: sheet (the tokens were replaced, E66) it says so instead of showing the old one. It polls
+#: every 2 s only while the stream is down.
 _POLL = """<script>
 (function(){var tag=%s,timer=null,done=false;function gone(){done=true;stop();var b=document.body;
 while(b.firstChild){b.removeChild(b.firstChild);}var h=document.createElement("h1");
@@ -107,8 +108,10 @@ function look(){if(done){return;}fetch(location.pathname,{method:"HEAD",cache:"n
 else if(r.status==200&&t&&t!==tag){location.reload();}}).catch(function(){});}
 function poll(){if(!timer&&!done){timer=setInterval(look,2000);}}
 function stop(){if(timer){clearInterval(timer);timer=null;}}
+var soon=null;function later(){if(!soon){soon=setTimeout(function(){soon=null;look();},
+100+Math.random()*400);}}
 var events=typeof EventSource==="function"?new EventSource("/events"):null;
-if(!events){poll();}else{events.addEventListener("change",look);
+if(!events){poll();}else{events.addEventListener("change",later);
 events.onopen=function(){stop();look();};events.onerror=poll;}})();
 </script>"""
 #: What a phone reads when its link was replaced, and what an unknown link answers (E66).
