@@ -152,7 +152,8 @@ def serve(
         if station:
             # A server runs all night: every command built now, not on its first line.
             list(runner.root_command().commands.values())
-        server.serve_forever(poll_interval=0.25)
+        server.serve_forever()  # until Ctrl-C or `kill`
+        say("Stopped.")
     except KeyboardInterrupt:
         say("Stopped.")
     finally:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import signal
 import socket
 import ssl
 import sys
@@ -138,6 +139,10 @@ class Server:
         loop = asyncio.get_running_loop()
         loop.set_default_executor(self._reads)
         self._loop, self._stop = loop, asyncio.Event()
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C and `kill`: the pages'
+                loop.add_signal_handler(signum, self._stop.set)  # streams end, no traceback
+        _quiet_uvicorn(self.bug)
         config = Config(self.app, interface="asgi3", lifespan="off", ws="none", proxy_headers=False,
                         server_header=False, date_header=False, access_log=False,
                         log_config=None, timeout_keep_alive=int(IDLE_TIMEOUT),
@@ -387,6 +392,22 @@ class Server:
                           kind="application/json; charset=utf-8")
 
 
+def _quiet_uvicorn(bug: BugReport) -> None:
+    """uvicorn's own log: what it calls an error goes where the server's bugs go (the
+    routes catch their own: this is for what escapes them); nothing else is printed."""
+    import logging
+
+    class ToBug(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+                return  # a page's stream ended as the server stopped
+            bug("internal error in the server: a bug, not your mistake\n" + self.format(record))
+
+    log = logging.getLogger("uvicorn.error")
+    log.handlers = [ToBug(logging.ERROR)]
+    log.propagate = False
+
+
 async def _drain(receive: Receive, limit: int) -> None:
     """Read and drop up to ``limit`` bytes of a body (never kept)."""
     left = limit
@@ -509,9 +530,13 @@ def make_server(evening: Path, host: str, port: int, *, station: StationRunner |
     """
 
     context = tls_context(*tls) if tls is not None else None
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
-        sock = socket.create_server((host, port), backlog=1024, reuse_port=False)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(1024)
     except OSError as exc:
+        sock.close()
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}; give another "
                        "--port") from None
     sock.setblocking(False)
