@@ -65,7 +65,10 @@ def qr_text(link: str, *, colour: bool = True) -> str:
 
 
 def _colour() -> bool:
-    return not os.environ.get("NO_COLOR")
+    """Colours only on a terminal that takes them (E70): into a pipe, a file or a station's
+    answer the colours are stripped, and a code drawn in colours alone would be left a solid
+    block; there it is drawn in the characters themselves (a dark terminal's way round)."""
+    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
 def loopback_note(base: str, what: str = "These links point") -> str | None:
