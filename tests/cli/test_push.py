@@ -142,3 +142,27 @@ def test_e172_a_phone_reloads_on_a_pushed_change(server: Served, evening: Path,
     assert browser.evaluate(looks) <= 1  # one look when its stream opened, no poll
     GM(CliRunner(), evening)("charge", "give", "Ben", "Flo", "1")  # on Ben's sheet (R39)
     browser.wait_for("window.notReloaded === undefined", timeout=5)
+
+
+@pytest.mark.system
+def test_e86_the_stale_clock_stops_where_it_stood_never_back(evening: Path,
+                                                             browser: Browser) -> None:
+    """The server stops: within 5 s the page says so and stops its clock, at the second it
+    showed then (the old page set it back to the last answer's time, 5 s earlier)."""
+    s = served(evening)
+    server = s.__enter__()
+    try:
+        browser.open(f"http://127.0.0.1:{server.port}/", 1280, 720)
+        browser.wait_for("/^\\d+:\\d\\d:\\d\\d$/.test(document.getElementById('clock')"
+                         ".textContent)")
+        browser.evaluate("window.clocks = []; setInterval(function () { window.clocks.push("
+                         "document.getElementById('clock').textContent); }, 100);")
+    finally:
+        s.__exit__(None, None, None)  # the server stops
+    browser.wait_for("!document.getElementById('stale').hidden", timeout=15)
+    time.sleep(1.5)
+    seconds = [sum(int(p) * 60 ** (2 - i) for i, p in enumerate(c.split(":")))
+               for c in browser.evaluate("window.clocks")]
+    assert len(seconds) > 40 and seconds[-1] > seconds[0]
+    assert all(b >= a for a, b in zip(seconds, seconds[1:])), seconds
+    assert len(set(seconds[-10:])) == 1  # stopped
