@@ -1,0 +1,61 @@
+"""The wall read from the back of the room: names written right to left kept apart from
+the cards beside them (E174)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser import Browser, browser
+from tests.cli.serving import Served, copy_evening, demo_db, served
+
+assert demo_db and browser  # the shared demo evening and headless Chromium, fixtures
+
+pytestmark = pytest.mark.system
+
+HEBREW = "\u05d3\u05e0\u05d4"  # Dana
+
+
+@pytest.fixture(scope="module")
+def server(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with served(copy_evening(demo_db, tmp_path_factory.mktemp("legible"))) as s:
+        yield s
+
+
+def _left_to_right(browser: Browser, element: str, text: str) -> bool:
+    """Whether the characters of ``text`` in ``element`` stand left to right on the screen."""
+    return bool(browser.evaluate(f"""(function () {{
+      var root = document.getElementById({json.dumps(element)}), want = {json.dumps(text)};
+      var walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT), node;
+      while ((node = walk.nextNode())) {{
+        var at = node.data.indexOf(want);
+        if (at < 0) continue;
+        var xs = [];
+        for (var i = 0; i < want.length; i++) {{
+          var r = document.createRange(); r.setStart(node, at + i); r.setEnd(node, at + i + 1);
+          xs.push(r.getBoundingClientRect().left);
+        }}
+        return xs.every(function (x, i) {{ return i === 0 || x > xs[i - 1]; }});
+      }}
+      return null;
+    }})()"""))
+
+
+def test_e174_a_right_to_left_name_never_splits_a_card(server: Served,
+                                                      browser: Browser) -> None:
+    browser.open(f"http://127.0.0.1:{server.port}/", 1280, 720)
+    browser.wait_for("typeof frame === 'object' && frame.seats !== undefined")
+    browser.evaluate(f"""(function () {{
+      var f = JSON.parse(JSON.stringify(frame)), name = {json.dumps(HEBREW)};
+      f.seats[0].name = name;
+      f.replay = {{hand: 99, at: serverNow() - 60, lines: ["Hand 99",
+                   "Round 1: Cy KC 5W; " + name + " 4W 10C; Ada 4C 8W", "  Ed bets 1"]}};
+      render(f);
+    }})()""")
+    lines = browser.evaluate("document.getElementById('replaylines').textContent")
+    assert f"\u2068{HEBREW}\u2069 4W 10C" in lines
+    assert _left_to_right(browser, "replaylines", "4W 10C")
+    assert _left_to_right(browser, "replaylines", " 4W")
