@@ -59,3 +59,28 @@ def test_e174_a_right_to_left_name_never_splits_a_card(server: Served,
     assert f"\u2068{HEBREW}\u2069 4W 10C" in lines
     assert _left_to_right(browser, "replaylines", "4W 10C")
     assert _left_to_right(browser, "replaylines", " 4W")
+
+
+@pytest.mark.parametrize("seats", [4, 6])
+def test_e175_the_chart_stays_on_the_screen_with_the_odds_on(seats: int, browser: Browser,
+                                                            tmp_path: Path) -> None:
+    """`room odds on` mid-hand with 4 and 6 seats at 1280x720: the side panel's boxes shrink
+    together so that the chart, its last box, ends on the screen (its bottom stood at 802 px
+    of 720 with six seats)."""
+    from tests.cli import tables
+
+    db = tmp_path / "evening.json"
+    gm = tables.GM(db)
+    tables.between(gm, seats)
+    tables.go_on(gm, "mid")
+    gm("room", "odds", "on")
+    with served(db) as s:
+        browser.open(f"http://127.0.0.1:{s.port}/", 1280, 720)
+        browser.wait_for("!document.getElementById('oddsbox').hidden")
+        box = browser.evaluate("(function () { var c = document.getElementById('chartbox')"
+                               ".getBoundingClientRect(), p = document.getElementById('panel');"
+                               " return {bottom: c.bottom, height: c.height, spill: "
+                               "p.scrollHeight - p.clientHeight, page: document."
+                               "documentElement.scrollHeight}; })()")
+    assert box["bottom"] <= 720 and box["page"] <= 720, box
+    assert box["height"] >= 90 and box["spill"] <= 1, box  # a chart to read, nothing hidden
