@@ -4,6 +4,7 @@ the cards beside them (E174)."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,7 +48,8 @@ def _left_to_right(browser: Browser, element: str, text: str) -> bool:
 def test_e174_a_right_to_left_name_never_splits_a_card(server: Served,
                                                       browser: Browser) -> None:
     browser.open(f"http://127.0.0.1:{server.port}/", 1280, 720)
-    browser.wait_for("typeof frame === 'object' && frame.seats !== undefined")
+    browser.wait_for("typeof frame === 'object' && frame.seats !== undefined && pushed")
+    time.sleep(0.3)  # the stream's first frame is in: nothing else comes to draw over ours
     browser.evaluate(f"""(function () {{
       var f = JSON.parse(JSON.stringify(frame)), name = {json.dumps(HEBREW)};
       f.seats[0].name = name;
@@ -84,3 +86,39 @@ def test_e175_the_chart_stays_on_the_screen_with_the_odds_on(seats: int, browser
                                "documentElement.scrollHeight}; })()")
     assert box["bottom"] <= 720 and box["page"] <= 720, box
     assert box["height"] >= 90 and box["spill"] <= 1, box  # a chart to read, nothing hidden
+
+
+@pytest.fixture(scope="module")
+def mid_hand(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """Six seats mid-hand (tests/cli/tables), served."""
+    from tests.cli import tables
+
+    db = tmp_path_factory.mktemp("mid6") / "evening.json"
+    gm = tables.GM(db)
+    tables.between(gm, 6)
+    tables.go_on(gm, "mid")
+    with served(db) as s:
+        yield s
+
+
+@pytest.mark.parametrize("name", ["W" * 30, "Lady Evangeline Ashcombe-Smyth"])
+@pytest.mark.parametrize("width, height", [(1280, 720), (1920, 1080)])
+def test_e176_the_turn_line_is_never_under_a_25th_of_the_screen(
+        mid_hand: Served, browser: Browser, name: str, width: int, height: int) -> None:
+    """A 30-character name to act in the limit phase, the longest moves: the turn line at
+    1/25 of the screen's height or more (30 W's drew it at 1/33), the page still fits."""
+    browser.open(f"http://127.0.0.1:{mid_hand.port}/", width, height)
+    browser.wait_for("typeof frame === 'object' && frame.hand && frame.hand.to_act && pushed")
+    time.sleep(0.3)
+    got = browser.evaluate(f"""(function () {{
+      var f = JSON.parse(JSON.stringify(frame));
+      f.hand.to_act = {json.dumps(name)}; f.hand.owes = 12; f.hand.bet = 12;
+      f.hand.moves = ["call", "raise", "fold"]; f.hand.phase = "limit"; f.hand.raises = 2;
+      render(f);
+      var turn = document.getElementById('turn'), main = turn.querySelector('span');
+      return {{size: parseFloat(getComputedStyle(main).fontSize), text: turn.textContent,
+              wide: turn.scrollWidth - turn.clientWidth,
+              page: document.documentElement.scrollHeight}};
+    }})()""")
+    assert got["size"] >= height / 25 - 0.01, got
+    assert name in got["text"] and got["wide"] <= 1 and got["page"] <= height, got
