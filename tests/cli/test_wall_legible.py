@@ -122,3 +122,25 @@ def test_e176_the_turn_line_is_never_under_a_25th_of_the_screen(
     }})()""")
     assert got["size"] >= height / 25 - 0.01, got
     assert name in got["text"] and got["wide"] <= 1 and got["page"] <= height, got
+
+
+def test_e177_chart_end_labels_are_moved_apart_and_kept_inside(mid_hand: Served,
+                                                              browser: Browser) -> None:
+    """Every line of the chart ending at 0: their names are 14 units apart or more, and all
+    inside the chart (pushed down one under the other, the last ones fell off its foot)."""
+    browser.open(f"http://127.0.0.1:{mid_hand.port}/", 1280, 720)
+    browser.wait_for("typeof frame === 'object' && frame.chart && frame.chart.series.length")
+    got = browser.evaluate("""(function () {
+      var f = JSON.parse(JSON.stringify(frame));
+      f.chart.series.forEach(function (s) { s.chips[s.chips.length - 1] = 0; });
+      var svg = chart(f), names = f.chart.series.map(function (s) {
+        return s.name.length > 9 ? s.name.slice(0, 8) + "\\u2026" : s.name; });
+      var ys = Array.prototype.filter.call(svg.querySelectorAll('text'), function (t) {
+        return names.indexOf(t.textContent) >= 0; }).map(function (t) {
+        return Number(t.getAttribute('y')); });
+      return {ys: ys.sort(function (a, b) { return a - b; }), height: 250, n: names.length};
+    })()""")
+    ys = got["ys"]
+    assert len(ys) == got["n"] >= 6
+    assert all(b - a >= 14 for a, b in zip(ys, ys[1:], strict=False)), ys
+    assert ys[0] >= 13 and ys[-1] <= got["height"], ys  # the whole name inside the chart
