@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections import OrderedDict
+from http import HTTPStatus
 from typing import Any
 
 import h11
@@ -47,8 +48,6 @@ LINGER = 2.0  # seconds a refused connection is read (and dropped) before it is 
 def plain_answer(status: int, text: str, extra: dict[str, str] | None = None) -> bytes:
     """A whole answer, head and body, of one plain line with every header, which closes the
     connection: for what is refused before any route runs."""
-    from http import HTTPStatus
-
     body = (text + "\n").encode()
     headers = {**SECURITY_HEADERS, "Content-Security-Policy": content_policy(),
                "Cache-Control": "no-store", **(extra or {}), "Connection": "close",

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
+import resource
 import signal
 import socket
 import ssl
@@ -28,6 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 
 from referee.errors import BadInput, RefereeError
 from referee.serve import access, players, push
@@ -133,9 +138,6 @@ class Server:
             self._stopped.set()
 
     async def _serve(self) -> None:
-        from uvicorn.config import Config
-        from uvicorn.server import ServerState
-
         loop = asyncio.get_running_loop()
         loop.set_default_executor(self._reads)
         self._loop, self._stop = loop, asyncio.Event()
@@ -395,8 +397,6 @@ class Server:
 def _quiet_uvicorn(bug: BugReport) -> None:
     """uvicorn's own log: what it calls an error goes where the server's bugs go (the
     routes catch their own: this is for what escapes them); nothing else is printed."""
-    import logging
-
     class ToBug(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
             if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
@@ -547,13 +547,11 @@ def make_server(evening: Path, host: str, port: int, *, station: StationRunner |
 def _more_files() -> None:
     """As many open files as the system lets this process have: each connection is one."""
     try:
-        import resource
-
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         want = hard if hard != resource.RLIM_INFINITY else 65536
         if soft != resource.RLIM_INFINITY and soft < want:
             resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, 65536), hard))
-    except (ImportError, ValueError, OSError):
+    except (ValueError, OSError):
         pass
 
 
