@@ -8,6 +8,6 @@ the command line.
 - ``access``: the tokens of the station and the assistants, and the links they make;
 - ``room``: what the GM puts on the wall, beside the evening;
 - ``server``: the HTTP server of `referee serve`: routes and answers, on uvicorn's protocol;
-- ``connections``: its connections' limits and timeouts, and what h11 refuses (E68, E171);
-- ``push``: each change of the evening pushed to the pages that show it (E172).
+- ``connections``: its connections' limits and timeouts, and what h11 refuses (E68, E191);
+- ``push``: each change of the evening pushed to the pages that show it (E192).
 """

@@ -2,14 +2,14 @@
 request) with the limits a room of phones needs. Imported only when serving.
 
 - A connection costs no thread: a thousand silent ones from one address cost memory only,
-  and the wall still answers at once (E171).
+  and the wall still answers at once (E191).
 - When the server, or one address, holds all it may, the connection silent the longest is
   closed to make room; a newcomer is told 503 only when every connection is mid-request.
 - A connection that says nothing for ``IDLE_TIMEOUT`` is closed; a request must arrive whole
   (line, headers, body) within ``REQUEST_TIME`` of its first byte.
 - What h11 refuses (a broken request line, a head too long, two Content-Length headers or
   one that is no number) is answered as every other answer: one plain line and every
-  security header (E68, E171).
+  security header (E68, E191).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
-#: Limits (E68, E171): connections held at once, in all and from one address; seconds a
+#: Limits (E68, E191): connections held at once, in all and from one address; seconds a
 #: connection may stay silent between requests; seconds to send a whole request once its
 #: first byte came; the largest request head (line and headers).
 MAX_CONNECTIONS = 4096
@@ -246,11 +246,11 @@ class Connection(H11Protocol):
 
     def _check_head(self, event: h11.Request) -> None:
         """A request h11 reads but this server refuses on its head alone: two Content-Length
-        headers even when alike, or a list in one (E171); more headers than MAX_HEADERS."""
+        headers even when alike, or a list in one (E191); more headers than MAX_HEADERS."""
         head = self._head.split(b"\r\n\r\n", 1)[0].split(b"\n")[1:]
         lengths = [line for line in head if line.lower().startswith(b"content-length")]
         if len(lengths) > 1 or any(b"," in line for line in lengths):
-            raise h11.RemoteProtocolError("send one Content-Length header, once (E171)", 400)
+            raise h11.RemoteProtocolError("send one Content-Length header, once (E191)", 400)
         if len(event.headers) > MAX_HEADERS:
             raise h11.RemoteProtocolError(f"at most {MAX_HEADERS} headers (E68)", 431)
 

@@ -73,7 +73,7 @@ PLACEHOLDER = re.compile(r"\{\{(TITLE|DATA)\}\}")
 def table_page(frame: Shown, etag: str, now: float | None = None,
                nonce: str = "") -> str:
     """The projector's page: inline CSS and JS, the first frame inline, then each change
-    as the server pushes it (E172), polling only while the push is down.
+    as the server pushes it (E192), polling only while the push is down.
 
     Filled in one pass over the template (E84): what goes in (names, the frame) is never
     read again for placeholders, so a seat named ``{{DATA}}`` is only a name. The script
@@ -92,7 +92,7 @@ def table_page(frame: Shown, etag: str, now: float | None = None,
     return PLACEHOLDER.sub(lambda m: values[m.group(1)], seal(_TEMPLATE, nonce))
 
 
-#: A phone's sheet follows the evening: told of each change by the server (E172), it asks
+#: A phone's sheet follows the evening: told of each change by the server (E192), it asks
 #: for itself 0.1-0.5 s later (once for a burst of changes, and not every phone of the room
 #: at the same moment), and reloads when the sheet changed; when its link no longer opens a
 #: sheet (the tokens were replaced, E66) it says so instead of showing the old one. It polls
@@ -133,7 +133,7 @@ def handout_page(path: Path, assistant: str, nonce: str = "") -> tuple[str, str]
 
 def handout_sheet(path: Path, assistant: str) -> tuple[str, str]:
     """An assistant's sheet as ``report`` renders it, and its ETag, before any nonce: what
-    the server keeps until the evening changes (E172: every phone asks on each change).
+    the server keeps until the evening changes (E192: every phone asks on each change).
 
     Raises:
         RefereeError: no evening, or a corrupt one.

@@ -1,4 +1,4 @@
-"""The push of `referee serve` (E172): each change of the evening, sent to the pages that
+"""The push of `referee serve` (E192): each change of the evening, sent to the pages that
 show it as Server-Sent Events, the moment the server sees it. Imported only when serving.
 
 The evening is written by other processes (the GM's shell, a station), each write an atomic
@@ -29,7 +29,7 @@ from referee.serve.room import room_path
 
 WATCH_EVERY = 0.01
 HEARTBEAT = 2.0
-#: Streams held at once, in all and from one address (E172): a page past them polls.
+#: Streams held at once, in all and from one address (E192): a page past them polls.
 MAX_STREAMS = 512
 MAX_STREAMS_PER_ADDRESS = 64
 

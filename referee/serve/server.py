@@ -128,7 +128,7 @@ class Server:
         loop and means nothing here."""
         self._stopped.clear()
         # A station's command runs in a thread, pure Python for tens of ms: the loop that
-        # answers the room gets the interpreter back within 1 ms, not 5 (E171).
+        # answers the room gets the interpreter back within 1 ms, not 5 (E191).
         interval = sys.getswitchinterval()
         sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
         try:
@@ -247,7 +247,7 @@ class Server:
     async def _body(self, answer: Answer, receive: Receive) -> bytes | None:
         """The request body, at most MAX_BODY bytes; None after answering 411 or 413. A
         body too large is refused before it is asked for: a client that waits for ``100
-        Continue`` never gets it (E171)."""
+        Continue`` never gets it (E191)."""
         if answer.header("transfer-encoding"):
             await answer.text(HTTPStatus.LENGTH_REQUIRED, "send a Content-Length, not chunks "
                               "(E68)", headers={"Connection": "close"})
@@ -297,13 +297,13 @@ class Server:
                           headers=headers, cache="no-cache")
 
     async def _events(self, answer: Answer, scope: Scope) -> None:
-        """The push (E172): the frame at once, then each change, until the page goes."""
+        """The push (E192): the frame at once, then each change, until the page goes."""
         hub = self.push
         host = str((scope.get("client") or ("",))[0])
         stream = hub.open(host) if hub is not None else None
         if hub is None or stream is None:
             await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages follow this "
-                              "evening: poll /frame.json (E172)", headers={"Retry-After": "30"})
+                              "evening: poll /frame.json (E192)", headers={"Retry-After": "30"})
             return
         try:
             await answer.start(HTTPStatus.OK, kind="text/event-stream; charset=utf-8",
@@ -339,7 +339,7 @@ class Server:
         kept = self._sheets.get(name)
         if kept is not None and kept[0] == key:
             sheet, etag = kept[1], kept[2]
-        else:  # once per change and assistant, however many ask (E172)
+        else:  # once per change and assistant, however many ask (E192)
             try:
                 sheet, etag = await asyncio.get_running_loop().run_in_executor(
                     self._reads, handout_sheet, self.evening, name)
@@ -380,7 +380,7 @@ class Server:
         code, out, err = await asyncio.get_running_loop().run_in_executor(
             self._commands, run, args, self.evening, columns)
         if self.push is not None:
-            await self.push.look()  # the wall is told before the station (E172)
+            await self.push.look()  # the wall is told before the station (E192)
         reply: StationReply = {"exit": code, "stdout": out, "stderr": err}
         after = self.access()
         words = [a for a in args if not a.startswith("-")]

@@ -1,4 +1,4 @@
-"""The push (E172): `GET /events` sends the wall's frame at once and then each change; the
+"""The push (E192): `GET /events` sends the wall's frame at once and then each change; the
 table page and a phone's sheet follow it and poll only while it is down."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The wall read from the back of the room: names written right to left kept apart from
-the cards beside them (E174)."""
+the cards beside them (E194)."""
 
 from __future__ import annotations
 
