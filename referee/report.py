@@ -251,7 +251,7 @@ tr { page-break-inside: avoid; }
 .verdict { margin: 2mm 0; font-style: italic; }
 .chip { display: inline-block; width: 9pt; height: 9pt; border-radius: 50%;
         border: .6pt solid #333; vertical-align: -1pt; margin-right: 2pt; }
-.muted { color: #8a7d6a; }
+.muted { color: #756855; }  /* 5.1:1 on the page's ground, as text must be (E193) */
 .clue { margin: 1.5mm 0 1.5mm 4mm; font-style: italic; }
 svg.chart { width: 100%; height: auto; max-height: 90mm; page-break-inside: avoid; }
 @media print { body { background: none; padding: 0; } h2 { page-break-after: avoid; } }

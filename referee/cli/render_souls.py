@@ -12,6 +12,7 @@ from referee.names import plural
 from referee.rules.cards import arcanum_label, parse_card
 
 if TYPE_CHECKING:
+    from referee.evening.events import PowerSpec
     from referee.evening.state import State
     from referee.report_records import Claim, Handout
 
@@ -163,7 +164,8 @@ def guess(event: Mapping[str, Any], state: State) -> None:
     say(f"{event['left']} guess(es) left for {event['assistant']} on this soul.")
 
 
-def power_lines(spec: Mapping[str, Any], status: str = "", indent: str = "") -> list[str]:
+def power_lines(spec: PowerSpec | PowerListed, status: str = "", indent: str = ""
+                ) -> list[str]:
     """A power read aloud, from the evening's power set: card and way, name, Charges, when,
     then its whole text (R26). Printed literally: a power set's words are data."""
     import shutil  # a power read aloud only
@@ -180,13 +182,13 @@ def power_lines(spec: Mapping[str, Any], status: str = "", indent: str = "") -> 
                            subsequent_indent=more)]
 
 
-def power_text(spec: Mapping[str, Any], status: str = "", indent: str = "") -> None:
+def power_text(spec: PowerSpec | PowerListed, status: str = "", indent: str = "") -> None:
     import typer  # not at the top: `render` loads this module on the fast path (E160)
 
     typer.echo("\n".join(printable(line) for line in power_lines(spec, status, indent)))
 
 
-def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
+def access(event: Mapping[str, Any], spec: PowerSpec) -> None:
     card = parse_card(event["card"])
     name = lit(event["name"])
     if event["granted"]:

@@ -2,8 +2,8 @@
 phones, a second station, and the links to them.
 
 The module imports what both commands use (the players' view, the links' keys); the HTTP
-server (``referee.serve.server``) and the QR codes (segno) only where `serve` and --qr use
-them.
+server (``referee.serve.server``, on uvicorn) and the QR codes (segno) only where `serve` and
+--qr use them.
 """
 
 from __future__ import annotations
@@ -65,7 +65,10 @@ def qr_text(link: str, *, colour: bool = True) -> str:
 
 
 def _colour() -> bool:
-    return not os.environ.get("NO_COLOR")
+    """Colours only on a terminal that takes them (E70): into a pipe, a file or a station's
+    answer the colours are stripped, and a code drawn in colours alone would be left a solid
+    block; there it is drawn in the characters themselves (a dark terminal's way round)."""
+    return not os.environ.get("NO_COLOR") and sys.stdout.isatty()
 
 
 def loopback_note(base: str, what: str = "These links point") -> str | None:
@@ -115,7 +118,7 @@ def serve(
     Links and the station token are printed only when asked (--links, --qr), or by
     `referee links` in another terminal (E67).
     """
-    from referee.serve.server import make_server  # serve only: http.server, as the station
+    from referee.serve.server import make_server  # serve only: uvicorn and asyncio
 
     path = db_path()
     state = players.load_state(path)  # no evening: one line, exit 2
@@ -152,7 +155,8 @@ def serve(
         if station:
             # A server runs all night: every command built now, not on its first line.
             list(runner.root_command().commands.values())
-        server.serve_forever(poll_interval=0.25)
+        server.serve_forever()  # until Ctrl-C or `kill`
+        say("Stopped.")
     except KeyboardInterrupt:
         say("Stopped.")
     finally:

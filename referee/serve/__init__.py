@@ -7,5 +7,7 @@ the command line.
 - ``pages``: the HTML answers and their Content-Security-Policy;
 - ``access``: the tokens of the station and the assistants, and the links they make;
 - ``room``: what the GM puts on the wall, beside the evening;
-- ``server``: the HTTP server of `referee serve` (the standard library's, no framework).
+- ``server``: the HTTP server of `referee serve`: routes and answers, on uvicorn's protocol;
+- ``connections``: its connections' limits and timeouts, and what h11 refuses (E68, E191);
+- ``push``: each change of the evening pushed to the pages that show it (E192).
 """

@@ -272,6 +272,14 @@ class FrameSource:
         self._cached: Cached | None = None
         self._lock = threading.Lock()
 
+    def fresh(self) -> Cached | None:
+        """The cached frame if the files are as it was built from, else None: two ``stat``
+        calls, no build (the server asks this first, and builds in a thread only when it
+        must)."""
+        cached = self._cached
+        key = (players.signature(self.path), players.signature(room_path(self.path)))
+        return cached if cached is not None and cached.key == key else None
+
     def current(self) -> Cached:
         """The frame for the file as it is now: from the cache unless the evening file or
         the wall's file beside it changed."""

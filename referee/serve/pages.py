@@ -72,7 +72,8 @@ PLACEHOLDER = re.compile(r"\{\{(TITLE|DATA)\}\}")
 
 def table_page(frame: Shown, etag: str, now: float | None = None,
                nonce: str = "") -> str:
-    """The projector's page: inline CSS and JS, the first frame inline, then polling.
+    """The projector's page: inline CSS and JS, the first frame inline, then each change
+    as the server pushes it (E192), polling only while the push is down.
 
     Filled in one pass over the template (E84): what goes in (names, the frame) is never
     read again for placeholders, so a seat named ``{{DATA}}`` is only a name. The script
@@ -91,17 +92,27 @@ def table_page(frame: Shown, etag: str, now: float | None = None,
     return PLACEHOLDER.sub(lambda m: values[m.group(1)], seal(_TEMPLATE, nonce))
 
 
-#: A phone's sheet follows the evening: it reloads when the sheet changes, and when its link
-#: no longer opens a sheet (the tokens were replaced, E66) it says so instead of showing the
-#: old one.
+#: A phone's sheet follows the evening: told of each change by the server (E192), it asks
+#: for itself 0.1-0.5 s later (once for a burst of changes, and not every phone of the room
+#: at the same moment), and reloads when the sheet changed; when its link no longer opens a
+#: sheet (the tokens were replaced, E66) it says so instead of showing the old one. It polls
+#: every 2 s only while the stream is down.
 _POLL = """<script>
-(function(){var tag=%s;function gone(){clearInterval(timer);var b=document.body;
+(function(){var tag=%s,timer=null,done=false;function gone(){done=true;stop();var b=document.body;
 while(b.firstChild){b.removeChild(b.firstChild);}var h=document.createElement("h1");
 h.textContent="This link opens no sheet any more";var p=document.createElement("p");
-p.textContent=%s;b.appendChild(h);b.appendChild(p);document.title="Link replaced";}
-var timer=setInterval(function(){fetch(location.pathname,{method:"HEAD",cache:"no-store"})
+p.textContent=%s;b.appendChild(h);b.appendChild(p);document.title="Link replaced";
+if(events){events.close();}}
+function look(){if(done){return;}fetch(location.pathname,{method:"HEAD",cache:"no-store"})
 .then(function(r){var t=r.headers.get("ETag");if(r.status==404){gone();}
-else if(r.status==200&&t&&t!==tag){location.reload();}}).catch(function(){});},2000);})();
+else if(r.status==200&&t&&t!==tag){location.reload();}}).catch(function(){});}
+function poll(){if(!timer&&!done){timer=setInterval(look,2000);}}
+function stop(){if(timer){clearInterval(timer);timer=null;}}
+var soon=null;function later(){if(!soon){soon=setTimeout(function(){soon=null;look();},
+100+Math.random()*400);}}
+var events=typeof EventSource==="function"?new EventSource("/events"):null;
+if(!events){poll();}else{events.addEventListener("change",later);
+events.onopen=function(){stop();look();};events.onerror=poll;}})();
 </script>"""
 #: What a phone reads when its link was replaced, and what an unknown link answers (E66).
 REPLACED = ("A new evening or new links replaced it (or it was mistyped): ask the GM for your "
@@ -116,12 +127,25 @@ def handout_page(path: Path, assistant: str, nonce: str = "") -> tuple[str, str]
     Raises:
         RefereeError: no evening, or a corrupt one.
     """
+    page, etag = handout_sheet(path, assistant)
+    return sealed_sheet(page, etag, nonce), etag
+
+
+def handout_sheet(path: Path, assistant: str) -> tuple[str, str]:
+    """An assistant's sheet as ``report`` renders it, and its ETag, before any nonce: what
+    the server keeps until the evening changes (E192: every phone asks on each change).
+
+    Raises:
+        RefereeError: no evening, or a corrupt one.
+    """
     state = players.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
-    etag = '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
+    return page, '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
+
+
+def sealed_sheet(page: str, etag: str, nonce: str) -> str:
+    """A sheet with its follower script, its own style and script carrying ``nonce`` (E69)."""
     head, body, rest = page.partition("<body")
     poll = seal(_POLL, nonce) % (_inline_json(etag), _inline_json(REPLACED))
     page = seal(head, nonce) + body + rest
-    return page.replace("</body>", poll + "</body>", 1), etag
-
-
+    return page.replace("</body>", poll + "</body>", 1)

@@ -1,76 +1,93 @@
-"""The HTTP side of `referee serve`: routes, limits, headers. Imported only when serving.
+"""The HTTP side of `referee serve`: routes, limits, headers, the push. Imported only when
+serving.
 
-The standard library's threading HTTP server; no web framework. Read routes answer GET and
-HEAD only; ``POST /station`` exists only with ``--station`` and runs a command line under
-the GM's station token through the runner the command line hands in (``referee.cli.station``,
-the one in-process runner), under the evening's lock like any command typed in a terminal.
-No route reaches the file system.
+uvicorn's HTTP/1.1 protocol (h11 parses every request) on asyncio, under this server's
+limits (``referee.serve.connections``), with an ASGI application of this module's own: five
+routes need no framework, and every answer's headers are written here. Read routes answer
+GET and HEAD only; ``GET /events`` pushes each change (``referee.serve.push``); ``POST
+/station`` exists only with ``--station`` and runs a command line under the GM's station
+token through the runner the command line hands in (``referee.cli.station``, the one
+in-process runner), in a thread, under the evening's lock like any command typed in a
+terminal. No route reaches the file system.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 import re
+import resource
+import signal
 import socket
 import ssl
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+
+from uvicorn.config import Config
+from uvicorn.server import ServerState
 
 from referee.errors import BadInput, RefereeError
-from referee.serve import access, players
+from referee.serve import access, players, push
+from referee.serve.connections import (
+    IDLE_TIMEOUT,
+    MAX_HEAD,
+    REQUEST_TIME,
+    SECURITY_HEADERS,
+    Limits,
+    protocol_for,
+)
 from referee.serve.frame import FrameSource, build_frame
-from referee.serve.pages import REPLACED, content_policy, handout_page, new_nonce, table_page
+from referee.serve.pages import (
+    REPLACED,
+    content_policy,
+    handout_sheet,
+    new_nonce,
+    sealed_sheet,
+    table_page,
+)
 
 if TYPE_CHECKING:
-    import io
-
     from referee.serve.access import Access
 
 #: Runs one station command line on the evening at a width: its exit status, stdout, stderr.
 StationRunner = Callable[[list[str], Path, int | None], tuple[int, str, str]]
 #: Where the server tells of a bug of its own (the command line passes the terminal's stderr).
 BugReport = Callable[[str], None]
+#: An ASGI message, and the scope of a connection, as uvicorn hands them over.
+Message = MutableMapping[str, Any]
+Scope = Message
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
 
 #: The largest request body read (a station command line is far smaller) (E53).
 MAX_BODY = 16 * 1024
-DRAIN = 1024 * 1024  # an oversized body up to this is read and dropped before the answer
+DRAIN = 1024 * 1024  # an oversized body already on its way, up to this, is read and dropped
 TOKEN_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})")
-#: Sent with every answer, error pages too (E53, E68); the Content-Security-Policy is made
-#: for each answer, with the nonce of its page (E69).
-SECURITY_HEADERS = {
-    "X-Frame-Options": "DENY",
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cross-Origin-Resource-Policy": "same-origin",
-}
-#: Limits (E68): connections held at once, in all and from one address other than this
-#: machine; seconds a kept-alive connection may stay silent; seconds to send a whole request
-#: (line, headers, body) once its first byte came.
-MAX_CONNECTIONS = 128
-MAX_PER_ADDRESS = 32
-IDLE_TIMEOUT = 15.0
-REQUEST_TIME = 10.0
+METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}
+READ_ROUTES = ("/", "/frame.json", "/events")
+SWITCH_INTERVAL = 0.001  # seconds a thread holds the interpreter while another waits
+
+__all__ = ["IDLE_TIMEOUT", "REQUEST_TIME", "SECURITY_HEADERS", "Server", "make_server"]
 
 
-class Server(ThreadingHTTPServer):
-    """One evening's server: where its file is, its frame cache, whether it takes commands,
-    and the limits on its connections (E68)."""
+class Server:
+    """One evening's server: where its file is, its frame cache and push, whether it takes
+    commands, and the limits on its connections (E68). ``serve_forever`` runs it in the
+    calling thread until ``shutdown`` (from any thread)."""
 
-    daemon_threads = True
-    allow_reuse_address = True
-    request_queue_size = 64
-
-    def __init__(self, address: tuple[str, int], evening: Path, *, station: StationRunner | None,
+    def __init__(self, sock: socket.socket, evening: Path, *, station: StationRunner | None,
                  bug: BugReport, tls: ssl.SSLContext | None = None,
                  season: bool = False) -> None:
+        self.socket = sock
+        self.server_address: tuple[str, int] = sock.getsockname()[:2]
         self.evening = evening
         self.station = station
         self.bug = bug
@@ -79,107 +96,25 @@ class Server(ThreadingHTTPServer):
         self.source: FrameSource = FrameSource(evening, build=(
             (lambda path: build_frame(path, season=True)) if season else build_frame))
         self._access: tuple[object, Access | None] = (False, None)
-        self._count = threading.Lock()
-        self.open = 0  # connections held now
-        self._per_address: dict[str, int] = {}
-        self.refused = 0  # connections answered 503 because the server was full (tests read it)
-        self._deadlines: dict[socket.socket, float] = {}
-        super().__init__(address, Handler)
+        self.limits = Limits()
+        self._sheets: dict[str, tuple[object, str, str]] = {}  # each assistant's, as of a key
+        self.push: push.Push | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._stopped = threading.Event()
+        # Station commands in threads of their own, so a slow one never holds a page back.
+        self._commands = ThreadPoolExecutor(4, thread_name_prefix="station")
+        self._reads = ThreadPoolExecutor(4, thread_name_prefix="read")
 
-    # -- connections (E68) -----------------------------------------------------------------
+    @property
+    def open(self) -> int:
+        """Connections held now (tests read it)."""
+        return self.limits.open
 
-    def get_request(self) -> tuple[Any, Any]:
-        """An accepted connection: no Nagle delay on the small answers of a poll, and TLS
-        (its handshake runs later, in the connection's own thread, under its timeout)."""
-        sock, address = self.socket.accept()
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        if self.tls is not None:
-            sock = self.tls.wrap_socket(sock, server_side=True, do_handshake_on_connect=False)
-        return sock, address
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        host = str(client_address[0])
-        with self._count:
-            mine = self._per_address.get(host, 0)
-            full = self.open >= MAX_CONNECTIONS or (
-                mine >= MAX_PER_ADDRESS and not _is_local(host))
-            if not full:
-                self.open += 1
-                self._per_address[host] = mine + 1
-            else:
-                self.refused += 1
-        if full:
-            self._busy(request)
-            self.shutdown_request(request)
-            return
-        try:
-            super().process_request(request, client_address)
-        except BaseException:
-            self._release(host)
-            raise
-
-    def process_request_thread(self, request: Any, client_address: Any) -> None:
-        try:
-            super().process_request_thread(request, client_address)
-        finally:
-            self.expect(request, None)
-            self._release(str(client_address[0]))
-
-    def _release(self, host: str) -> None:
-        with self._count:
-            self.open -= 1
-            left = self._per_address.get(host, 1) - 1
-            if left > 0:
-                self._per_address[host] = left
-            else:
-                self._per_address.pop(host, None)
-
-    def _busy(self, request: Any) -> None:
-        """A full server's answer (E68): 503 with every header, sent without a thread."""
-        if self.tls is not None:
-            return  # no handshake on the accepting thread: the connection is just closed
-
-        head = "".join(f"{k}: {v}\r\n" for k, v in {
-            **SECURITY_HEADERS, "Content-Security-Policy": content_policy(),
-            "Retry-After": "5", "Connection": "close",
-            "Content-Type": "text/plain; charset=utf-8", "Content-Length": str(len(_BUSY)),
-        }.items())
-        try:
-            request.setblocking(False)
-            request.send(f"HTTP/1.1 503 Service Unavailable\r\n{head}\r\n".encode() + _BUSY)
-        except OSError:
-            pass
-
-    def expect(self, sock: Any, deadline: float | None) -> None:
-        """Mark ``sock`` as sending a request until ``deadline`` (None: not any more)."""
-        with self._count:
-            if deadline is None:
-                self._deadlines.pop(sock, None)
-            else:
-                self._deadlines[sock] = deadline
-
-    def service_actions(self) -> None:
-        """Between two polls of the accepting loop: a connection still sending one request
-        after REQUEST_TIME is cut (a client dripping a byte at a time holds no thread)."""
-        now = time.monotonic()
-        with self._count:  # under the lock: a request that just came in whole is never cut
-            for sock in [s for s, t in self._deadlines.items() if t < now]:
-                del self._deadlines[sock]
-                try:
-                    sock.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    # -- the rest --------------------------------------------------------------------------
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that hung up (or spoke no TLS) is no news; a bug goes to the server's own
-        stderr (never into the answer of a station command being captured at that moment)."""
-        exc = sys.exc_info()[1]
-        if isinstance(exc, ConnectionError | TimeoutError | ssl.SSLError):
-            return
-        self.bug(f"internal error serving {client_address[0]}: a bug, not your mistake\n"
-                 + traceback.format_exc())
+    @property
+    def refused(self) -> int:
+        """Connections answered 503 because every one was busy (tests read it)."""
+        return self.limits.refused
 
     def access(self) -> Access | None:
         """The tokens, re-read when the access file changes (``serve --new-tokens`` elsewhere)."""
@@ -188,253 +123,251 @@ class Server(ThreadingHTTPServer):
             self._access = (key, access.load_access(self.evening))
         return self._access[1]
 
+    # -- running -----------------------------------------------------------------------------
 
-_BUSY = b"the server is full: try again in a few seconds (E68)\n"
-
-
-def _is_local(host: str) -> bool:
-    return host.startswith("127.") or host in ("::1", "localhost")
-
-
-class Handler(BaseHTTPRequestHandler):
-    server: Server
-    server_version = "referee"
-    sys_version = ""
-    protocol_version = "HTTP/1.1"
-    #: A request line without a version is answered as HTTP/1.0 would be: with a status line
-    #: and headers, never the bare body of HTTP/0.9 (E68).
-    default_request_version = "HTTP/1.0"
-    timeout = IDLE_TIMEOUT  # a connection silent this long is closed (E68)
-    wbufsize = 64 * 1024  # an answer's head and body leave in one write
-    _answered = False
-
-    # -- plumbing --------------------------------------------------------------------------
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass  # the GM's terminal shows the URLs, not every poll
-
-    def setup(self) -> None:
-        super().setup()
-        if self.server.tls is not None:  # the handshake is part of the first request's time
-            self.server.expect(self.connection, time.monotonic() + REQUEST_TIME)
-            try:
-                self.connection.do_handshake()
-            except (OSError, ValueError):
-                self.close_connection = True
-                self.rfile = _Closed()  # type: ignore[assignment]
-
-    def _send(self, status: int, body: bytes = b"", *, kind: str = "text/plain; charset=utf-8",
-              headers: dict[str, str] | None = None, cache: str = "no-store",
-              nonce: str | None = None) -> None:
-        """One answer with every header; a page built with ``nonce`` runs its own scripts
-        and styles, and nothing else inline (E69)."""
-        self._answered = True
-        self.send_response(status)
-        for name, value in SECURITY_HEADERS.items():
-            self.send_header(name, value)
-        self.send_header("Content-Security-Policy", content_policy(nonce))
-        self.send_header("Cache-Control", cache)
-        self.send_header("X-Server-Time", f"{time.time():.3f}")
-        for name, value in (headers or {}).items():
-            self.send_header(name, value)
-        if status != HTTPStatus.NOT_MODIFIED:
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        if self.command != "HEAD" and status != HTTPStatus.NOT_MODIFIED:
-            self.wfile.write(body)
-        self.wfile.flush()
-
-    def send_error(self, code: int, message: str | None = None,
-                   explain: str | None = None) -> None:
-        """The parser's own refusals (a bad request line, a header too long, an unknown
-        method) as every other answer: one plain line and every header (E68)."""
-        self.close_connection = True
-        text = (message or HTTPStatus(code).phrase).rstrip(".")
-        self._text(code, f"{text} (E68)", headers={"Connection": "close"})
-
-    def parse_request(self) -> bool:
-        raw: bytes = getattr(self, "raw_requestline", b"")
-        line = str(raw, "iso-8859-1").rstrip("\r\n")
-        if len(line.split()) == 2:  # HTTP/0.9, `GET /` and no version: refused before any
-            # header is awaited, with a status line and headers as every answer (E68)
-            self.command, self.requestline = "", line
-            self.request_version = self.default_request_version
-            self.send_error(HTTPStatus.BAD_REQUEST, "send METHOD PATH HTTP/1.1: HTTP/0.9 is "
-                            "not served")
-            return False
-        return super().parse_request()
-
-    def handle_expect_100(self) -> bool:
-        ok = super().handle_expect_100()
-        self.wfile.flush()
-        return ok
-
-    def _text(self, status: int, text: str, **extra: Any) -> None:
-        self._send(status, (text + "\n").encode(), **extra)
-
-    def _body(self) -> bytes | None:
-        """The request body, at most MAX_BODY bytes; None after answering 411 or 413. Once it
-        is read the request is in, and the REQUEST_TIME clock stops (E68)."""
+    def serve_forever(self, poll_interval: float = 0.25) -> None:
+        """Serve until ``shutdown``; ``poll_interval`` is kept for the callers of the old
+        loop and means nothing here."""
+        self._stopped.clear()
+        # A station's command runs in a thread, pure Python for tens of ms: the loop that
+        # answers the room gets the interpreter back within 1 ms, not 5 (E191).
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
         try:
-            return self._read_body()
+            asyncio.run(self._serve())
         finally:
-            self.server.expect(self.connection, None)
+            sys.setswitchinterval(interval)
+            self._stopped.set()
 
-    def _read_body(self) -> bytes | None:
-        length = self.headers.get("Content-Length")
-        if self.headers.get("Transfer-Encoding"):
-            self.close_connection = True
-            self._text(HTTPStatus.LENGTH_REQUIRED, "send a Content-Length, not chunks")
-            return None
-        if length is None:
-            return b""
+    async def _serve(self) -> None:
+        loop = asyncio.get_running_loop()
+        loop.set_default_executor(self._reads)
+        self._loop, self._stop = loop, asyncio.Event()
+        if threading.current_thread() is threading.main_thread():
+            for signum in (signal.SIGINT, signal.SIGTERM):  # Ctrl-C and `kill`: the pages'
+                loop.add_signal_handler(signum, self._stop.set)  # streams end, no traceback
+        _quiet_uvicorn(self.bug)
+        config = Config(self.app, interface="asgi3", lifespan="off", ws="none", proxy_headers=False,
+                        server_header=False, date_header=False, access_log=False,
+                        log_config=None, timeout_keep_alive=int(IDLE_TIMEOUT),
+                        h11_max_incomplete_event_size=MAX_HEAD)
+        config.load()
+        state = ServerState()
+        protocol = protocol_for(self.limits)
+        self.push = push.Push(self.evening, self.source)
+        watcher = loop.create_task(self.push.watch())
+        server = await loop.create_server(
+            lambda: protocol(config=config, server_state=state, app_state={}),
+            sock=self.socket, ssl=self.tls, backlog=1024,
+            ssl_handshake_timeout=REQUEST_TIME if self.tls else None)
         try:
-            n = int(length)
-        except ValueError:
-            n = -1
-        if n < 0 or n > MAX_BODY:
-            self.close_connection = True
-            left = min(max(n, 0), DRAIN)  # read and dropped (never kept), so the client
-            while left > 0:               # reads the answer instead of a reset connection
-                chunk = self.rfile.read(min(left, 65536))
-                if not chunk:
-                    break
-                left -= len(chunk)
-            self._text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
-                       f"a request body is at most {MAX_BODY} bytes (E53)")
-            return None
-        return self.rfile.read(n)
+            await self._stop.wait()
+        finally:
+            watcher.cancel()
+            server.close()
+            self.push.close_all()  # each stream ends its answer
+            if state.tasks:
+                await asyncio.wait(list(state.tasks), timeout=1.0)
+            for conn in list(state.connections):
+                conn.transport.close()
+            for task in list(state.tasks):
+                task.cancel()
+            await asyncio.sleep(0)
 
-    def _route(self) -> str:
-        return urlsplit(self.path).path
+    def shutdown(self) -> None:
+        """Stop ``serve_forever`` (from another thread) and wait until it returned."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and not loop.is_closed():
+            try:
+                loop.call_soon_threadsafe(stop.set)
+            except RuntimeError:
+                return  # the loop already ended
+            self._stopped.wait(10)
 
-    # -- methods ---------------------------------------------------------------------------
+    def server_close(self) -> None:
+        self.socket.close()
+        self._commands.shutdown(wait=False, cancel_futures=True)
+        self._reads.shutdown(wait=False, cancel_futures=True)
 
-    def handle_one_request(self) -> None:
-        """One request; a bug in a route answers 500 (and is reported) instead of hanging up.
+    # -- the application ---------------------------------------------------------------------
 
-        The wait for its first byte is the idle timeout; from then on the whole request must
-        arrive within REQUEST_TIME (E68), then the route runs as long as it needs.
-        """
-        self._answered = False
-        try:
-            reader = cast("io.BufferedReader", self.rfile)
-            if not reader.peek(1):  # the client closed, or stayed silent (a timeout)
-                self.close_connection = True
-                return
-        except (OSError, ValueError):
-            self.close_connection = True
+    async def app(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """One request, ASGI: a bug in a route answers 500 (and is reported) instead of
+        hanging up."""
+        if scope["type"] != "http":
             return
-        self.server.expect(self.connection, time.monotonic() + REQUEST_TIME)
+        answer = Answer(scope, send)
         try:
-            super().handle_one_request()
-        except (ConnectionError, TimeoutError):
-            raise
+            await self._route(answer, scope, receive)
         except Exception:
-            if not self._answered:
-                self._text(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error: a bug, not "
-                           "your mistake; the serving terminal shows it")
-            self.close_connection = True
-            raise
+            if not answer.started:
+                await answer.text(HTTPStatus.INTERNAL_SERVER_ERROR, "internal error: a bug, "
+                                  "not your mistake; the serving terminal shows it",
+                                  headers={"Connection": "close"})
+            client = (scope.get("client") or ("?",))[0]
+            self.bug(f"internal error serving {client}: a bug, not your mistake\n"
+                     + traceback.format_exc())
 
-    def do_GET(self) -> None:
-        if self._body() is None:
+    async def _route(self, answer: Answer, scope: Scope, receive: Receive) -> None:
+        method = scope["method"]
+        if scope.get("http_version") not in ("1.0", "1.1"):
+            await answer.text(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "send HTTP/1.1 (E68)",
+                              headers={"Connection": "close"})
             return
-        path = self._route()
-        if path == "/":
-            self._table()
-        elif path == "/frame.json":
-            self._frame()
-        elif (m := TOKEN_PATH.fullmatch(path)) is not None:
-            self._handout(m.group(1))
-        elif path == "/station":
-            self._not_allowed("POST") if self.server.station else self._missing()
-        else:
-            self._missing()
-
-    do_HEAD = do_GET
-
-    def do_POST(self) -> None:
-        body = self._body()
+        if method not in METHODS:
+            await answer.text(HTTPStatus.NOT_IMPLEMENTED, f"no method {method} here (E68)",
+                              headers={"Connection": "close"})
+            return
+        body = await self._body(answer, receive)
         if body is None:
             return
-        path = self._route()
-        if path == "/station" and self.server.station:
-            self._station(body)
-        elif path in ("/", "/frame.json") or TOKEN_PATH.fullmatch(path):
-            self._not_allowed("GET, HEAD")
+        raw = scope.get("raw_path") or scope["path"].encode()
+        path = raw.decode("latin-1")
+        if path.startswith("//"):  # read as "/" (no host can be smuggled in), as ever
+            path = "/" + path.lstrip("/")
+        sheet = TOKEN_PATH.fullmatch(path)
+        takes = "POST" if path == "/station" and self.station else None
+        reads = "GET, HEAD" if path in READ_ROUTES or sheet else None
+        if method in ("GET", "HEAD") and reads:
+            if path == "/":
+                await self._table(answer)
+            elif path == "/frame.json":
+                await self._frame(answer)
+            elif path == "/events":
+                await self._events(answer, scope)
+            else:
+                assert sheet is not None
+                await self._handout(answer, sheet.group(1))
+        elif method == "POST" and takes:
+            await self._station(answer, body)
+        elif takes or reads:
+            await answer.text(HTTPStatus.METHOD_NOT_ALLOWED, f"only {takes or reads} here "
+                              "(E53)", headers={"Allow": takes or reads or ""})
         else:
-            self._missing()
+            await answer.text(HTTPStatus.NOT_FOUND, "not found")
 
-    def _other(self) -> None:
-        if self._body() is None:
-            return
-        path = self._route()
-        if path == "/station" and self.server.station:
-            self._not_allowed("POST")
-        elif path in ("/", "/frame.json") or TOKEN_PATH.fullmatch(path):
-            self._not_allowed("GET, HEAD")
-        else:
-            self._missing()
+    async def _body(self, answer: Answer, receive: Receive) -> bytes | None:
+        """The request body, at most MAX_BODY bytes; None after answering 411 or 413. A
+        body too large is refused before it is asked for: a client that waits for ``100
+        Continue`` never gets it (E191)."""
+        if answer.header("transfer-encoding"):
+            await answer.text(HTTPStatus.LENGTH_REQUIRED, "send a Content-Length, not chunks "
+                              "(E68)", headers={"Connection": "close"})
+            return None
+        length = int(answer.header("content-length") or 0)  # h11 let only digits through
+        if length > MAX_BODY:
+            if "100-continue" not in answer.header("expect").lower():
+                await _drain(receive, min(length, DRAIN))  # so the client reads the answer
+            await answer.text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                              f"a request body is at most {MAX_BODY} bytes (E53)",
+                              headers={"Connection": "close"})
+            return None
+        if not length:
+            return b""
+        out = b""
+        while True:
+            message = await receive()
+            out += bytes(message.get("body", b""))
+            if not message.get("more_body"):
+                return out
 
-    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _other
+    # -- routes ------------------------------------------------------------------------------
 
-    def _missing(self) -> None:
-        self._text(HTTPStatus.NOT_FOUND, "not found")
+    async def _cached(self) -> Any:
+        """The frame: from the cache at once, or built in a thread (the loop answers on)."""
+        cached = self.source.fresh()
+        if cached is not None:
+            return cached
+        return await asyncio.get_running_loop().run_in_executor(self._reads,
+                                                                self.source.current)
 
-    def _not_allowed(self, allow: str) -> None:
-        self._text(HTTPStatus.METHOD_NOT_ALLOWED, f"only {allow} here (E53)",
-                   headers={"Allow": allow})
-
-    # -- routes ----------------------------------------------------------------------------
-
-    def _table(self) -> None:
-        cached = self.server.source.current()
+    async def _table(self, answer: Answer) -> None:
+        cached = await self._cached()
         nonce = new_nonce()
         page = table_page(cached.data, cached.etag, nonce=nonce)
-        self._send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
-                   cache="no-cache", nonce=nonce)
+        await answer.send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
+                          cache="no-cache", nonce=nonce)
 
-    def _frame(self) -> None:
-        cached = self.server.source.current()
+    async def _frame(self, answer: Answer) -> None:
+        cached = await self._cached()
         headers = {"ETag": cached.etag}
-        wanted = self.headers.get("If-None-Match", "")
+        wanted = answer.header("if-none-match")
         if cached.etag in [t.strip() for t in wanted.split(",")]:
-            self._send(HTTPStatus.NOT_MODIFIED, headers=headers, cache="no-cache")
+            await answer.send(HTTPStatus.NOT_MODIFIED, headers=headers, cache="no-cache")
             return
-        self._send(HTTPStatus.OK, cached.body, kind="application/json; charset=utf-8",
-                   headers=headers, cache="no-cache")
+        await answer.send(HTTPStatus.OK, cached.body, kind="application/json; charset=utf-8",
+                          headers=headers, cache="no-cache")
 
-    def _handout(self, token: str) -> None:
-        access = self.server.access()
-        name = access.assistant_for(token) if access is not None else None
+    async def _events(self, answer: Answer, scope: Scope) -> None:
+        """The push (E192): the frame at once, then each change, until the page goes."""
+        hub = self.push
+        host = str((scope.get("client") or ("",))[0])
+        stream = hub.open(host) if hub is not None else None
+        if hub is None or stream is None:
+            await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, "too many pages follow this "
+                              "evening: poll /frame.json (E192)", headers={"Retry-After": "30"})
+            return
+        try:
+            await answer.start(HTTPStatus.OK, kind="text/event-stream; charset=utf-8",
+                               cache="no-cache", headers={"X-Accel-Buffering": "no"})
+            if answer.head:
+                return
+            first = push.frame_event(await self._cached())
+            await answer.chunk(b"retry: 1000\n\n" + first)
+            while True:
+                try:
+                    await asyncio.wait_for(stream.ready.wait(), push.HEARTBEAT)
+                    data = stream.take()
+                except TimeoutError:
+                    data = f"event: alive\ndata: {time.time():.3f}\n\n".encode()
+                if answer.gone:
+                    return
+                if hub.closed:
+                    await answer.chunk(b"", last=True)
+                    return
+                await answer.chunk(data)
+        finally:
+            hub.close(stream)
+
+    async def _handout(self, answer: Answer, token: str) -> None:
+        found = self.access()
+        name = found.assistant_for(token) if found is not None else None
         if name is None:  # an unknown token is no page at all (E52), and may be a replaced one
-            self._text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} (E66)")
+            await answer.text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} "
+                              "(E66)")
             return
         nonce = new_nonce()
-        try:
-            page, etag = handout_page(self.server.evening, name, nonce)
-        except RefereeError as exc:
-            self._text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
-            return
-        self._send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
-                   headers={"ETag": etag}, nonce=nonce)
+        key = (name, players.signature(self.evening))
+        kept = self._sheets.get(name)
+        if kept is not None and kept[0] == key:
+            sheet, etag = kept[1], kept[2]
+        else:  # once per change and assistant, however many ask (E192)
+            try:
+                sheet, etag = await asyncio.get_running_loop().run_in_executor(
+                    self._reads, handout_sheet, self.evening, name)
+            except RefereeError as exc:
+                await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
+                return
+            self._sheets[name] = (key, sheet, etag)
+        page = sealed_sheet(sheet, etag, nonce)
+        await answer.send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
+                          headers={"ETag": etag}, nonce=nonce)
 
-    def _station(self, body: bytes) -> None:
-        run = self.server.station
+    async def _station(self, answer: Answer, body: bytes) -> None:
+        run = self.station
         assert run is not None  # routed here only when the server takes commands
-        access = self.server.access()
-        token = bearer(self.headers.get("Authorization", ""))
+        found = self.access()
+        token = bearer(answer.header("authorization"))
         if not token:
-            self._text(HTTPStatus.UNAUTHORIZED, "a station command needs the GM's station "
-                       "token: --token T (E52)", headers={"WWW-Authenticate": "Bearer"})
+            await answer.text(HTTPStatus.UNAUTHORIZED, "a station command needs the GM's "
+                              "station token: --token T (E52)",
+                              headers={"WWW-Authenticate": "Bearer"})
             return
-        if access is None or not access.is_station(token):
-            who = "an assistant's link" if access and access.assistant_for(token) else "this token"
-            self._text(HTTPStatus.FORBIDDEN, f"{who} cannot send commands; use the station "
-                       "token that `referee links` prints on the serving machine (a new "
-                       "evening replaces it) (E52, E66)")
+        if found is None or not found.is_station(token):
+            who = "an assistant's link" if found and found.assistant_for(token) else "this token"
+            await answer.text(HTTPStatus.FORBIDDEN, f"{who} cannot send commands; use the "
+                              "station token that `referee links` prints on the serving "
+                              "machine (a new evening replaces it) (E52, E66)")
             return
         try:
             request = json.loads(body.decode("utf-8"))
@@ -442,13 +375,16 @@ class Handler(BaseHTTPRequestHandler):
             if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
                 raise TypeError("args must be a list of strings")
         except (ValueError, KeyError, TypeError) as exc:
-            self._text(HTTPStatus.BAD_REQUEST, f"send JSON {{\"args\": [...]}}: {exc}")
+            await answer.text(HTTPStatus.BAD_REQUEST, f"send JSON {{\"args\": [...]}}: {exc}")
             return
         columns = request.get("columns")
         columns = columns if isinstance(columns, int) and 20 <= columns <= 500 else None
-        code, out, err = run(args, self.server.evening, columns)
+        code, out, err = await asyncio.get_running_loop().run_in_executor(
+            self._commands, run, args, self.evening, columns)
+        if self.push is not None:
+            await self.push.look()  # the wall is told before the station (E192)
         reply: StationReply = {"exit": code, "stdout": out, "stderr": err}
-        after = self.server.access()
+        after = self.access()
         words = [a for a in args if not a.startswith("-")]
         if code == 0 and words[:1] == ["new"] and after is not None and \
                 not after.is_station(token):
@@ -456,8 +392,90 @@ class Handler(BaseHTTPRequestHandler):
             # the old one, so it goes on. Never for another line: a token replaced meanwhile
             # (`serve --new-tokens`) is a key taken back, not handed to whoever asked.
             reply["token"] = after.station
-        self._send(HTTPStatus.OK, json.dumps(reply).encode(),
-                   kind="application/json; charset=utf-8")
+        await answer.send(HTTPStatus.OK, json.dumps(reply).encode(),
+                          kind="application/json; charset=utf-8")
+
+
+def _quiet_uvicorn(bug: BugReport) -> None:
+    """uvicorn's own log: what it calls an error goes where the server's bugs go (the
+    routes catch their own: this is for what escapes them); nothing else is printed."""
+    class ToBug(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if record.exc_info and isinstance(record.exc_info[1], asyncio.CancelledError):
+                return  # a page's stream ended as the server stopped
+            bug("internal error in the server: a bug, not your mistake\n" + self.format(record))
+
+    log = logging.getLogger("uvicorn.error")
+    log.handlers = [ToBug(logging.ERROR)]
+    log.propagate = False
+
+
+async def _drain(receive: Receive, limit: int) -> None:
+    """Read and drop up to ``limit`` bytes of a body (never kept)."""
+    left = limit
+    while left > 0:
+        message = await receive()
+        left -= len(message.get("body", b""))
+        if message.get("type") != "http.request" or not message.get("more_body"):
+            return
+
+
+class Answer:
+    """The answer to one request: every header on it (E53, E68), its own nonce (E69)."""
+
+    def __init__(self, scope: Scope, send: Send) -> None:
+        self.scope = scope
+        self._send = send
+        self.started = False
+        self.head = scope["method"] == "HEAD"
+        self.gone = False
+        self._headers: dict[str, str] = {k.decode("latin-1"): v.decode("latin-1")
+                         for k, v in scope.get("headers", [])}
+
+    def header(self, name: str) -> str:
+        return self._headers.get(name, "")
+
+    def _head(self, status: int, kind: str | None, cache: str, nonce: str | None,
+              headers: dict[str, str] | None, length: int | None) -> list[tuple[bytes, bytes]]:
+        out = {**SECURITY_HEADERS, "Content-Security-Policy": content_policy(nonce),
+               "Cache-Control": cache, "X-Server-Time": f"{time.time():.3f}",
+               **(headers or {})}
+        if kind is not None and status != HTTPStatus.NOT_MODIFIED:
+            out["Content-Type"] = kind
+        if length is not None and status != HTTPStatus.NOT_MODIFIED:
+            out["Content-Length"] = str(length)
+        return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
+
+    async def send(self, status: int, body: bytes = b"", *,
+                   kind: str = "text/plain; charset=utf-8", headers: dict[str, str] | None = None,
+                   cache: str = "no-store", nonce: str | None = None) -> None:
+        """One whole answer; a page built with ``nonce`` runs its own scripts and styles,
+        and nothing else inline (E69)."""
+        self.started = True
+        await self._send({"type": "http.response.start", "status": int(status),
+                          "headers": self._head(status, kind, cache, nonce, headers,
+                                                len(body))})
+        await self._send({"type": "http.response.body",
+                          "body": b"" if status == HTTPStatus.NOT_MODIFIED else body})
+
+    async def text(self, status: int, text: str, **extra: Any) -> None:
+        await self.send(status, (text + "\n").encode(), **extra)
+
+    async def start(self, status: int, *, kind: str, cache: str,
+                    headers: dict[str, str] | None = None) -> None:
+        """The head of an answer whose body follows in chunks (the push)."""
+        self.started = True
+        await self._send({"type": "http.response.start", "status": int(status),
+                          "headers": self._head(status, kind, cache, None, headers, None)})
+        if self.head:
+            await self._send({"type": "http.response.body", "body": b""})
+
+    async def chunk(self, data: bytes, *, last: bool = False) -> None:
+        try:
+            await self._send({"type": "http.response.body", "body": data,
+                              "more_body": not last})
+        except OSError:
+            self.gone = True
 
 
 class StationReply(TypedDict):
@@ -478,19 +496,6 @@ def bearer(header: str) -> str:
     """
     scheme, _, token = header.strip().partition(" ")
     return token.strip() if scheme.lower() == "bearer" else ""
-
-
-class _Closed:
-    """The reader of a connection whose TLS handshake failed: nothing more to read."""
-
-    def peek(self, n: int = 0) -> bytes:
-        return b""
-
-    def readline(self, limit: int = -1) -> bytes:
-        return b""
-
-    def close(self) -> None:
-        pass
 
 
 def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
@@ -527,11 +532,28 @@ def make_server(evening: Path, host: str, port: int, *, station: StationRunner |
     """
 
     context = tls_context(*tls) if tls is not None else None
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
-        return Server((host, port), evening, station=station, bug=bug, tls=context,
-                      season=season)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(1024)
     except OSError as exc:
+        sock.close()
         raise BadInput(f"cannot listen on {host}:{port}: {exc.strerror}; give another "
                        "--port") from None
+    sock.setblocking(False)
+    _more_files()
+    return Server(sock, evening, station=station, bug=bug, tls=context, season=season)
+
+
+def _more_files() -> None:
+    """As many open files as the system lets this process have: each connection is one."""
+    try:
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        want = hard if hard != resource.RLIM_INFINITY else 65536
+        if soft != resource.RLIM_INFINITY and soft < want:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, 65536), hard))
+    except (ValueError, OSError):
+        pass
 
 

@@ -648,6 +648,36 @@ def test_e70_the_check_sees_a_code_drawn_in_the_terminals_own_colours() -> None:
     assert _screen(plain, "dark")[:len(want)] == want
 
 
+@pytest.mark.system
+@pytest.mark.parametrize("words", [["links", "--qr"], ["links", "Di", "--qr"]])
+def test_e70_a_code_printed_into_a_pipe_is_drawn_in_characters(demo_db: Path, tmp_path: Path,
+                                                               words: list[str]) -> None:
+    """Into a pipe (and so through a station, whose answer is captured) the colours are
+    stripped: the code is drawn in the characters themselves, module for module (it was a
+    solid block of upper halves)."""
+    import os
+    import subprocess
+    import sys
+
+    import segno
+
+    evening = copy_evening(demo_db, tmp_path / "pipe")
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    done = subprocess.run([sys.executable, "-m", "referee", "--db", str(evening), *words],
+                          capture_output=True, text=True, timeout=60,
+                          env={**env, "PYTHONIOENCODING": "utf-8"})
+    assert done.returncode == 0, done.stderr
+    link = re.search(r"(http://\S+/a/\S+)", done.stdout)
+    assert link
+    lines = [ln for ln in done.stdout.splitlines() if set(ln) <= set("▀▄█ ") and ln.strip()]
+    want = [[0 if dark else 255 for dark in row]
+            for row in segno.make(link.group(1), error="m").matrix_iter(scale=1, border=4)]
+    width = len(want[0])
+    code = [ln.ljust(width) for ln in lines[: (len(want) + 1) // 2]]
+    shown = _screen("\n".join(code), "dark")
+    assert "\x1b" not in done.stdout and shown[4:len(want) - 4] == want[4:len(want) - 4]
+
+
 def _scan(rows: list[list[int]], image: Path) -> str:
     """What zbarimg reads off the picture of ``rows`` (six pixels a module)."""
     import subprocess

@@ -71,18 +71,18 @@ def assert_guarded(answer: bytes) -> str:
 @pytest.mark.parametrize("request_bytes, code", [
     (b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 200),
     (b"GET /frame.json HTTP/1.0\r\n\r\n", 200),
-    (b"GET /nowhere HTTP/1.1\r\nConnection: close\r\n\r\n", 404),
-    (b"GET /a/" + b"x" * 32 + b" HTTP/1.1\r\nConnection: close\r\n\r\n", 404),
-    (b"DELETE / HTTP/1.1\r\nConnection: close\r\n\r\n", 405),
-    (b"FROB / HTTP/1.1\r\n\r\n", 501),                     # no such method
+    (b"GET /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 404),
+    (b"GET /a/" + b"x" * 32 + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 404),
+    (b"DELETE / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 405),
+    (b"FROB / HTTP/1.1\r\nHost: x\r\n\r\n", 501),                     # no such method
     (b"GET / HTTP/2.0\r\n\r\n", 505),                      # no such version
     (b"GET / HTTP/x.y\r\n\r\n", 400),                      # a broken version
     (b"nonsense\r\n\r\n", 400),                            # no request line at all
     (b"GET /" + b"a" * 70000 + b" HTTP/1.1\r\n\r\n", 414),  # a line too long
-    (b"GET / HTTP/1.1\r\n" + b"X-A: b\r\n" * 120 + b"\r\n", 431),  # too many headers
-    (b"POST /station HTTP/1.1\r\nContent-Length: 20000\r\n\r\n" + b"x" * 20000, 413),
-    (b"POST /station HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 411),
-    (b"POST /station HTTP/1.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 401),
+    (b"GET / HTTP/1.1\r\nHost: x\r\n" + b"X-A: b\r\n" * 120 + b"\r\n", 431),  # too many headers
+    (b"POST /station HTTP/1.1\r\nHost: x\r\nContent-Length: 20000\r\n\r\n" + b"x" * 20000, 413),
+    (b"POST /station HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n", 411),
+    (b"POST /station HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", 401),
 ])
 def test_e68_every_answer_carries_the_security_headers(server: Served, request_bytes: bytes,
                                                        code: int) -> None:
@@ -111,44 +111,157 @@ def _wait(predicate: object, timeout: float = 10.0) -> bool:
     return False
 
 
-def test_e68_connections_are_capped_and_the_rest_told_so(
-        server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.serve import server as http
+def _held(port: int, n: int, start: bytes = b"") -> list[socket.socket]:
+    """``n`` connections to the server, each having sent ``start`` (nothing: silent)."""
+    out = []
+    for _ in range(n):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        if start:
+            sock.sendall(start)
+        out.append(sock)
+    return out
 
-    monkeypatch.setattr(http, "MAX_CONNECTIONS", 4)
-    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(4)]
+
+def _closed_by_server(sock: socket.socket) -> bool:
+    sock.settimeout(5)
+    try:
+        return sock.recv(100) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def test_e191_a_full_server_closes_its_longest_silent_connection(
+        server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Silent connections never lock anyone out (the old server answered 503 to everyone
+    while 128 sockets sent nothing): the one silent the longest makes room."""
+    from referee.serve import connections
+
+    monkeypatch.setattr(connections, "MAX_CONNECTIONS", 4)
+    held = _held(server.port, 4)
     try:
         assert _wait(lambda: server.server.open == 4)
-        answer = raw(server.port, b"GET / HTTP/1.1\r\n\r\n")
+        answer = raw(server.port, b"GET / HTTP/1.0\r\n\r\n")
+        assert assert_guarded(answer).split()[1] == "200"
+        assert _closed_by_server(held[0]) and server.server.refused == 0
+        assert server.server.limits.evicted >= 1
+    finally:
+        for sock in held:
+            sock.close()
+    assert _wait(lambda: server.server.open == 0)  # every slot is given back
+
+
+def test_e68_busy_connections_are_capped_and_the_rest_told_so(
+        server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When every connection is mid-request, a newcomer is told 503, with every header."""
+    from referee.serve import connections
+
+    monkeypatch.setattr(connections, "MAX_CONNECTIONS", 4)
+    held = _held(server.port, 4, b"GET / HTTP/1.1\r\n")
+    try:
+        assert _wait(lambda: server.server.open == 4)
+        time.sleep(0.1)
+        answer = raw(server.port, b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
         assert assert_guarded(answer).split()[1] == "503"
         assert b"Retry-After: 5" in answer and server.server.refused == 1
     finally:
         for sock in held:
             sock.close()
-    assert _wait(lambda: server.server.open == 0)  # every slot is given back
+    assert _wait(lambda: server.server.open == 0)
     assert assert_guarded(raw(server.port, b"GET / HTTP/1.0\r\n\r\n")).split()[1] == "200"
 
 
 def test_e68_one_address_holds_at_most_its_share(server: Served,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.serve import server as http
+    from referee.serve import connections
 
-    monkeypatch.setattr(http, "MAX_PER_ADDRESS", 3)
-    monkeypatch.setattr(http, "_is_local", lambda host: False)  # as if from the room's network
-    held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(3)]
+    monkeypatch.setattr(connections, "MAX_PER_ADDRESS", 3)
+    held = _held(server.port, 3, b"GET / HTTP/1.1\r\n")
     try:
         assert _wait(lambda: server.server.open == 3)
+        time.sleep(0.1)
         assert assert_guarded(raw(server.port, b"GET / HTTP/1.0\r\n\r\n")).split()[1] == "503"
+    finally:
+        for sock in held:
+            sock.close()
+    held = _held(server.port, 3)  # silent ones make room for their own address
+    try:
+        assert _wait(lambda: server.server.open == 3)
+        assert assert_guarded(raw(server.port, b"GET / HTTP/1.0\r\n\r\n")).split()[1] == "200"
+        assert _closed_by_server(held[0])
     finally:
         for sock in held:
             sock.close()
 
 
+def test_e191_many_silent_connections_from_one_address_and_the_wall_answers(
+        server: Served) -> None:
+    """300 sockets that send nothing (benchmarks/serve_load.py holds 1,000), then the wall's
+    page and frame: answered, none refused (the old server answered 503 past 128)."""
+    held = _held(server.port, 300)
+    try:
+        assert _wait(lambda: server.server.open >= 300)
+        for path in ("/", "/frame.json"):
+            status, _, _ = server.get(path)
+            assert status == 200, path
+        assert server.server.refused == 0 and server.server.limits.evicted == 0
+        assert all(not _closed_by_server_now(s) for s in held[:10])  # all still held
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def _closed_by_server_now(sock: socket.socket) -> bool:
+    return bool(select.select([sock], [], [], 0)[0]) and sock.recv(1) == b""
+
+
+@pytest.mark.parametrize("head, why", [
+    (b"Content-Length: 2\r\nContent-Length: 2\r\n", "the same length twice"),
+    (b"Content-Length: 2\r\nContent-Length: 3\r\n", "two lengths"),
+    (b"Content-Length: 2, 2\r\n", "a list of lengths"),
+    (b"Content-Length: abc\r\n", "no number"),
+    (b"Content-Length: -2\r\n", "a negative number"),
+])
+def test_e191_a_malformed_or_duplicate_length_is_400(server: Served, head: bytes,
+                                                     why: str) -> None:
+    """The request-smuggling class: a length a server and a proxy could read two ways is
+    refused (the old server used the first of two, and answered `abc` with 413)."""
+    answer = raw(server.port, b"POST /station HTTP/1.1\r\nHost: x\r\n" + head
+                 + b"Connection: close\r\n\r\n{}")
+    assert assert_guarded(answer).split()[1] == "400", why
+    assert b"{}" not in answer.split(b"\r\n\r\n", 1)[1]
+
+
+def test_e191_a_huge_expect_is_413_without_100_continue(server: Served) -> None:
+    """A client that waits for `100 Continue` before sending 9,999,999 bytes is told 413
+    at once, and never invited to send (the old server said 100 Continue, waited 10 s,
+    then hung up)."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+        sock.sendall(b"POST /station HTTP/1.1\r\nHost: x\r\nContent-Length: 9999999\r\n"
+                     b"Expect: 100-continue\r\n\r\n")
+        out = b""
+        start = time.monotonic()
+        while b"\r\n\r\n" not in out and time.monotonic() - start < 5:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            out += chunk
+    assert not out.startswith(b"HTTP/1.1 100") and b"100 Continue" not in out
+    assert assert_guarded(out).split()[1] == "413"
+
+
+def test_e191_a_request_without_host_is_400(server: Served) -> None:
+    """HTTP/1.1 asks every request for a Host; h11 refuses one without, in words."""
+    answer = raw(server.port, b"GET / HTTP/1.1\r\n\r\n")
+    assert assert_guarded(answer).split()[1] == "400" and b"Host" in answer
+
+
 def test_e68_a_silent_connection_is_closed(server: Served,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.serve import server as http
+    from referee.serve import connections
 
-    monkeypatch.setattr(http.Handler, "timeout", 0.5)
+    monkeypatch.setattr(connections, "IDLE_TIMEOUT", 0.5)
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         start = time.monotonic()
         assert sock.recv(100) == b""  # the server hung up
@@ -158,9 +271,9 @@ def test_e68_a_silent_connection_is_closed(server: Served,
 
 def test_e68_a_dripping_request_is_cut(server: Served, monkeypatch: pytest.MonkeyPatch) -> None:
     """A byte every 0.2 s never trips a per-read timeout: the whole request has a deadline."""
-    from referee.serve import server as http
+    from referee.serve import connections
 
-    monkeypatch.setattr(http, "REQUEST_TIME", 1.0)
+    monkeypatch.setattr(connections, "REQUEST_TIME", 1.0)
     with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
         sock.sendall(b"GET / HTTP/1.1\r\n")
         start = time.monotonic()
@@ -181,34 +294,26 @@ def test_e68_a_slow_station_command_is_not_cut(server: Served,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is for sending the request; the command then takes as long as it needs."""
     from referee.cli import station
-    from referee.serve import server as http
+    from referee.serve import connections
 
-    monkeypatch.setattr(http, "REQUEST_TIME", 0.3)
+    monkeypatch.setattr(connections, "REQUEST_TIME", 0.3)
     real = station.run_remote
 
     def slow(*args: object, **kwargs: object) -> tuple[int, str, str]:
         time.sleep(1.0)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(station, "run_remote", slow)
+    monkeypatch.setattr(server.server, "station", slow)
     status, there = server.station(["status", "--json"], server.access.station)
     assert status == 200 and there["exit"] == 0
 
 
-def test_e68_answers_leave_without_nagle_delay(demo_db: Path, tmp_path: Path) -> None:
-    from referee.cli.wall import server_bug
-    from referee.serve.server import make_server
-
-    srv = make_server(copy_evening(demo_db, tmp_path / "n"), "127.0.0.1", 0, station=None,
-                      bug=server_bug)
-    try:
-        client = socket.create_connection(srv.server_address)
-        sock, _ = srv.get_request()
+def test_e68_answers_leave_without_nagle_delay(server: Served) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10):
+        assert _wait(lambda: server.server.open == 1)
+        conn = next(iter(server.server.limits.held))
+        sock = conn.transport.get_extra_info("socket")
         assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
-        sock.close()
-        client.close()
-    finally:
-        srv.server_close()
 
 
 # -- the Content-Security-Policy (E69) ----------------------------------------------------------
@@ -392,3 +497,27 @@ def test_e66_a_phone_whose_link_was_replaced_says_so(server: Served, browser: ob
     assert seconds < 6
     assert "Clue sheet" not in browser.evaluate(body)  # the old sheet is gone from the screen
     assert "ask the GM for your link" in browser.evaluate(body)
+
+
+@pytest.mark.system
+@pytest.mark.parametrize("words", [["links"], ["status"], ["room", "say", "Supper at nine"]])
+def test_e191_only_serve_loads_the_server_stack(demo_db: Path, tmp_path: Path,
+                                                words: list[str]) -> None:
+    """uvicorn, h11 and asyncio are loaded by `serve` alone (one-shot commands start as
+    fast as before), `links` and the wall's commands included."""
+    import os
+    import subprocess
+    import sys
+
+    evening = copy_evening(demo_db, tmp_path / "n")
+    probe = ("import runpy, sys\n"
+             "sys.argv = ['referee', '--db', sys.argv[1], *sys.argv[2:]]\n"
+             "try:\n    runpy.run_module('referee', run_name='__main__')\n"
+             "except SystemExit:\n    pass\n"
+             "finally:\n"
+             "    print(sorted(m for m in ('uvicorn', 'h11', 'asyncio', 'referee.serve.server')"
+             " if m in sys.modules), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(evening), *words],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    assert done.stderr.strip().splitlines()[-1] == "[]", done.stderr

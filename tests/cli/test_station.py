@@ -134,6 +134,37 @@ def test_serve_stops_on_sigterm_as_on_ctrl_c(demo_db: Path, tmp_path: Path) -> N
     assert proc.returncode == 0 and out.rstrip().endswith("Stopped.")
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_e192_serve_stops_cleanly_while_pages_follow_it(demo_db: Path, tmp_path: Path,
+                                                        signum: int) -> None:
+    """Ctrl-C or `kill` while the wall and a phone hold their streams open: "Stopped." and
+    nothing on stderr (the streams end; no traceback of a cancelled one)."""
+    import http.client
+    import re
+
+    db = copy_evening(demo_db, tmp_path / "night")
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
+                             "--port", "0"], env=ENV, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None
+    proc.stdout.readline()
+    found = re.search(r":(\d+)/", proc.stdout.readline())
+    assert found
+    streams = []
+    for _ in range(2):
+        conn = http.client.HTTPConnection("127.0.0.1", int(found.group(1)), timeout=30)
+        conn.request("GET", "/events")
+        answer = conn.getresponse()
+        assert answer.status == 200 and answer.fp.readline()  # the stream is open
+        streams.append(conn)
+    proc.send_signal(signum)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0 and out.rstrip().endswith("Stopped.")
+    assert err == ""
+    for conn in streams:
+        conn.close()
+
+
 def test_serve_on_a_taken_port_is_one_line(demo_db: Path, tmp_path: Path) -> None:
     import socket
 
