@@ -38,11 +38,17 @@ KINDS: Final[tuple[Kind, ...]] = ("study", "guess", "bid", "question")
 PER_MINUTE: Final = 4
 #: The longest free text a phone sends: a question, a name guessed, a promise (E211).
 MAX_TEXT: Final = 280
+#: The minute of study the seed asks (R23), counted on the phone.
+STUDY_SECONDS: Final = 60
 #: Finished requests kept (the newest); open ones are always kept.
 KEEP: Final = 200
 #: What a request can become: open (waiting), running (the GM accepted, the command runs),
 #: accepted, declined (with the GM's reason), failed (accepted, and the command refused).
 Status = Literal["open", "running", "accepted", "declined", "failed"]
+
+
+class TooMany(IllegalAction):
+    """A side asked ``PER_MINUTE`` times in the last minute (E211)."""
 
 
 class Ask(TypedDict):
@@ -228,7 +234,7 @@ def add(queue: Queue, *, kind: Kind, assistant: str, side: str, args: list[str],
     recent = [a for a in queue.asks if a["side"] == side and now - 60 < a["at"] <= now]
     if len(recent) >= PER_MINUTE:
         wait = int(min(a["at"] for a in recent) + 60 - now) + 1
-        raise IllegalAction(f"your side made {PER_MINUTE} requests in the last minute; ask "
+        raise TooMany(f"your side made {PER_MINUTE} requests in the last minute; ask "
                             f"again in {wait} s (E211)", ruling="E211")
     ask: Ask = {"no": queue.next_no, "kind": kind, "assistant": assistant, "side": side,
                 "args": args, "what": what, "at": now, "status": "open", "reason": None,

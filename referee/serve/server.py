@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.errors import BadInput, RefereeError
-from referee.serve import access, players, push
+from referee.serve import access, asks, players, push
 from referee.serve.connections import (
     IDLE_TIMEOUT,
     MAX_HEAD,
@@ -62,6 +62,9 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 MAX_BODY = 16 * 1024
 DRAIN = 1024 * 1024  # an oversized body already on its way, up to this, is read and dropped
 TOKEN_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})")
+ASK_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})/ask")
+#: The largest request a phone sends (E217): its fields are bounded far below this.
+MAX_ASK = 4 * 1024
 METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}
 READ_ROUTES = ("/", "/frame.json", "/events")
 
@@ -210,7 +213,8 @@ class Server:
         if path.startswith("//"):  # read as "/" (no host can be smuggled in), as ever
             path = "/" + path.lstrip("/")
         sheet = TOKEN_PATH.fullmatch(path)
-        takes = "POST" if path == "/station" and self.station else None
+        asking = ASK_PATH.fullmatch(path)
+        takes = "POST" if (path == "/station" and self.station) or asking else None
         reads = "GET, HEAD" if path in READ_ROUTES or sheet else None
         if method in ("GET", "HEAD") and reads:
             if path == "/":
@@ -222,6 +226,8 @@ class Server:
             else:
                 assert sheet is not None
                 await self._handout(answer, sheet.group(1))
+        elif method == "POST" and asking:
+            await self._ask(answer, asking.group(1), body)
         elif method == "POST" and takes:
             await self._station(answer, body)
         elif takes or reads:
@@ -317,7 +323,8 @@ class Server:
                               "(E66)")
             return
         nonce = new_nonce()
-        key = (name, players.signature(self.evening))
+        key = (name, players.signature(self.evening),
+               players.signature(asks.asks_path(self.evening)))  # E216: its requests too
         kept = self._sheets.get(name)
         if kept is not None and kept[0] == key:
             sheet, etag = kept[1], kept[2]
@@ -332,6 +339,61 @@ class Server:
         page = sealed_sheet(sheet, etag, nonce)
         await answer.send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
                           headers={"ETag": etag}, nonce=nonce)
+
+    async def _ask(self, answer: Answer, token: str, body: bytes) -> None:
+        """A phone's request (R46, E217): only with an assistant's link, from a page of this
+        server (its Origin, against forged requests from another site), as JSON of at most
+        MAX_ASK bytes; queued for the GM, never recorded. Answered with one line for the
+        phone, JSON ``{"ok", "line", "no"}``."""
+        found = self.access()
+        name = found.assistant_for(token) if found is not None else None
+        if name is None:
+            await answer.text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} "
+                              "(E66)")
+            return
+        scheme = "https" if self.tls else "http"
+        origin = answer.header("origin")
+        if not origin or origin != f"{scheme}://{answer.header('host')}":
+            await answer.text(HTTPStatus.FORBIDDEN, "a request is sent from the phone's own "
+                              "page, which names this server as its Origin (E217)")
+            return
+        if answer.header("content-type").split(";")[0].strip().lower() != "application/json":
+            await answer.text(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (E217)")
+            return
+        if len(body) > MAX_ASK:
+            await answer.text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                              f"a request is at most {MAX_ASK} bytes (E217)")
+            return
+        try:
+            fields = json.loads(body.decode("utf-8"))
+            if not isinstance(fields, dict) or not isinstance(fields.get("kind"), str):
+                raise TypeError("no kind")
+        except (ValueError, TypeError):
+            await self._said(answer, HTTPStatus.BAD_REQUEST, "send JSON {\"kind\": "
+                             "\"study\" | \"guess\" | \"bid\" | \"question\", ...} (E217)")
+            return
+        try:
+            made = await asyncio.get_running_loop().run_in_executor(
+                self._commands, _ask_now, self.evening, name, fields)
+        except asks.TooMany as exc:
+            await self._said(answer, HTTPStatus.TOO_MANY_REQUESTS, exc.line,
+                             headers={"Retry-After": "60"})
+            return
+        except RefereeError as exc:
+            await self._said(answer, HTTPStatus.CONFLICT, exc.line)
+            return
+        if self.push is not None:
+            await self.push.look()  # the GM's screens are told at once (E172)
+        await self._said(answer, HTTPStatus.OK, f"Sent to the GM as request {made['no']}: "
+                         f"{made['what']}. Nothing is recorded until the GM accepts it.",
+                         no=made["no"])
+
+    @staticmethod
+    async def _said(answer: Answer, status: int, line: str, *, no: int | None = None,
+                    headers: dict[str, str] | None = None) -> None:
+        reply = {"ok": status == HTTPStatus.OK, "line": line, "no": no}
+        await answer.send(status, json.dumps(reply).encode(),
+                          kind="application/json; charset=utf-8", headers=headers)
 
     async def _station(self, answer: Answer, body: bytes) -> None:
         run = self.station
@@ -374,6 +436,12 @@ class Server:
             reply["token"] = after.station
         await answer.send(HTTPStatus.OK, json.dumps(reply).encode(),
                           kind="application/json; charset=utf-8")
+
+
+def _ask_now(evening: Path, assistant: str, fields: dict[str, object]) -> asks.Ask:
+    """A phone's request checked against the evening as it is now and queued (R46)."""
+    state = players.load_state(evening)
+    return asks.ask(evening, state, assistant, str(fields.get("kind")), fields)
 
 
 async def _drain(receive: Receive, limit: int) -> None:
