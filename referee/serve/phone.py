@@ -109,11 +109,14 @@ padding:.35em;box-sizing:border-box}
 </style>"""
 
 #: The panel's script: each form posts its fields as JSON to this page's own link + "/ask"
-#: and says the one-line answer; an open study counts its minute on the phone, from the
-#: server's time (the answer's X-Server-Time), so a phone's wrong clock does not matter.
+#: and says the one-line answer (kept over the reload the queue's change brings); an open
+#: study counts its minute on the phone, from the server's time (the answer's
+#: X-Server-Time), so a phone's wrong clock does not matter.
 PANEL_SCRIPT = """<script>
 (function(){var said=document.getElementById("ask-said");if(!said){return;}var skew=0;
-function tell(t){said.textContent=t;}
+function tell(t){said.textContent=t;try{sessionStorage.setItem("said",t);}catch(e){}}
+try{said.textContent=sessionStorage.getItem("said")||"";sessionStorage.removeItem("said");}
+catch(e){}
 Array.prototype.forEach.call(document.querySelectorAll("form.ask"),function(f){
 f.addEventListener("submit",function(ev){ev.preventDefault();var body={kind:f.dataset.kind};
 Array.prototype.forEach.call(f.elements,function(el){if(el.name){body[el.name]=el.value;}});
