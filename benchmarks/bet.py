@@ -1,4 +1,5 @@
-"""A bet in-process: ``play.act_said`` against the state written as JSON (README, Development).
+"""A bet in-process: ``play.act_said`` against the state written as JSON.
+Figures in docs/development.md (The shape of a bet).
 
 A table of four stakeholders and the Fool, the first round's up cards given: the player to act
 bets. The bet is timed against ``json.dumps`` of the same state's plain data, in the same

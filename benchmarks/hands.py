@@ -1,4 +1,5 @@
-"""Hand evaluator speed: best_hand and the bulk hand_keys against treys (README, Speed).
+"""Hand evaluator speed: best_hand and the bulk hand_keys against treys.
+Figures in docs/development.md (Speed).
 
 Each round deals 20,000 fresh random 7-card tarot hands and 20,000 fresh random 7-card
 poker hands, then in the same process times (CPU time) ``best_hand`` on the tarot hands

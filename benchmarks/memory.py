@@ -1,4 +1,5 @@
-"""Memory of a command on a long evening: peak RSS against the live file's size (README).
+"""Memory of a command on a long evening: peak RSS against the live file's size.
+Figures in docs/development.md (What the tests prove about the store).
 
 Builds an evening of ``--events`` chip transfers (sealed into segments of 400 as the night
 goes), then runs each command as a fresh process and reads its peak resident memory. The

@@ -1,4 +1,5 @@
-"""Start-up time: ``referee --help`` against ``python -c "import typer, rich"`` (README, Speed).
+"""Start-up time: ``referee --help`` against ``python -c "import typer, rich"``.
+Figures in docs/development.md (Speed).
 
 Both commands run as fresh processes, alternating in the same loop so that the machine's
 state affects them alike; the medians of the runs and their ratio are printed. The bar

@@ -1,4 +1,4 @@
-"""The table's tools as a GM meets them (README, The table's tools): a dry run against the
+"""The table's tools as a GM meets them (docs/guide.md, The table's tools): a dry run against the
 same command written, `count`, `status --at`, `hand history`, and an `amend` that replays a
 whole demo evening, each against ``python -c "import typer, rich, tinydb"`` (the floor every
 command pays) in the same loop.

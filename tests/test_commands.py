@@ -8,6 +8,7 @@ import pytest
 
 from referee.errors import IllegalAction
 from referee.evening import commands, play
+from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.state import State
 from referee.evening.views import status
@@ -40,7 +41,7 @@ def _play_out(state: State) -> State:
             state = _do(state, play.show(state, UP[state.hand.round.street]))
         else:
             state = _do(state, play.act_said(state, who, "check"))
-    return _do(state, play.showdown(state, [("Cy", "2C 4W KS"), ("Ada", "3C 5W AS")],
+    return _do(state, showdowns.showdown(state, [("Cy", "2C 4W KS"), ("Ada", "3C 5W AS")],
                                     magic=False, now=0.0))
 
 

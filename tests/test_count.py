@@ -75,3 +75,12 @@ def test_e142_a_name_with_nothing_after_it_or_a_colour_alone_is_a_slip() -> None
     with pytest.raises(BadInput, match="'10' alone counts nothing"):
         parse_count(state, ["Cy", "10"])
     assert parse_count(state, ["Cy:0", "Ada", "red:7"]) == {"Cy": 0, "Ada": {"red": 7}}
+
+
+def test_e142_a_colour_and_its_count_apart_are_named_as_the_one_word() -> None:
+    state = _evening()
+    for words, one in ((["Ada", "red", "1"], "`red:1`"), (["Cy", "Blue 3"], "`Blue:3`"),
+                       (["Ada", "red:2", "blue", "4", "Cy:1"], "`blue:4`")):
+        with pytest.raises(BadInput, match="alone counts nothing") as info:
+            parse_count(state, words)
+        assert one in str(info.value) and "`blue:10`" not in str(info.value), words

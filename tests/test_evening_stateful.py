@@ -34,6 +34,7 @@ from typer.testing import CliRunner
 from referee.cli.main import app
 from referee.errors import IllegalAction, RefereeError
 from referee.evening import betting, commands, play, views
+from referee.evening import showdown as showdowns
 from referee.evening.events import fields as event_fields
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State
 from referee.rules.cards import DECK
@@ -226,7 +227,7 @@ class EveningMachine(RuleBasedStateMachine):
         self.deal(state, data.draw(st.randoms(use_true_random=False)))
         if hand.betting_over:
             hands = self.real_hands(state)
-            return self.either(data, "showdown", lambda s: play.showdown(
+            return self.either(data, "showdown", lambda s: showdowns.showdown(
                 s, hands, magic=False, now=self.clock),
                 ["hand", "showdown", *(f"{name}: {cards}" for name, cards in hands)])
         missing = betting.missing_up_cards(state, hand)
@@ -339,13 +340,13 @@ class EveningMachine(RuleBasedStateMachine):
             hands[0] = (hands[0][0], hands[1][1])
         elif spoil == "short" and hands:
             hands[-1] = (hands[-1][0], " ".join(hands[-1][1].split()[:6]))
-        self.run("showdown", lambda s: play.showdown(s, hands, magic=False, now=self.clock))
+        self.run("showdown", lambda s: showdowns.showdown(s, hands, magic=False, now=self.clock))
 
     @rule(hands=st.lists(st.tuples(st.one_of(st.none(), NAMES), card_lists), max_size=5),
           magic=st.booleans())
     def showdown_any(self, hands: list[tuple[str | None, list[str]]], magic: bool) -> None:
         given = [(name, " ".join(cards)) for name, cards in hands]
-        self.run("showdown", lambda s: play.showdown(s, given, magic=magic, now=self.clock))
+        self.run("showdown", lambda s: showdowns.showdown(s, given, magic=magic, now=self.clock))
 
     # -- around the table -------------------------------------------------------------------
 
@@ -562,7 +563,7 @@ def _fool_to_open_round_two() -> State:
     state = _check_round(state)
     state = _do(state, play.show(state, [("Fool", "+VI")]))
     state = _check_round(state)
-    state = _do(state, play.showdown(state, [
+    state = _do(state, showdowns.showdown(state, [
         ("Ada", "2C 3C 4S 5S 9C 10W PP"), ("Bob", "2W 3W 4W 6S 8S 10P KnP"),
         ("Fool", "0 I II III IV V VI")], magic=False, now=2.0))
     assert state.stack("Fool") == 2

@@ -10,6 +10,7 @@ import pytest
 
 from referee.errors import InvariantViolation
 from referee.evening import commands, play, views
+from referee.evening import showdown as showdowns
 from referee.evening.folds import STREAM, apply, replay
 from referee.evening.state import POT, State, dump, load
 from referee.streams import Event
@@ -114,8 +115,8 @@ def test_a_hand_folds_antes_actions_and_the_showdown() -> None:
     assert state.hand is not None and state.hand.folded == ["Cy"]
     # Only the Fool is left against Ada: no more betting; the showdown gives back her bet.
     assert state.hand.betting_over
-    events = play.showdown(state, [("Ada", "2S 3S 9P 4P 5P"), ("Max", "2P 9C 10C")], magic=False,
-                           now=1.0)
+    events = showdowns.showdown(state, [("Ada", "2S 3S 9P 4P 5P"), ("Max", "2P 9C 10C")],
+                                magic=False, now=1.0)
     assert events[0]["returned"] == {"Ada": {"red": 2}}
     state = replay(state, events)
     assert state.hand is None and state.hands_played == 1 and state.stack("Ada") == 11
@@ -147,7 +148,7 @@ def test_views_show_no_down_card() -> None:
     text = str(views.status(state, now=0.0))
     for down in ("QC", "QW", "2S"):
         assert down not in text
-    events = play.showdown(state, [("Ada", "QC QW 2S"), ("Cy", "3S 4S 5S")], magic=False,
+    events = showdowns.showdown(state, [("Ada", "QC QW 2S"), ("Cy", "3S 4S 5S")], magic=False,
                            now=1.0)
     state = replay(state, events)
     assert "QC" not in str(views.status(state, now=0.0))

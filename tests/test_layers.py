@@ -52,9 +52,8 @@ PLANTED = [
     ("report.py", "import referee.cli.main\n",
      "referee.report:", "imports referee.cli.main (cli), above report"),
     ("evening/state.py", "def _later():\n    from referee.evening import folds\n"
-     "    return folds\n", "import cycle:", "referee.evening.folds -> "
-     "referee.evening.powers.constraints -> referee.evening.powers.effects -> "
-     "referee.evening.roster -> referee.evening.state"),  # the cycle's modules, by name
+     "    return folds\n", "import cycle:", "referee.evening.powers.effects -> "
+     "referee.evening.roster -> referee.evening.state"),  # the cycle's last modules, by name
     ("storage/files.py", "def _loud():\n    print('written')\n",
      "referee.storage.files:", "print below the CLI"),
     ("evening/views.py", "import sys\n\ndef _loud():\n    sys.stdout.write('x')\n",

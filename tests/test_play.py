@@ -13,6 +13,7 @@ import pytest
 from referee.content.scenario import load_scenario
 from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.evening import betting, commands, play, souls
+from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.state import State
 from referee.streams import Event
@@ -56,7 +57,7 @@ def _fool_wins_two(state: State) -> State:
     state = do(state, play.show, [("Max", "+4S")])
     state = do(state, play.act_said, None, "check")
     state = do(state, play.act_said, None, "check")
-    return do(state, play.showdown, [("Ada", "10C PC XX"), ("Cy", "10W PW XXI")], magic=False,
+    return do(state, showdowns.showdown, [("Ada", "10C PC XX"), ("Cy", "10W PW XXI")], magic=False,
               now=0.0)
 
 
@@ -70,7 +71,7 @@ def test_r15_antes_are_dead_money_in_a_whole_hand(state: State) -> None:
     state = do(state, play.act_said, "Cy", "check")
     state = do(state, play.show_cards, "Max", "+10C")
     state = do(state, play.act_said, "Cy", "call")
-    event = play.showdown(state, [("Cy", "10S PS XX")], magic=False, now=0.0)[0]
+    event = showdowns.showdown(state, [("Cy", "10S PS XX")], magic=False, now=0.0)[0]
     assert event["returned"] == {}
     assert [sum(p["chips"].values()) for p in event["pots"]] == [6]
     state = _do(state, [event])

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.durable
 
 SEATS = ("--seat", "Ada:I:red:Ann:II", "--seat", "Bob:III:blue:Bea:IV")
 
-#: Figures for the README: prefixes tried and evenings opened sound, per write kind.
+#: Figures for docs/development.md: prefixes tried and evenings opened sound, per write kind.
 TRIED: dict[str, tuple[int, int]] = {}
 
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from referee.errors import RefereeError
 from referee.evening import betting, play
+from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
 from referee.evening.state import State
@@ -195,7 +196,7 @@ def test_e56_a_card_the_user_does_not_hold_is_refused_or_makes_no_hand(
     h.state = _fold(h.state, events)
     h.check_until(lambda: False)
     try:
-        play.showdown(h.state, h.true_hands(), magic=False, now=0.0)
+        showdowns.showdown(h.state, h.true_hands(), magic=False, now=0.0)
     except RefereeError:
         event("refused at the showdown")
         return  # the showdown with everyone's true cards is refused: no hand is made of it
@@ -227,4 +228,4 @@ def test_e56_cards_the_user_holds_make_the_hand(data: st.DataObject, power: str)
         kw["as_card"] = data.draw(st.sampled_from([c for c in mine if c != card]))
     events = powers.use_power(h.state, USER, power, **kw)
     h.state = _fold(h.state, events)
-    play.showdown(h.state, h.true_hands(), magic=False, now=0.0)
+    showdowns.showdown(h.state, h.true_hands(), magic=False, now=0.0)

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from referee.content.scenario import data_file, load_powers, validate_powers
 from referee.errors import RefereeError
 from referee.evening import betting, commands, play, souls
+from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
 from referee.evening.state import CHIPS_PER_COLOUR, POT, State, dump
@@ -298,7 +299,7 @@ class PowersMachine(RuleBasedStateMachine):
             fill = [c for c in DECK if c not in taken][:max(0, 5 - len(cards))]
             taken.update(fill)
             hands.append((name, " ".join((cards + fill)[:7])))
-        events = self.attempt(play.showdown, hands, magic=True, now=0.0)
+        events = self.attempt(showdowns.showdown, hands, magic=True, now=0.0)
         assert events is not None, (hands, self.refused)
 
     @invariant()

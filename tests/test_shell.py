@@ -230,6 +230,19 @@ def test_completes_people_souls_colours_and_cards(shell: prompt.Shell) -> None:
     assert complete(shell, "status ") == []
 
 
+def test_e173_soul_study_completes_the_souls_of_the_studying_side_only(
+        shell: prompt.Shell) -> None:
+    # R23: an assistant studies a soul their side holds. Di is Cy's: the cobalt phial (Di's)
+    # and Cy's own soul; Ben is Ada's: the cracked green bottle and Ada's own.
+    assert complete(shell, "soul study Di ") == ['"the cobalt phial"', '"Cy\'s soul"']
+    assert complete(shell, "soul study ben ") == ['"the cracked green bottle"', '"Ada\'s soul"']
+    assert complete(shell, "soul study Be th") == ['"the cracked green bottle"']  # a prefix
+    assert complete(shell, 'soul study Di "the a') == []  # Ed's amber bottle is not Di's
+    assert complete(shell, 'soul study Ed "the a') == ['"the amber bottle"']
+    assert len(complete(shell, "soul study Zed ")) == 6  # no one's side: every soul
+    assert len(complete(shell, "soul guess Di ")) == 6  # a guess names any soul (R24)
+
+
 def test_hand_show_completes_a_name_where_a_name_goes(shell: prompt.Shell) -> None:
     # The hand's players in seat order, the Fool last; never an assistant or a card first.
     assert complete(shell, "hand show ") == ["Cy", "Ed", "Ada", "Fool"]

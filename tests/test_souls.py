@@ -16,6 +16,7 @@ import pytest
 from referee.content.scenario import load_scenario
 from referee.errors import IllegalAction, LawViolation, RefereeError
 from referee.evening import commands, play, souls
+from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
 from referee.evening.state import State, dump
@@ -121,7 +122,7 @@ def check_around(state: State, folds: tuple[str, ...] = (),
 
 
 def showdown(state: State, hands: dict[str, str]) -> State:
-    return do(state, play.showdown, list(hands.items()), magic=False, now=0.0)
+    return do(state, showdowns.showdown, list(hands.items()), magic=False, now=0.0)
 
 
 # Distinct minor hands with nothing in them: seven cards each, no pair, no Duet.
@@ -354,6 +355,15 @@ def test_r22_holder_smashes_the_attackers_soul(state: State) -> None:
     assert state.hand is not None and "Ada" not in state.hand.order
 
 
+def test_r22_e19_the_dead_never_sit_again(state: State) -> None:
+    state = away(state, "Ada")
+    state = do(state, souls.give_soul, "Ada", "Finn", "Ada")
+    state = do(state, souls.smash, "Finn", "Ada")
+    message = refused(state, commands.sit, "Ada")
+    assert "Ada is dead (their soul was smashed)" in message and "(R22, E19)" in message
+    assert "resigned" not in message  # she did not resign (R17)
+
+
 def test_r22_no_smashing_at_the_table(state: State) -> None:
     state = away(state, "Ada")
     state = do(state, souls.give_soul, "Ada", "Finn", "Ada")
@@ -562,7 +572,7 @@ def test_r26_access_grants_the_power_once_and_the_card_is_out(state: State) -> N
     assert state.hand is not None and state.hand.forfeited == {"Cara": ["XIX"]}
     # ... and Cara shows six cards at the showdown, never the one she gave up.
     state = check_around(state)
-    refused(state, play.showdown, list(PLAIN.items()), magic=False, now=0.0,
+    refused(state, showdowns.showdown, list(PLAIN.items()), magic=False, now=0.0,
             match="one went for a power")
     state = showdown(state, {**PLAIN, "Cara": "2C 4S 7W 9P KnC KS"})
     assert state.hands_played == 2
@@ -678,7 +688,7 @@ def test_r26_card_given_up_for_a_power_is_in_no_showdown_hand(state: State) -> N
     state = do(state, powers.access, "Ada", "XII", "upright")
     state = check_around(state)
     hands = {**PLAIN, "Ada": "2W 4P 7C 9S KnW KP", "Cara": "2C 4S 7W 9P KnC KS XII"}
-    refused(state, play.showdown, list(hands.items()), magic=False, now=0.0, match="XII")
+    refused(state, showdowns.showdown, list(hands.items()), magic=False, now=0.0, match="XII")
 
 
 def test_r26_the_dead_use_no_powers(state: State) -> None:

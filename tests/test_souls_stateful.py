@@ -19,6 +19,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from referee.errors import RefereeError
 from referee.evening import betting, commands, play, souls
+from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
 from referee.evening.state import State
@@ -256,7 +257,7 @@ class SoulsMachine(RuleBasedStateMachine):
             shown = hand.showing.get(p, [])
             down = [c for c in planned[p] if c not in shown]
             hands.append((p, " ".join(down[:7 - len(hand.forfeited.get(p, [])) - len(shown)])))
-        played = self.attempt(play.showdown, hands, magic=False, now=0.0)
+        played = self.attempt(showdowns.showdown, hands, magic=False, now=0.0)
         assert played is not None and self.state.hand is None, self.refusal
 
     @precondition(lambda self: self.state.hand is not None)

@@ -15,7 +15,7 @@ import typer
 from typer._click import types  # typer ships its own click
 from typer.core import TyperGroup
 
-from referee.cli.door import guarded, hoist_root_options, not_text, refuse
+from referee.cli.door import guarded, help_word, hoist_root_options, not_text, refuse
 from referee.cli.output import printable
 from referee.errors import BadInput
 
@@ -139,6 +139,8 @@ class RefereeGroup(TyperGroup):
              complete_var: str | None = None, standalone_mode: bool = True,
              windows_expand_args: bool = True, **extra: Any) -> Any:
         _bound_numbers()  # once, when the first command line is parsed: never at import
+        if args is not None:
+            args = help_word(list(args))  # `help hand` is `hand --help`
         more = {"windows_expand_args": windows_expand_args, **extra}
         bad = not_text(args) if args is not None else None
         if bad is not None:

@@ -119,5 +119,7 @@ PANELS: Panels = (
     ("The rulebook", (
         ("rules",
          "Read rulings aloud: by id (R16 E3), found by words (ante), or all ids and titles."),
+        ("card",
+         "The players' reference card: the hands high to low, Duets, betting, the Fool, powers."),
     )),
 )

@@ -22,10 +22,17 @@ from referee.cli import context
 from referee.cli.output import echo, printable
 from referee.errors import DryRunDone, RefereeError
 
+#: The core's refusal of a command on a file that holds no evening
+#: (``referee.evening.state.require_evening``): it knows no file; the refusal names it.
+NO_EVENING = "no evening in this file yet"
+
 
 def refuse(line: str, ruling: str | None = None) -> None:
     """A refusal: its one line on stderr, remembered for `rules last`; under ``--explain``
-    the full text of the ruling behind it follows on stdout."""
+    the full text of the ruling behind it follows on stdout. A file with no evening in it
+    is named (E171)."""
+    if line.startswith(NO_EVENING):
+        line = f"no evening in {printable(str(context.db_path()))} yet" + line[len(NO_EVENING):]
     echo(f"error: {line}", err=True)
     from referee.cli import aloud  # a refusal's: the rulebook, `rules last`
 
@@ -194,6 +201,24 @@ def not_text(args: Sequence[str]) -> str | None:
             return (f"argument {n} ({shown}) holds bytes that are not UTF-8 text; type it "
                     "again as text, or set the terminal to UTF-8 (E94)")
     return None
+
+
+def help_word(args: list[str]) -> list[str]:
+    """``help`` as a command word, as git and pip take it: ``help`` alone is ``--help``,
+    ``help hand rank`` is ``hand rank --help`` (E170). ``args`` have the root options in front
+    (``hoist_root_options``); any other line is returned as it is.
+
+    >>> help_word(["--db", "e.json", "help", "hand"])
+    ['--db', 'e.json', 'hand', '--help']
+    >>> help_word(["bet", "help"])
+    ['bet', 'help']
+    """
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] == "--db" else 1
+    if args[i:i + 1] != ["help"]:
+        return args
+    return [*args[:i], *args[i + 1:], "--help"]
 
 
 def hoist_root_options(argv: list[str]) -> list[str]:

@@ -309,7 +309,8 @@ def test(
         "--rep", help="Side a stakes this Reputation: lost, it is hurt (R37).")] = None,
     item: Annotated[Many, typer.Option("--item", help="Side a's equipment that applies.")] = None,
     aid: Annotated[Many, typer.Option(
-        "--aid", help="Help: a number or HELPER:measure, +3 at most each.")] = None,
+        "--aid", help="Help for side a: a number or HELPER:measure, 0 to +3 each (with or "
+        "without --char).")] = None,
     exp: Annotated[Many, typer.Option("--exp", help="Redeem an Experience card (+1, once).")]
     = None,
     bonus: Annotated[int, typer.Option("--bonus", help="Any other cards, + or -.")] = 0,
@@ -327,15 +328,31 @@ def test(
     vs_trait: Annotated[Many, typer.Option("--vs-trait", help="Side b's Trait.")] = None,
     vs_rep: Annotated[Many, typer.Option("--vs-rep", help="Side b stakes this Reputation.")]
     = None,
+    vs_aid: Annotated[Many, typer.Option(
+        "--vs-aid", help="Help for the opposition, as --aid (not with --static).")] = None,
     cof: Cof = None, a: CardsA = None, b: CardsB = None, gate: Gates = None,
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
-    """A test (R36): typed-in cards or a seeded draw; recorded when a character takes part."""
+    """A test (R36): typed-in cards or a seeded draw; recorded when a character takes part.
+    A pool's base is one of --pool and --measure (F5, E190)."""
     from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     if sum(x is not None for x in (vs, static, vs_char)) > 1:
-
         raise BadInput("give one opposition: --vs N, --static LEVEL or --vs-char NAME")
+    _one_sheet("--char", char, ("--measure", measure), ("--trait", trait), ("--rep", rep),
+               ("--item", item), ("--exp", exp))
+    _one_sheet("--vs-char", vs_char, ("--vs-measure", vs_measure), ("--vs-trait", vs_trait),
+               ("--vs-rep", vs_rep))
+    _one_base("--pool", pool, "--measure", measure)  # side b: --vs is no character's (above)
+    for flag, helps, base, by in (("--aid", aid, pool, char), ("--vs-aid", vs_aid, vs, vs_char)):
+        if helps and base is None and by is None and not (flag == "--vs-aid" and static):
+            raise BadInput(f"{flag} adds to a pool: give {'--pool' if flag == '--aid' else '--vs'}"
+                           f" N or {'--char' if flag == '--aid' else '--vs-char'} NAME; typed-in "
+                           "cards are the whole pool (F5, E190)", ruling="E190")
+    if static is not None and vs_aid:
+        raise BadInput("--vs-aid with --static: a static level is the whole opposition; give "
+                       "it as a number with the help counted in, --static 6 (F28, E190)",
+                       ruling="E190")
     spec_a = fate.PoolSpec(char=char, base=pool, measure=measure, traits=tup(trait),
                            reps=tup(rep), items=tup(item), aid=tup(aid), exps=tup(exp), bonus=bonus,
                            physical=physical)
@@ -346,11 +363,31 @@ def test(
         else:
             spec_b = fate.PoolSpec(char=vs_char, base=vs, base_label="opposition",
                                    measure=vs_measure, traits=tup(vs_trait), reps=tup(vs_rep),
-                                   physical=physical)
+                                   aid=tup(vs_aid), physical=physical)
         return fate.run_test(state, spec_a, spec_b, typed=typed(cof, a, b, gate), seed=seed,
                              deck=deck_)
 
     run(call, write=char is not None or vs_char is not None, as_json=as_json)
+
+
+def _one_sheet(flag: str, name: str | None, *given: tuple[str, object]) -> None:
+    """A character's values without the character are refused in one line, never dropped
+    (E190)."""
+    stray = [option for option, value in given if value]
+    if name is None and stray:
+        one = len(stray) == 1
+        raise BadInput(f"{' and '.join(stray)} {'needs' if one else 'need'} a character: give "
+                       f"{flag} NAME, or count {'it' if one else 'them'} in the pool (F5, E190)",
+                       ruling="E190")
+
+
+def _one_base(number_flag: str, number: int | None, measure_flag: str,
+              measure: str | None) -> None:
+    """A pool's base is a number or a Measure, never both added (F5, E190)."""
+    if number is not None and measure is not None:
+        raise BadInput(f"give one base for the pool: {number_flag} {number} or {measure_flag} "
+                       f"{measure}, not both; count a Trait or help apart (--trait, --aid, "
+                       "--bonus) (F5, E190)", ruling="E190")
 
 
 @app.command()

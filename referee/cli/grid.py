@@ -50,6 +50,21 @@ class Grid:
     def add_row(self, *cells: str, style: str | None = None, end_section: bool = False) -> None:
         self.rows.append((list(cells), style, end_section))
 
+    def natural_width(self) -> int:
+        """How wide the table is with nothing cut or wrapped (its title aside), as rich lays
+        it out: each column as wide as its widest cell, one space between columns, one at
+        each edge."""
+        head = [plain(c.header) for c in self.columns]
+        body = [[plain(cell) for cell in cells] for cells, _, _ in self.rows]
+        widths = []
+        for i, c in enumerate(self.columns):
+            natural = max(_cells(text) for text in [head[i], *(r[i] for r in body if i < len(r))])
+            if c.max_width is not None:
+                natural = min(natural, c.max_width)
+            widths.append(max(natural, c.min_width or 0, 1 if i == len(self.columns) - 1 else 0))
+        last = len(widths) - 1
+        return sum(widths) + last + last + 2  # as ``plain_lines`` lays them out
+
     def show(self) -> None:
         """Print the table: plain lines off a terminal when they are rich's own, else rich."""
         if not context.current().has_console and not sys.stdout.isatty():
@@ -147,6 +162,18 @@ def _narrow(text: str) -> bool:
     return text.isascii() and text.isprintable() or all(
         ch.isprintable() and unicodedata.east_asian_width(ch) in ("Na", "N", "H", "A")
         and not unicodedata.combining(ch) for ch in text)
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes on a terminal: a wide character two, a combining one none.
+
+    >>> _cells("blue"), _cells("\u7d05"), _cells("e\u0301")
+    (4, 2, 1)
+    """
+    if text.isascii():
+        return len(text)
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
 
 
 _WORD = re.compile(r"\s*\S+\s*")

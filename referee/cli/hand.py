@@ -112,9 +112,10 @@ def fix(
 @app.command("showdown", rich_help_panel="At the table")
 def showdown(
     hands: Annotated[
-        list[str], typer.Argument(help='"NAME: DOWN CARDS" for every stakeholder still in (the '
-                                  'console adds the up cards; all seven are accepted too).')
-    ],
+        list[str] | None,
+        typer.Argument(help='"NAME: CARDS" for every hand still in with cards nobody has seen '
+                       '(the console adds the ones it knows, R44; all seven are accepted too).')
+    ] = None,
     magic: Annotated[bool, typer.Option("--magic", help="Hands changed by magic (R8).")] = False,
     keep: Annotated[
         list[str] | None,
@@ -125,15 +126,18 @@ def showdown(
 ) -> None:
     """Rank every hand still in and award the main pot and each side pot (R7, R11, R15).
 
-    Give each stakeholder's down cards; the console adds the up cards it holds (E26).
+    Give each stakeholder's down cards nobody has seen; the console adds the cards it knows:
+    up cards, hooded ones, cards a power named as theirs (E26, R44).
     """
-    from referee.evening import play  # the rulings of this group play no hand (~11 ms)
+    from referee.evening import play  # as above: no hand in the rulings
+    from referee.evening import showdown as showdowns
 
-    named = _named(hands, "showdown")
+    hands = hands or []
+    named = _named(hands, "showdown") if hands else []
 
     def build(s: State) -> list[EveningEvent]:
-        given = named or play.by_names(s, " ".join(hands).split())
-        return play.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
+        given = named or (play.by_names(s, " ".join(hands).split()) if hands else [])
+        return showdowns.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
 
     before, after, events = run(build)
     report_change(before, after, events, as_json)

@@ -28,7 +28,7 @@ from referee.cli import runner
 from referee.cli.boundary import RefereeGroup, hoist_root_options
 from referee.cli.contents import PANELS, Panels
 from referee.cli.context import Sealed
-from referee.cli.door import start
+from referee.cli.door import help_word, start
 from referee.cli.toc import table_of_contents
 from referee.errors import BadInput
 
@@ -120,6 +120,7 @@ TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("wager", ("wager",)),
     ("fate", ("fate",)),
     ("rules", ("rules",)),
+    ("card", ("card",)),  # E174
     ("ceremony", ("end", "ceremony")),  # R40
     ("season", ("next", "season")),  # R41-R43
 )
@@ -352,7 +353,7 @@ def run() -> None:
         from referee.cli import station  # a line for a station only
 
         sys.exit(station.remote(url, token, argv))
-    args = _hoist_root_options(argv)
+    args = help_word(_hoist_root_options(argv))
     if args in ([], ["--help"], ["-h"]) and not os.environ.get("_REFEREE_COMPLETE"):
         typer.echo(table_of_contents())
         return

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli import render_souls
+from referee.cli import context, render_souls
 from referee.cli.bodies import read_state, report_change, run
 from referee.cli.options import Json
 from referee.cli.output import emit_json
@@ -78,7 +78,8 @@ def power_use(
     as_json: Json = False,
 ) -> None:
     """NAME uses POWER at its moment, paying its Charges; the console applies its effect
-    (R26, S11). POWER is its name, a word of it, or its card (E55)."""
+    and says it in one line (R26, S11). POWER is its name, a word of it, or its card (E55);
+    `referee --explain power use ...` reads the power's text too."""
     extra: JSONObject = {}
 
     def build(s: State) -> list[EveningEvent]:
@@ -92,7 +93,9 @@ def power_use(
 
     before, after, events = run(build, extra)
     report_change(before, after, events, as_json)
-    if not as_json:  # the power's words, for the GM to read to the player
+    # One line at the table: the use and what it did. The power's words were read when it was
+    # granted (`power access`); `--explain` reads them again, as `power show` does.
+    if not as_json and context.current().explain:
         used = next(e for e in events if e["kind"] == "power_used")
         render_souls.power_text(powers.find_power(after, used["power"]), indent="  ")
 

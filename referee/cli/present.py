@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import shlex
+import shutil
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -178,8 +181,22 @@ def demo(
     run_lines(lines, target, echo=not quiet)
     context.current().db = target
     report(html=html, reveal=True, as_json=False)
-    say(f"The demo evening stays in {lit(target)}: try `referee --db {lit(target)} log` or "
-        f"`referee --db {lit(target)} shell`.")
+    me = lit(console_name())
+    say(f"The demo evening stays in {lit(target)}: try `{me} --db {lit(target)} log` or "
+        f"`{me} --db {lit(target)} shell`.")
+
+
+def console_name() -> str:
+    """How to type this console again (E175): `referee` when that name on the PATH is the
+    console running now, else the path it was started by, as typed (`.venv/bin/referee`
+    before the venv is activated), so that a hint can be typed as it is printed."""
+    started = sys.argv[0] if sys.argv else ""
+    if os.path.basename(started) != "referee":
+        return "referee"  # `python -m referee`, or a caller of the app itself
+    found = shutil.which("referee")
+    if found is not None and os.path.realpath(found) == os.path.realpath(started):
+        return "referee"
+    return started
 
 
 def _refuse_unless_demo(target: Path) -> None:
@@ -267,8 +284,9 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
     words = ["season", *(["--html", str(html)] if html else []), *(["--force"] if force else [])]
     if runner.execute(words, db=second) != 0:
         raise RefereeError(f"the demo season could not be printed: {' '.join(words)}")
-    say(f"Try `referee --db {lit(second)} verify` (it checks the link to the first evening) or "
-        f"`referee season {lit(first.parent)}`.")
+    me = lit(console_name())
+    say(f"Try `{me} --db {lit(second)} verify` (it checks the link to the first evening) or "
+        f"`{me} season {lit(first.parent)}`.")
 
 
 def register(app: typer.Typer) -> None:

@@ -17,7 +17,7 @@ from referee.rules.cards import parse_cards, to_roman
 
 if TYPE_CHECKING:
     from referee.evening.state import State
-    from referee.evening.views import HandView
+    from referee.evening.views import HandView, Status
     from referee.serve.players import CardShown
     from referee.storage.store import Command
     from referee.storage.tables import Undone
@@ -43,6 +43,22 @@ def holding_text(holding: dict[str, int]) -> str:
     return ", ".join(parts) if parts else "-"
 
 
+def column_head(colour: str, colours: list[str]) -> str:
+    """A colour's head in a narrow status table: a word of four letters whole, a longer one
+    cut to three letters, or more where that would read as another colour of the table.
+
+    >>> [column_head(c, ["green", "grey", "blue", "purple"]) for c in ["green", "grey", "blue",
+    ...                                                                 "purple"]]
+    ['gree', 'grey', 'blue', 'pur']
+    """
+    if len(colour) <= 4:
+        return colour
+    cut = 3
+    while cut < len(colour) and any(c != colour and c[:cut] == colour[:cut] for c in colours):
+        cut += 1
+    return colour[:cut]
+
+
 def evening_opened(state: State, path: Path) -> None:
     say(f"[bold]The evening is open[/] ({lit(path)}). The Fool: [bold]{lit(state.fool)}[/]. "
         "Seats from the Fool's left (R9):")
@@ -58,25 +74,48 @@ def status(state: State, now: float | None = None) -> None:
     from referee.evening import views  # not at the top: `log --last N` does without (E160)
 
     data = views.status(state, now)
+    # E172: the whole table while it fits the screen; narrower, first the turn's mark is cut
+    # to `<`, then the side's dollars go, and only then are the colours (the widest columns)
+    # cut to three letters.
+    limit = console_width()
+    for short, side, brief in ((False, True, False), (False, True, True), (False, False, True),
+                               (True, False, True)):
+        table = _status_grid(state, data, short, side, brief)
+        if table.natural_width() <= limit:
+            break
+    table.show()
+    hand = data["hand"]
+    if hand:
+        _hand_table(hand, state.hand.hooded if state.hand else {})
+        say(_hand_line(state, hand))
+    if data["over"]:
+        say(f"[bold]The game is over (R18):[/] {lit(data['winner'] or 'nobody')} is the last "
+            "stakeholder holding chips.")
+    elif data["open_phase_due"]:
+        say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
+
+
+def _status_grid(state: State, data: Status, short: bool, side: bool, brief: bool) -> Grid:
+    """The status table: the colours ``short`` (three letters) or whole, the side's dollars
+    with ``side``, the mark of the player to act ``brief`` (`<`) or in words."""
     colours = [s.colour for s in state.seats]
     table = Grid(title=_title(data["phase"], data["open_pending"], data["hands_played"],
                               data["clock"]))
     table.add_column("Seat", no_wrap=True, max_width=15)
     table.add_column("Arc", no_wrap=True, min_width=3)
-    narrow = len(colours) > 4 and console_width() < 110
-    for colour in colours:  # six colours at 80 columns: three letters each
-        table.add_column(lit(colour[:3] if narrow else colour), justify="right", min_width=3,
-                         no_wrap=True)
+    for colour in colours:  # short heads, each its own (grey whole, gree beside it)
+        table.add_column(lit(column_head(colour, colours) if short else colour),
+                         justify="right", min_width=3, no_wrap=True)
     table.add_column("Chips", justify="right", min_width=5, no_wrap=True)
-    if not narrow:  # the side's dollars: dropped on a narrow screen with many colours
+    if side:
         table.add_column("Side", justify="right", min_width=5, no_wrap=True)
     table.add_column("Ch", justify="right", min_width=2)
     table.add_column("", no_wrap=True)
     hand = data["hand"]
 
-    def cells(label: str, arc: str, chips: list[str], count: str, side: str, charges: str,
+    def cells(label: str, arc: str, chips: list[str], count: str, dollars: str, charges: str,
               note: str) -> list[str]:
-        return [label, arc, *chips, count, *([] if narrow else [side]), charges, note]
+        return [label, arc, *chips, count, *([dollars] if side else []), charges, note]
 
     for i, seat in enumerate(state.seats, 1):
         row = _chip_row(state, seat.name, colours)
@@ -94,7 +133,7 @@ def status(state: State, now: float | None = None) -> None:
         elif hand and seat.name in hand["all_in"]:
             note.append("all-in")
         if hand and hand["to_act"] == seat.name:
-            note.append("[bold reverse]< to act[/]")
+            note.append("[bold reverse]<[/]" if brief else "[bold reverse]< to act[/]")
         table.add_row(*cells(f"{i} {lit(seat.name)}", to_roman(seat.arcanum), row,
                              str(state.stack(seat.name)),
                              short_money(state.side_chips(seat.name)),
@@ -105,7 +144,7 @@ def status(state: State, now: float | None = None) -> None:
                                  str(state.stack(seat.assistant)), "", "", ""), style="dim")
     fool_note = ""
     if hand and hand["to_act"] == state.fool:
-        fool_note = "to act (forced)"
+        fool_note = "< (forced)" if brief else "to act (forced)"
     table.add_row(*cells(f"  {lit(state.fool)} (Fool)", "0", _chip_row(state, state.fool, colours),
                          str(state.stack(state.fool)), short_money(state.stack(state.fool)),
                          "", fool_note), style="italic")
@@ -113,15 +152,7 @@ def status(state: State, now: float | None = None) -> None:
         table.add_row(*cells("  [bold]pot[/]", "", _chip_row(state, "pot", colours),
                              str(hand["pot"]), short_money(hand["pot"]), "", ""),
                       end_section=True)
-    table.show()
-    if hand:
-        _hand_table(hand, state.hand.hooded if state.hand else {})
-        say(_hand_line(state, hand))
-    if data["over"]:
-        say(f"[bold]The game is over (R18):[/] {lit(data['winner'] or 'nobody')} is the last "
-            "stakeholder holding chips.")
-    elif data["open_phase_due"]:
-        say("[yellow]An hour has passed: the Fool may declare the open phase (R13).[/]")
+    return table
 
 
 def _hand_table(hand: HandView, hooded: dict[str, list[str]]) -> None:
@@ -169,9 +200,15 @@ def _hand_line(state: State, hand: HandView) -> str:
     if hand["phase"] == "limit":
         head += f", raises {hand['raises']}/3"
     if hand["betting_over"]:
-        return head + (". [bold]Betting is over:[/] record the showdown with "
-                       "`referee hand showdown \"NAME: DOWN CARDS\" ...` (every stakeholder "
-                       f"still in: {lit(', '.join(p for p in hand['in'] if p != state.fool))}).")
+        asked = [(p, n) for p, n in hand["to_give"].items() if n]
+        if not asked:
+            return head + (". [bold]Betting is over:[/] every card still in is known: record "
+                           "the showdown with `referee hand showdown`.")
+        counts = ", ".join(f"{lit(p)} {n}" + (" still to come, all up" if p == state.fool
+                                              else "") for p, n in asked)
+        return head + (". [bold]Betting is over:[/] record the showdown with the cards nobody "
+                       f"has seen ({counts}; the console adds the ones it knows, R44): "
+                       f"`referee hand showdown \"{lit(asked[0][0])}: CARDS\" ...`.")
     if hand["to_act"] is None and hand["missing_up"]:
         missing = ", ".join(
             f"{lit(p)} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"
@@ -340,9 +377,15 @@ def log(commands: list[Command], undone: list[Undone],
                       Text("\n".join(printable(ln) for ln in _lines(c, notes or {}))),
                       str(len(c.events)))
     console().print(table)
+    undone = still_undone(undone)
     if undone:
         say(f"{plural(len(undone), 'command')} undone and kept: "
             + lit("; ".join(u["text"] for u in undone[-5:])))
+
+
+def still_undone(undone: list[Undone]) -> list[Undone]:
+    """The commands undone and not brought back: a redone one is in the log again (E13)."""
+    return [u for u in undone if "redone_at" not in u]
 
 
 def _lines(c: Command, notes: dict[int, str] | None = None) -> list[str]:
@@ -364,6 +407,7 @@ def _plain_log(commands: list[Command], undone: list[Undone],
         out.append(f"{c.cmd:>5} {datetime.fromtimestamp(c.time).strftime('%H:%M:%S')} "
                    f"{c.stream:<7} {len(c.events):>3}  {lines[0]}")
         out += [f"{'':>24}{ln}" for ln in lines[1:]]
+    undone = still_undone(undone)
     if undone:
         out.append(f"{plural(len(undone), 'command')} undone and kept: "
                    + printable("; ".join(u["text"] for u in undone[-5:])))

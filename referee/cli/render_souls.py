@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.cli.context import console
 from referee.cli.output import lit, lit_values, printable, say
+from referee.evening.powers.announce import depletion as depletion_announced
 from referee.names import plural
 from referee.rules.cards import arcanum_label, parse_card
 
@@ -89,6 +90,7 @@ def announce(event: Mapping[str, Any]) -> None:
     elif kind == "power_accessed":  # `power use ... --access CARD`: one act (R38)
         say(f"{event['name']} slides {event['card']} face down to the Fool for its "
             f"{event['orientation']} power (R26, R38).")
+        depletion(event["card"], granted=event["granted"], depleted=event["depleted"])
     else:
         say(lit(f"{kind}: {raw}"))
 
@@ -193,10 +195,18 @@ def access(event: Mapping[str, Any], spec: Mapping[str, Any]) -> None:
     else:
         say(f"The {event['orientation']} power of {card.long} is already out: nothing granted.")
     say(f"{card.long} is out of {name}'s hand for this hand (R26).")
-    if event["depleted"] and event["granted"]:
-        say(f"[bold]The Fool announces: {card.name} is depleted.[/]")
-    elif event["depleted"]:
-        say(f"{card.name} is depleted: both its powers are out (R26).")
+    depletion(event["card"], granted=event["granted"], depleted=event["depleted"])
+
+
+def depletion(card: str, *, granted: bool, depleted: bool) -> None:
+    """R26: the Fool announces a card depleted when an access takes its second power, on
+    every path that records an access (``power access``, ``power use --access``); an access
+    of a card already depleted says so, unannounced (``powers.announce``)."""
+    line = depletion_announced(card, granted=granted, depleted=depleted)
+    if line is not None:
+        say(f"[bold]{line}.[/]")
+    elif depleted:
+        say(f"{parse_card(card).name} is depleted: both its powers are out (R26).")
 
 
 def power_table(rows: list[PowerListed], depleted: list[str] | None) -> None:

@@ -42,6 +42,7 @@ class Vocabulary:
         self.people: list[str] = []
         self.players: list[str] = []  # at the table: the hand's, else every seat and the Fool
         self.souls: list[str] = []
+        self.held: dict[str, list[str]] = {}  # each person's side's souls (R23: studied)
         self.colours: list[str] = []
         self.line = ""  # whose turn, for the toolbar
         self.to_act: str | None = None  # offered first after `bet `, `call ` ...
@@ -58,12 +59,19 @@ class Vocabulary:
             state = players.load_state(self.path)
         except RefereeError:
             self.people, self.players, self.souls, self.colours = [], [], [], []
+            self.held = {}
             self.line = "no evening yet: `new --fool NAME --seat ...`"
             return self
         self.people = list(state.people)
         self.players = list(state.hand.live if state.hand is not None
                             else [*state.stakeholders, state.fool])
         self.souls = [s.key for s in state.souls if s.destroyed is None]
+        self.held = {}
+        for seat in state.seats:
+            side = {seat.name, seat.assistant}
+            souls = [s.key for s in state.souls if s.destroyed is None and s.holder in side]
+            for person in side - {None}:
+                self.held[str(person)] = souls
         self.colours = state.colours()
         hand = players.frame(state)["hand"]
         self.to_act = hand["to_act"] if hand else None
@@ -149,6 +157,17 @@ def _find_option(cmd: Any, word: str) -> Any:
     return None
 
 
+def _studied(vocab: Vocabulary, words: list[str]) -> list[str] | None:
+    """After `soul study NAME`: the souls NAME's side holds, the only ones NAME may study
+    (R23, E173); None elsewhere, or when NAME is no one's (then every soul is offered)."""
+    if words[:2] != ["soul", "study"] or len(words) != 3:
+        return None
+    typed = words[2].lower()
+    named = [p for p in vocab.held if p.lower() == typed] or \
+        [p for p in vocab.held if p.lower().startswith(typed)]
+    return vocab.held[named[0]] if len(named) == 1 else None
+
+
 def _quoted(text: str) -> str:
     return f'"{text}"' if any(c in text for c in " '\"") else text
 
@@ -230,7 +249,8 @@ class ShellCompleter:
                 people = [vocab.to_act, *[p for p in people if p != vocab.to_act]]
             yield from _prefixed(people, typed, raw)
         elif kind == "soul":
-            for soul in vocab.souls:
+            studied = _studied(vocab, line.words)
+            for soul in vocab.souls if studied is None else studied:
                 if _matches(soul, typed):
                     yield _quoted(soul), raw, "soul"
         elif kind == "chips":

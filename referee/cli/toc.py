@@ -57,7 +57,9 @@ def table_of_contents(shell: bool = False) -> str:
     out = (["Type a command as after `referee` (Tab completes it).", ""] if shell else
            ["Usage: referee [--db PATH] [--debug] [--explain] [--dry-run] COMMAND [ARGS]...",
             "", "  Referee console for a live Fool's Errand evening and its side tables."])
-    out += ["  Every command has --help; every command that reads has --json.", ""]
+    out += ["  Every command has --help; every command that reads has --json." if shell else
+            "  Every command has --help (`referee help COMMAND` too); every command that\n"
+            "  reads has --json.", ""]
     for panel, items in panels:
         out += [f"{panel}:", *rows(items, commands), ""]
     if shell:

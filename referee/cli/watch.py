@@ -199,13 +199,17 @@ def _render_frame(view: Frame | NoFrame, width: int, *, compact: bool) -> Render
         parts.insert(1, parts.pop())  # the turn line first, then the pot
         if hand.get("opener_note") and to_act:  # R15: why the high hand does not open
             parts.insert(2, Text(printable(hand["opener_note"]), style="bold"))
-    elif not view["over"]:
+    elif not view["ended"]:  # R18 or the Fool's word (R40): no hand comes any more
         parts.append(Text("Between hands.", style="bold"))
     parts.append(table)
     if view["over"]:
         parts.append(Text(f"The game is over (R18): {printable(view['winner'] or 'nobody')} "
                           "is the last "
                           "stakeholder holding chips.", style="bold"))
+    elif view["ended"]:
+        closed = view["ceremony"] is not None and view["ceremony"]["stage"] == "closed"
+        parts.append(Text("The evening has ended (R40): the Fool declared it; the ceremony "
+                          + ("is closed." if closed else "is under way."), style="bold"))
     for text in view.get("in_force", []):  # S17: "Cy must call or fold: Cowed"
         parts.append(Text.assemble(("In force: ", "bold"), printable(text)))
     depleted = printable(", ".join(view["depleted"]) or "none")

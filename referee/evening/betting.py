@@ -11,18 +11,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening.events import Action, Showdown
+from referee.evening.known import showdown_line
+from referee.evening.pots import uncontested
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, Round, State
 from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
-from referee.rules.pots import build_pots, check_named_chips, pick_chips, pot_name, split_pot
-
-if TYPE_CHECKING:
-    from referee.rules.pots import Layering
+from referee.rules.pots import check_named_chips, pick_chips
 
 LIMIT_RAISES = 3  # R12
 
@@ -59,8 +57,8 @@ class Table:
         r = hand.round
         due = owed(state, hand, name)
         if name == state.fool:  # R15: his move is forced, the console plays it
-            return Options(name, due, ("call",) if due else (("bet",) if r.actions == 0
-                                                             else ("check",)))
+            return Options(name, due, ("call",) if due else (
+                ("bet",) if self.fool_must_bet() else ("check",)))
         if due == 0:
             return Options(name, due, ("check", "bet") if r.bet == 0 else (
                 ("check", "raise") if may_raise(hand) else ("check",)))
@@ -101,16 +99,29 @@ class Table:
             return None if missing_up_cards(self.state, hand) else self.opener()
         return next_after(hand, self.able, hand.round.last)
 
+    def fool_must_bet(self) -> bool:
+        """R15, R45: nothing is bet this round, the Fool holds chips and shows the high hand
+        among those who can bet (ties go to the stakeholder nearer his left, H5). Whoever
+        opened: a power that moved the opener (S20) moved nothing else, so his duty to bet
+        stands when his turn comes after the others checked."""
+        state, hand = self.state, self.hand
+        if hand.round.bet or not state.stack(state.fool):
+            return False
+        if hand.round.actions == 0:  # his turn to open: the high hand is why (R9)
+            return True
+        able = who_can_bet(state, hand, constraints.suspended_players(hand))
+        return first_in(state, hand, able) == state.fool
+
     def forced(self) -> Play:
         """The Fool's forced play, his turn come (R15): while he holds chips he calls every bet
-        and raise; he bets one chip (the least he can, E4) when he opens with the high hand
-        showing; owing nothing and not opening, he checks."""
+        and raise; he bets one chip (the least he can, E4) when nothing is bet and he shows the
+        high hand, whoever opened (R45); owing nothing otherwise, he checks."""
         state, hand = self.state, self.hand
         due = owed(state, hand, state.fool)
         if due:
             n, action, why = (min(due, state.stack(state.fool)), "call",
                               "the Fool must call while he has chips")
-        elif hand.round.actions == 0:
+        elif self.fool_must_bet():
             n, action, why = 1, "bet", "the Fool shows the high hand and must bet"
         else:
             n, action, why = 0, "check", "nothing to call"
@@ -256,8 +267,7 @@ def options(state: State, hand: HandState) -> Options | None:
 def waiting_line(state: State, hand: HandState) -> str:
     """Why nobody may act now, and what comes next."""
     if hand.betting_over:
-        return ("betting in this hand is over; record the showdown with "
-                "`referee hand showdown \"NAME: DOWN CARDS\" ...`")
+        return f"betting in this hand is over; {showdown_line(hand)}"
     missing = missing_up_cards(state, hand)
     first = quoted(missing[0]) if missing else "NAME"
     return (f"round {hand.round.street}'s up cards are not all given "
@@ -574,26 +584,3 @@ def begin_round(state: State, hand: HandState) -> None:
     """A round with fewer than two players able to bet has no betting (R14)."""
     if len(actors(state, hand)) < 2:
         hand.betting_over = True
-
-
-# -- the pots --------------------------------------------------------------------------------
-
-
-def pots(state: State, hand: HandState) -> Layering:
-    """The hand's main pot, side pots and uncalled chips as they stand (R14, R15)."""
-    return build_pots(hand.contrib, hand.live, state.fool, hand.antes)
-
-
-def uncontested(state: State, hand: HandState) -> Showdown:
-    """Every stakeholder has folded: the Fool takes the pot without a showdown, his hand live
-    to the end (R15, E7); uncalled chips go back (R15)."""
-    layering = pots(state, hand)
-    colours = {s.name: s.colour for s in state.seats}
-    return Showdown(
-        kind="showdown", hands={}, best={}, leaders=[], returned=layering.returned,
-        pots=[{"name": pot_name(i), "chips": pot.chips,
-               "eligible": list(pot.eligible), "winners": [state.fool],
-               "shares": split_pot(pot.chips, [state.fool], colours),
-               "why": "every stakeholder folded; the Fool's hand is live to the end (R15)"}
-              for i, pot in enumerate(layering.pots)],
-        magic=False)

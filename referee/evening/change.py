@@ -90,8 +90,11 @@ def rulings(events: list[Event]) -> list[str]:
                 add("R11")
         if kind == "chips_given" and event.get("ruling"):
             add("E24")
-        for ruling in KIND_RULINGS.get(kind, ()):
-            add(ruling)
+        if kind == "hand_started" and event.get("antes"):
+            add("R13")  # the open phase's antes; the up cards (R9) come with `hand show`
+        else:
+            for ruling in KIND_RULINGS.get(kind, ()):
+                add(ruling)
         walk({k: v for k, v in event.items() if k != "kind"})
     return found
 

@@ -167,7 +167,10 @@ def sit(state: State, who: str) -> list[EveningEvent]:
     require_evening(state)
     name = stakeholder(state, who)
     seat = state.seat(name)
-    if seat.resigned or seat.dead:
+    if seat.dead:  # R22, E19: a smashed soul's owner died; resigning is another thing
+        raise IllegalAction(f"{name} is dead (their soul was smashed): the dead never sit "
+                            "again (R22, E19)", ruling="R22")
+    if seat.resigned:
         raise IllegalAction(f"{name} is out of the game; resigned players never rejoin (R17)",
                             ruling="R17")
     if seat.seated:

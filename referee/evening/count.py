@@ -38,12 +38,16 @@ def parse_count(state: State, words: list[str]) -> Counted:
     out: Counted = {}
     current: str | None = None
     example = "e.g. `referee count Ada red:7 blue:3 Cy blue:8 pot:4`"
-    for word in " ".join(words).replace(",", " ").split():
+    said = " ".join(words).replace(",", " ").split()
+    for i, word in enumerate(said):
         name, sep, number = word.partition(":")
         if not sep:
             if name.isdigit() or name.lower() in (c.lower() for c in colours):
+                after = said[i + 1] if i + 1 < len(said) else ""
+                # E142: a colour and its count apart (`grey 1`) are named as the one word
+                one = f"{name}:{after}" if not name.isdigit() and after.isdigit() else "blue:10"
                 raise BadInput(f"{word!r} alone counts nothing: write a colour and its count "
-                               f"as one word, `blue:10`, {example} (E142)", ruling="E142")
+                               f"as one word, `{one}`, {example} (E142)", ruling="E142")
             _counted(out, current)
             current = _holder(holders, name, out)
             out[current] = {}

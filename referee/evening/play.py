@@ -11,17 +11,15 @@ from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting
-from referee.evening.events import Action, BestHand, CardsFixed, EveningEvent, Showdown, ShowdownPot
+from referee.evening.events import Action, CardsFixed, EveningEvent
 from referee.evening.folds import fold_on, replay
 from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, copy, require_evening
-from referee.names import match_name, plural
-from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
-from referee.rules.pots import pick_chips, pot_name
+from referee.rules.cards import Card, parse_cards
+from referee.rules.pots import pick_chips
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
-    from referee.rules.hands import Hand
 
 HOUR = 3600.0
 
@@ -361,145 +359,3 @@ def act(state: State, request: betting.Request | None) -> list[EveningEvent]:
         events.append(made)
         state = fold_on(state, [made])
     return events
-
-
-# -- the showdown -------------------------------------------------------------------------------
-
-
-def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | None, *,
-                magic: bool) -> list[Card]:
-    """A player's whole hand at the showdown (E26): the down cards given plus the up cards the
-    console holds, or a whole hand given that agrees with the up cards."""
-    up = hand.showing.get(name, [])
-    want = 7 - len(hand.forfeited.get(name, []))
-    if given is None:
-        if len(up) == want:  # E26: the Fool's, or a hand with no down card left
-            return parse_cards(" ".join(up))
-        hint = "the Fool's" if name == state.fool else f"{name}'s"
-        down = want - len(up)
-        which = f"the {down} down card{'s' if down > 1 else ''}" if down > 0 else "the cards"
-        raise BadInput(f"the showdown needs every hand still in: {hint} cards are missing "
-                       f"(showing: {' '.join(up) or 'none'}; give {which} as "
-                       f"\"{name}: CARDS\")")
-    shorts = [c.short for c in given]
-    inside = [u for u in up if u in shorts]
-    if inside and len(inside) < len(up) and not magic:
-        lacking = [u for u in up if u not in shorts]
-        word = "card" if len(inside) == 1 else "cards"
-        raise BadInput(f"{name}'s cards hold the up {word} {' '.join(inside)} but not "
-                       f"{' '.join(lacking)}; give only the down cards, or all {want} cards "
-                       f"(showing: {' '.join(up)})")
-    cards = given if up and len(inside) == len(up) else parse_cards(" ".join(up)) + given
-    if not magic and len(cards) != want:
-        rest = want - len(up)
-        raise BadInput(f"{name} holds {want} cards"
-                       + (" (one went for a power)" if want < 7 else "")
-                       + f", not {len(cards)}: {len(up)} are showing, so give the other "
-                       f"{rest}, or all {want}")
-    if not 1 <= len(cards) <= 7:
-        raise BadInput(f"{name} has {plural(len(cards), 'card')}; a hand is one to seven cards")
-    if not magic:
-        for card, giver in forfeited(hand).items():
-            if card in [c.short for c in cards]:
-                raise BadInput(f"{card} was given to the Fool by {giver} for a power; it is "
-                               f"out of this hand and not in {name}'s (R26)", ruling="R26")
-    return cards
-
-
-def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,
-             now: float, keep: list[str] | None = None) -> list[EveningEvent]:
-    """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
-    hand = need_hand(state)
-    if not hand.betting_over:
-        raise IllegalAction(f"betting is not over, and the showdown comes after the last "
-                            f"betting round: {betting.act_hint(state, hand)}")
-    typed: dict[str, list[Card]] = {}
-    for raw_name, cards_text in hands_text:
-        if raw_name is None:
-            raise BadInput(f"name the hand: \"NAME: CARDS\" (got {cards_text!r})")
-        name = match_name(raw_name, hand.order, "player in this hand")
-        if name in hand.folded:
-            raise IllegalAction(f"{name} folded this hand and has no hand to show")
-        if name in typed:
-            raise BadInput(f"{name}'s hand is given twice")
-        typed[name] = parse_cards(cards_text)
-    given = {name: _hand_cards(state, hand, name, typed.get(name), magic=magic)
-             for name in hand.live}
-    from referee.evening.powers.constraints import counted_hand  # S21, S22: powers in force
-    from referee.rules.hands import check_distinct
-
-    check_distinct(list(given.values()), magic=magic, names=list(given))
-    best = {name: counted_hand(hand, name, cards, magic) for name, cards in given.items()}
-    event = _award(state, given, best, magic=magic)
-    event["time"] = now
-    if keep:
-        event["keep"] = _keeps(state, keep, best)
-    replay(state, [event])
-    return [event]
-
-
-def _keeps(state: State, keep: list[str], best: dict[str, Hand]) -> dict[str, int]:
-    """``--keep NAME:ARCANUM``: which Duet Arcanum a player keeps; the assistant gets the
-    other (R27)."""
-    out: dict[str, int] = {}
-    for item in keep:
-        who, sep, arc = item.partition(":")
-        if not sep:
-            raise BadInput(f"bad --keep {item!r}; write NAME:ARCANUM, e.g. Ada:XX")
-        name = match_name(who, list(best), "player at this showdown")
-        hand = best[name]
-        if hand.category not in ("two_pair_duet", "three_pair") or not hand.duet:
-            raise IllegalAction(f"{name} plays {hand.title.lower()}: no Duet points to share "
-                                "(R27)", ruling="R27")
-        number = parse_arcanum(arc)
-        duet = [c.rank for c in hand.duet]
-        if number not in duet:
-            raise BadInput(f"{name}'s Duet is {' + '.join(to_roman(n) for n in duet)}; keep one "
-                           "of those (R27)")
-        out[name] = number
-    return out
-
-
-def _award(state: State, given: dict[str, list[Card]], best: dict[str, Hand], *,
-           magic: bool) -> Showdown:
-    """The showdown's event: every pot to the best hand among those who may win it (R7, R14,
-    R15, E11). The pot no one contests is the betting's (``betting.uncontested``, R15, E7)."""
-    from referee.rules.hands import explain
-    from referee.rules.pots import split_pot
-
-    hand = state.hand
-    assert hand is not None
-    layering = betting.pots(state, hand)  # R14, R15
-    colours = {s.name: s.colour for s in state.seats}
-    pots: list[ShowdownPot] = []
-    for i, pot in enumerate(layering.pots):
-        contenders = [p for p in pot.eligible if p in best]
-        top = max(best[p] for p in contenders)
-        winners = [p for p in contenders if best[p] == top]
-        losers = [p for p in contenders if p not in winners]
-        shares = split_pot(pot.chips, winners, colours)
-        if losers:
-            runner = max(losers, key=lambda p: best[p])
-            why = explain(best[winners[0]], best[runner])
-        else:
-            why = "uncontested" if len(winners) == 1 else "tied"
-        pots.append({
-            "name": pot_name(i),
-            "chips": pot.chips,
-            "eligible": list(pot.eligible),
-            "winners": winners,
-            "shares": shares,
-            "why": why,
-        })
-    top_all = max(best.values())
-    return Showdown(
-        kind="showdown",
-        hands={p: format_cards(c).split() for p, c in given.items()},
-        best={p: BestHand(category=h.category, cards=[c.short for c in h.cards],
-                          duet=[c.rank for c in h.duet] if h.duet else None)
-              for p, h in best.items()},
-        leaders=[p for p in hand.live if p in best and best[p] == top_all],
-        returned=layering.returned,
-        pots=pots,
-        magic=magic,
-    )

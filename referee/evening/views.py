@@ -6,6 +6,8 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, TypedDict
 
+from referee.evening.known import still_to_give
+from referee.evening.pots import pots as hand_pots
 from referee.evening.state import CHIP_VALUE, POT, HandState, State
 from referee.rules.cards import to_roman
 
@@ -70,7 +72,7 @@ if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of th
         "raises": int, "committed": dict[str, int], "to_act": str | None, "owes": int,
         "moves": list[str], "betting_over": bool, "missing_up": list[str],
         "up_due": dict[str, int], "up_waiting": list[UpWaiting], "suspended": list[str],
-        "opener_note": str | None, "effects": list[str],
+        "opener_note": str | None, "effects": list[str], "to_give": dict[str, int],
     })
 
     class Status(TypedDict):
@@ -132,7 +134,8 @@ def status(state: State, now: float | None = None) -> Status:
         "seats": seats,
         "hand": hand_view(state),
         "hands_played": state.hands_played,
-        "clock": None if state.first_hand_at is None else int(now - state.first_hand_at),
+        "clock": None if state.first_hand_at is None
+        else int(min(now, clock_end(state, now) or now) - state.first_hand_at),  # E80
         "open_phase_due": state.phase == "limit" and state.first_hand_at is not None
         and now - state.first_hand_at >= 3600,
         "charges": dict(state.charges),
@@ -140,6 +143,18 @@ def status(state: State, now: float | None = None) -> Status:
         "over": state.over,
         "winner": state.winner,
     }
+
+
+def clock_end(state: State, now: float | None = None) -> float | None:
+    """When the evening's clock stopped (E80, for `status`, `watch` and the page): once the
+    game is over (R18), at the end of the last hand (at ``now`` when that hand kept no time);
+    when the Fool declared the end (R40), then; None while it runs."""
+    if not state.over and state.ceremony is not None and state.ceremony["ended_at"]:
+        return float(state.ceremony["ended_at"])
+    if not state.over:
+        return None
+    ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)
+    return ended or (time.time() if now is None else now)
 
 
 def hand_view(state: State) -> HandView | None:
@@ -152,7 +167,7 @@ def hand_view(state: State) -> HandView | None:
     from referee.rules.pots import pot_name  # loaded with the betting
 
     opts = betting.options(state, hand)
-    layering = betting.pots(state, hand) if hand.contrib else None
+    layering = hand_pots(state, hand) if hand.contrib else None
     pots: list[PotView] = []
     if layering:
         # Who can still win each pot (E29): those in it, and those still to act, who may call.
@@ -211,6 +226,7 @@ def hand_view(state: State) -> HandView | None:
         "suspended": [p for p in hand.live if constraints.suspended(hand, p)],  # S19
         "opener_note": opener_note(state, hand),  # E88 (R15, R14, S19, S20)
         "effects": [f["text"] for f in _in_force(state)],  # S17: "Cy must call or fold: Cowed"
+        "to_give": still_to_give(hand) if hand.betting_over else {},  # R44
     }
 
 

@@ -294,7 +294,7 @@ def frame(state: State, now: float | None = None) -> Frame:
         "open_pending": data["open_pending"],
         "open_phase_due": data["open_phase_due"],
         "clock": data["clock"],
-        "clock_end": clock_end(state, now),
+        "clock_end": views.clock_end(state, now),  # E80, as `status` stops it
         "hands_played": data["hands_played"],
         "colours": colours,
         "seats": seats,
@@ -339,18 +339,6 @@ def _badges(state: State, in_force: list[InForce]) -> dict[str, list[Badge]]:
         if seat is not None:
             out.setdefault(seat, []).append({"power": str(f["power"]), "text": str(f["text"])})
     return out
-
-
-def clock_end(state: State, now: float | None) -> float | None:
-    """When the evening's clock stopped (E80): once the game is over (R18), at the end of the
-    last hand (at ``now`` when that hand kept no time); when the Fool declared the end (R40),
-    then; None while it runs."""
-    if not state.over and state.ceremony is not None and state.ceremony["ended_at"]:
-        return float(state.ceremony["ended_at"])
-    if not state.over:
-        return None
-    ended = max((float(r.get("time") or 0.0) for r in state.history), default=0.0)
-    return ended or (time.time() if now is None else now)
 
 
 def last_hand(state: State) -> LastHand | None:

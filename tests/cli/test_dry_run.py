@@ -182,3 +182,13 @@ def test_e133_a_dry_run_ends_with_its_command(gm: Any) -> None:
     before = gm.db.read_bytes()
     gm("--dry-run", "rise", "Ada")
     assert gm.db.read_bytes() == before and files.DRY_RUN is False
+
+
+def test_r13_a_hand_start_in_the_open_phase_cites_the_antes(tmp_path: Path) -> None:
+    db = tmp_path / "e.json"
+    _new(db)
+    assert _run(db, ["hand", "start", "--dry-run"])[1].count("Rulings: R9") == 1  # the deal
+    assert _run(db, ["open-phase"])[0] == 0
+    code, out, err = _run(db, ["hand", "start", "--dry-run"])
+    assert code == 0, err
+    assert "Rulings: R13" in out and "R9" not in out  # the antes (R13), no cards shown yet

@@ -140,3 +140,37 @@ def test_e97_parents_made_for_an_evening_stay_with_it(
     assert made == [Path("p", UP, "p2", "deep"), Path("p", UP, "p2"), Path("p")]
     lock.remove_dirs(made)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["n", "ok"]
+
+
+def test_e170_help_is_a_command_word(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    from referee.cli import main
+    from referee.cli.toc import table_of_contents
+
+    for words, same in ((["help", "hand"], ["hand", "--help"]),
+                        (["help", "hand", "rank"], ["hand", "rank", "--help"]),
+                        (["--db", "x.json", "help", "soul", "study"],
+                         ["soul", "study", "--help"])):
+        said = runner.invoke(app, words)
+        assert said.exit_code == 0, said.output
+        assert said.output == runner.invoke(app, same).output
+    monkeypatch.setattr("sys.argv", ["referee", "help"])  # the console script's own path
+    main.run()
+    assert capsys.readouterr().out == table_of_contents() + "\n"
+    assert "`referee help COMMAND`" in table_of_contents()
+    wrong = runner.invoke(app, ["help", "nosuch"])
+    assert wrong.exit_code == 2 and "No such command 'nosuch'" in wrong.output
+
+
+def test_e171_no_evening_names_the_file(gm: GM, tmp_path: Path) -> None:
+    from referee.errors import IllegalAction
+    from referee.evening.state import State, require_evening
+
+    # the core's words, which the refusal completes with the file (referee.cli.door)
+    with pytest.raises(IllegalAction, match="^no evening in this file yet;"):
+        require_evening(State())
+    for line in (("status",), ("bet", "Ada"), ("soul", "list")):
+        said = gm.fails(*line)
+        assert said == (f"error: no evening in {gm.db} yet; start one with `referee new "
+                        "--fool NAME --seat NAME:ARCANUM:COLOUR ...`"), said
+    assert not gm.db.exists()

@@ -404,3 +404,21 @@ def test_watch_at_80_by_24_puts_the_turn_and_the_pots_first_and_goes_compact(gm:
     tall = io.StringIO()
     Console(file=tall, width=80, height=60, color_system=None).print(render_frame(view, 80, 60))
     assert "(assistant)" in tall.getvalue()
+
+
+def test_r9_a_showdown_asks_the_fool_for_no_down_card(gm: GM) -> None:
+    """Betting ends before the Fool's seventh card is given: it is an up card still to
+    come (R9), never "the 1 down card"."""
+    gm("new", "--fool", "Max", *THREE)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: 2C 3C", "Ed: 9S 9P", "Ada: 4C 5C", "Max: 6C 7C 8C 9C")
+    gm("fold", "Ed")
+    gm("fold", "Ada")
+    gm("check", "Cy")
+    gm("hand", "show", "Cy: +4W 5W", "Max: +10C KC")
+    prompt = " ".join(gm("status").output.split())
+    assert "Betting is over" in prompt and "(Cy 3, Max 1 still to come, all up;" in prompt
+    line = gm.fails("hand", "showdown", "Cy: 2W 3W 6W")
+    assert "the Fool's cards are all up, and 1 card of his seven is not shown" in line
+    assert "down card" not in line
+    gm("hand", "showdown", "Cy: 2W 3W 6W", "Max: QC")  # the one card he still lacked

@@ -303,3 +303,26 @@ def test_watch_shows_each_seats_bet_this_round(gm: GM) -> None:
     row = next(ln for ln in gm("watch", "--once").output.splitlines()
                if re.search(r"\bCy III\b", ln))
     assert re.search(rf"\s{stack}\s+1\s", row), row  # Chips, then Bet
+
+
+def test_e80_after_the_end_and_the_ceremony_status_and_watch_stop_the_clock(
+        gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    gm("new", "--fool", "Max", "--seat", "Ada:XVI:red", "--seat", "Cy:III:blue")
+    gm("hand", "start")  # the clock starts with the first hand (R13)
+    gm("hand", "show", "Cy: 2C 3C", "Ada: 4C 5C", "Max: 6C 7C 8C 9C")
+    gm("fold", "Ada")
+    gm("check", "Cy")
+    gm("hand", "show", "Cy: +4W 5W", "Max: +10C KC")
+    gm("hand", "show", "Max: +QC")
+    gm("hand", "showdown", "Cy: 2C 3C 4W 5W 2W 3W 6W", "Max: 6C 7C 8C 9C 10C KC QC")
+    gm("end")
+    gm("ceremony", "close")
+    clock = gm.status()["clock"]
+    later = time.time() + 7200.0
+    monkeypatch.setattr(time, "time", lambda: later)  # two hours on: the clock stood still
+    assert gm.status()["clock"] == clock
+    view = gm.json("watch")
+    assert view["ended"] and view["clock"] == clock
+    out = gm("watch", "--once").output
+    assert "Between hands." not in out
+    assert "The evening has ended (R40)" in out and "ceremony is closed" in out

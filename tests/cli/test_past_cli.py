@@ -148,3 +148,14 @@ def test_e134_a_number_between_commands_is_not_told_the_log_ends(gm: GM) -> None
     assert "no evening command #3" in line and "the nearest before it is #2" in line
     assert "ends at" not in line
     assert "the evening's log ends at command #4" in gm.fails("status", "--at", "9")
+
+
+def test_e13_the_log_footer_counts_only_what_is_still_undone(gm: GM) -> None:
+    gm("new", "--fool", "Max", *SEATS)
+    gm("hand", "start")
+    gm("undo")
+    assert "1 command undone and kept: hand start" in gm("log").output
+    gm("redo")  # brought back: it is in the log again, not undone
+    assert "undone" not in gm("log").output
+    gm("undo")
+    assert "1 command undone and kept: hand start" in gm("log").output

@@ -91,9 +91,15 @@ def test_e56_abundance_copies_only_a_card_the_player_holds(gm: GM) -> None:
     # card of hers, so the use is accepted, for 2 Charges...
     gm("power", "use", "Ada", "Abundance", "--card", "2W", "--as", "9C")
     assert charges(gm)["Ada"] == 1
-    # ... and the showdown of her true hand is refused, naming the card it lacks.
+    # ... and the showdown of her true hand is refused: the console knows all six of her
+    # cards (R44), and 5C is none of them.
     hands = ["Cy: KC KW AP", "Kit: 2S 10W QS", "Ada: 5C 2W"]
     line = gm.fails("hand", "showdown", *hands)
+    assert line == ("error: Ada holds 6 cards (one went for a power): 6 are known (6C 7C 8C 3S "
+                    "up, 2W 9C named by Abundance), so give none, not 1 (5C) (R44)")
+    # Her whole true hand, even ruled --magic, still lacks the card Abundance named (E56).
+    line = gm.fails("hand", "showdown", "Cy: KC KW AP", "Kit: 2S 10W QS",
+                    "Ada: 6C 7C 8C 3S 5C 2W", "--magic")
     assert line == ("error: Abundance named 2W and 9C as Ada's cards, so Ada's showdown hand "
                     "must hold them; it lacks 9C (S22, E56)")
     gm("undo")  # the power was misused: taken back, the Charges with it
@@ -131,10 +137,18 @@ def test_e56_hold_fast_names_cards_the_showdown_must_hold(gm: GM) -> None:
     gm("power", "access", "Ada", "VIII", "upright")
     gm("power", "use", "Ada", "Hold Fast", "--card", "6C", "--card", "5C")
     deal(gm, HOLD)
+    # R44: 5C, held fast face down, is known as Ada's: the GM gives only her unseen card.
     line = gm.fails("hand", "showdown", "Cy: KC KW AP", "Kit: 2S 10W QS", "Ada: 9C 2W")
-    assert line == ("error: Ada held 5C fast (Hold Fast), so Ada's showdown hand must hold "
-                    "5C; it does not (E56)")
-    gm("hand", "showdown", "Cy: KC KW AP", "Kit: 2S 10W QS", "Ada: 5C 2W")
+    assert line == ("error: Ada holds 6 cards (one went for a power): 5 are known (6C 7C 8C 3S "
+                    "up, 5C named by Hold Fast), so give the other 1, not 2 (9C 2W) (R44)")
+    line = gm.fails("hand", "showdown", "Cy: KC KW AP", "Kit: 2S 10W QS",
+                    "Ada: 6C 7C 8C 3S 9C 2W")
+    assert line == ("error: Ada's hand holds 5C (6C 7C 8C 3S up, 5C named by Hold Fast), and "
+                    "the cards given do not; give only the down cards nobody has seen, or all 6 "
+                    "cards (R44)")
+    result = gm.json("hand", "showdown", "Cy: KC KW AP", "Kit: 2S 10W QS", "Ada: 2W")
+    shown = next(e for e in result["events"] if e["kind"] == "showdown")["hands"]
+    assert sorted(shown["Ada"]) == sorted("6C 7C 8C 3S 5C 2W".split())
 
 
 def test_e56_a_down_card_held_fast_is_the_holders_for_the_rest_of_the_hand(gm: GM) -> None:

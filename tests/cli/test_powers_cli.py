@@ -123,6 +123,18 @@ def used(gm: GM, power: str) -> bool:
 # -- reversed powers: the players ---------------------------------------------------------------
 
 
+def test_a_use_is_said_in_one_line_and_explain_reads_the_text(gm: GM) -> None:
+    table(gm)
+    text = grant(gm, "Ed", "Sent on an Errand")["text"]  # read aloud when it was granted
+    out = use(gm, "Ed", "Sent on an Errand", "--target", "Ada")
+    said, turn = [ln for ln in out.splitlines() if ln.strip()]  # the use, then the turn
+    assert said.startswith("Ed uses Sent on an Errand on Ada, paying 2 Charges (R26)")
+    assert turn.startswith("Hand 1, ") and "must fold at once" not in out
+    gm("undo")
+    out = gm("--explain", "power", "use", "Ed", "Sent on an Errand", "--target", "Ada").output
+    assert out.splitlines()[0] == said and text in " ".join(out.split())
+
+
 def test_s11_sent_on_an_errand_folds_the_target_at_once(gm: GM) -> None:
     table(gm)
     grant(gm, "Ed", "Sent on an Errand")
@@ -609,7 +621,10 @@ def test_s22_the_magic_card_must_be_in_the_showdown_hand(gm: GM) -> None:
     finish(gm)
     line = gm.fails("hand", "showdown", "Cy: 2C 5W 6S 7P 3C 9C PC", "Ed: 3S 9P 10C 4W 5S 7S AC",
                     "Ada: 4C 8W AS 6C 8C QC", "Fool: KC KW KS QP QW 10S 2S")
-    assert "S22" in line
+    assert "Ada's hand holds 2W" in line and "named by Royal Decree" in line and "R44" in line
+    line = gm.fails("hand", "showdown", "Cy: 2C 5W 6S 7P 3C 9C PC", "Ed: 3S 9P 10C 4W 5S 7S AC",
+                    "Ada: 4C 8W AS 6C 8C QC", "Fool: KC KW KS QP QW 10S 2S", "--magic")
+    assert "S22" in line and "lacks 2W" in line
 
 
 # -- timing (S11-S15) ---------------------------------------------------------------------------

@@ -278,3 +278,23 @@ def test_r43_the_demo_seasons_standings_by_hand(runner: Any, demo_season: Path) 
     assert [n["previous"] for n in data["evenings"]] == [None, "season-1.json"]
     verify = runner.invoke(app, ["--db", str(second), "verify"])
     assert verify.exit_code == 0 and "whose final digest matches" in verify.output
+
+
+def test_e175_the_demos_hint_names_the_console_as_it_can_be_typed(
+        gm: GM, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as `.venv/bin/referee demo` before the venv is activated, `referee` is no command
+    of the shell: the hint says the path instead, so that it works as typed."""
+    started = tmp_path / "venv" / "bin" / "referee"
+    started.parent.mkdir(parents=True)
+    started.write_text("#!/bin/sh\n", encoding="utf-8")
+    started.chmod(0o755)
+    monkeypatch.setattr("sys.argv", [str(started), "demo"])
+    monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
+    out = " ".join(gm("demo", "--quiet").output.split())
+    assert f"try `{started} --db {gm.db} log`" in out, out
+    from referee.cli.present import console_name
+
+    monkeypatch.setenv("PATH", str(started.parent))  # activated: the same console on the PATH
+    assert console_name() == "referee"
+    monkeypatch.setattr("sys.argv", ["python -m referee"])
+    assert console_name() == "referee"

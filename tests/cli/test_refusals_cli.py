@@ -32,19 +32,33 @@ def demo_lines() -> list[str]:
 
 
 def readme_lines(tmp: Path) -> list[str]:
-    """The README's evening: its `referee ...` lines, continuations joined, comments cut."""
+    """The README's evening: its `referee new`, then every `referee ...` line of its hand walked
+    round by round, continuations joined, comments cut; its page written under ``tmp``."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = text.split("## An evening", 1)[1].split("```bash", 1)[1].split("```", 1)[0]
+    before = text.split("## Before the evening", 1)[1].split("\n## ", 1)[0]
+    hand = text.split("## One hand, round by round", 1)[1].split("\n## ", 1)[0]
+    lines = [next(ln for ln in _walk(before) if ln.startswith("new ")), *_walk(hand)]
+    return [ln.replace("friday.html", str(tmp / "friday.html")) for ln in lines]
+
+
+def _walk(section: str) -> list[str]:
+    return [ln for block in re.findall(r"```bash\n(.*?)```", section, re.S)
+            for ln in _lines(block)]
+
+
+def _lines(block: str) -> list[str]:
+    """A shell block's `referee` lines without `referee`: continuations joined, comments cut."""
     lines, current = [], ""
     for raw in block.splitlines():
         line = raw.split("  #", 1)[0].rstrip()
+        if line.lstrip().startswith("#"):
+            continue
         current += " " + line.strip() if current else line.strip()
         if current.endswith("\\"):
             current = current[:-1].rstrip()
             continue
         if current.startswith("referee "):
-            lines.append(current[len("referee "):].replace("friday.html",
-                                                           str(tmp / "friday.html")))
+            lines.append(current[len("referee "):])
         current = ""
     return lines
 
@@ -139,6 +153,7 @@ def test_e58_the_readme_evening_replays_and_its_refusals_suggest_what_works(
         runner: CliRunner, tmp_path: Path) -> None:
     lines = readme_lines(tmp_path)
     assert lines[0].startswith("new --fool Max") and any("showdown" in ln for ln in lines)
+    assert any(ln.startswith("power use") for ln in lines) and "open-phase" in lines
     replay = Replay(runner, tmp_path)
     replay.replay(lines)
     assert (tmp_path / "friday.html").exists()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.cli import tables
 from tests.cli.conftest import GM
 
@@ -61,3 +63,58 @@ def test_s19_a_suspended_player_is_suspended_not_all_in(gm: GM) -> None:
     data = gm.status()["hand"]
     assert data["suspended"] == ["Cy"]
     assert next(p for p in data["players"] if p["name"] == "Cy")["suspended"] is True
+
+
+def test_a_narrow_status_table_writes_grey_whole_and_apart_from_green(
+        gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "66")  # six colours at 66 columns: the short heads
+    out = gm("new", "--fool", "Max", "--seat", "Ada:XVI:grey", "--seat", "Cy:III:blue",
+             "--seat", "Bo:II:green", "--seat", "Di:V:red", "--seat", "Ed:VI:purple",
+             "--seat", "Fa:VII:orange").output
+    head = next(ln for ln in out.splitlines() if ln.strip().startswith("Seat"))
+    assert head.split()[2:8] == ["gree", "blue", "red", "pur", "ora", "grey"], head
+
+
+FIVE = ("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II",
+        "--seat", "Ed:VII:green:Flo:XVII", "--seat", "Gus:V:purple", "--seat", "Ivy:X:yellow:Jo:I")
+
+
+def _head(out: str) -> list[str]:
+    """The status table's head: its words, from `Seat` on."""
+    line = next(ln for ln in out.splitlines() if ln.lstrip().startswith("Seat"))
+    return line.split()
+
+
+@pytest.mark.parametrize("mid_hand", [False, True])
+@pytest.mark.parametrize("columns", [80, 90, 105])
+def test_e172_status_keeps_whole_colours_and_dollars_down_to_80_columns(
+        gm: GM, monkeypatch: pytest.MonkeyPatch, columns: int, mid_hand: bool) -> None:
+    gm(*FIVE)
+    gm("hand", "start")
+    if mid_hand:  # a player to act: the widest row has the turn's mark
+        gm("hand", "show", "Cy: KC KW", "Gus: 2S 3S", "Ed: 4C 5C", "Ivy: 6P 7P", "Ada: 8S 9S",
+           "Max: 2C 3C 4S 6S")
+        gm("bet")
+    monkeypatch.setenv("COLUMNS", str(columns))
+    out = gm("status").output
+    if mid_hand:
+        mark = next(ln for ln in out.splitlines() if ln.lstrip().startswith("2 Gus"))
+        assert mark.rstrip().endswith("< to act" if columns > 80 else "<"), out
+    assert _head(out) == ["Seat", "Arc", "blue", "purple", "green", "yellow", "red", "Chips",
+                          "Side", "Ch"], out
+    assert "$1.0M" in out
+    assert max(len(ln.rstrip()) for ln in out.splitlines()[:20]) <= columns
+
+
+def test_e172_narrower_the_dollars_go_first_and_the_colours_are_cut_last(
+        gm: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    gm(*FIVE)
+    widths = {}
+    for columns in range(80, 55, -1):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        widths[columns] = _head(gm("status").output)
+    kinds = [("Side" in head, "purple" in head) for head in widths.values()]
+    # whole colours and dollars, then whole colours alone, then three letters: never back
+    assert kinds == sorted(kinds, reverse=True) and kinds[0] == (True, True)
+    assert (False, True) in kinds and kinds[-1] == (False, False)
+    assert widths[56][2:7] == ["blue", "pur", "gre", "yel", "red"]

@@ -225,6 +225,10 @@ def test_r26_power_use_reads_the_power_used(seated: GM) -> None:
     other = next(n for n in seated.status()["hand"]["in"] if n not in ("Cy", "Max"))
     out = seated("power", "use", "Cy", free["key"], "--target", other).stdout
     assert f"Cy uses {free['name']} on {other}" in out
+    assert free["text"].split(".")[0] not in out  # one line at the table; read at its access
+    seated("undo")
+    out = seated("--explain", "power", "use", "Cy", free["key"], "--target", other).stdout
+    assert f"Cy uses {free['name']} on {other}" in out
     assert f"{free['orientation']}: {free['name']} (0 Charges" in out
     assert " ".join(free["text"].split()) in " ".join(out.split())
 
@@ -280,11 +284,11 @@ def test_docs_cli_md_is_the_reference_the_app_generates() -> None:
         assert f"## `{' '.join(('referee', *path))}`" in written
 
 
-def test_the_readme_example_of_rules_runs_word_for_word(
+def test_the_guides_example_of_rules_runs_word_for_word(
         runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## The rulebook", 1)[1]
+    guide = (ROOT / "docs" / "guide.md").read_text(encoding="utf-8")
+    section = guide.split("## The rulebook", 1)[1]
     block = re.search(r"```console\n(.*?)```", section, re.S)
     assert block is not None
     commands = re.split(r"^\$ ", block.group(1), flags=re.M)[1:]

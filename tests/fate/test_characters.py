@@ -6,11 +6,14 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.rules import fate
 from referee.rules.fate.characters import PoolSpec, budget_left, build_pool, find, measure
 from tests.fate import DATA, fresh
+from tests.profiles import examples
 
 
 def fold(state: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -158,3 +161,28 @@ def test_f15_spent_experience_card(state: dict[str, Any]) -> None:
     fold(state, [{"kind": "exp_spent", "char": "Alice", "exp": "Crimea"}])
     with pytest.raises(IllegalAction, match="already spent"):
         build_pool(state, PoolSpec(char="alice", measure="fiery", exps=("crimea",)))
+
+
+@settings(max_examples=examples(40))
+@given(base=st.integers(0, 20), aid=st.lists(st.integers(-2, 5), max_size=3))
+def test_e163_a_pool_of_a_number_is_aided_as_a_characters_is(base: int, aid: list[int]) -> None:
+    state = fresh()
+    spec = PoolSpec(base=base, aid=tuple(str(n) for n in aid))
+    if all(0 <= n <= DATA.aid_max for n in aid):
+        pool = build_pool(state, spec)
+        assert pool.size == base + sum(aid) and pool.parts[1:] == [("aid", n, None) for n in aid]
+    else:
+        with pytest.raises(BadInput, match=rf"a helper adds 0 to \+{DATA.aid_max} cards"):
+            build_pool(state, spec)
+
+
+def test_e163_one_base_and_no_sheet_without_its_character(state: dict[str, Any]) -> None:
+    with pytest.raises(BadInput, match="give one base for a pool: 2 cards or the Measure"):
+        build_pool(state, PoolSpec(char="alice", base=2, measure="fiery"))
+    for spec in (PoolSpec(measure="fiery"), PoolSpec(base=2, traits=("Swordsman",)),
+                 PoolSpec(base=2, reps=("Loved",)), PoolSpec(base=2, items=("Sabre",)),
+                 PoolSpec(base=2, exps=("Crimea",))):
+        with pytest.raises(BadInput, match=r"come from a character.*\(F5, E190\)"):
+            build_pool(state, spec)
+    with pytest.raises(BadInput, match="aid adds to a pool"):
+        build_pool(state, PoolSpec(aid=("2",)))

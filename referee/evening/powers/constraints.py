@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
+from referee.errors import BadInput
 from referee.evening.powers.effects import HAND, ROUND, TURN
 from referee.evening.state import Effect, HandState, State
 from referee.names import plural
-from referee.rules.cards import Card, parse_cards
+from referee.rules.cards import Card, Suit, parse_card, parse_cards
 from referee.rules.hands import Hand, best_hand
 
 # -- what binds the next actions ---------------------------------------------------------------
@@ -165,8 +166,6 @@ def protected(hand: HandState, owner: str, card: str) -> str | None:
 def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bool]:
     """S21, S22: the cards a showdown hand counts: dead up cards left out, magic cards as
     what they count as. Returns the cards and whether magic changed any."""
-    from referee.errors import BadInput
-
     out = list(cards)
     for card in dead_cards(hand, name):
         if card in out:
@@ -193,9 +192,6 @@ def _holds_what_it_named(name: str, f: Effect, cards: list[str]) -> None:
     """S22, E56: a magic power's cards are in the user's showdown hand: the card it changes,
     and Abundance's card copied or Mingling the Waters' second card (one of the suit it names,
     when only the suit was given)."""
-    from referee.errors import BadInput
-    from referee.rules.cards import Suit, parse_card
-
     named = [f["card"], *f.get("needs", [])]
     missing = [c for c in named if c not in cards]
     suit = f.get("suit")
@@ -217,10 +213,6 @@ def _holds_what_it_named(name: str, f: Effect, cards: list[str]) -> None:
 def counted_hand(hand: HandState, name: str, cards: list[Card], magic: bool) -> Hand:
     """A showdown hand as the powers in force count it: dead cards out, magic applied (S21,
     S22); a card a power discarded is in no hand (unless the showdown is ruled --magic)."""
-    from referee.errors import BadInput
-    from referee.rules.cards import parse_cards
-    from referee.rules.hands import best_hand
-
     shorts = [c.short for c in cards]
     for card, who in discarded(hand).items():
         if card in shorts and not magic:

@@ -502,18 +502,29 @@ def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Po
     """Work out a pool from a ``PoolSpec`` with the R37 penalties applied automatically.
 
     Raises:
-        BadInput: a typed pool below 0, or aid above +3 per helper.
+        BadInput: a typed pool below 0, aid above +3 per helper, or as E190 refuses.
         UnknownName: an unknown character, Measure, Trait, Reputation or item.
         IllegalAction: a Dead character, or staking a Dead Reputation.
     """
     data = data or tables(state)
     if spec.base is not None and spec.base < 0:
         raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
+    if spec.base is not None and spec.measure is not None:  # E190: one base (F5), not two
+        raise BadInput(f"give one base for a pool: {spec.base} cards or the Measure "
+                       f"{spec.measure}, not both (F5, E190)", ruling="E190")
     if spec.char is None:
+        if spec.measure or spec.traits or spec.reps or spec.items or spec.exps:  # E190
+            raise BadInput("a Measure, Traits, Reputations, items and Experiences come from a "
+                           "character: name one, or count them in the pool (F5, E190)",
+                           ruling="E190")
         if spec.base is None:
+            if spec.aid:
+                raise BadInput("aid adds to a pool: give the pool, or a character (F5, E190)",
+                               ruling="E190")
             return Pool(None, known=False)
         pool = Pool(None, parts=[(spec.base_label, spec.base, None)])
         pool.parts += [(label, n, None) for label, n in spec.extras]
+        pool.parts += [(*_aid(state, text, None, data), None) for text in spec.aid]  # E190
         if spec.bonus:
             pool.parts.append(("bonus", spec.bonus, None))
         return pool
@@ -569,7 +580,7 @@ def _penalty(pool: Pool, area: str, st: str, data: FateData) -> None:
         pool.gates.append(area)
 
 
-def _aid(state: State, text: str, helped: str, data: FateData) -> tuple[str, int]:
+def _aid(state: State, text: str, helped: str | None, data: FateData) -> tuple[str, int]:
     """``2`` or ``Bob:fiery``: another's help, +3 at most per helper (seed)."""
     top = data.aid_max
     raw = text.strip()

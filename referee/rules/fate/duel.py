@@ -122,12 +122,13 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     terms = "pistols" if kind == "pistols" else f"swords, to {to}"
     out.lines.append(f"Duel ({terms}): {ca['name']} (a) against {cb['name']} (b); seed "
                      f"{duel['seed']}, {_jokers(dealer)} in the deck (R35).")
+    shown = {side: _weapon_pool(state, duel, side, data) for side in SIDES}
     for side in SIDES:
-        shown = _weapon_pool(state, duel, side, data)
-        out.lines.append(f"  {duel['names'][side]} ({side}): {shown.describe()}"
+        out.lines.append(f"  {duel['names'][side]} ({side}): {shown[side].describe()}"
                          f"{usual_note[side]}")
     out.lines += _prompt(state, duel, data)
-    out.data = {"duel": duel}
+    # F25: each pool's parts as the lines give them (a drink, a wound), not the stored base
+    out.data = {"duel": duel, "pools": {side: shown[side].to_json() for side in SIDES}}
     return out
 
 
@@ -352,6 +353,7 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
                                      why=(pa.describe(), pb.describe()))
         result = resolve(cof, ca, cb)
         out.lines += result_lines(result, pa, pb, (names["a"], names["b"]))
+        out.data["pools"] = {"a": pa.to_json(), "b": pb.to_json()}  # F25, as the lines
         if result.winner != "tie":  # both shots land as they fall (F8, F29)
             apply_damage(state, names["a"], HEALTH, result.b.highest, dealer, out)
             apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)
@@ -371,6 +373,7 @@ def _fire(state: State, duel: Duel, shooters: list[str], dealer: Dealer, out: Ou
         result = resolve(cof, ca, cb)
         labels = {side: names[side], target: "static challenge"}
         out.lines += result_lines(result, pools["a"], pools["b"], (labels["a"], labels["b"]))
+        out.data["pools"] = {s: pools[s].to_json() for s in SIDES}  # F25, as the lines
         hit = result.side(side).highest
         if result.winner == side and hit is not None:
             apply_damage(state, names[target], HEALTH, hit, dealer, out)
@@ -404,6 +407,7 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
     result = resolve(cof, ca, cb)
     out.lines.append(f"Round {duel['phase']}:")
     out.lines += result_lines(result, pa, pb, (names["a"], names["b"]))
+    out.data["pools"] = {"a": pa.to_json(), "b": pb.to_json()}  # F25, as the lines
     if result.winner != "tie":  # each delivers their highest result (F8, F29)
         apply_damage(state, names["a"], HEALTH, result.b.highest, dealer, out)
         apply_damage(state, names["b"], HEALTH, result.a.highest, dealer, out)

@@ -1,0 +1,162 @@
+"""Where a power meets a rule of the table (R15, R26, R44, R45): each case a power's effect
+read by a rule whose code once did not ask it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.cli.conftest import GM
+
+FORTUNE = ["--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV",
+           "--seat", "Cal:V:green:Cat:VI"]
+
+
+def _fortune_reversed_round(gm: GM) -> None:
+    """Hand 2 of the issue's table: Cal holds two Charges, everyone called the Fool's bet in
+    round 1, and Cal moves round 2's opener to the lowest hand with Fortune Reversed."""
+    gm("new", *FORTUNE)
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    for _ in range(3):
+        gm("fold")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: KC KW 8S 9S")
+    for _ in range(3):
+        gm("call")
+    gm("power", "use", "Cal", "fortune reversed", "--access", "X")
+    gm("hand", "show", "Abe: +9C 10W", "Bea: +PC KnW", "Cal: +2S 4S", "Fay: +AC 3P")
+
+
+def test_r45_the_fool_bets_the_high_hand_after_a_moved_opener(gm: GM) -> None:
+    """R45, R15: Fortune Reversed gives round 2 to Cal, the lowest hand; when the turn reaches
+    the Fool with nothing bet, his pair of Kings the high hand and chips in hand, he bets."""
+    _fortune_reversed_round(gm)
+    assert gm.status()["hand"]["to_act"] == "Cal"  # S20: the lowest hand opens
+    out = gm("check", "Cal").output
+    assert "Fay bets 1" in out and "the Fool shows the high hand and must bet (R15)" in out
+    assert "Fay checks" not in out
+    hand = gm.status()["hand"]
+    assert hand["bet"] == 1 and hand["to_act"] == "Abe" and hand["owes"] == 1
+
+
+def test_r45_the_fool_checks_when_another_shows_the_high_hand(gm: GM) -> None:
+    """R15: with nothing bet, the Fool whose hand is not the high one checks, as before."""
+    gm("new", *FORTUNE)
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    for _ in range(3):
+        gm("fold")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: KC KW 8S 9S")
+    for _ in range(3):
+        gm("call")
+    gm("power", "use", "Cal", "fortune reversed", "--access", "X")
+    # Abe now shows three Threes: the Fool's pair of Kings is not the high hand.
+    gm("hand", "show", "Abe: +3C 3S", "Bea: +PC KnW", "Cal: +2S 4S", "Fay: +AC 3P")
+    out = gm("check", "Cal").output
+    assert "Fay checks - forced: nothing to call (R15)" in out
+
+
+HOOD = ["--fool", "Fay", "--seat", "Cy:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV"]
+
+
+def _hooded(gm: GM) -> None:
+    """Cy turns KW face down with Hood the Lantern (slid IX for it): known as Cy's (R44)."""
+    gm("new", *HOOD)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("check")
+    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
+    gm("check")
+    gm("check")
+    gm("hand", "show", "Fay: +4P")
+    gm("check")
+    gm("check")
+
+
+def _showdown(result: Any) -> dict[str, Any]:
+    event: dict[str, Any] = next(e for e in result["events"] if e["kind"] == "showdown")
+    return event
+
+
+def test_r44_the_showdown_keeps_a_hooded_card(gm: GM) -> None:
+    """R44: Cy's hooded KW is a down card the console recorded; the GM gives only the two
+    cards nobody has seen and Cy plays his pair of Kings."""
+    _hooded(gm)
+    line = gm.fails("hand", "showdown", "Cy: 3S 4S 8W", "Bea: 2S 3W 9W")
+    assert line == ("error: Cy holds 6 cards (one went for a power): 4 are known (KC 10C 2C up, "
+                    "KW hooded), so give the other 2, not 3 (3S 4S 8W) (R44)")
+    line = gm.fails("hand", "showdown", "Cy: KC 10C 2C 3S 4S 8W", "Bea: 2S 3W 9W")
+    assert line == ("error: Cy's hand holds KW (KC 10C 2C up, KW hooded), and the cards given "
+                    "do not; give only the down cards nobody has seen, or all 6 cards (R44)")
+    line = gm.fails("hand", "showdown", "Cy: 3S 7W", "Bea: 2S 3W 9W")
+    assert line == "error: 7W is Bea's (showing); it cannot be in Cy's hand (R44; --magic if a " \
+        "power changed the cards)"
+    event = _showdown(gm.json("hand", "showdown", "Cy: 3S 4S", "Bea: 2S 3W 9W"))
+    assert sorted(event["hands"]["Cy"]) == sorted("KC 10C 2C KW 3S 4S".split())
+    assert event["best"]["Cy"]["category"] == "pair"
+    assert set(event["best"]["Cy"]["cards"][:2]) == {"KC", "KW"}
+
+
+def test_r44_a_hooded_card_given_again_is_the_same_card(gm: GM) -> None:
+    """R44: giving the hooded card with the unseen ones, or the whole hand, is the same hand."""
+    _hooded(gm)
+    event = _showdown(gm.json("hand", "showdown", "Cy: KW 3S 4S", "Bea: 2S 3W 9W"))
+    assert sorted(event["hands"]["Cy"]) == sorted("KC 10C 2C KW 3S 4S".split())
+    gm("undo", "--yes")
+    event = _showdown(gm.json("hand", "showdown", "Cy: KC 10C 2C KW 3S 4S", "Bea: 2S 3W 9W"))
+    assert sorted(event["hands"]["Cy"]) == sorted("KC 10C 2C KW 3S 4S".split())
+
+
+def test_r44_the_showdown_prompt_counts_the_cards_still_to_give(gm: GM) -> None:
+    """R44: the prompt names how many cards each hand still asks for; the Fool, all up, none."""
+    _hooded(gm)
+    out = gm("status").output
+    assert "cards nobody has seen (Cy 2, Bea 3;" in " ".join(out.split())
+    assert gm.status()["hand"]["to_give"] == {"Cy": 2, "Bea": 3, "Fay": 0}
+    line = gm.fails("call")
+    assert "cards nobody has seen (Cy 2, Bea 3;" in line and "Fay" not in line.split("(")[1]
+
+
+def test_r44_a_hand_of_known_cards_needs_no_typing(gm: GM) -> None:
+    """R44: every card of every hand known, `hand showdown` alone records it."""
+    gm("new", *HOOD)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("fold", "Cy")
+    gm("check", "Bea")  # nobody else can bet: no more betting (R14)
+    assert gm.status()["hand"]["betting_over"]
+    line = gm.fails("hand", "showdown")
+    assert "Bea's cards are missing (showing: 4C 5W; give the 5 down cards" in line
+    line = gm.fails("hand", "showdown", "Bea: 2S 3S 4S 5S 6S")
+    assert line == ("error: the showdown needs every hand still in: the Fool's cards are all "
+                    "up, and 3 cards of his seven are not shown (showing: AC 8P 9S 10S); give "
+                    "them as \"Fay: CARDS\"")
+    gm("hand", "show", "Bea: +6C 7W", "Fay: +2P 3P 4P")
+    event = _showdown(gm.json("hand", "showdown", "Bea: 2S 3S 4S"))
+    assert sorted(event["hands"]["Fay"]) == sorted("AC 8P 9S 10S 2P 3P 4P".split())
+
+
+def test_r26_depletion_is_announced_when_power_use_takes_the_second_side(gm: GM) -> None:
+    """R26: the access inside `power use --access` that takes a card's second power is
+    announced as the plain `power access` announces it: once, on the path that took it."""
+    gm("new", "--fool", "Fay", "--seat", "Rosa:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV")
+    gm("hand", "start")
+    gm("hand", "show", "Rosa: 2C 3W", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    out = gm("power", "access", "Bea", "XIX", "upright").output
+    assert "depleted" not in out
+    gm("fold", "Bea")
+    gm("fold", "Rosa")
+    gm("hand", "start")
+    gm("hand", "show", "Rosa: 2C 3W", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("check")
+    out = gm("power", "use", "Rosa", "eclipse", "--access", "XIX", "--target", "Bea").output
+    assert out.count("The Fool announces: The Sun is depleted.") == 1, out
+    assert "XIX" in gm.json("power", "list")["depleted"]
