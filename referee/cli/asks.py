@@ -15,10 +15,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from referee.cli import runner
 from referee.cli.context import db_path
 from referee.cli.output import echo, emit_json
 from referee.errors import BadInput
 from referee.serve import asks
+from referee.storage import files
 
 if TYPE_CHECKING:
     from referee.serve.asks import Ask
@@ -100,9 +102,6 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
     Raises:
         RefereeError: no such request, it is not open, or an answer for a command.
     """
-    from referee.cli import runner
-    from referee.storage import files
-
     ask = asks.load_queue(evening).find(no)
     if ask["kind"] == "question":
         asks.claim(evening, no)

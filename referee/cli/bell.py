@@ -1,15 +1,21 @@
-"""A phone's request told at the shell's prompt as it arrives (R46, E215)."""
+"""A phone's request told at the shell's prompt as it arrives (R46, E215). Imported by the
+shell at a terminal only (it loads prompt_toolkit)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import asyncio
+import contextvars
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import typer
+from prompt_toolkit.application import run_in_terminal
 
 from referee.errors import RefereeError
-
-if TYPE_CHECKING:
-    from referee.cli.shell import Shell
+from referee.serve.asks import asks_path
+from referee.serve.players import signature
 
 
 class Bell:
@@ -20,10 +26,9 @@ class Bell:
 
     EVERY = 0.05
 
-    def __init__(self, shell: Shell) -> None:
-        import threading
-
-        self.shell = shell
+    def __init__(self, evening: Path, news: Callable[[], list[str]]) -> None:
+        self.evening = evening
+        self.news = news  # the lines of the requests made since the last look
         self.done = threading.Event()
         self.thread = threading.Thread(target=self._watch, name="requests", daemon=True)
         self.waiting: list[str] = []
@@ -40,8 +45,6 @@ class Bell:
     def at_prompt(self) -> None:
         """As each prompt starts: the lines that came while a command ran, then the live
         notices for this prompt."""
-        import asyncio
-        import contextvars
 
         with self.lock:
             waiting, self.waiting = self.waiting, []
@@ -52,15 +55,10 @@ class Bell:
 
     @staticmethod
     def _print(lines: list[str]) -> None:
-        from prompt_toolkit.application import run_in_terminal
-
         run_in_terminal(lambda: typer.echo("\n".join(lines)))
 
     def _watch(self) -> None:
-        from referee.serve.asks import asks_path
-        from referee.serve.players import signature
-
-        path = asks_path(self.shell.vocab.path)
+        path = asks_path(self.evening)
         last = signature(path)
         while not self.done.wait(self.EVERY):
             now = signature(path)
@@ -68,7 +66,7 @@ class Bell:
                 continue
             last = now
             try:
-                lines = self.shell.news()
+                lines = self.news()
             except (OSError, RefereeError):
                 continue
             if not lines:

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer._click.utils import make_default_short_help  # typer ships its own click
 
+from referee.cli import asks
 from referee.cli.context import db_path
 from referee.cli.main import Tree, described
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
 from referee.errors import BadInput, RefereeError
 from referee.names import plural
+from referee.serve.asks import asks_path, load_queue
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -405,7 +407,11 @@ class Shell:
         if own is not None:
             return own
         if words and words[0] in ("ok", "no"):  # R46: the GM's answer to a phone (E212)
-            return self.answer(words)
+            try:
+                return self.answer(words)
+            except RefereeError as exc:
+                boundary.refuse(printable(exc.line), exc.ruling)
+                return 2
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
             return 2
@@ -421,29 +427,24 @@ class Shell:
 
     def answer(self, words: list[str]) -> int:
         """`ok N [ANSWER]` or `no N REASON`: a phone's request accepted or declined (R46),
-        as `requests accept` and `requests decline` (E212)."""
-        from referee.cli import asks, boundary
+        as `requests accept` and `requests decline` (E212).
 
+        Raises:
+            RefereeError: no number, no reason to decline with, or the queue's refusal.
+        """
         how = "`ok N` (a question: `ok N ANSWER`) or `no N REASON`"
-        try:
-            if len(words) < 2 or not words[1].isdigit():
-                raise BadInput(f"give the request's number: {how} (E212)", ruling="E212")
-            no = int(words[1])
-            if words[0] == "no":
-                if len(words) < 3:
-                    raise BadInput(f"say why, for the phone: `no {no} REASON` (E213)",
-                                   ruling="E213")
-                return asks.decline(self.vocab.path, no, " ".join(words[2:]))
-            return asks.accept(self.vocab.path, no, " ".join(words[2:]) or None)
-        except RefereeError as exc:
-            boundary.refuse(printable(exc.line), exc.ruling)
-            return 2
+        if len(words) < 2 or not words[1].isdigit():
+            raise BadInput(f"give the request's number: {how} (E212)", ruling="E212")
+        no = int(words[1])
+        if words[0] == "no":
+            if len(words) < 3:
+                raise BadInput(f"say why, for the phone: `no {no} REASON` (E213)",
+                               ruling="E213")
+            return asks.decline(self.vocab.path, no, " ".join(words[2:]))
+        return asks.accept(self.vocab.path, no, " ".join(words[2:]) or None)
 
     def news(self) -> list[str]:
         """The lines for the requests the phones made since the last look (R46, E215)."""
-        from referee.cli import asks
-        from referee.serve.asks import asks_path
-
         if not asks_path(self.vocab.path).exists():
             return []
         lines, self.seen = asks.news(self.vocab.path, self.seen)
@@ -518,7 +519,7 @@ class Shell:
         from referee.cli import runner
         from referee.cli.bell import Bell
 
-        bell = Bell(self)
+        bell = Bell(self.vocab.path, self.news)
         bell.start()
         try:
             return runner.prompt_loop(session, "referee> ", self.run_line, pre_run=bell.at_prompt)
@@ -528,9 +529,7 @@ class Shell:
 
 def _newest_request(path: Path) -> int:
     """The newest request's number in the queue beside ``path`` (0: none), read only when a
-    queue exists, so a shell on an evening without phones imports nothing more."""
-    from referee.serve.asks import asks_path, load_queue
-
+    queue exists."""
     if not asks_path(path).exists():
         return 0
     return max((a["no"] for a in load_queue(path).asks), default=0)

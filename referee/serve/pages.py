@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee import report
 from referee.content.scenario import data_file
-from referee.serve import players
+from referee.serve import asks, phone, players
 
 if TYPE_CHECKING:
     from referee.serve.frame import Shown
@@ -135,8 +135,6 @@ def handout_sheet(path: Path, assistant: str) -> tuple[str, str]:
     Raises:
         RefereeError: no evening, or a corrupt one.
     """
-    from referee.serve import asks, phone  # a phone's page only
-
     state = players.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
     panel = phone.ask_panel(state, assistant, asks.load_queue(path).of(assistant))  # E216
@@ -146,10 +144,8 @@ def handout_sheet(path: Path, assistant: str) -> tuple[str, str]:
 
 def sealed_sheet(page: str, etag: str, nonce: str) -> str:
     """A sheet with its follower script, its own style and script carrying ``nonce`` (E69)."""
-    from referee.serve.phone import PANEL_SCRIPT, PANEL_STYLE
-
     head, body, rest = page.partition("<body")
     poll = seal(_POLL, nonce) % (_inline_json(etag), _inline_json(REPLACED))
-    head = head.replace("</head>", PANEL_STYLE + "</head>", 1)
+    head = head.replace("</head>", phone.PANEL_STYLE + "</head>", 1)
     page = seal(head, nonce) + body + rest
-    return page.replace("</body>", poll + seal(PANEL_SCRIPT, nonce) + "</body>", 1)
+    return page.replace("</body>", poll + seal(phone.PANEL_SCRIPT, nonce) + "</body>", 1)
