@@ -144,3 +144,17 @@ def test_e215_the_push_tells_of_the_queue_and_nothing_of_it(server: Served) -> N
         assert json.loads(events.next("asks", timeout=2)) == {"waiting": 1}
     finally:
         events.close()
+
+
+def test_e212_a_station_answers_a_phone(server: Served, gm: GM) -> None:
+    from referee.cli.station import RemoteShell
+
+    post(server, "Ben", {"kind": "study", "soul": "green"})
+    post(server, "Dan", {"kind": "question", "text": "Break?"})
+    status, reply = server.station(["requests"], server.access.station)
+    assert status == 200 and "1: Ben (Ada's side) study" in reply["stdout"]
+    remote = RemoteShell(f"http://127.0.0.1:{server.port}", server.access.station)
+    assert remote.run_line("ok 1") == 0
+    assert remote.run_line("no 2 after the hand") == 0
+    assert [a["status"] for a in asks.load_queue(gm.db).asks] == ["accepted", "declined"]
+    assert CLUE in page(server, "Ben")
