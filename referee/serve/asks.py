@@ -148,6 +148,23 @@ def change_queue(evening: Path, change: Callable[[Queue], Queue]) -> Queue:
         lock.release()
 
 
+def forget(evening: Path) -> None:
+    """A new evening at ``evening`` starts with no request (E210): none asked of the old one
+    can be accepted into it. The caller holds the evening's lock (``new`` and ``next`` do,
+    inside their transaction, as they replace the links, E66).
+
+    Raises:
+        StoreError: the old queue cannot be removed.
+    """
+    if files.DRY_RUN:
+        return
+    try:
+        asks_path(evening).unlink(missing_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot remove the last evening's requests {asks_path(evening)}: "
+                         f"{exc.strerror}") from None
+
+
 # -- asking ---------------------------------------------------------------------------------------
 
 

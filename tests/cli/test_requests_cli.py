@@ -132,3 +132,10 @@ def test_e214_a_note_in_the_log_is_read_past_when_the_evening_is_amended(ev: GM)
     study = [t for t in log_texts(ev) if t.startswith("soul study")]
     assert study and study[-1].endswith("request 1")
     assert ev.json("handout", "Ben")["souls"][0]["clues"]  # the study stands, replayed
+
+
+def test_e210_a_new_evening_starts_with_no_request(ev: GM) -> None:
+    phone(ev, "Ben", "study", soul="green")
+    ev("new", "--force", "--fool", "Fiona", *[a for s in SEATS for a in ("--seat", s)])
+    assert ev("requests").stdout.strip() == "No request waits for you."
+    assert "there is no request 1; none is open" in ev.fails("requests", "accept", "1")
