@@ -88,7 +88,7 @@ def ask_panel(state: State, assistant: str, mine: list[Ask]) -> str:
             minute = (f' data-study="{ask["at"]:.3f}"' if ask["kind"] == "study"
                       and ask["status"] == "open" else "")
             parts.append(f'<li class="ask-{_e(ask["status"])}" data-no="{ask["no"]}"{minute}>'
-                         f'{ask["no"]}. {_e(ask["what"])}: <b>{_e(_said(ask))}</b>'
+                         f'{ask["no"]}. {_e(ask["what"])} &#8212; <b>{_e(_said(ask))}</b>'
                          '<span class="minute"></span></li>')
         parts.append("</ul>")
     parts.append("</section>")

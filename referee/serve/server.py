@@ -382,8 +382,8 @@ class Server:
         except RefereeError as exc:
             await self._said(answer, HTTPStatus.CONFLICT, exc.line)
             return
-        await self._said(answer, HTTPStatus.OK, f"Sent to the GM as request {made['no']}: "
-                         f"{made['what']}. Nothing is recorded until the GM accepts it.",
+        await self._said(answer, HTTPStatus.OK, f"Sent to the GM as request {made['no']} "
+                         f"({made['what']}); nothing is recorded until the GM accepts it.",
                          no=made["no"])
         if self.push is not None:  # the GM's screens told at once (E172), after the phone
             await self.push.look()  # has its answer, before its page follows the change

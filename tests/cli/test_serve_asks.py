@@ -60,10 +60,11 @@ def test_r46_a_phone_asks_and_nothing_is_recorded(server: Served, gm: GM) -> Non
     before = gm.db.read_bytes()
     status, line = post(server, "Ben", {"kind": "study", "soul": "green"})
     assert status == 200, line
-    assert line.startswith("Sent to the GM as request 1: study the cracked green bottle.")
+    assert line == ("Sent to the GM as request 1 (study the cracked green bottle); nothing is "
+                    "recorded until the GM accepts it.")
     assert gm.db.read_bytes() == before
     assert asks.load_queue(gm.db).find(1)["assistant"] == "Ben"
-    assert "study the cracked green bottle: <b>waiting for the GM</b>" in page(server, "Ben")
+    assert "study the cracked green bottle &#8212; <b>waiting for the GM</b>" in page(server, "Ben")
 
 
 def test_e217_who_may_post_and_what(server: Served, gm: GM) -> None:

@@ -69,8 +69,8 @@ def test_r46_a_study_tapped_accepted_at_the_shell_shows_on_that_phone_only(
     phone(server, browser, "Ben")
     assert CLUE not in browser.evaluate(BODY)
     tap(browser, "study")
-    browser.wait_for(f"{BODY}.indexOf('study the cracked green bottle: waiting for the GM')"
-                     " >= 0", timeout=10)
+    browser.wait_for(f"{BODY}.indexOf('study the cracked green bottle \u2014 waiting for the "
+                     "GM') >= 0", timeout=10)
     # The page follows the queue: the request, and the minute of study counted on the phone.
     browser.wait_for("document.querySelector('li.ask-open .minute') && document.querySelector("
                      "'li.ask-open .minute').textContent.indexOf('s left') > 0", timeout=10)
