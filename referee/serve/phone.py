@@ -111,7 +111,7 @@ padding:.35em;box-sizing:border-box}
 #: The panel's script: each form posts its fields as JSON to this page's own link + "/ask"
 #: and says the one-line answer (kept over the reload the queue's change brings); an open
 #: study counts its minute on the phone, from the server's time (the answer's
-#: X-Server-Time), so a phone's wrong clock does not matter.
+#: X-Server-Time, asked only while a study waits), so a phone's wrong clock does not matter.
 PANEL_SCRIPT = """<script>
 (function(){var said=document.getElementById("ask-said");if(!said){return;}var skew=0;
 function tell(t){said.textContent=t;try{sessionStorage.setItem("said",t);}catch(e){}}
@@ -132,6 +132,7 @@ Array.prototype.forEach.call(document.querySelectorAll("li[data-study]"),functio
 var left=Math.ceil(Number(li.dataset.study)+STUDY_SECONDS-now),m=li.querySelector(".minute");
 if(!m){return;}m.textContent=left>0?("Study the soul: "+left+" s left"):
 "Your minute is done: the GM reads your clue.";});}
+if(!document.querySelector("li[data-study]")){return;}
 fetch(location.pathname,{method:"HEAD",cache:"no-store"}).then(function(r){
 var t=Number(r.headers.get("X-Server-Time"));if(t){skew=t-Date.now()/1000;}tick();})
 .catch(function(){});tick();setInterval(tick,1000);})();
