@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli.main import app
+from referee.errors import BadInput, IllegalAction
 from referee.serve import asks, players
 from tests.cli.conftest import GM
 
@@ -139,3 +140,17 @@ def test_e210_a_new_evening_starts_with_no_request(ev: GM) -> None:
     ev("new", "--force", "--fool", "Fiona", *[a for s in SEATS for a in ("--seat", s)])
     assert ev("requests").stdout.strip() == "No request waits for you."
     assert "there is no request 1; none is open" in ev.fails("requests", "accept", "1")
+
+
+def test_r46_a_bid_at_the_open_auction_is_the_assistants_own(ev: GM) -> None:
+    with pytest.raises(IllegalAction, match="no auction is open"):
+        phone(ev, "Dan", "bid", promise="a favour")
+    ev("soul", "auction", "Ada", "green")
+    with pytest.raises(BadInput, match="on the seller's side"):
+        phone(ev, "Ben", "bid", promise="mine")
+    made = phone(ev, "Dan", "bid", promise="a favour at the next break")
+    assert made["args"] == ["soul", "bid", "Dan", "--promise", "a favour at the next break"]
+    ev("requests", "accept", str(made["no"]))
+    last = json.loads(ev("log", "--format", "jsonl").stdout.splitlines()[-1])
+    assert [e["kind"] for e in last["events"]] == ["auction_bid"]
+    assert last["text"].endswith(f"# asked by Dan from their phone, request {made['no']}")
