@@ -89,9 +89,7 @@ def decline_cmd(
                                                 help="Why: the phone shows it.")],
 ) -> None:
     """Decline request N with REASON, which the assistant's phone shows (R46, E213)."""
-    ask = asks.decline(_evening(), no, " ".join(reason))
-    echo(f"Declined {ask['no']} ({ask['assistant']}: {ask['what']}); their phone shows: "
-         f"{ask['reason']}")
+    decline(_evening(), no, " ".join(reason))
 
 
 def accept(evening: Path, no: int, answer: str | None = None) -> int:
@@ -103,6 +101,11 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
         RefereeError: no such request, it is not open, or an answer for a command.
     """
     ask = asks.load_queue(evening).find(no)
+    if ask["kind"] == "question" and files.DRY_RUN:  # E133
+        asks.must_be_open(ask)
+        echo(f"Dry run: request {no} ({ask['assistant']}) would be answered; nothing was "
+             "written (E133).")
+        return 0
     if ask["kind"] == "question":
         asks.claim(evening, no)
         told = asks.finish(evening, no, "accepted", " ".join((answer or "").split()) or None)
@@ -153,8 +156,17 @@ def _show(out: str, err: str) -> None:
 
 
 def decline(evening: Path, no: int, reason: str) -> int:
-    """`no N REASON` at the shell's prompt: as `requests decline`."""
-    ask = asks.decline(evening, no, reason)
+    """Decline request ``no`` with ``reason`` (`requests decline`, `no N REASON` at the
+    shell's prompt, E213).
+
+    Raises:
+        RefereeError: no reason, no such request, or it is not open.
+    """
+    ask = asks.decline(evening, no, reason)  # under a dry run, checked and not written
+    if files.DRY_RUN:
+        echo(f"Dry run: request {no} ({ask['assistant']}: {ask['what']}) would be declined, "
+             f"their phone showing: {ask['reason']}; nothing was written (E133).")
+        return 0
     echo(f"Declined {ask['no']} ({ask['assistant']}: {ask['what']}); their phone shows: "
          f"{ask['reason']}")
     return 0

@@ -290,7 +290,12 @@ def ask(evening: Path, state: State, assistant: str, kind: str, fields: dict[str
 # -- the GM's answer ------------------------------------------------------------------------------
 
 
-def _must_be_open(ask: Ask) -> None:
+def must_be_open(ask: Ask) -> None:
+    """Refuse a request the GM may no longer answer (E212).
+
+    Raises:
+        IllegalAction: it is being accepted, or was answered already.
+    """
     if ask["status"] == "running":
         raise IllegalAction(f"request {ask['no']} is being accepted already (another "
                             "terminal); `referee requests` shows what became of it (E212)",
@@ -310,7 +315,7 @@ def claim(evening: Path, no: int) -> Ask:
 
     def take(queue: Queue) -> Queue:
         ask = queue.find(no)
-        _must_be_open(ask)
+        must_be_open(ask)
         ask["status"] = "running"
         found.append(cast(Ask, dict(ask)))
         return queue
@@ -332,7 +337,7 @@ def finish(evening: Path, no: int, status: Status, reason: str | None,
     def done(queue: Queue) -> Queue:
         ask = queue.find(no)
         if ask["status"] not in ("open", "running"):
-            _must_be_open(ask)
+            must_be_open(ask)
         ask["status"] = status
         ask["reason"] = reason
         ask["done_at"] = time.time() if now is None else now
@@ -351,7 +356,7 @@ def decline(evening: Path, no: int, reason: str) -> Ask:
     """
     why = _text(reason, "the reason the phone shows", required=True)
     ask = load_queue(evening).find(no)
-    _must_be_open(ask)
+    must_be_open(ask)
     return finish(evening, no, "declined", why)
 
 

@@ -154,3 +154,14 @@ def test_r46_a_bid_at_the_open_auction_is_the_assistants_own(ev: GM) -> None:
     last = json.loads(ev("log", "--format", "jsonl").stdout.splitlines()[-1])
     assert [e["kind"] for e in last["events"]] == ["auction_bid"]
     assert last["text"].endswith(f"# asked by Dan from their phone, request {made['no']}")
+
+
+def test_e133_a_dry_run_answers_nothing(ev: GM) -> None:
+    phone(ev, "Ben", "study", soul="green")
+    phone(ev, "Dan", "question", text="Break?")
+    kept = asks.asks_path(ev.db).read_bytes()
+    before = ev.db.read_bytes()
+    assert "would be declined" in ev("--dry-run", "requests", "decline", "1", "no").stdout
+    assert "would record 1 event" in ev("--dry-run", "requests", "accept", "1").stdout
+    assert "would be answered" in ev("--dry-run", "requests", "accept", "2", "yes").stdout
+    assert asks.asks_path(ev.db).read_bytes() == kept and ev.db.read_bytes() == before
