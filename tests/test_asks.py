@@ -54,6 +54,8 @@ def test_r23_r46_a_phone_is_refused_what_the_command_would_refuse(evening: Path)
         ask(evening, "Ben", "question", text="   ")
     with pytest.raises(BadInput, match="at most 280"):
         ask(evening, "Ben", "question", text="x" * 281)
+    with pytest.raises(BadInput, match="no control characters"):
+        ask(evening, "Ben", "question", text="a \x1b[2J clear screen")
     with pytest.raises(BadInput, match="ask for one of"):
         ask(evening, "Ben", "undo")
     with pytest.raises(IllegalAction, match="no assistant"):

@@ -175,6 +175,8 @@ def _text(value: object, what: str, *, required: bool = False) -> str | None:
     if not isinstance(value, str):
         raise BadInput(f"{what}: send text (E211)", ruling="E211")
     text = " ".join(value.split())
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in text):
+        raise BadInput(f"{what}: no control characters, only words (E211)", ruling="E211")
     if len(text) > MAX_TEXT:
         raise BadInput(f"{what} is at most {MAX_TEXT} characters; this is {len(text)} (E211)",
                        ruling="E211")
