@@ -46,7 +46,7 @@ def test_r46_a_request_is_queued_beside_the_evening_and_the_evening_is_untouched
 def test_r23_r46_a_phone_is_refused_what_the_command_would_refuse(evening: Path) -> None:
     with pytest.raises(IllegalAction, match="only a soul their side holds"):
         ask(evening, "Ben", "study", soul="amber")  # Finn's side holds it
-    with pytest.raises(BadInput, match="names the soul"):
+    with pytest.raises(BadInput, match="fill in Name or Arcanum"):
         ask(evening, "Ben", "guess", soul="amber")  # neither a name nor an Arcanum
     with pytest.raises(IllegalAction, match="no auction is open"):
         ask(evening, "Ben", "bid", chips="red:1")

@@ -209,6 +209,9 @@ def command_for(state: State, assistant: str, kind: str, fields: dict[str, objec
         soul = _text(fields.get("soul"), "the soul", required=True) or ""
         name = _text(fields.get("name"), "the name")
         arcanum = _text(fields.get("arcanum"), "the Arcanum")
+        if not name and not arcanum:  # said in the phone's words, not the command line's
+            raise BadInput("a guess names the soul, its Arcanum or both: fill in Name or "
+                           "Arcanum (R24)", ruling="R24")
         guessed = souls.guess(state, assistant, soul, name, arcanum)[0]
         args = ["soul", "guess", assistant, guessed["soul"]]
         said = []
@@ -222,6 +225,9 @@ def command_for(state: State, assistant: str, kind: str, fields: dict[str, objec
     if kind == "bid":
         chips = _text(fields.get("chips"), "the chips")
         promise = _text(fields.get("promise"), "the promise")
+        if not chips and not promise and state.auction is not None:
+            raise BadInput("a bid is chips (e.g. red:2), a promise, or both: fill in one "
+                           "(R20)", ruling="R20")
         made_bid = souls.bid(state, assistant, chips, promise)[0]
         assert made_bid["kind"] == "auction_bid"
         args = ["soul", "bid", assistant]
