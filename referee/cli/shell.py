@@ -443,6 +443,14 @@ class Shell:
             return asks.decline(self.vocab.path, no, " ".join(words[2:]))
         return asks.accept(self.vocab.path, no, " ".join(words[2:]) or None)
 
+    def waiting(self) -> str:
+        """What the phones asked before the shell started and still waits (R46, E215)."""
+        if not asks_path(self.vocab.path).exists():
+            return ""
+        n = sum(1 for a in load_queue(self.vocab.path).asks if a["status"] == "open")
+        return (f"{plural(n, 'phone request')} {'waits' if n == 1 else 'wait'} for you: "
+                "`requests` lists them, `ok N` / `no N REASON` answers." if n else "")
+
     def news(self) -> list[str]:
         """The lines for the requests the phones made since the last look (R46, E215)."""
         if not asks_path(self.vocab.path).exists():
@@ -514,6 +522,9 @@ class Shell:
         )
         typer.echo("The referee shell: type commands without `referee` (`help` lists them, "
                    "Tab completes, `exit` or Ctrl-D leaves).")
+        waiting = self.waiting()
+        if waiting:
+            typer.echo(waiting)
         self.prompting = True
         self.vocab.refresh()
         from referee.cli import runner

@@ -116,12 +116,15 @@ def test_e215_the_shell_tells_of_a_request_as_it_arrives(ev: GM) -> None:
     from referee.cli.shell import Shell, full_command
 
     sh = Shell(full_command(), ev.db, False)
-    assert sh.news() == []
+    assert sh.news() == [] and sh.waiting() == ""
     phone(ev, "Ben", "study", soul="green")
     told = sh.news()
     assert told == [f"request 1: Ben (Ada's side) study {GREEN} (`soul study Ben "
                     f"'{GREEN}'`): `ok 1` or `no 1 REASON`"]
     assert sh.news() == []  # told once
+    later = Shell(full_command(), ev.db, False)  # a shell started after it: told it waits
+    assert later.waiting() == ("1 phone request waits for you: `requests` lists them, "
+                               "`ok N` / `no N REASON` answers.")
 
 
 def test_e214_a_note_in_the_log_is_read_past_when_the_evening_is_amended(ev: GM) -> None:
