@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal, TypedDict, cast
 
 from referee.errors import BadInput, IllegalAction, StoreError
+from referee.jsontypes import JSONObject
 from referee.storage import files
 from referee.storage.files import atomic_write, check_path
 from referee.storage.lock import EveningLock
@@ -185,7 +186,7 @@ def _text(value: object, what: str, *, required: bool = False) -> str | None:
     return text or None
 
 
-def command_for(state: State, assistant: str, kind: str, fields: dict[str, object]
+def command_for(state: State, assistant: str, kind: str, fields: JSONObject
                 ) -> tuple[list[str], str]:
     """The command line accepting this request will run, and the request in words, checked
     now against the evening as the command itself checks it (R46): a study of a soul the
@@ -269,7 +270,7 @@ def add(queue: Queue, *, kind: Kind, assistant: str, side: str, args: list[str],
     return ask
 
 
-def ask(evening: Path, state: State, assistant: str, kind: str, fields: dict[str, object],
+def ask(evening: Path, state: State, assistant: str, kind: str, fields: JSONObject,
         now: float | None = None) -> Ask:
     """An assistant's request from their phone, checked and queued (R46, E210, E211): only
     for the assistant the link belongs to, and so only for their own side.

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.errors import BadInput, RefereeError
+from referee.jsontypes import JSONObject
 from referee.serve import access, asks, players, push
 from referee.serve.connections import (
     IDLE_TIMEOUT,
@@ -438,7 +439,7 @@ class Server:
                           kind="application/json; charset=utf-8")
 
 
-def _ask_now(evening: Path, assistant: str, fields: dict[str, object]) -> asks.Ask:
+def _ask_now(evening: Path, assistant: str, fields: JSONObject) -> asks.Ask:
     """A phone's request checked against the evening as it is now and queued (R46)."""
     state = players.load_state(evening)
     return asks.ask(evening, state, assistant, str(fields.get("kind")), fields)
