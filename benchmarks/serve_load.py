@@ -6,7 +6,9 @@ A real `referee serve --station --port 0` process serves a copy of the demo even
 address (one the server closes after its 15 s of silence, E68, is opened again);
 ``--phones`` (30) follow ``/events`` as a phone's sheet does (each change: a HEAD of its
 sheet); ``--pollers`` (0) poll ``/frame.json`` with their ETag as a page whose push is down
-does; two stations send ``--commands`` (200) commands between them, paced over the run.
+does; two stations send ``--commands`` (200) commands between them, paced over the run;
+``--asks`` (100) phone requests (R46) are posted in turn from each assistant's phone, each
+one queued declined at once by a third station.
 Every command moves one red chip between the assistants Ben and Flo (away from the table,
 R16), in pairs that cancel out, so a lost or doubled update shows in the end state, and on
 the wall (a Charge would not: it is no one's business but its side's, R39).
@@ -268,6 +270,46 @@ def station(port: int, token: str, moves: list[tuple[str, str]], pace: float,
         time.sleep(max(0.0, pace - (time.perf_counter() - t0)))
 
 
+def asker(port: int, token: str, sheets: dict[str, str], n: int, pace: float, tally: Tally,
+          queued: list[int]) -> None:
+    """The phones' requests (R46): ``n`` questions, each assistant's phone in turn, each one
+    the queue takes declined at once by the GM through the station (`requests decline`), so
+    that side may ask again; a refusal by the bounds (one open per kind per side, four a
+    minute per side, E211) is an answer, not a failure."""
+    from referee.cli.station import StationError, send
+
+    url = f"http://127.0.0.1:{port}"
+    names = sorted(sheets)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    for k in range(n):
+        t0 = time.perf_counter()
+        body = json.dumps({"kind": "question", "text": f"question {k}"}).encode()
+        try:
+            conn.request("POST", sheets[names[k % len(names)]] + "/ask", body, {
+                "Origin": url, "Content-Type": "application/json"})
+            got = conn.getresponse()
+            reply = json.loads(got.read())
+        except (OSError, ValueError, http.client.HTTPException) as exc:
+            tally.fail(f"ask {k}: {exc!r}")
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            continue
+        tally.took("ask", time.perf_counter() - t0)
+        if got.status == 200:
+            queued.append(int(reply["no"]))
+            try:
+                code, _, err = send(url, token, ["requests", "decline", str(reply["no"]),
+                                                 "busy"])
+            except StationError as exc:
+                code, err = -1, str(exc)
+            if code != 0:
+                tally.fail(f"decline {reply['no']}: {code} {err.strip()}")
+        elif got.status not in (409, 429):
+            tally.fail(f"ask {k}: HTTP {got.status} {reply.get('line')}")
+        time.sleep(max(0.0, pace - (time.perf_counter() - t0)))
+    conn.close()
+
+
 #: Put in the wall's page: each time Hal's stack on the wall changes, when (ms since epoch).
 OBSERVER = """window.seen = []; (function () {
   function hal() { var s = (frame.seats || []).filter(function (x) {
@@ -335,6 +377,7 @@ def main() -> int:
     parser.add_argument("--pollers", type=int, default=0)
     parser.add_argument("--commands", type=int, default=200)
     parser.add_argument("--probes", type=int, default=60)
+    parser.add_argument("--asks", type=int, default=100, help="phone requests (R46)")
     parser.add_argument("--interval", type=float, default=0.4,
                         help="seconds between one poller's requests (the page's own)")
     opts = parser.parse_args()
@@ -370,6 +413,9 @@ def main() -> int:
     stations = [threading.Thread(target=station, args=(port, token, moves, pace, tally))
                 for moves in (moves_a, moves_b)]
     clients.append(threading.Thread(target=wall_asks, args=(port, stop, tally)))
+    queued: list[int] = []
+    stations.append(threading.Thread(target=asker, args=(
+        port, token, sheets, opts.asks, opts.seconds / max(1, opts.asks), tally, queued)))
     time.sleep(1.0)  # the idle sockets are in
     started = time.perf_counter()
     for t in clients + stations:
@@ -394,7 +440,11 @@ def main() -> int:
     sent = len(moves_a) + len(moves_b)
     logged = sum(c["text"].startswith("chips give") and "red:1" in c["text"] for c in log)
     stale = sum(1 for f in last if f is None or frame_helpers(f) != after)
-    lost = (sent - logged) + (after != before) + stale
+    from referee.serve.asks import load_queue
+
+    kept = {a["no"]: a["status"] for a in load_queue(db).asks}
+    asks_lost = sum(1 for no in queued if kept.get(no) != "declined")
+    lost = (sent - logged) + (after != before) + stale + asks_lost
     held = tally.times.get("idle held", [0])[0]
     print(f"serve_load: {elapsed:.1f} s, loopback only: {opts.idle} silent sockets from one "
           f"address ({held:.0f} held at the end, "
@@ -406,6 +456,9 @@ def main() -> int:
           + (f" ({note})" if note else ""))
     print(f"phones' looks: {tally.line('phone look')}; polls: {tally.line('poll')}; "
           f"answers {', '.join(f'{c}: {n}' for c, n in sorted(tally.codes.items()))}")
+    print(f"phone requests: {tally.line('ask')}; {len(queued)} queued and declined by the "
+          f"station, {len(tally.times.get('ask', [])) - len(queued)} refused by the bounds "
+          f"(E211), {asks_lost} lost")
     print(f"commands: {tally.line('command')}, mean "
           f"{statistics.fmean(tally.times.get('command', [0])) * 1000:.1f} ms")
     print(f"failed: {len(tally.failures)}; lost updates: {lost} (log holds {logged}/{sent} "

@@ -79,8 +79,9 @@ class Browser:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise TimeoutError(f"Chromium did not answer {method}")
-            ready, _, _ = select.select([self._read], [], [], left)
-            if ready:
+            waiting = select.poll()  # not select(): a process past fd 1023 (a load test)
+            waiting.register(self._read, select.POLLIN)
+            if waiting.poll(left * 1000):
                 chunk = os.read(self._read, 1 << 20)
                 if not chunk:
                     raise RuntimeError("Chromium closed its DevTools pipe")

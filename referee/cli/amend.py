@@ -279,8 +279,9 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
         if c.cmd in plan.drops:
             continue
         new = plan.changes.get(c.cmd)
-        again = _run(scratch, new if new is not None else shlex.split(c.text), c, new, plan,
-                     undos)
+        # A note after the words (who asked, E214) is a comment, as the shell reads it.
+        words = new if new is not None else shlex.split(c.text, comments=True)
+        again = _run(scratch, words, c, new, plan, undos)
         if again is None:
             what = (f"the new command for #{c.cmd}, `{shlex.join(new)}`," if new is not None
                     else f"after the amendment, #{c.cmd} `{c.text}`")

@@ -74,6 +74,9 @@ PANELS: Panels = (
         ("room ...",
          "The room's wall (the projector's page) and clock: blank it, show the table, announce, "
          "a break, pause and resume the clock, sound (E82, R47)."),
+        ("requests ...",
+         "What the assistants asked from their phones (R46): list, accept, decline. `ok N` / "
+         "`no N REASON` at the shell's prompt."),
     )),
     ("Between evenings", (
         ("end",

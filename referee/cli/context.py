@@ -48,10 +48,12 @@ class Sealed:
     click context's ``obj`` (a station's line, E65): any other ``--db``, or ``--debug``, is
     refused there too, behind the station's own refusal."""
 
-    __slots__ = ("evening",)
+    __slots__ = ("evening", "note")
 
-    def __init__(self, evening: Path) -> None:
+    def __init__(self, evening: Path, note: str | None = None) -> None:
         self.evening = evening
+        #: What the log says of the line besides its words: who asked for it (R46, E214).
+        self.note = note
 
 
 class Context:
@@ -60,7 +62,7 @@ class Context:
     (A plain class, not a dataclass: it is built on every command's start-up path.)
     """
 
-    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "_console")
+    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "note", "_console")
 
     def __init__(self, db: Path | None = None, debug: bool = False, explain: bool = False,
                  station: Path | None = None, dry_run: bool = False) -> None:
@@ -72,6 +74,9 @@ class Context:
         #: The command's log text when it was read without the parser (``referee.cli.fast``);
         #: else ``transaction.command_text`` derives it from the parsed arguments.
         self.line: str | None = None
+        #: Who asked for this line, when a phone did and the GM accepted (R46, E214): the log
+        #: keeps it after the line's words, as a comment the shell would read past.
+        self.note: str | None = None
         self._console: Console | None = preset_console()
 
     def __repr__(self) -> str:

@@ -93,9 +93,12 @@ def new(
             aside = set_aside_leftovers(path)
         # A new evening, new keys (E66): under the evening's lock, before the new evening is
         # written, so no old link ever opens it; the new assistants' links work at once.
-        from referee.serve.access import replace_access  # the new evening's keys: here only
+        # The new evening's keys, and no request of the old one (E210): here only.
+        from referee.serve import access, asks
 
-        renewed = replace_access(path, [s.assistant for s in specs if s.assistant]) is not None
+        helpers = [s.assistant for s in specs if s.assistant]
+        renewed = access.replace_access(path, helpers) is not None
+        asks.forget(path)
         return events
 
     try:

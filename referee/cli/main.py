@@ -88,7 +88,9 @@ def main(
     sealed = ctx.obj.evening if isinstance(ctx.obj, Sealed) else None
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
+    note = ctx.obj.note if isinstance(ctx.obj, Sealed) else None
     ctx.obj = start(db, debug, explain, sealed, dry_run)
+    ctx.obj.note = note  # R46: who asked, for the log (E214)
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "
@@ -112,6 +114,7 @@ TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("shell", ("shell",)),
     ("wall", ("serve", "links")),
     ("room", ("room",)),
+    ("asks", ("requests",)),  # R46
     ("scenario", ("scenario",)),
     ("scum", ("scum",)),
     ("wager", ("wager",)),

@@ -60,11 +60,13 @@ def run_piped(lines: Iterable[str], run_line: Callable[[str], int]) -> int:
     return status
 
 
-def prompt_loop(session: Any, prompt: str, run_line: Callable[[str], int]) -> int:
-    """Read and run lines at ``prompt`` until ``exit`` or Ctrl-D; Ctrl-C drops the line."""
+def prompt_loop(session: Any, prompt: str, run_line: Callable[[str], int],
+                pre_run: Callable[[], None] | None = None) -> int:
+    """Read and run lines at ``prompt`` until ``exit`` or Ctrl-D; Ctrl-C drops the line.
+    ``pre_run`` is called as each prompt starts (inside its application)."""
     while True:
         try:
-            text = session.prompt(prompt)
+            text = session.prompt(prompt, pre_run=pre_run)
         except KeyboardInterrupt:
             continue
         except EOFError:
@@ -188,20 +190,22 @@ def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
 
 
 def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
-            root: Any = None, shell: bool = False, sealed: bool = False) -> int:
+            root: Any = None, shell: bool = False, sealed: bool = False,
+            note: str | None = None) -> int:
     """Run ``referee WORDS`` in this process, printing to the current streams.
 
     A mistake prints one line and returns 2, a bug one ``internal error`` line and 1
     (its traceback with ``debug``). With ``shell`` a usage line omits the ``referee``
     a shell's prompt leaves out. With ``sealed`` the line may reach only the evening ``db``
-    (E65). Returns the exit status.
+    (E65); ``note`` (with ``sealed``) is what the log says of who asked for it (R46, E214).
+    Returns the exit status.
     """
     if not words:
         return 0
     command = root if root is not None else root_command()
     with _RUNNING:
         try:
-            seal = Sealed(db) if sealed and db is not None else None  # E65
+            seal = Sealed(db, note) if sealed and db is not None else None  # E65
             code = command.main(args=root_args(words, db, debug), prog_name="referee",
                                 standalone_mode=False, obj=seal)
             return code if isinstance(code, int) else 0
@@ -246,8 +250,8 @@ def _usage_error(exc: Any, shell: bool) -> int:
 
 
 def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = False,
-             stdin: str = "", columns: int | None = None, sealed: bool = False
-             ) -> tuple[int, str, str]:
+             stdin: str = "", columns: int | None = None, sealed: bool = False,
+             note: str | None = None) -> tuple[int, str, str]:
     """Run one command line in this process and capture its answer.
 
     ``line`` is the text as typed (split as a shell would) or its words already split;
@@ -268,7 +272,7 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
             except RefereeError as exc:
                 boundary.refuse(exc.line, exc.ruling)
                 return 2, out.getvalue(), err.getvalue()
-            code = execute(words, db=db, debug=debug, sealed=sealed)
+            code = execute(words, db=db, debug=debug, sealed=sealed, note=note)
         finally:
             sys.stdin = saved_in
             if saved_columns is None:

@@ -93,9 +93,11 @@ def next_evening(
     def build(state: State) -> list[EveningContinued]:
         events = carry.next_evening(last, previous=previous, scenario=loaded, now=time.time(),
                                     fool=fool, absent=absent or [], changes=changes)
-        from referee.serve.access import replace_access  # the new evening's keys: here only
+        # The new evening's keys, and no request of the old one (E210): here only.
+        from referee.serve import access, asks
 
-        replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
+        access.replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
+        asks.forget(new)
         return events
 
     _, after, _ = transact("evening", build, path=new, more={"fate": fate_events})

@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer._click.utils import make_default_short_help  # typer ships its own click
 
+from referee.cli import asks
 from referee.cli.context import db_path
 from referee.cli.main import Tree, described
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
-from referee.errors import RefereeError
+from referee.errors import BadInput, RefereeError
 from referee.names import plural
+from referee.serve.asks import asks_path, load_queue
 
 if TYPE_CHECKING:
     from prompt_toolkit.completion import CompleteEvent, Completer, Completion
@@ -377,6 +379,8 @@ class Shell:
         #: Whether a prompt shows the vocabulary (its toolbar, Tab): piped lines have neither,
         #: so they do not re-read the evening after every line only to refresh it.
         self.prompting = False
+        #: The newest phone request the GM has been told of (R46, E215).
+        self.seen = _newest_request(self.vocab.path)
         from referee.cli import aloud
 
         aloud.on_disk = False  # the shell remembers its last refusal in memory
@@ -403,6 +407,12 @@ class Shell:
         own = runner.at_the_prompt(words, self.prompting)  # exit, clear, help alone
         if own is not None:
             return own
+        if words and words[0] in ("ok", "no"):  # R46: the GM's answer to a phone (E212)
+            try:
+                return self.answer(words)
+            except RefereeError as exc:
+                boundary.refuse(printable(exc.line), exc.ruling)
+                return 2
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
             return 2
@@ -415,6 +425,39 @@ class Shell:
         finally:
             if self.prompting:
                 self.vocab.refresh()
+
+    def answer(self, words: list[str]) -> int:
+        """`ok N [ANSWER]` or `no N REASON`: a phone's request accepted or declined (R46),
+        as `requests accept` and `requests decline` (E212).
+
+        Raises:
+            RefereeError: no number, no reason to decline with, or the queue's refusal.
+        """
+        how = "`ok N` (a question: `ok N ANSWER`) or `no N REASON`"
+        if len(words) < 2 or not words[1].isdigit():
+            raise BadInput(f"give the request's number: {how} (E212)", ruling="E212")
+        no = int(words[1])
+        if words[0] == "no":
+            if len(words) < 3:
+                raise BadInput(f"say why, for the phone: `no {no} REASON` (E213)",
+                               ruling="E213")
+            return asks.decline(self.vocab.path, no, " ".join(words[2:]))
+        return asks.accept(self.vocab.path, no, " ".join(words[2:]) or None)
+
+    def waiting(self) -> str:
+        """What the phones asked before the shell started and still waits (R46, E215)."""
+        if not asks_path(self.vocab.path).exists():
+            return ""
+        n = sum(1 for a in load_queue(self.vocab.path).asks if a["status"] == "open")
+        return (f"{plural(n, 'phone request')} {'waits' if n == 1 else 'wait'} for you: "
+                "`requests` lists them, `ok N` / `no N REASON` answers." if n else "")
+
+    def news(self) -> list[str]:
+        """The lines for the requests the phones made since the last look (R46, E215)."""
+        if not asks_path(self.vocab.path).exists():
+            return []
+        lines, self.seen = asks.news(self.vocab.path, self.seen)
+        return [printable(line) for line in lines]
 
     def without_parser(self, words: list[str]) -> int | None:
         """Run one of the lines the console reads without typer (``referee.cli.fast``, E160:
@@ -480,11 +523,28 @@ class Shell:
         )
         typer.echo("The referee shell: type commands without `referee` (`help` lists them, "
                    "Tab completes, `exit` or Ctrl-D leaves).")
+        waiting = self.waiting()
+        if waiting:
+            typer.echo(waiting)
         self.prompting = True
         self.vocab.refresh()
         from referee.cli import runner
+        from referee.cli.bell import Bell
 
-        return runner.prompt_loop(session, "referee> ", self.run_line)
+        bell = Bell(self.vocab.path, self.news)
+        bell.start()
+        try:
+            return runner.prompt_loop(session, "referee> ", self.run_line, pre_run=bell.at_prompt)
+        finally:
+            bell.stop()
+
+
+def _newest_request(path: Path) -> int:
+    """The newest request's number in the queue beside ``path`` (0: none), read only when a
+    queue exists."""
+    if not asks_path(path).exists():
+        return 0
+    return max((a["no"] for a in load_queue(path).asks), default=0)
 
 
 def history_file() -> Path:

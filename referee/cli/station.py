@@ -252,6 +252,20 @@ def remote(url: str, token: str | None, args: list[str]) -> int:
     return answer.exit
 
 
+def answer_words(words: list[str]) -> list[str]:
+    """`ok N [ANSWER]` and `no N REASON` at a station's prompt, as at the shell's (R46, E212):
+    the `requests` line they stand for; any other line as it is.
+
+    >>> answer_words(["ok", "3"]), answer_words(["no", "3", "not", "now"])
+    (['requests', 'accept', '3'], ['requests', 'decline', '3', 'not', 'now'])
+    """
+    if len(words) < 2 or words[0] not in ("ok", "no"):
+        return words
+    if words[0] == "ok":
+        return ["requests", "accept", words[1], *([" ".join(words[2:])] if words[2:] else [])]
+    return ["requests", "decline", *words[1:]]
+
+
 class RemoteShell:
     """``referee shell`` on a station: each line runs on the serving machine."""
 
@@ -270,6 +284,7 @@ class RemoteShell:
         own = runner.at_the_prompt(words, sys.stdin.isatty())  # on this terminal, not there
         if own is not None:
             return own
+        words = answer_words(words)
         try:
             answer = exchange(self.url, self.token, words)
         except StationError as exc:

@@ -21,17 +21,19 @@ def command_text(extra: JSONObject | None = None) -> str:
     """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
     ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
     the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
-    own = current().line  # read without the parser (``referee.cli.fast``): its own words
+    ctx = current()
+    said = f"  # {ctx.note}" if ctx.note else ""  # R46: who asked (E214)
+    own = ctx.line  # read without the parser (``referee.cli.fast``): its own words
     if own is not None and not extra:
-        return own
+        return own + said
     import shlex
 
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
-    ctx = get_current_context()
-    words = ctx.command_path.split()[1:]
-    params = {**ctx.params, **(extra or {})}
-    for param in ctx.command.params:
+    click_ctx = get_current_context()
+    words = click_ctx.command_path.split()[1:]
+    params = {**click_ctx.params, **(extra or {})}
+    for param in click_ctx.command.params:
         value = params.get(param.name or "")
         if param.name == "as_json" or _left_out(value, param.default):
             continue
@@ -42,7 +44,7 @@ def command_text(extra: JSONObject | None = None) -> str:
         flag = param.opts[0]
         for item in items:
             words += [flag] if item is True else [flag, str(item)]
-    return " ".join(shlex.quote(w) for w in words)
+    return " ".join(shlex.quote(w) for w in words) + said
 
 
 def _left_out(value: Any, default: Any) -> bool:

@@ -17,10 +17,12 @@ from referee.evening.known import GIVEN, Known, still_to_give
 from referee.evening.known import known as known_cards
 from referee.evening.play import need_hand
 from referee.evening.pots import pots as hand_pots
+from referee.evening.powers.constraints import counted_hand  # S21, S22: powers in force
 from referee.evening.state import HandState, State
 from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
-from referee.rules.pots import pot_name
+from referee.rules.hands import check_distinct, explain
+from referee.rules.pots import pot_name, split_pot
 
 if TYPE_CHECKING:
     from referee.rules.hands import Hand
@@ -127,9 +129,6 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
     known = known_cards(hand)  # R44: read once for every hand
     given = {name: _hand_cards(state, hand, name, typed.get(name), known, magic=magic)
              for name in hand.live}
-    from referee.evening.powers.constraints import counted_hand  # S21, S22: powers in force
-    from referee.rules.hands import check_distinct
-
     check_distinct(list(given.values()), magic=magic, names=list(given))
     best = {name: counted_hand(hand, name, cards, magic) for name, cards in given.items()}
     event = _award(state, given, best, magic=magic)
@@ -166,9 +165,6 @@ def _award(state: State, given: dict[str, list[Card]], best: dict[str, Hand], *,
            magic: bool) -> Showdown:
     """The showdown's event: every pot to the best hand among those who may win it (R7, R14,
     R15, E11). The pot no one contests is the betting's (``pots.uncontested``, R15, E7)."""
-    from referee.rules.hands import explain
-    from referee.rules.pots import split_pot
-
     hand = state.hand
     assert hand is not None
     layering = hand_pots(state, hand)  # R14, R15

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee import report
 from referee.content.scenario import data_file
-from referee.serve import players
+from referee.serve import asks, phone, players
 
 if TYPE_CHECKING:
     from referee.serve.frame import Shown
@@ -140,6 +140,8 @@ def handout_sheet(path: Path, assistant: str) -> tuple[str, str]:
     """
     state = players.load_state(path)
     page = report.render_handout_html(report.handout(state, assistant))
+    panel = phone.ask_panel(state, assistant, asks.load_queue(path).of(assistant))  # E216
+    page = page.replace("</body>", panel + "</body>", 1)
     return page, '"' + hashlib.blake2b(page.encode(), digest_size=12).hexdigest() + '"'
 
 
@@ -147,5 +149,6 @@ def sealed_sheet(page: str, etag: str, nonce: str) -> str:
     """A sheet with its follower script, its own style and script carrying ``nonce`` (E69)."""
     head, body, rest = page.partition("<body")
     poll = seal(_POLL, nonce) % (_inline_json(etag), _inline_json(REPLACED))
+    head = head.replace("</head>", phone.PANEL_STYLE + "</head>", 1)
     page = seal(head, nonce) + body + rest
-    return page.replace("</body>", poll + "</body>", 1)
+    return page.replace("</body>", poll + seal(phone.PANEL_SCRIPT, nonce) + "</body>", 1)

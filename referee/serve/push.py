@@ -24,6 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from referee.serve import access, players
+from referee.serve.asks import asks_path, load_queue
 from referee.serve.frame import Cached, FrameSource
 from referee.serve.room import room_path
 
@@ -45,6 +46,12 @@ def change_event(count: int) -> bytes:
     return f"event: change\ndata: {count}\n\n".encode()
 
 
+def asks_event(waiting: int) -> bytes:
+    """An ``asks`` event (R46, E215): how many phone requests wait for the GM, and nothing
+    of them (the stream is the room's; the GM reads them with the station token)."""
+    return f'event: asks\ndata: {{"waiting":{waiting}}}\n\n'.encode()
+
+
 class Stream:
     """One page's stream: the events not yet sent, only the newest frame kept."""
 
@@ -52,18 +59,22 @@ class Stream:
         self.host = host
         self.frame: bytes | None = None
         self.change: bytes | None = None
+        self.asks: bytes | None = None
         self.ready = asyncio.Event()
 
-    def put(self, frame: bytes | None, change: bytes | None) -> None:
+    def put(self, frame: bytes | None, change: bytes | None, asks: bytes | None = None
+            ) -> None:
         if frame is not None:
             self.frame = frame
         if change is not None:
             self.change = change
+        if asks is not None:
+            self.asks = asks
         self.ready.set()
 
     def take(self) -> bytes:
-        out = (self.frame or b"") + (self.change or b"")
-        self.frame = self.change = None
+        out = (self.frame or b"") + (self.asks or b"") + (self.change or b"")
+        self.frame = self.change = self.asks = None
         self.ready.clear()
         return out
 
@@ -80,12 +91,13 @@ class Push:
         self.closed = False
         self._looking = asyncio.Lock()
         self._builder = ThreadPoolExecutor(1, thread_name_prefix="push")
-        self._key: object = self._signature()
+        self._key: tuple[object, ...] = self._signature()
         self._etag: str | None = None
 
-    def _signature(self) -> object:
+    def _signature(self) -> tuple[object, ...]:
         return (players.signature(self.evening), players.signature(room_path(self.evening)),
-                players.signature(access.access_path(self.evening)))
+                players.signature(access.access_path(self.evening)),
+                players.signature(asks_path(self.evening)))
 
     def open(self, host: str) -> Stream | None:
         """A new stream from ``host``, or None past MAX_STREAMS (the page polls instead)."""
@@ -120,7 +132,7 @@ class Push:
             key = self._signature()
             if key == self._key:
                 return
-            self._key = key
+            was, self._key = self._key, key
             self.changes += 1
             loop = asyncio.get_running_loop()
             cached = await loop.run_in_executor(self._builder, self.source.current)
@@ -129,5 +141,9 @@ class Push:
                 self._etag = cached.etag
                 frame = frame_event(cached)
             change = change_event(self.changes)
+            asked = None
+            if was[3] != key[3]:  # the queue changed (E215)
+                queue = await loop.run_in_executor(self._builder, load_queue, self.evening)
+                asked = asks_event(sum(1 for a in queue.asks if a["status"] == "open"))
             for stream in list(self.streams):
-                stream.put(frame, change)
+                stream.put(frame, change, asked)

@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
@@ -35,7 +35,9 @@ from uvicorn.config import Config
 from uvicorn.server import ServerState
 
 from referee.errors import BadInput, RefereeError
-from referee.serve import access, players, push
+from referee.jsontypes import JSONObject
+from referee.serve import access, asks, players, push
+from referee.serve.answer import Answer, Receive, Scope, Send, drain
 from referee.serve.connections import (
     IDLE_TIMEOUT,
     MAX_HEAD,
@@ -47,7 +49,6 @@ from referee.serve.connections import (
 from referee.serve.frame import FrameSource, build_frame
 from referee.serve.pages import (
     REPLACED,
-    content_policy,
     handout_sheet,
     new_nonce,
     sealed_sheet,
@@ -61,16 +62,14 @@ if TYPE_CHECKING:
 StationRunner = Callable[[list[str], Path, int | None], tuple[int, str, str]]
 #: Where the server tells of a bug of its own (the command line passes the terminal's stderr).
 BugReport = Callable[[str], None]
-#: An ASGI message, and the scope of a connection, as uvicorn hands them over.
-Message = MutableMapping[str, Any]
-Scope = Message
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
 
 #: The largest request body read (a station command line is far smaller) (E53).
 MAX_BODY = 16 * 1024
 DRAIN = 1024 * 1024  # an oversized body already on its way, up to this, is read and dropped
 TOKEN_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})")
+ASK_PATH = re.compile(r"/a/([A-Za-z0-9_-]{16,128})/ask")
+#: The largest request a phone sends (E217): its fields are bounded far below this.
+MAX_ASK = 4 * 1024
 METHODS = {"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"}
 READ_ROUTES = ("/", "/frame.json", "/events")
 SWITCH_INTERVAL = 0.001  # seconds a thread holds the interpreter while another waits
@@ -226,7 +225,8 @@ class Server:
         if path.startswith("//"):  # read as "/" (no host can be smuggled in), as ever
             path = "/" + path.lstrip("/")
         sheet = TOKEN_PATH.fullmatch(path)
-        takes = "POST" if path == "/station" and self.station else None
+        asking = ASK_PATH.fullmatch(path)
+        takes = "POST" if (path == "/station" and self.station) or asking else None
         reads = "GET, HEAD" if path in READ_ROUTES or sheet else None
         if method in ("GET", "HEAD") and reads:
             if path == "/":
@@ -238,6 +238,8 @@ class Server:
             else:
                 assert sheet is not None
                 await self._handout(answer, sheet.group(1))
+        elif method == "POST" and asking:
+            await self._ask(answer, asking.group(1), body)
         elif method == "POST" and takes:
             await self._station(answer, body)
         elif takes or reads:
@@ -257,7 +259,7 @@ class Server:
         length = int(answer.header("content-length") or 0)  # h11 let only digits through
         if length > MAX_BODY:
             if "100-continue" not in answer.header("expect").lower():
-                await _drain(receive, min(length, DRAIN))  # so the client reads the answer
+                await drain(receive, min(length, DRAIN))  # so the client reads the answer
             await answer.text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
                               f"a request body is at most {MAX_BODY} bytes (E53)",
                               headers={"Connection": "close"})
@@ -337,7 +339,8 @@ class Server:
                               "(E66)")
             return
         nonce = new_nonce()
-        key = (name, players.signature(self.evening))
+        key = (name, players.signature(self.evening),
+               players.signature(asks.asks_path(self.evening)))  # E216: its requests too
         kept = self._sheets.get(name)
         if kept is not None and kept[0] == key:
             sheet, etag = kept[1], kept[2]
@@ -352,6 +355,61 @@ class Server:
         page = sealed_sheet(sheet, etag, nonce)
         await answer.send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
                           headers={"ETag": etag}, nonce=nonce)
+
+    async def _ask(self, answer: Answer, token: str, body: bytes) -> None:
+        """A phone's request (R46, E217): only with an assistant's link, from a page of this
+        server (its Origin, against forged requests from another site), as JSON of at most
+        MAX_ASK bytes; queued for the GM, never recorded. Answered with one line for the
+        phone, JSON ``{"ok", "line", "no"}``."""
+        found = self.access()
+        name = found.assistant_for(token) if found is not None else None
+        if name is None:
+            await answer.text(HTTPStatus.NOT_FOUND, f"not found: no sheet here. {REPLACED} "
+                              "(E66)")
+            return
+        scheme = "https" if self.tls else "http"
+        origin = answer.header("origin")
+        if not origin or origin != f"{scheme}://{answer.header('host')}":
+            await answer.text(HTTPStatus.FORBIDDEN, "a request is sent from the phone's own "
+                              "page, which names this server as its Origin (E217)")
+            return
+        if answer.header("content-type").split(";")[0].strip().lower() != "application/json":
+            await answer.text(HTTPStatus.UNSUPPORTED_MEDIA_TYPE, "send JSON (E217)")
+            return
+        if len(body) > MAX_ASK:
+            await answer.text(HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
+                              f"a request is at most {MAX_ASK} bytes (E217)")
+            return
+        try:
+            fields = json.loads(body.decode("utf-8"))
+            if not isinstance(fields, dict) or not isinstance(fields.get("kind"), str):
+                raise TypeError("no kind")
+        except (ValueError, TypeError):
+            await self._said(answer, HTTPStatus.BAD_REQUEST, "send JSON {\"kind\": "
+                             "\"study\" | \"guess\" | \"bid\" | \"question\", ...} (E217)")
+            return
+        try:
+            made = await asyncio.get_running_loop().run_in_executor(
+                self._commands, _ask_now, self.evening, name, fields)
+        except asks.TooMany as exc:
+            await self._said(answer, HTTPStatus.TOO_MANY_REQUESTS, exc.line,
+                             headers={"Retry-After": "60"})
+            return
+        except RefereeError as exc:
+            await self._said(answer, HTTPStatus.CONFLICT, exc.line)
+            return
+        await self._said(answer, HTTPStatus.OK, f"Sent to the GM as request {made['no']} "
+                         f"({made['what']}); nothing is recorded until the GM accepts it.",
+                         no=made["no"])
+        if self.push is not None:  # the GM's screens told at once (E172), after the phone
+            await self.push.look()  # has its answer, before its page follows the change
+
+    @staticmethod
+    async def _said(answer: Answer, status: int, line: str, *, no: int | None = None,
+                    headers: dict[str, str] | None = None) -> None:
+        reply = {"ok": status == HTTPStatus.OK, "line": line, "no": no}
+        await answer.send(status, json.dumps(reply).encode(),
+                          kind="application/json; charset=utf-8", headers=headers)
 
     async def _station(self, answer: Answer, body: bytes) -> None:
         run = self.station
@@ -410,72 +468,10 @@ def _quiet_uvicorn(bug: BugReport) -> None:
     log.propagate = False
 
 
-async def _drain(receive: Receive, limit: int) -> None:
-    """Read and drop up to ``limit`` bytes of a body (never kept)."""
-    left = limit
-    while left > 0:
-        message = await receive()
-        left -= len(message.get("body", b""))
-        if message.get("type") != "http.request" or not message.get("more_body"):
-            return
-
-
-class Answer:
-    """The answer to one request: every header on it (E53, E68), its own nonce (E69)."""
-
-    def __init__(self, scope: Scope, send: Send) -> None:
-        self.scope = scope
-        self._send = send
-        self.started = False
-        self.head = scope["method"] == "HEAD"
-        self.gone = False
-        self._headers: dict[str, str] = {k.decode("latin-1"): v.decode("latin-1")
-                         for k, v in scope.get("headers", [])}
-
-    def header(self, name: str) -> str:
-        return self._headers.get(name, "")
-
-    def _head(self, status: int, kind: str | None, cache: str, nonce: str | None,
-              headers: dict[str, str] | None, length: int | None) -> list[tuple[bytes, bytes]]:
-        out = {**SECURITY_HEADERS, "Content-Security-Policy": content_policy(nonce),
-               "Cache-Control": cache, "X-Server-Time": f"{time.time():.3f}",
-               **(headers or {})}
-        if kind is not None and status != HTTPStatus.NOT_MODIFIED:
-            out["Content-Type"] = kind
-        if length is not None and status != HTTPStatus.NOT_MODIFIED:
-            out["Content-Length"] = str(length)
-        return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in out.items()]
-
-    async def send(self, status: int, body: bytes = b"", *,
-                   kind: str = "text/plain; charset=utf-8", headers: dict[str, str] | None = None,
-                   cache: str = "no-store", nonce: str | None = None) -> None:
-        """One whole answer; a page built with ``nonce`` runs its own scripts and styles,
-        and nothing else inline (E69)."""
-        self.started = True
-        await self._send({"type": "http.response.start", "status": int(status),
-                          "headers": self._head(status, kind, cache, nonce, headers,
-                                                len(body))})
-        await self._send({"type": "http.response.body",
-                          "body": b"" if status == HTTPStatus.NOT_MODIFIED else body})
-
-    async def text(self, status: int, text: str, **extra: Any) -> None:
-        await self.send(status, (text + "\n").encode(), **extra)
-
-    async def start(self, status: int, *, kind: str, cache: str,
-                    headers: dict[str, str] | None = None) -> None:
-        """The head of an answer whose body follows in chunks (the push)."""
-        self.started = True
-        await self._send({"type": "http.response.start", "status": int(status),
-                          "headers": self._head(status, kind, cache, None, headers, None)})
-        if self.head:
-            await self._send({"type": "http.response.body", "body": b""})
-
-    async def chunk(self, data: bytes, *, last: bool = False) -> None:
-        try:
-            await self._send({"type": "http.response.body", "body": data,
-                              "more_body": not last})
-        except OSError:
-            self.gone = True
+def _ask_now(evening: Path, assistant: str, fields: JSONObject) -> asks.Ask:
+    """A phone's request checked against the evening as it is now and queued (R46)."""
+    state = players.load_state(evening)
+    return asks.ask(evening, state, assistant, str(fields.get("kind")), fields)
 
 
 class StationReply(TypedDict):
