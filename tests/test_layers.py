@@ -52,7 +52,7 @@ PLANTED = [
     ("report.py", "import referee.cli.main\n",
      "referee.report:", "imports referee.cli.main (cli), above report"),
     ("evening/state.py", "def _later():\n    from referee.evening import folds\n"
-     "    return folds\n", "import cycle:", "referee.evening.powers.effects -> "
+     "    return folds\n", "import cycle:", "referee.evening.powers.kinds -> "
      "referee.evening.roster -> referee.evening.state"),  # the cycle's last modules, by name
     ("storage/files.py", "def _loud():\n    print('written')\n",
      "referee.storage.files:", "print below the CLI"),

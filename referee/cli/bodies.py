@@ -90,7 +90,7 @@ def show_status(at: int | None, as_json: bool) -> None:
 
 def _amount(text: str | None, action: str = "bet") -> int | None:
     """``N`` or ``all`` (E27) -> chips; None when not given."""
-    from referee.evening.betting import ALL  # the bets only
+    from referee.evening.state import ALL  # every chip held (E27)
 
     if text is None:
         return None

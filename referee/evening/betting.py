@@ -17,7 +17,7 @@ from referee.evening.events import Action, Showdown
 from referee.evening.known import showdown_line
 from referee.evening.pots import uncontested
 from referee.evening.powers import constraints
-from referee.evening.state import HandState, Round, State
+from referee.evening.state import ALL, HandState, Round, State
 from referee.names import plural, quoted
 from referee.rules.cards import parse_cards
 from referee.rules.pots import check_named_chips, pick_chips
@@ -304,7 +304,6 @@ def move_commands(state: State, hand: HandState, what: Options | None = None) ->
 # -- verifying an action ---------------------------------------------------------------------
 
 
-ALL = -1  #: ``bet NAME all`` / ``raise NAME all``: every chip the player holds (E27)
 
 
 def verify_turn(state: State, hand: HandState, name: str, action: str,

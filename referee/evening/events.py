@@ -355,8 +355,8 @@ class PowerAccessed(TypedDict):
     depleted: bool
 
 
-#: A power's use: the fields every use has, then each effect's own (``referee.evening.powers.
-#: builders`` writes them, ``referee.evening.powers.effects`` folds them). ``"as"`` is a keyword.
+#: A power's use: the fields every use has, then each effect's own (its kind, declared in
+#: ``referee.evening.powers.kinds``, writes and folds them). ``"as"`` is a keyword.
 PowerUsed = TypedDict("PowerUsed", {
     "kind": Required[Literal["power_used"]],
     "name": Required[str],

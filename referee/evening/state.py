@@ -28,6 +28,11 @@ from referee.streams import plain
 CHIPS_PER_COLOUR = 10  # R10
 CHIP_VALUE = 100_000   # dollars, R10 / seed "The Money"
 POT = "pot"
+#: ``bet NAME all`` / ``raise NAME all``: every chip the player holds (E27).
+ALL = -1
+#: How long an effect of a power binds (S17): until its target's next action, to the end of
+#: the betting round (``street``), or to the end of the hand.
+TURN, ROUND, HAND = "turn", "round", "hand"
 
 
 # -- the books the fold keeps: plain JSON records, so a snapshot is the state as it is ---------

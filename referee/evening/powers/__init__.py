@@ -2,7 +2,8 @@
 
 - ``use``: the GM's requests, ``power access`` and ``power use``, as events;
 - ``timing``: the moment each power may be used (S11-S16);
-- ``building`` and ``builders``: one use being built, and one builder per kind of effect;
+- ``building``: one use being built (what the GM gave, what the betting says now);
+- ``kinds``: every kind of effect declared once, its builder and its fold side by side;
 - ``effects``: how a recorded use changes the evening (the fold);
 - ``constraints``: what the powers in force impose on the betting, the showdown and the souls.
 

@@ -1,16 +1,17 @@
-"""One ``power use`` being built: the state, the user, the power and what the GM gave, and the
-helpers the effect builders share (``referee.evening.powers.builders``). Below both
-``powers`` and the builders, so that neither imports the other back."""
+"""One ``power use`` being built: the state, the user, the power, what the GM gave and what the
+betting says now (read once, by ``referee.evening.powers.use``), and the helpers the power
+kinds share (``referee.evening.powers.kinds``). Below the betting machine: a kind asks the
+betting nothing, it reads ``Use.now``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
-from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerSpec
 from referee.evening.known import known
-from referee.evening.play import forfeited
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, State
 from referee.names import match_name
@@ -18,8 +19,6 @@ from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
-
     from referee.jsontypes import JSONObject
 
 #: What the GM gave a ``power use``, flag by flag: a name, an action or a card, or several
@@ -40,6 +39,19 @@ def power_label(state: State, key: str) -> str:
     return label(spec) if spec else key
 
 
+@dataclass(frozen=True)
+class TableNow:
+    """What the betting says at the moment of a use (R9-R15, S17), read once by
+    ``referee.evening.powers.use`` from the betting machine: the kinds below it read this and
+    never call it."""
+
+    to_act: str | None                    # whose turn it is (None: nobody may act)
+    moves: tuple[str, ...]                # what they may do, narrowed by the powers in force
+    owed: Mapping[str, int]               # what each player still in owes to call
+    able: tuple[str, ...]                 # who can still bet (R14, S19)
+    may: Callable[[str, str, int | None], bool]   # whether a player may make a move now
+
+
 FLAGS = {"target": "--target NAME", "cards": "--card CARD", "new": "--new CARD",
          "as": "--as CARD", "action": "--action ACTION", "folds": "--fold NAME"}
 
@@ -49,13 +61,13 @@ class Use:
     takes what its effect needs, and anything left over is refused."""
 
     def __init__(self, state: State, hand: HandState, name: str, spec: PowerSpec,
-                 given: Mapping[str, Given]) -> None:
-        self.state, self.hand, self.name, self.spec = state, hand, name, spec
+                 given: Mapping[str, Given], now: TableNow) -> None:
+        self.state, self.hand, self.name, self.spec, self.now = state, hand, name, spec, now
         self.title: str = spec["name"]
         self.effect: JSONObject = dict(spec.get("effect") or {"kind": "by_hand"})
         self.given = {k: v for k, v in given.items() if v not in (None, (), [])}
         self.taken: set[str] = set()
-        self.before: list[EveningEvent] = []
+        self.moves: list[tuple[str, str, int | None]] = []  # bets made with the power, first
         self.after: list[EveningEvent] = []
 
     @property
@@ -127,11 +139,11 @@ class Use:
         for owner, shown in self.hand.showing.items():
             if card in shown:
                 raise self.fail(f"{card} is showing for {owner}; it cannot be {whose}", "R8")
-        gone = {**forfeited(self.hand), **constraints.discarded(self.hand)}
-        if card in gone:
+        seen = known(self.hand)
+        if card in seen.out:
             raise self.fail(f"{card} is out of this hand (given up or discarded by "
-                            f"{gone[card]}); it cannot be {whose}", "R8")
-        holder, how = known(self.hand).owners.get(card, (owner, "up"))
+                            f"{seen.out[card][0]}); it cannot be {whose}", "R8")
+        holder, how = seen.owners.get(card, (owner, "up"))
         if holder != owner and how == "hooded":  # R44: a down card the console knows
             raise self.fail(f"{card} is {holder}'s (turned face down by a power); it cannot be "
                             f"{whose}", "R44")
@@ -186,11 +198,6 @@ class Use:
     def chained(self, who: str) -> None:
         for f in constraints.binding(self.hand, who, ("no_fold",)):
             raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")
-
-
-def toll_payers(state: State, hand: HandState, name: str) -> list[str]:
-    """S16: the others still in the hand who can pay: all-in or suspended players are passed."""
-    return [p for p in hand.live if p not in (name, state.fool) and betting.can_act(state, hand, p)]
 
 
 def pay(state: State, who: str, n: int) -> dict[str, int]:

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from referee.errors import BadInput
-from referee.evening.powers.effects import HAND, ROUND, TURN
-from referee.evening.state import Effect, HandState, State
+from referee.evening.state import HAND, ROUND, TURN, Effect, HandState, State
 from referee.names import plural, quoted
 from referee.rules.cards import Card, Suit, parse_card, parse_cards
 from referee.rules.hands import Hand, best_hand

@@ -16,11 +16,11 @@ from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
 from referee.evening.known import known
-from referee.evening.play import follows
+from referee.evening.play import act_said, follows
 from referee.evening.powers import constraints, effects
-from referee.evening.powers.builders import BUILD
-from referee.evening.powers.building import Use
+from referee.evening.powers.building import TableNow, Use
 from referee.evening.powers.building import label as _label
+from referee.evening.powers.kinds import KINDS
 from referee.evening.powers.timing import check_timing
 from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name, plural
@@ -242,7 +242,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         raise IllegalAction(f"{name} is not in hand {hand.no}; a power is used by a stakeholder "
                             "still in the hand (S29)", ruling="S29")
     use = Use(state, hand, name, spec, {"target": target, "cards": tuple(cards), "new": new,
-                                        "as": as_card, "action": action, "folds": tuple(folds)})
+                                        "as": as_card, "action": action, "folds": tuple(folds)},
+              table_now(state, hand))
     timing = str(spec.get("timing", "any_time"))
     check_timing(use, timing)
     kind = use.kind
@@ -255,11 +256,22 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         event["opener"] = betting.to_act(state, hand)  # the turn has begun (S11, E3)
     if kind == "lose_power":
         event["seed"] = random.SystemRandom().randrange(10**6) if seed is None else seed
-    event["summary"] = BUILD[kind](use, event)
+    event["summary"] = KINDS[kind].build(use, event)
     use.leftovers()
-    events = [*use.before, event, *use.after]
+    made = [e for who, move, amount in use.moves for e in act_said(state, who, move, amount)]
+    events = [*made, event, *use.after]
     sim = replay(state, events)
     return [*events, *follows(sim)]
+
+
+def table_now(state: State, hand: HandState) -> TableNow:
+    """What the betting says now, read once for a use (R9-R15, S17): the kinds read it."""
+    table = betting.Table(state, hand)
+    return TableNow(to_act=table.turn, moves=table.options.moves if table.options else (),
+                    owed={p: betting.owed(state, hand, p) for p in hand.live},
+                    able=tuple(table.able),
+                    may=lambda who, move, amount: betting.can_act_so(state, hand, who, move,
+                                                                     amount))
 
 
 def _access_for(state: State, name: str, spec: PowerSpec,

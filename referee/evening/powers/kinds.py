@@ -1,46 +1,94 @@
-"""What each kind of effect asks for and records (S12-S30): one builder per effect kind.
+"""Every kind of power effect (S12-S30), each declared once, found by its name: what a use of
+it asks for and says (its builder, reading the ``Use``: the GM's words, the hand and what the
+betting says now), and how it changes the cards and the books once recorded (its fold). The
+constraints an effect puts on the table are the records its fold leaves in ``HandState.effects``,
+which every rule reads through ``referee.evening.powers.constraints`` and the known view
+(``referee.evening.known``).
 
-A builder takes what it needs from the ``Use`` (``referee.evening.powers.building``), checks it
-against the hand, fills the ``power_used`` event for the fold (``referee.evening.powers.effects``)
-and returns one line saying what the power did, for the GM and the log.
+Adding a power: one entry in the power set's data (``data/powers.toml``: its timing, cost and
+effect kind) and, for a new kind, one builder here declared with its fold.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
-from referee.errors import BadInput
-from referee.evening import betting
+from referee.errors import BadInput, InvariantViolation
 from referee.evening.events import PowerUsed
-from referee.evening.play import act_said
 from referee.evening.powers import constraints
-from referee.evening.powers.building import Use, counts_as, pay, power_label, toll_payers
+from referee.evening.powers.building import Use, counts_as, pay, power_label
+from referee.evening.state import ALL, HAND, POT, ROUND, TURN, Effect, HandState, State, move_chips
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
 
+#: A kind's builder: checks what the GM gave, fills the ``power_used`` event, says what it did.
 Builder = Callable[[Use, PowerUsed], str]
-BUILD: dict[str, Builder] = {}
+#: A kind's fold: the recorded use's change to the evening (``referee.evening.powers.effects``).
+Fold = Callable[[State, HandState, PowerUsed], None]
 
 
-def builds(*kinds: str) -> Callable[[Builder], Builder]:
-    def register(fn: Builder) -> Builder:
-        for kind in kinds:
-            BUILD[kind] = fn
-        return fn
+def _nothing(state: State, hand: HandState, e: PowerUsed) -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of effect (S12): its name in the power set's data, its builder and its fold."""
+
+    name: str
+    build: Builder
+    fold: Fold
+
+
+#: Every kind, by its name (``power_vocab.EFFECTS`` names the same, checked by a test).
+KINDS: dict[str, Kind] = {}
+
+
+def declare(name: str, *, fold: Fold = _nothing) -> Callable[[Builder], Builder]:
+    """Declare the kind ``name``: the builder below it, and its ``fold``."""
+    def register(build: Builder) -> Builder:
+        KINDS[name] = Kind(name, build, fold)
+        return build
 
     return register
 
 
+def made_effect(e: PowerUsed, kind: str, scope: str, target: str | None, **more: Any) -> Effect:
+    """An effect of the power used in ``e``, left in force; ``more`` holds the fields its kind
+    adds (moves, street, who, card ...)."""
+    made = Effect(kind=kind, scope=scope, target=target, power=e["title"], by=e["name"])
+    made.update(more)  # type: ignore[typeddict-item]  # moves, street, who, card ... (Effect)
+    return made
+
+
+def _target(e: PowerUsed) -> str:
+    """The stakeholder a power was used on: every effect that folds it names one (S7)."""
+    target = e.get("target")
+    assert target is not None, e
+    return target
+
+
+def _toll_payers(use: Use) -> list[str]:
+    """S16: the others still in the hand who can pay: all-in or suspended players are passed."""
+    return [p for p in use.hand.live if p not in (use.name, use.state.fool) and p in use.now.able]
+
+
 def _to_act(use: Use) -> str:
-    current = betting.to_act(use.state, use.hand)
+    current = use.now.to_act
     assert current is not None  # the timing was checked
     use.take("target")
     return current
 
 
-@builds("fold")
+def _fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    hand.folded.append(_target(e))
+
+
+@declare("fold", fold=_fold_in)
 def _fold(use: Use, e: PowerUsed) -> str:
     who = use.target()
     use.chained(who)
@@ -48,10 +96,22 @@ def _fold(use: Use, e: PowerUsed) -> str:
     return f"{who} folds at once; their chips stay in the pot"
 
 
-@builds("toll")
+def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    """S16: toll chips go into the pot as dead money, like antes (R15): no bet, counted towards
+    no call, never returned as uncalled."""
+    for name, chips in e["paid"].items():
+        move_chips(state, name, POT, chips)
+        dead = hand.antes.get(name, 0)  # the first chips of a contribution are the dead ones
+        paid = [c for c, n in chips.items() for _ in range(n)]
+        hand.contrib.setdefault(name, [])[dead:dead] = paid
+        hand.antes[name] = dead + len(paid)
+    hand.folded.extend(e["folded"])
+
+
+@declare("toll", fold=_toll_in)
 def _toll(use: Use, e: PowerUsed) -> str:
     n = int(param(use.effect, "chips"))
-    payers = toll_payers(use.state, use.hand, use.name)
+    payers = _toll_payers(use)
     folding = [use.person(str(t)) for t in use.take("folds") or ()]
     for who in folding:
         if who not in payers:
@@ -65,7 +125,7 @@ def _toll(use: Use, e: PowerUsed) -> str:
             + (f"; {', '.join(folding)} fold" if folding else ""))
 
 
-@builds("take_back")
+@declare("take_back")
 def _take_back(use: Use, e: PowerUsed) -> str:
     answer = use.hand.answerable
     assert answer is not None
@@ -74,11 +134,18 @@ def _take_back(use: Use, e: PowerUsed) -> str:
             f"{answer['by']} acts again and may only check, call or fold")
 
 
-@builds("skip_turn")
+def _skip_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    """S18: owing, the player is passed over and must call or fold when the action returns."""
+    if e.get("passed"):
+        hand.round.last = e["target"]
+        hand.effects.append(made_effect(e, "only", TURN, e["target"], moves=["call", "fold"]))
+
+
+@declare("skip_turn", fold=_skip_in)
 def _skip(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
-    if betting.owed(use.state, use.hand, who):
+    if use.now.owed.get(who, 0):
         e["passed"] = True
         return f"the action passes {who}; {who} must call or fold when it comes back"
     use.after.append({"kind": "action", "name": who, "action": "check", "chips": {},
@@ -100,7 +167,7 @@ def _action(use: Use, text: str, legal: list[str], what: str) -> tuple[str, int 
         raise BadInput(f"{use.title}: only a bet or a raise carries chips; give --action "
                        f"{action}, not {text!r} (E163)", ruling="E163")
     if rest.lower() == "all":
-        amount = betting.ALL
+        amount = ALL
     elif rest.isascii() and rest.isdigit() and int(rest) >= 1:
         amount = int(rest)
     else:
@@ -114,27 +181,36 @@ def _action(use: Use, text: str, legal: list[str], what: str) -> tuple[str, int 
 
 
 def _said(action: str, amount: int | None) -> str:
-    return action if amount is None else f"{action} {'all' if amount == betting.ALL else amount}"
+    return action if amount is None else f"{action} {'all' if amount == ALL else amount}"
 
 
-@builds("force_action")
+def _turn_in(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
+    def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
+        more = {"moves": [e["action"]]} if kind == "only" else {}
+        hand.effects.append(made_effect(e, kind, TURN, e["target"], **more))
+        if kind == "only" and "amount" in e:
+            hand.effects[-1]["amount"] = e["amount"]  # E163: the chips forced too
+    return fold_in
+
+
+@declare("force_action", fold=_turn_in("only"))
 def _force(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
-    what = betting.options(use.state, use.hand)
-    legal = [*what.moves, "fold"] if what else ["fold"]
+    legal = [*use.now.moves, "fold"]
     text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
     action, amount = _action(use, text, legal, f"action open to {who}")
     e["target"], e["action"] = who, action
     if amount is not None:  # E163: the target bets or raises exactly this
-        if not betting.can_act_so(use.state, use.hand, who, action, amount):
-            due = betting.owed(use.state, use.hand, who)
+        if not use.now.may(who, action, amount):
+            due = use.now.owed.get(who, 0)
             raise use.fail(f"{who} holds {plural(use.state.stack(who), 'chip')} and owes {due}: "
                            f"{who} cannot {_said(action, amount)}", "E163")
         e["amount"] = amount
     return f"{who} must {_said(action, amount)} on this turn"
 
 
-@builds("call_or_fold", "must_raise")
+@declare("call_or_fold", fold=_turn_in("call_or_fold"))
+@declare("must_raise", fold=_turn_in("must_raise"))
 def _turn(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     e["target"] = who
@@ -145,18 +221,31 @@ def _turn(use: Use, e: PowerUsed) -> str:
     return f"{who} must bet one chip or fold"
 
 
-@builds("no_raises")
+def _round_in(kind: str, everyone: bool = False) -> Callable[[State, HandState, PowerUsed], None]:
+    def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
+        hand.effects.append(made_effect(e, kind, ROUND, None if everyone else e["target"],
+                                    street=e["street"]))
+    return fold_in
+
+
+@declare("no_raises", fold=_round_in("no_raises", everyone=True))
 def _no_raises(use: Use, e: PowerUsed) -> str:
     text = str(use.need("action", "the bet or raise it comes with (bet or raise, and its "
                                   "chips in the open phase: 'raise 5')"))
     action, amount = _action(use, text, ["bet", "raise"], "action with this power")
-    use.before.extend(act_said(use.state, use.name, action, amount))
+    use.moves.append((use.name, action, amount))  # made first (use)
     e["street"] = use.hand.round.street
     said = _said(action, amount).replace(action, f"{action}s", 1)
     return f"{use.name} {said}: no more raises this round; the others call or fold"
 
 
-@builds("no_fold", "no_bets", "all_in")
+def _all_in_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    hand.effects.append(made_effect(e, "all_in", HAND, e["target"]))
+
+
+@declare("no_fold", fold=_round_in("no_fold"))
+@declare("no_bets", fold=_round_in("no_bets"))
+@declare("all_in", fold=_all_in_in)
 def _binds(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"], e["street"] = who, use.hand.round.street
@@ -166,7 +255,12 @@ def _binds(use: Use, e: PowerUsed) -> str:
                       "for the pot as it stands"}[use.kind]
 
 
-@builds("opener")
+def _opener_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    hand.effects.append(made_effect(e, "opener", ROUND, None, street=e["street"],
+                                who=e["name"] if e["who"] == "self" else "lowest"))
+
+
+@declare("opener", fold=_opener_in)
 def _opener(use: Use, e: PowerUsed) -> str:
     e["street"], e["who"] = use.hand.round.street, param(use.effect, "who")
     if e["who"] == "self":
@@ -176,7 +270,13 @@ def _opener(use: Use, e: PowerUsed) -> str:
     return f"the lowest hand showing opens round {e['street']}"
 
 
-@builds("swap_up")
+def _swap_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    mine, theirs = hand.showing[e["name"]], hand.showing[_target(e)]
+    mine[mine.index(e["card"])] = e["new"]
+    theirs[theirs.index(e["new"])] = e["card"]
+
+
+@declare("swap_up", fold=_swap_in)
 def _swap(use: Use, e: PowerUsed) -> str:
     mine = use.up_card(use.name, use.one_card("cards", f"one of {use.name}'s up cards"))
     who = use.target()
@@ -185,7 +285,13 @@ def _swap(use: Use, e: PowerUsed) -> str:
     return f"{use.name}'s {mine} and {who}'s {theirs} change places, face up"
 
 
-@builds("replace_up")
+def _replace_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    cards = hand.showing[e["owner"]]
+    cards[cards.index(e["card"])] = e["new"]
+    hand.out.setdefault(e["owner"], []).append(e["card"])
+
+
+@declare("replace_up", fold=_replace_in)
 def _replace(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "who") == "self":
         owner = use.name
@@ -216,13 +322,23 @@ def _replace(use: Use, e: PowerUsed) -> str:
     return f"{owner} discards {card} face up and takes {new} face up in its place"
 
 
-@builds("hide_up")
+def _hide_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    hand.showing[e["name"]].remove(e["card"])
+    hand.shift[e["name"]] = hand.shift.get(e["name"], 0) + 1
+    hand.hooded.setdefault(e["name"], []).append(e["card"])  # E77: marked as hooded
+
+
+@declare("hide_up", fold=_hide_in)
 def _hide(use: Use, e: PowerUsed) -> str:
     e["card"] = use.up_card(use.name, use.one_card("cards", f"the up card {use.name} turns down"))
     return f"{use.name} turns {e['card']} face down: a down card for the rest of the hand"
 
 
-@builds("kill_up")
+def _kill_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    hand.effects.append(made_effect(e, "dead", HAND, e["target"], card=e["card"]))
+
+
+@declare("kill_up", fold=_kill_in)
 def _kill(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"] = who
@@ -230,7 +346,20 @@ def _kill(use: Use, e: PowerUsed) -> str:
     return f"{who}'s {e['card']} is turned sideways: dead, it counts for nothing"
 
 
-@builds("reveal")
+def _unhood(hand: HandState, owner: str, card: str) -> None:
+    """A hooded card turned up again or discarded is no longer a hooded down card (E77)."""
+    if card in hand.hooded.get(owner, []):
+        hand.hooded[owner].remove(card)
+
+
+def _reveal_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    for owner, card in e["revealed"]:
+        hand.showing.setdefault(owner, []).append(card)
+        hand.shift[owner] = hand.shift.get(owner, 0) - 1
+        _unhood(hand, owner, card)
+
+
+@declare("reveal", fold=_reveal_in)
 def _reveal(use: Use, e: PowerUsed) -> str:
     how = param(use.effect, "who")
     pairs: list[tuple[str, str]] = []
@@ -264,7 +393,15 @@ def _reveal(use: Use, e: PowerUsed) -> str:
     return "; ".join(f"{o} turns {c} face up" for o, c in pairs)
 
 
-@builds("discard")
+def _discard_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    if e["up"]:
+        hand.showing[e["name"]].remove(e["card"])
+        hand.shift[e["name"]] = hand.shift.get(e["name"], 0) + 1
+    hand.out.setdefault(e["name"], []).append(e["card"])
+    _unhood(hand, e["name"], e["card"])
+
+
+@declare("discard", fold=_discard_in)
 def _discard(use: Use, e: PowerUsed) -> str:
     card = use.one_card("cards", f"the card {use.name} discards, up or down")
     e["up"] = card in use.hand.showing.get(use.name, [])
@@ -278,7 +415,13 @@ def _discard(use: Use, e: PowerUsed) -> str:
             + (" (an up card)" if e["up"] else "") + "; tell no one the new card")
 
 
-@builds("counts_as")
+def _counts_as_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    more = {k: e[k] for k in ("needs", "suit") if k in e}  # E56: the other cards it names
+    hand.effects.append(made_effect(e, "counts_as", HAND, e["name"], card=e["card"], counts=e["as"],
+                                **more))
+
+
+@declare("counts_as", fold=_counts_as_in)
 def _counts_as(use: Use, e: PowerUsed) -> str:
     rule = param(use.effect, "as")
     target = use.target(live=False) if rule == "target_up" else None
@@ -310,7 +453,7 @@ def _counts_as(use: Use, e: PowerUsed) -> str:
             "mark it with a chip")
 
 
-@builds("cancel")
+@declare("cancel")
 def _cancel(use: Use, e: PowerUsed) -> str:
     answer = use.hand.answerable
     assert answer is not None
@@ -319,7 +462,15 @@ def _cancel(use: Use, e: PowerUsed) -> str:
             f"it is spent and its {plural(answer['event']['charges'], 'Charge')} are lost")
 
 
-@builds("lose_power")
+def _lose_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    lost = state.powers[e["lost"]]
+    if lost["used"] or lost["holder"] != e["target"]:
+        raise InvariantViolation(f"S24: {e['lost']} is no unused power of {e['target']}")
+    lost["used"] = True
+    lost["lost"] = e["title"]
+
+
+@declare("lose_power", fold=_lose_in)
 def _lose(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     unused = sorted(k for k, p in use.state.powers.items()
@@ -332,14 +483,24 @@ def _lose(use: Use, e: PowerUsed) -> str:
     return f"{who} loses {lost}, drawn at random (seed {e['seed']}), as if spent"
 
 
-@builds("surcharge")
+def _surcharge_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    state.surcharges.setdefault(_target(e), []).append(
+        {"power": e["title"], "by": e["name"], "n": e["n"]})
+
+
+@declare("surcharge", fold=_surcharge_in)
 def _surcharge(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     e["target"], e["n"] = who, int(param(use.effect, "charges"))
     return f"the next power {who} uses costs {plural(e['n'], 'Charge')} more"
 
 
-@builds("bar_assistant")
+def _bar_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    state.barred[e["assistant"]] = {"power": e["title"], "by": e["name"], "side": e["target"],
+                                    "until": hand.no + 1}
+
+
+@declare("bar_assistant", fold=_bar_in)
 def _bar(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     helper = use.state.seat(who).assistant
@@ -350,7 +511,12 @@ def _bar(use: Use, e: PowerUsed) -> str:
             f"hand {use.hand.no + 1}")
 
 
-@builds("exile")
+def _exile_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    state.exiles[_target(e)] = {"power": e["title"], "by": e["name"], "hand": hand.no,
+                                 "until": hand.no + 1}
+
+
+@declare("exile", fold=_exile_in)
 def _exile(use: Use, e: PowerUsed) -> str:
     who = use.target(live=False)
     e["target"] = who
@@ -358,7 +524,12 @@ def _exile(use: Use, e: PowerUsed) -> str:
             f"{use.hand.no + 1}; away from the table the Law does not protect them")
 
 
-@builds("protect")
+def _protect_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    for card in e["cards"]:
+        hand.effects.append(made_effect(e, "protect", HAND, e["name"], card=card))
+
+
+@declare("protect", fold=_protect_in)
 def _protect(use: Use, e: PowerUsed) -> str:
     most = int(param(use.effect, "cards"))
     given = [parse_card(str(c)).short for c in use.need("cards", f"up to {most} of "
@@ -371,7 +542,8 @@ def _protect(use: Use, e: PowerUsed) -> str:
     return f"{' and '.join(given)} of {use.name} are held fast: no power can touch them"
 
 
-@builds("private", "by_hand")
+@declare("private")
+@declare("by_hand")
 def _tell(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "target") == "another":
         e["target"] = use.target()
