@@ -163,8 +163,8 @@ def _step(data: st.DataObject, t: Table) -> None:
             done = t.record(f"power access {who} {card}", powers.access, who, card,
                             key.split("-")[1])
         else:
-            done = t.record(f"power use {who} {key} --access {card}", powers.use_power, who,
-                            key, access_card=card, **kw)
+            done = t.record(f"power use {who} {key} --access {card}", powers.slide_and_use,
+                            who, key, card, **kw)
         if done:
             t.slid.setdefault(who, []).append(card)
 

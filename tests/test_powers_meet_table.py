@@ -129,7 +129,7 @@ class PowersMeetTheTable(PowersMachine):
         state = pickle.loads(pickle.dumps(before))
         from referee.evening.folds import apply
 
-        together = fn is powers.use_power
+        together = fn is powers.slide_and_use
         for event in events:
             if event["kind"] == "action" and event["name"] == FOOL:
                 assert event["action"] == fool_must(state), (event, state.hand)
@@ -262,7 +262,7 @@ class PowersMeetTheTable(PowersMachine):
         mine = hand.showing.get(who, [])
         if spec["effect"]["kind"] in ("hide_up", "protect", "counts_as") and mine:
             kw["cards"] = [data.draw(st.sampled_from(mine))]  # one of the user's own cards
-        self.attempt(powers.use_power, who, spec["key"], access_card=card, **kw)
+        self.attempt(powers.slide_and_use, who, spec["key"], card, **kw)
 
     def showdown(self, data: st.DataObject) -> None:
         """R44: the GM gives each hand's unseen cards alone, from cards no hand holds; where a

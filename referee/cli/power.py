@@ -3,6 +3,7 @@ their moment, listed and read aloud (R26, S11)."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -84,9 +85,10 @@ def power_use(
     extra: JSONObject = {}
 
     def build(s: State) -> list[EveningEvent]:
-        events = powers.use_power(s, name, power, target=target, cards=card or (), new=new,
-                                  as_card=as_card, action=action, folds=fold or (), seed=seed,
-                                  access_card=access)
+        use = partial(powers.slide_and_use, s, name, power, access) if access else \
+            partial(powers.use_power, s, name, power)  # --access: slid in the same act (R38)
+        events = use(target=target, cards=card or (), new=new, as_card=as_card, action=action,
+                     folds=fold or (), seed=seed)
         drawn = [e["seed"] for e in events if e["kind"] == "power_used" and "seed" in e]
         if drawn:  # Downfall's draw: retyping the logged line draws the same power
             extra["seed"] = drawn[0]

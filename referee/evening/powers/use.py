@@ -10,13 +10,14 @@ Fool's forced moves that follow, all replayed on a copy before they are returned
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
 from referee.evening.known import known
-from referee.evening.play import act_said, follows
+from referee.evening.play import act, follows
 from referee.evening.powers import constraints, effects
 from referee.evening.powers.building import TableNow, Use
 from referee.evening.powers.building import label as _label
@@ -193,16 +194,8 @@ def _folded_by_answerable(hand: HandState, name: str) -> bool:
 
 # -- using a power ------------------------------------------------------------------------------
 
-def use_power(state: State, who: str, power_text: str, *, target: str | None = None,
-              cards: list[str] | tuple[str, ...] = (), new: str | None = None,
-              as_card: str | None = None, action: str | None = None,
-              folds: list[str] | tuple[str, ...] = (), seed: int | None = None,
-              access_card: str | None = None) -> list[EveningEvent]:
-    """R26, S11: a power used once by its holder, at its moment, paying its Charges.
-
-    ``access_card``: the face-down major slid to the Fool for this very power first, in the
-    same act (R38): the access and the use are recorded together, or neither is.
-    """
+def _user(state: State, who: str) -> str:
+    """The stakeholder using a power (S7, R26): never the Fool, never one out of the game."""
     require_evening(state)
     name = match_name(who, [*state.stakeholders, state.fool], "player")
     if name == state.fool:
@@ -211,12 +204,29 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     if seat.dead or seat.resigned:
         raise IllegalAction(f"{name} is out of the game ({'dead' if seat.dead else 'resigned'}); "
                             "only a stakeholder still in the game uses a power (R26)", ruling="R26")
-    spec = find_power(state, power_text, None if access_card else name)
-    if access_card is not None:
-        slid = _access_for(state, name, spec, access_card)
-        return slid + use_power(replay(state, slid), name, spec["key"], target=target,
-                                cards=cards, new=new, as_card=as_card, action=action,
-                                folds=folds, seed=seed)
+    return name
+
+
+def slide_and_use(state: State, who: str, power_text: str, access_card: str,
+                  **given: Any) -> list[EveningEvent]:
+    """``power use NAME POWER --access CARD`` (R38): the face-down major slid to the Fool for
+    this very power first, in the same act: the access and the use are recorded together, or
+    neither is. ``given``: as ``use_power`` takes them."""
+    name = _user(state, who)
+    spec = find_power(state, power_text)
+    slid = _access_for(state, name, spec, access_card)
+    return slid + use_power(replay(state, slid), name, spec["key"], **given)
+
+
+def use_power(state: State, who: str, power_text: str, *, target: str | None = None,
+              cards: list[str] | tuple[str, ...] = (), new: str | None = None,
+              as_card: str | None = None, action: str | None = None,
+              folds: list[str] | tuple[str, ...] = (), seed: int | None = None
+              ) -> list[EveningEvent]:
+    """R26, S11: a power used once by its holder, at its moment, paying its Charges (taken
+    from a card slid in the same act: ``slide_and_use``)."""
+    name = _user(state, who)
+    spec = find_power(state, power_text, name)
     held = state.powers.get(spec["key"])
     if held is None or held["holder"] != name:
         owner = held["holder"] if held else "nobody"
@@ -258,7 +268,9 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         event["seed"] = random.SystemRandom().randrange(10**6) if seed is None else seed
     event["summary"] = KINDS[kind].build(use, event)
     use.leftovers()
-    made = [e for who, move, amount in use.moves for e in act_said(state, who, move, amount)]
+    # The bet or raise made with the power (Iron Rule), by its user, already a name (R12, E163)
+    made = [e for who, move, amount in use.moves
+            for e in act(state, betting.Request(who, move, amount))]
     events = [*made, event, *use.after]
     sim = replay(state, events)
     return [*events, *follows(sim)]
