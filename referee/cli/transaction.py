@@ -11,12 +11,10 @@ from referee.cli.context import current, db_path
 from referee.cli.output import echo
 from referee.jsontypes import JSONObject
 from referee.table import Move, Outcome, run
-from referee.table.transaction import E
+from referee.table.transaction import E, More
 
 if TYPE_CHECKING:
     import typer
-
-    from referee.streams import Event
 
 
 def command_text(extra: JSONObject | None = None) -> str:
@@ -72,7 +70,7 @@ def move(stream: str, *, extra: JSONObject | None = None, path: Path | None = No
 
 def transact(stream: str, build: Callable[[Any], list[E]], *,
              extra: JSONObject | None = None, path: Path | None = None,
-             more: dict[str, list[Event]] | None = None, fresh: bool = False
+             more: More | None = None, fresh: bool = False
              ) -> Outcome[Any, E]:
     """The running command through the table's one transaction (``referee.table.run``).
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, NamedTuple, TypeAlias, TypeVar
 
 if TYPE_CHECKING:
     from referee.streams import Event
@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 E = TypeVar("E", bound="Mapping[str, Any]")
 #: A stream's folded state (the evening's is ``referee.evening.state.State``).
 S = TypeVar("S")
+#: Events of other streams, committed after a move's own under its line (R42).
+More: TypeAlias = "dict[str, list[Event]]"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,7 +55,7 @@ class Outcome(NamedTuple, Generic[S, E]):
 
 
 def run(move: Move, build: Callable[[Any], list[E]], *,
-        more: dict[str, list[Event]] | None = None) -> Outcome[Any, E]:
+        more: More | None = None) -> Outcome[Any, E]:
     """Run ``move``: open its evening under the lock, fold its stream, let ``build(state)``
     return the events (or raise a RefereeError: nothing is written), and commit them at once
     under the move's line. ``more`` holds events of other streams, committed after under the
