@@ -5,7 +5,7 @@ a copy with a mistake planted in it) and returns every violation, one line each:
 
 - an import (absolute or relative, at the top, inside a function, or only for the type checker)
   from a module to a module of a higher layer: ``base < rules < evening < storage < content <
-  report < serve < cli``;
+  report < table < serve < cli``;
 - an import cycle anywhere (the type checker's imports count too);
 - a module that belongs to no layer (a new top-level module must be placed);
 - typer, rich, click or prompt_toolkit below the CLI, tinydb outside ``storage``;
@@ -43,6 +43,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("storage", ("referee.storage",)),
     ("content", ("referee.content", "referee.rulebook")),
     ("report", ("referee.report", "referee.report_records", "referee.season")),
+    # The front door: one evening's transaction for every caller above it (E230).
+    ("table", ("referee.table",)),
     ("serve", ("referee.serve",)),
     # The package's own face (``from referee import parse_cards``) and ``python -m referee``
     # stand with the command line, at the top: nothing below imports them.

@@ -31,7 +31,8 @@ def test_the_graph_is_read_from_the_code() -> None:
 
 def test_every_layer_is_ranked_once() -> None:
     names = [name for name, _ in layers.LAYERS]
-    assert names == ["base", "rules", "evening", "storage", "content", "report", "serve", "cli"]
+    assert names == ["base", "rules", "evening", "storage", "content", "report", "table", "serve",
+                     "cli"]
     assert layers.layer("referee.storage.store") == "storage"
     assert layers.layer("referee.cli.main") == "cli" and layers.layer("referee") == "cli"
     assert layers.layer("referee.nowhere") is None

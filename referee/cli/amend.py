@@ -20,14 +20,13 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypedDict
 import typer
 
 from referee.cli import runner
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction
 from referee.evening import amend as amending
 from referee.evening.amend import amendment
 from referee.evening.amend import recheck as rechecking
 from referee.evening.state import require_evening
-from referee.storage import files
 from referee.storage.store import WRITTEN, open_evening
 from referee.streams import plain, spec
 
@@ -175,9 +174,8 @@ def amend(
     plan, flags = parse(None if seq is None else _number(seq), list(words or []),
                         [_number(d, "--drop ") for d in drop or []])
     yes, as_json = yes or "--yes" in flags, as_json or "--json" in flags
-    files.DRY_RUN = files.DRY_RUN or "--dry-run" in flags
-    dry = files.DRY_RUN
-    with open_evening(db_path()) as ev:
+    dry = current().dry_run or "--dry-run" in flags  # E133: this run's, no flag of the process
+    with open_evening(db_path(), dry=dry) as ev:
         result = _replay(ev, plan)
         recorded = False
         if yes and not dry:
@@ -233,14 +231,10 @@ def _replay(ev: Any, plan: Plan) -> Amendment:
     index = min(where[s] for s in [*plan.changes, *plan.drops])
     amending.check_replayable((c.cmd, c.text, list(c.events)) for c in commands[index + 1:])
     sp = spec("evening")
-    dry = files.DRY_RUN
-    files.DRY_RUN = False  # the scratch evening is written, whatever the real one is
     undos = sum(1 for c in ev.iter_commands("evening") if c.cmd >= commands[index].cmd)
-    try:
-        with tempfile.TemporaryDirectory(prefix="referee-amend-") as folder:
-            replayed = _timeline(Path(folder) / "replay.json", commands, index, plan, undos)
-    finally:
-        files.DRY_RUN = dry
+    # The scratch evening is written, whatever the real one is: its opens are not dry (E230).
+    with tempfile.TemporaryDirectory(prefix="referee-amend-") as folder:
+        replayed = _timeline(Path(folder) / "replay.json", commands, index, plan, undos)
     old = rippling.outcomes(([plain(e) for e in c.events] for c in commands), sp.empty(),
                             sp.apply)
     prefix = ([plain(e) for e in c.events] for c in commands[:index])
@@ -316,12 +310,8 @@ def _run(scratch: Path, words: list[str], was: Any, new: list[str] | None, plan:
     nothing. A refusal is the amendment's refusal, naming the command and the ways on (E140)."""
     with open_evening(scratch, write=False) as t:
         count = t.meta["next_cmd"]
-    saved = files.DRY_RUN
-    try:
-        # Sealed as a station's line is (E65): the scratch evening and nothing else.
-        code, _, err = runner.run_line(words, db=scratch, sealed=True)
-    finally:
-        files.DRY_RUN = saved  # the line's own run set it
+    # Sealed as a station's line is (E65): the scratch evening and nothing else.
+    code, _, err = runner.run_line(words, db=scratch, sealed=True)
     if code != 0:
         why = next((ln.removeprefix("error: ") for ln in err.splitlines() if ln.strip()),
                    "refused")

@@ -16,11 +16,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli import runner
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
 from referee.cli.output import echo, emit_json
 from referee.errors import BadInput
 from referee.serve import asks
-from referee.storage import files
 
 if TYPE_CHECKING:
     from referee.serve.asks import Ask
@@ -100,8 +99,9 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
     Raises:
         RefereeError: no such request, it is not open, or an answer for a command.
     """
+    dry = current().dry_run
     ask = asks.load_queue(evening).find(no)
-    if ask["kind"] == "question" and files.DRY_RUN:  # E133
+    if ask["kind"] == "question" and dry:  # E133
         asks.must_be_open(ask)
         echo(f"Dry run: request {no} ({ask['assistant']}) would be answered; nothing was "
              "written (E133).")
@@ -116,7 +116,7 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
     if answer:
         raise BadInput(f"request {no} is a {ask['kind']}; accept it with `ok {no}` alone (an "
                        "answer goes with a question) (E212)", ruling="E212")
-    if files.DRY_RUN:  # E133: what it would record; the queue is left as it is
+    if dry:  # E133: what it would record; the queue is left as it is
         code, out, err = runner.run_line(["--dry-run", *ask["args"]], db=evening, sealed=True,
                                          note=asks.note(ask))
         _show(out, err)
@@ -162,8 +162,9 @@ def decline(evening: Path, no: int, reason: str) -> int:
     Raises:
         RefereeError: no reason, no such request, or it is not open.
     """
-    ask = asks.decline(evening, no, reason)  # under a dry run, checked and not written
-    if files.DRY_RUN:
+    dry = current().dry_run
+    ask = asks.decline(evening, no, reason, dry=dry)  # under a dry run, checked, not written
+    if dry:
         echo(f"Dry run: request {no} ({ask['assistant']}: {ask['what']}) would be declined, "
              f"their phone showing: {ask['reason']}; nothing was written (E133).")
         return 0

@@ -165,14 +165,6 @@ class RefereeGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
-        try:
-            return self._invoke(ctx)
-        finally:
-            from referee.storage import files  # not at the top, which --help loads
-
-            files.DRY_RUN = False  # --dry-run is the run's own: it never outlives it (E133)
-
-    def _invoke(self, ctx: Any) -> Any:
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         rv, code = guarded(lambda: super(RefereeGroup, self).invoke(ctx), words,
                            (typer.Exit, typer.Abort))

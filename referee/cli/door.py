@@ -48,17 +48,14 @@ def refuse(line: str, ruling: str | None = None) -> None:
 def start(db: Path | None, debug: bool = False, explain: bool = False,
           sealed: Path | None = None, dry_run: bool = False) -> context.Context:
     """The run's one context (its evening, its console, the station, --explain), from the
-    root options; a ``--db`` no file can be at is one line (E94); --dry-run set for the run."""
+    root options; a ``--db`` no file can be at is one line (E94); --dry-run kept for the run."""
     obj = context.Context(db=db, debug=debug, explain=explain, station=sealed, dry_run=dry_run)
     if db is not None or os.environ.get("REFEREE_DB"):
         # Not at the top: --help and --version load this module and touch no file (~2 ms).
         from referee.storage.files import check_reachable
 
         check_reachable(obj.path())  # a name too long, a symlink loop: one line (E94)
-    from referee.storage import files
-
-    files.DRY_RUN = dry_run  # E133: every write of this run stops short of the disk
-    return obj
+    return obj  # --dry-run is the run's own (``Context.dry_run``), handed to each write (E230)
 
 
 def guarded(body: Callable[[], Any], words: Sequence[str],
@@ -133,7 +130,6 @@ def _begin_command() -> None:
 
     files.NOTES.clear()
     files.TRACK_ANSWERS = True
-    files.DRY_RUN = False  # the run's start sets it from --dry-run (E133)
     store = _store()
     if store is not None:
         store.WRITTEN.clear()

@@ -25,7 +25,7 @@ from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` r
     show_log,
     show_status,
 )
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
 from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.cli.transaction import transact
@@ -77,6 +77,7 @@ def new(
     setup = souls.setup_from_scenario(load_scenario(scenario), specs)
     settings = {"r11_own_colour_first": own_colour_first}
     path = db_path()
+    dry = current().dry_run
     backup = aside = None
     renewed = False
 
@@ -85,7 +86,7 @@ def new(
         events = commands.new_evening(state, fool, specs, now=time.time(), force=force,
                                       settings=settings, **setup)
 
-        if files.DRY_RUN:  # E133: no backup and no new keys for an evening not written
+        if dry:  # E133: no backup and no new keys for an evening not written
             return events
         if state.started and force:
             backup = keep_replaced(path)
@@ -97,7 +98,7 @@ def new(
         from referee.serve import access, asks
 
         helpers = [s.assistant for s in specs if s.assistant]
-        renewed = access.replace_access(path, helpers) is not None
+        renewed = access.replace_access(path, helpers, dry=dry) is not None
         asks.forget(path)
         return events
 
@@ -277,7 +278,7 @@ def undo(
 ) -> None:
     """Take back the last command (whole), keeping it in the log of undone commands."""
     stream = _table(table) or STREAM
-    with open_evening(db_path()) as ev:
+    with open_evening(db_path(), dry=current().dry_run) as ev:
         last = ev.last_command(stream)
         if last is None:
             raise IllegalAction(f"nothing to undo at the {stream} table")
@@ -296,7 +297,7 @@ def redo(
     ] = None,
 ) -> None:
     """Bring back the last undone command, if nothing was done since."""
-    with open_evening(db_path()) as ev:
+    with open_evening(db_path(), dry=current().dry_run) as ev:
         command = ev.redo(_table(table))
 
     say(f"Redone: [bold]{lit(command.text)}[/].")
@@ -349,7 +350,7 @@ def verify(
         raise StoreError(missing_message(path) or f"no evening file at {path}")
     progress = _progress if sys.stderr.isatty() and not as_json else None
     tinydb = layout.check(path)  # E161, before the evening is held (E99)
-    with open_evening(path, write=False, audit=True) as ev:  # a bad checksum is listed
+    with open_evening(path, write=False, audit=True, dry=current().dry_run) as ev:  # E133
         found = audit(ev, None if check_all else load_trusted(ev), progress, tinydb)
         if progress is not None:
             sys.stderr.write("\r\033[K")

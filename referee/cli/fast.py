@@ -165,9 +165,6 @@ def attempt(argv: list[str]) -> int | None:
         return 1
     finally:
         context.run_alone(None)
-        from referee.storage import files  # with the store, which a fast line has loaded
-
-        files.DRY_RUN = False
     return code or 0
 
 

@@ -16,7 +16,7 @@ import typer
 from referee import report as rep
 from referee.cli import context, render_souls, runner
 from referee.cli.bodies import read_state
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
 from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.cli.pages import check_page_target, write_page
@@ -120,7 +120,7 @@ def _with_link(page: str, assistants: list[str], name: str, url: str | None
 
         raise BadInput(f"--url takes the address `referee serve` printed, like "
                        f"http://192.168.1.20:8765, not {url!r}")
-    access = ensure_access(db_path(), assistants)
+    access = ensure_access(db_path(), assistants, dry=current().dry_run)
     base = (url or access.url or local_url(DEFAULT_PORT)).rstrip("/")
     link = access.link(name, base)
     code = segno.make(link, error="m").svg_inline(scale=4, title=f"Link for {name}")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.bodies import read_state, run
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
 from referee.cli.history import read_history
 from referee.cli.output import clock as shown
 from referee.cli.output import emit_json, lit, say
@@ -39,7 +39,7 @@ app = typer.Typer(help="The room's wall (the projector's page) and clock: blank 
 
 
 def _change(change: Callable[[Room], Room]) -> Room:
-    return change_room(db_path(), change)
+    return change_room(db_path(), change, dry=current().dry_run)
 
 
 @app.command("blank")

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from referee.cli import render
-from referee.cli.context import console, db_path
+from referee.cli.context import console, current, db_path
 from referee.cli.options import Json
 from referee.cli.output import emit_json, lit, say
 from referee.cli.pages import check_page_target, write_page
@@ -96,8 +96,10 @@ def next_evening(
         # The new evening's keys, and no request of the old one (E210): here only.
         from referee.serve import access, asks
 
-        access.replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]])
-        asks.forget(new)
+        dry = current().dry_run  # E133: no keys and no queue changed by a dry run
+        access.replace_access(new, [s["assistant"] for s in events[0]["seats"] if s["assistant"]],
+                              dry=dry)
+        asks.forget(new, dry=dry)
         return events
 
     _, after, _ = transact("evening", build, path=new, more={"fate": fate_events})

@@ -467,7 +467,6 @@ class Shell:
         Returns None for any other line (nothing was run, nothing printed)."""
         from referee.cli import context, fast, runner
         from referee.cli.door import guarded, not_text, start
-        from referee.storage import files
 
         args = runner.root_args(words, self.db, self.debug)
         if not_text(args) is not None or not fast._plain_streams():
@@ -495,7 +494,6 @@ class Shell:
                 return 130
             finally:
                 context.run_alone(None)
-                files.DRY_RUN = False
         return code or 0
 
     def piped(self, lines: Iterable[str]) -> int:

@@ -3,29 +3,28 @@ text (``command_text``, derived in one place), and `undo` / `redo` of a table's 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import current, db_path
 from referee.cli.output import echo
 from referee.jsontypes import JSONObject
+from referee.table import Move, Outcome, run
+from referee.table.transaction import E, More
 
 if TYPE_CHECKING:
     import typer
-
-    from referee.streams import Event
 
 
 def command_text(extra: JSONObject | None = None) -> str:
     """The running command as the GM could retype it: its log line, for ``log``, ``undo`` and
     ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
-    the console chose (a drawn seed, an Elixir), so that retyping the line replays the same."""
-    ctx = current()
-    said = f"  # {ctx.note}" if ctx.note else ""  # R46: who asked (E214)
-    own = ctx.line  # read without the parser (``referee.cli.fast``): its own words
+    the console chose (a drawn seed, an Elixir), so that retyping the line replays the same.
+    Who asked for it (R46, E214) is the move's own (``Move.asked_by``), after these words."""
+    own = current().line  # read without the parser (``referee.cli.fast``): its own words
     if own is not None and not extra:
-        return own + said
+        return own
     import shlex
 
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
@@ -44,7 +43,7 @@ def command_text(extra: JSONObject | None = None) -> str:
         flag = param.opts[0]
         for item in items:
             words += [flag] if item is True else [flag, str(item)]
-    return " ".join(shlex.quote(w) for w in words) + said
+    return " ".join(shlex.quote(w) for w in words)
 
 
 def _left_out(value: Any, default: Any) -> bool:
@@ -57,40 +56,33 @@ def _left_out(value: Any, default: Any) -> bool:
         not isinstance(default, bool)
 
 
-#: A stream's event record (the evening's are ``referee.evening.events.EveningEvent``).
-E = TypeVar("E", bound="Mapping[str, Any]")
+def move(stream: str, *, extra: JSONObject | None = None, path: Path | None = None,
+         fresh: bool = False) -> Move:
+    """The running command as the table's typed record (``referee.table.Move``): its evening
+    (``--db``, or ``path``), its stream, its log line (``command_text``, asked once the core
+    has built, so that ``extra`` may carry what it chose), who asked (E214) and ``--dry-run``
+    (E133), all read from this run's context here, in one place."""
+    ctx = current()
+    return Move(evening=path or ctx.path(), stream=stream,
+                line=lambda: command_text(extra), asked_by=ctx.note, dry=ctx.dry_run,
+                fresh=fresh)
 
 
 def transact(stream: str, build: Callable[[Any], list[E]], *,
              extra: JSONObject | None = None, path: Path | None = None,
-             more: dict[str, list[Event]] | None = None, fresh: bool = False
-             ) -> tuple[Any, Any, list[E]]:
-    """The one way a command changes the evening file.
+             more: More | None = None, fresh: bool = False
+             ) -> Outcome[Any, E]:
+    """The running command through the table's one transaction (``referee.table.run``).
 
-    Opens the evening under its lock, folds ``stream``, lets ``build(state)`` return the
-    command's events (or raise a RefereeError: nothing is written), and commits them at once
-    under the command's log text (``command_text``: one place for every command). Returns the
-    state before (a copy), the state after, and the events. The text is derived after
-    ``build``, so ``build`` may fill ``extra`` with what the core chose (a drawn seed).
-    ``path`` is another evening file than ``--db`` (`referee next` writes the next evening);
-    ``more`` holds events of other streams, committed after under the same line (the Card of
-    Fate characters an evening carries, R42); ``fresh`` lets ``new --force`` open a missing
-    file whose evening's backups or segments lie beside it (E182).
+    ``build(state)`` returns the command's events (or raises a RefereeError: nothing is
+    written); they are committed at once under the command's log text. The answer is the
+    state before (a copy), the state after, and the events. ``build`` may fill ``extra``
+    with what the core chose (a drawn seed): the text is derived after it. ``path`` is
+    another evening file than ``--db`` (`referee next` writes the next evening); ``more``
+    holds events of other streams, committed after under the same line (R42); ``fresh`` lets
+    ``new --force`` open a missing file whose evening's backups lie beside it (E182).
     """
-    from referee.storage.store import open_evening
-    from referee.streams import copy
-
-    with open_evening(path or db_path(), fresh=fresh) as ev:
-        state = ev.state(stream)
-        before = copy(stream, state)  # the stream's own deep copy (``streams.copy``)
-        events = build(state)
-        line = command_text(extra)
-        after = ev.commit(stream, events, line) if events else state
-        for other, other_events in (more or {}).items():
-            if events and other_events:
-                ev.commit(other, other_events, line)
-    return before, after, events
-
+    return run(move(stream, extra=extra, path=path, fresh=fresh), build, more=more)
 
 
 def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
@@ -99,14 +91,14 @@ def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:
     def undo() -> None:
         from referee.storage.store import open_evening
 
-        with open_evening(db_path()) as ev:
+        with open_evening(db_path(), dry=current().dry_run) as ev:
             command = ev.undo(stream)
         echo(f"undone: {command.text}")
 
     def redo() -> None:
         from referee.storage.store import open_evening
 
-        with open_evening(db_path()) as ev:
+        with open_evening(db_path(), dry=current().dry_run) as ev:
             command = ev.redo(stream)
         echo(f"redone: {command.text}")
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import typer
 
 from referee.cli import runner
-from referee.cli.context import db_path
+from referee.cli.context import current, db_path
 from referee.cli.output import emit_json, lit, say
 from referee.errors import BadInput
 from referee.serve import players
@@ -131,7 +131,8 @@ def serve(
     scheme = "https" if tls else "http"
     address = lan_address() if lan else None
     base = local_url(bound, address or "127.0.0.1", scheme=scheme)
-    access = ensure_access(path, state.assistants, renew=new_tokens, url=base)
+    access = ensure_access(path, state.assistants, renew=new_tokens, url=base,
+                           dry=current().dry_run)
 
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt  # `kill` stops it as Ctrl-C does
@@ -202,7 +203,7 @@ def links(
         from referee.evening.souls import assistant as find_assistant  # links NAME only
 
         names = [find_assistant(state, name)]
-    access = ensure_access(path, state.assistants)
+    access = ensure_access(path, state.assistants, dry=current().dry_run)
     base = (url or access.url or local_url(8765)).rstrip("/")
     if as_json:
         data: Links = {"url": base, "links": {n: access.link(n, base) for n in names}}

@@ -134,7 +134,7 @@ def _read_access_at(path: Path) -> bool:
 
 
 def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
-                  url: str | None = None) -> Access:
+                  url: str | None = None, dry: bool = False) -> Access:
     """The evening's tokens, made for every assistant who has none (all anew with ``renew``).
 
     Written atomically, mode 0600, under the evening's lock, so two commands never hand out
@@ -147,12 +147,13 @@ def ensure_access(evening: Path, assistants: list[str], *, renew: bool = False,
     if not lock.acquire(3.0):
         raise StoreError(f"the evening {evening} is busy in another terminal; try again")
     try:
-        return _update_access(evening, assistants, renew=renew, url=url)
+        return _update_access(evening, assistants, renew=renew, url=url, dry=dry)
     finally:
         lock.release()
 
 
-def replace_access(evening: Path, assistants: list[str]) -> Access | None:
+def replace_access(evening: Path, assistants: list[str], *, dry: bool = False
+                   ) -> Access | None:
     """A new evening's tokens (E66): every token anew, the station's too, one for each of its
     ``assistants`` at once, where links were handed out before (an access file exists); the
     address `serve` last gave is kept. Returns them, or None when there were none to replace.
@@ -168,11 +169,12 @@ def replace_access(evening: Path, assistants: list[str]) -> Access | None:
     if not any(p.exists() or p.is_symlink() for p in (target, copy)):
         return None
     old = load_access(evening)
-    return _update_access(evening, assistants, renew=True, url=old.url if old else None)
+    return _update_access(evening, assistants, renew=True, url=old.url if old else None,
+                          dry=dry)
 
 
 def _update_access(evening: Path, assistants: list[str], *, renew: bool,
-                   url: str | None) -> Access:
+                   url: str | None, dry: bool = False) -> Access:
     old, why, checked = (None, None, True) if renew else _read_access(evening)
     if why is not None:  # E186: never minted anew in silence
         raise StoreError(access_damage(evening) or why, ruling="E186")
@@ -185,7 +187,7 @@ def _update_access(evening: Path, assistants: list[str], *, renew: bool,
     if url is not None and url != access.url:
         access.url, changed = url, True
 
-    if changed and not files.DRY_RUN:  # E133: a dry run's keys are never written
+    if changed and not dry:  # E133: a dry run's keys are never written
         target = access_path(evening)
         # With a checksum in front, as the evening carries one (E186).
         text = files.encode_checked({"station": access.station,

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Final, Literal, TypedDict, cast
 
 from referee.errors import BadInput, IllegalAction, StoreError
 from referee.jsontypes import JSONObject
-from referee.storage import files
 from referee.storage.files import atomic_write, check_path
 from referee.storage.lock import EveningLock
 
@@ -113,7 +112,8 @@ def load_queue(evening: Path) -> Queue:
         return Queue()
 
 
-def change_queue(evening: Path, change: Callable[[Queue], Queue]) -> Queue:
+def change_queue(evening: Path, change: Callable[[Queue], Queue], *, dry: bool = False
+                 ) -> Queue:
     """Apply ``change`` to the queue beside ``evening`` and write it atomically (mode 0600:
     a question or a guess is the side's own), under the evening's lock, so two terminals
     or a phone and a terminal never lose each other's change (E210).
@@ -131,7 +131,7 @@ def change_queue(evening: Path, change: Callable[[Queue], Queue]) -> Queue:
         raise StoreError(f"the evening {evening} is busy in another terminal; try again")
     try:
         queue = change(load_queue(evening))
-        if files.DRY_RUN:  # E133: nothing written
+        if dry:  # E133: nothing written
             return queue
         done = [a for a in queue.asks if a["status"] not in ("open", "running")]
         drop = {a["no"] for a in done[:-KEEP]} if len(done) > KEEP else set()
@@ -149,7 +149,7 @@ def change_queue(evening: Path, change: Callable[[Queue], Queue]) -> Queue:
         lock.release()
 
 
-def forget(evening: Path) -> None:
+def forget(evening: Path, *, dry: bool = False) -> None:
     """A new evening at ``evening`` starts with no request (E210): none asked of the old one
     can be accepted into it. The caller holds the evening's lock (``new`` and ``next`` do,
     inside their transaction, as they replace the links, E66).
@@ -157,7 +157,7 @@ def forget(evening: Path) -> None:
     Raises:
         StoreError: the old queue cannot be removed.
     """
-    if files.DRY_RUN:
+    if dry:  # E133
         return
     try:
         asks_path(evening).unlink(missing_ok=True)
@@ -334,7 +334,7 @@ def claim(evening: Path, no: int) -> Ask:
 
 
 def finish(evening: Path, no: int, status: Status, reason: str | None,
-           now: float | None = None) -> Ask:
+           now: float | None = None, *, dry: bool = False) -> Ask:
     """Record what became of request ``no``: accepted, failed (the command's refusal in
     ``reason``), declined (the GM's reason), or open again.
 
@@ -353,11 +353,11 @@ def finish(evening: Path, no: int, status: Status, reason: str | None,
         found.append(cast(Ask, dict(ask)))
         return queue
 
-    change_queue(evening, done)
+    change_queue(evening, done, dry=dry)
     return found[0]
 
 
-def decline(evening: Path, no: int, reason: str) -> Ask:
+def decline(evening: Path, no: int, reason: str, *, dry: bool = False) -> Ask:
     """The GM declines request ``no`` with ``reason``, which the phone shows (R46, E213).
 
     Raises:
@@ -366,7 +366,7 @@ def decline(evening: Path, no: int, reason: str) -> Ask:
     why = _text(reason, "the reason the phone shows", required=True)
     ask = load_queue(evening).find(no)
     must_be_open(ask)
-    return finish(evening, no, "declined", why)
+    return finish(evening, no, "declined", why, dry=dry)
 
 
 def note(ask: Ask) -> str:

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import DryRunDone, StoreError
 from referee.jsontypes import JSON, JSONObject
-from referee.storage import files
 from referee.storage.files import atomic_write, check_path
 from referee.storage.lock import EveningLock
 
@@ -137,7 +136,7 @@ def load_room(evening: Path) -> Room:
     return Room.from_json(data) if isinstance(data, dict) else Room()
 
 
-def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
+def change_room(evening: Path, change: Callable[[Room], Room], *, dry: bool = False) -> Room:
     """Apply ``change`` to the wall beside ``evening`` and write it atomically, under the
     evening's lock (two stations cannot lose each other's change). The evening file itself
     is neither read nor written (E82).
@@ -157,7 +156,7 @@ def change_room(evening: Path, change: Callable[[Room], Room]) -> Room:
         room = change(was)
         target = room_path(evening)
 
-        if files.DRY_RUN:  # E133: the wall as it would be; nothing is written
+        if dry:  # E133: the wall as it would be; nothing is written
 
             now = time.time()
             raise DryRunDone(text=None, wall=(was.says(now), room.says(now)))

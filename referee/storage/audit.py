@@ -278,10 +278,8 @@ def load_trusted(ev: Evening) -> list[Verified]:
 
 def save_trusted(ev: Evening, sound: list[Verified]) -> None:
     """Remember the segments found sound; a sidecar that cannot be written is no error.
-    Under ``--dry-run`` nothing is written at all (E133)."""
-    from referee.storage import files
-
-    if files.DRY_RUN:
+    Under ``--dry-run`` (an evening opened ``dry``) nothing is written at all (E133)."""
+    if ev.dry:
         return
     text = json.dumps({"format": SIDECAR_FORMAT, "created": ev.meta.get("created"),
                        "segments": sound}, separators=(",", ":"))

@@ -1,6 +1,6 @@
 """A dry run's stop (E133): the store's one write, not made.
 
-Under ``--dry-run`` (``files.DRY_RUN``) ``Evening.flush`` calls :func:`stop` instead of
+Under ``--dry-run`` (an evening opened with ``dry``) ``Evening.flush`` calls :func:`stop` instead of
 writing: every command that writes goes through that one write, so every command's dry run
 is the same few lines here.
 """

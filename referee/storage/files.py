@@ -45,8 +45,6 @@ TRACK_ANSWERS = False
 #: GM; only the test suite turns it off, where durability is not what a test checks
 #: (tests/conftest.py; the fault, crash and power-cut tests keep it on).
 DURABLE = True
-#: ``--dry-run`` (E133): the command runs to its write, and the write is not made.
-DRY_RUN = False
 
 
 #: ``O_NOATIME`` where the system has it: the reads of a command (the evening file, the names

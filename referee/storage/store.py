@@ -79,9 +79,10 @@ class Evening:
     """An open evening file. Use ``open_evening``; all writes land at once on exit."""
 
     def __init__(self, path: Path, *, write: bool, audit: bool = False,
-                 fresh: bool = False) -> None:
+                 fresh: bool = False, dry: bool = False) -> None:
         self.path = path
         self.writable = write
+        self.dry = dry  # --dry-run (E133, E230): the open's own, the write not made
         #: The file as this process last wrote it (a shell, E155), while it is still that.
         self._kept = None if audit else memo.written(path)
         self._storage = AtomicJSONStorage(path, audit=audit,
@@ -474,9 +475,8 @@ class Evening:
         """
         if not self._changed:
             return
-        if files.DRY_RUN:
+        if self.dry:
             from referee.storage.dry import stop
-
             stop(self, open_evening)  # E133: raises DryRunDone in place of the write
         # An evening written before segments carried digests gets them now (E91).
         sums = segments.missing_sums(self.path, self.meta)
@@ -540,15 +540,15 @@ class Evening:
 
 
 @contextlib.contextmanager
-def open_evening(path: Path | str, *, write: bool = True,
-                 audit: bool = False, fresh: bool = False) -> Iterator[Evening]:
+def open_evening(path: Path | str, *, write: bool = True, audit: bool = False,
+                 fresh: bool = False, dry: bool = False) -> Iterator[Evening]:
     """Open the evening at ``path``; with ``write`` under its lock, flushing once on success.
 
-    A symlinked ``path`` is followed: the target is read and written, its lock and backups
-    beside it. A refused command leaves nothing behind: a folder or a lock made for an
-    evening that still does not exist is removed again (E97).
-    ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why.
-    ``fresh`` (``new --force``): a missing file beside an evening's backups opens (E182).
+    A symlinked ``path`` is followed (the target read and written, its lock and backups beside
+    it); a refused command leaves behind no folder or lock made for a missing evening (E97).
+    ``audit`` (for ``verify``) opens a file whose checksum does not match, to list why;
+    ``fresh`` (``new --force``) a missing file beside an evening's backups (E182); with ``dry``
+    (``--dry-run``, E133, E230) the write stops short of the disk (``DryRunDone``).
 
     Raises:
         StoreError: the evening is busy in another terminal, read-only, or damaged.
@@ -558,7 +558,7 @@ def open_evening(path: Path | str, *, write: bool = True,
     if path.is_symlink():
         path = Path(os.path.realpath(path))
     if not write:
-        evening = Evening(path, write=False, audit=audit)
+        evening = Evening(path, write=False, audit=audit, dry=dry)
         evening.check_unanswered()
         yield evening
         return
@@ -582,7 +582,7 @@ def open_evening(path: Path | str, *, write: bool = True,
     try:
         remove_stale_temps(path)
         try:
-            evening = Evening(path, write=True, fresh=fresh)
+            evening = Evening(path, write=True, fresh=fresh, dry=dry)
         except StoreError:
             if not had_lock:  # a file that is no evening gets no lock beside it (E97)
                 lock.remove()

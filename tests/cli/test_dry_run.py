@@ -155,33 +155,29 @@ def test_e133_try_in_the_shell_and_through_a_station(tmp_path: Path) -> None:
     assert _files(tmp_path) == files
 
 
-def test_e133_no_keys_are_written_in_a_dry_run(tmp_path: Path, monkeypatch: Any) -> None:
+def test_e133_no_keys_are_written_in_a_dry_run(tmp_path: Path) -> None:
     """Keys drawn in a command's build (`new --force` renews them, E66) are never written
-    under a dry run, whoever draws them."""
+    under a dry run, whoever draws them: the dry run is the call's own (E230)."""
     from referee.serve.access import access_path, ensure_access, replace_access
-    from referee.storage import files
 
     evening = tmp_path / "e.json"
-    monkeypatch.setattr(files, "DRY_RUN", True)
-    ensure_access(evening, ["Ben", "Di"])
+    ensure_access(evening, ["Ben", "Di"], dry=True)
     assert not access_path(evening).exists()
-    monkeypatch.setattr(files, "DRY_RUN", False)
     ensure_access(evening, ["Ben", "Di"])
     keys = access_path(evening).read_bytes()
-    monkeypatch.setattr(files, "DRY_RUN", True)
-    replace_access(evening, ["Ben", "Di"])
+    replace_access(evening, ["Ben", "Di"], dry=True)
     assert access_path(evening).read_bytes() == keys
 
 
 def test_e133_a_dry_run_ends_with_its_command(gm: Any) -> None:
     """The next thing the process writes (a store write of a test, a shell's next line
     before its parse) is written: --dry-run never outlives the command that was given it."""
-    from referee.storage import files
-
     gm("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue")
     before = gm.db.read_bytes()
     gm("--dry-run", "rise", "Ada")
-    assert gm.db.read_bytes() == before and files.DRY_RUN is False
+    assert gm.db.read_bytes() == before
+    gm("rise", "Ada")
+    assert gm.db.read_bytes() != before
 
 
 def test_r13_a_hand_start_in_the_open_phase_cites_the_antes(tmp_path: Path) -> None:
