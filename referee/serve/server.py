@@ -449,7 +449,7 @@ class Server:
             return
         columns = request.get("columns")
         columns = columns if isinstance(columns, int) and 20 <= columns <= 500 else None
-        tap = request.get("tap")
+        tap = request.get("tap")  # E221: the remote's tap, a command line with an id
         if tap is None:
             await self._command(answer, run, args, columns, token)
             return
