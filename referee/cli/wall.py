@@ -173,6 +173,10 @@ def _print_links(access: Access, base: str, names: list[str], *, qr: bool,
     if station:
         say(f"  station      referee --station {lit(base)} --token {access.station} "
             "COMMAND ...")
+        remote = f"{base}/gm#{access.station}"  # E220: the remote, for the GM's phone
+        say(f"  remote       {lit(remote)}  (with `serve --station`)")
+        if qr:
+            typer.echo(qr_text(remote, colour=_colour()))
     note = loopback_note(base)
     if note:
         say(lit(note))

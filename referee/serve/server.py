@@ -36,7 +36,7 @@ from uvicorn.server import ServerState
 
 from referee.errors import BadInput, RefereeError
 from referee.jsontypes import JSONObject
-from referee.serve import access, asks, players, push
+from referee.serve import access, asks, players, push, remote
 from referee.serve.answer import Answer, Receive, Scope, Send, drain
 from referee.serve.connections import (
     IDLE_TIMEOUT,
@@ -96,6 +96,7 @@ class Server:
             (lambda path: build_frame(path, season=True)) if season else build_frame))
         self._access: tuple[object, Access | None] = (False, None)
         self.limits = Limits()
+        self.taps = remote.Taps()  # the remote's last taps (E222)
         self._sheets: dict[str, tuple[object, str, str]] = {}  # each assistant's, as of a key
         self.push: push.Push | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -227,7 +228,8 @@ class Server:
         sheet = TOKEN_PATH.fullmatch(path)
         asking = ASK_PATH.fullmatch(path)
         takes = "POST" if (path == "/station" and self.station) or asking else None
-        reads = "GET, HEAD" if path in READ_ROUTES or sheet else None
+        gm = path == remote.GM_PATH and self.station is not None  # E220
+        reads = "GET, HEAD" if path in READ_ROUTES or sheet or gm else None
         if method in ("GET", "HEAD") and reads:
             if path == "/":
                 await self._table(answer)
@@ -235,6 +237,8 @@ class Server:
                 await self._frame(answer)
             elif path == "/events":
                 await self._events(answer, scope)
+            elif gm:
+                await self._remote(answer)
             else:
                 assert sheet is not None
                 await self._handout(answer, sheet.group(1))
@@ -330,6 +334,14 @@ class Server:
                 await answer.chunk(data)
         finally:
             hub.close(stream)
+
+    async def _remote(self, answer: Answer) -> None:
+        """The GM's remote (E220): the same page for everyone, with no data and no secret;
+        what it shows it reads through ``POST /station`` with the token it was opened with."""
+        nonce = new_nonce()
+        page = remote.remote_page("Remote", nonce)
+        await answer.send(HTTPStatus.OK, page.encode(), kind="text/html; charset=utf-8",
+                          nonce=nonce)
 
     async def _handout(self, answer: Answer, token: str) -> None:
         found = self.access()
@@ -437,6 +449,32 @@ class Server:
             return
         columns = request.get("columns")
         columns = columns if isinstance(columns, int) and 20 <= columns <= 500 else None
+        tap = request.get("tap")  # E221: the remote's tap, a command line with an id
+        if tap is None:
+            await self._command(answer, run, args, columns, token)
+            return
+        if not isinstance(tap, str) or not remote.TAP_ID.fullmatch(tap):
+            await answer.text(HTTPStatus.BAD_REQUEST, "a tap's id is 8 to 64 letters, digits, "
+                              "- or _ (E222)")
+            return
+        try:
+            sent, again = await self.taps.once(
+                tap, args, lambda: self._run(run, args, columns, token))
+        except remote.Repeated:
+            await answer.text(HTTPStatus.CONFLICT, "this tap's id was sent with another "
+                              "command line; a new tap takes a new id (E222)")
+            return
+        await answer.send(HTTPStatus.OK, sent, kind="application/json; charset=utf-8",
+                          headers={"X-Tap": "again" if again else "new"})
+
+    async def _command(self, answer: Answer, run: StationRunner, args: list[str],
+                       columns: int | None, token: str) -> None:
+        await answer.send(HTTPStatus.OK, await self._run(run, args, columns, token),
+                          kind="application/json; charset=utf-8")
+
+    async def _run(self, run: StationRunner, args: list[str], columns: int | None,
+                   token: str) -> bytes:
+        """One station command line run, the wall told, and the station's answer (JSON)."""
         code, out, err = await asyncio.get_running_loop().run_in_executor(
             self._commands, run, args, self.evening, columns)
         if self.push is not None:
@@ -450,8 +488,7 @@ class Server:
             # the old one, so it goes on. Never for another line: a token replaced meanwhile
             # (`serve --new-tokens`) is a key taken back, not handed to whoever asked.
             reply["token"] = after.station
-        await answer.send(HTTPStatus.OK, json.dumps(reply).encode(),
-                          kind="application/json; charset=utf-8")
+        return json.dumps(reply).encode()
 
 
 def _quiet_uvicorn(bug: BugReport) -> None:

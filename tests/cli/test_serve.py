@@ -574,7 +574,9 @@ def test_e67_links_prints_every_link_and_the_station_token(evening: Path) -> Non
     one = gm("links", "di").output  # a name as everywhere: any case, a unique prefix
     assert access.assistants["Di"] in one and access.assistants["Ben"] not in one
     assert access.station not in one
-    assert gm("links", "--url", "http://192.168.1.20:8765").output.count("192.168.1.20") == 5
+    # E220: and the GM's remote, the station token in its fragment
+    assert re.search(rf"^  remote +http://127\.0\.0\.1:8765/gm#{access.station} ", out, re.M)
+    assert gm("links", "--url", "http://192.168.1.20:8765").output.count("192.168.1.20") == 6
     data = gm.json("links")
     assert data["station"] == access.station and len(data["links"]) == 4
     assert "only this machine" not in gm("links", "--url", "http://10.0.0.5:8765").output
