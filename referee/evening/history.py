@@ -12,7 +12,10 @@ from referee.errors import BadInput
 from referee.evening.events import EveningEvent, Showdown
 from referee.evening.state import Answerable, HandState, State
 from referee.names import plural
+from referee.said import Suggest, said
 from referee.streams import Event
+
+LOG = Suggest(("log",))  #: the move that numbers the commands (E134)
 
 Commands = Iterable[tuple[int, str, list[Event]]]
 Apply = Callable[[State, Event], State]
@@ -138,14 +141,14 @@ def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
         if cmd == seq:
             return state
     if not seen:
-        raise BadInput(f"--at {seq}: the evening's log has no command up to #{seq}; "
-                       "`referee log` numbers them (E134)", ruling="E134")
+        raise BadInput(said(f"--at {seq}: the evening's log has no command up to #{seq}; ",
+                            LOG, " numbers them (E134)"), ruling="E134")
     if not later:
-        raise BadInput(f"--at {seq}: the evening's log ends at command #{seen[-1]}; "
-                       "`referee log` numbers them (E134)", ruling="E134")
-    raise BadInput(f"--at {seq}: no evening command #{seq} (undone, dropped by an amendment, "
-                   f"or at a side table); the nearest before it is #{seen[-1]}; `referee log` "
-                   "numbers them (E134)", ruling="E134")
+        raise BadInput(said(f"--at {seq}: the evening's log ends at command #{seen[-1]}; ",
+                            LOG, " numbers them (E134)"), ruling="E134")
+    raise BadInput(said(f"--at {seq}: no evening command #{seq} (undone, dropped by an "
+                        f"amendment, or at a side table); the nearest before it is #{seen[-1]}; ",
+                        LOG, " numbers them (E134)"), ruling="E134")
 
 
 def hand_history(commands: Commands, state: State, apply: Apply, no: int | None

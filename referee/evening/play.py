@@ -19,6 +19,10 @@ from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, copy, require_evening
 from referee.rules.cards import Card, parse_cards
 from referee.rules.pots import pick_chips
+from referee.said import Suggest
+from referee.said import said as says
+
+STATUS = Suggest(("status",))  #: the move that shows the hand
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
@@ -26,7 +30,8 @@ if TYPE_CHECKING:
 def need_hand(state: State) -> HandState:
     require_evening(state)
     if state.hand is None:
-        raise IllegalAction("no hand in progress; deal one with `referee hand start`")
+        raise IllegalAction(says("no hand in progress; deal one with ",
+                                 Suggest(("hand", "start"))))
     return state.hand
 
 
@@ -44,8 +49,8 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     require_evening(state)
     require_not_over(state)
     if state.hand is not None:
-        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it first: "
-                            f"{betting.act_hint(state, state.hand)}")
+        raise IllegalAction(says(f"hand {state.hand.no} is still in progress; finish it first: ",
+                                 betting.act_hint(state, state.hand)))
     # E200: dealing ends a pause or a break: play has begun again (R47)
     events: list[EveningEvent] = clock.resumed_by_deal(state, now)
     # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
@@ -122,9 +127,9 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
     if adding:
         again = [s for s in shorts if s in old]
         if again and not magic:
-            raise BadInput(f"{name} already shows {', '.join(again)}; a + adds new up cards "
-                           f"only (showing now: {' '.join(old)}); `referee status` shows the "
-                           "hand")
+            raise BadInput(says(f"{name} already shows {', '.join(again)}; a + adds new up "
+                                f"cards only (showing now: {' '.join(old)}); ", STATUS,
+                                " shows the hand"))
         new = old + shorts
     else:
         dropped = [c for c in old if c not in shorts]
@@ -150,9 +155,10 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
         owes = betting.owed(state, hand, current)
         what = f"owes {owes}" if owes else " or ".join(
             (betting.options(state, hand) or betting.Options(current, 0, ("check",))).moves)
-        raise IllegalAction(f"round {hand.round.street} is still being bet: {current} to act "
-                            f"({what}); give {name}'s next up cards once it is over; now "
-                            f"{betting.move_commands(state, hand)} (R9)", ruling="R9")
+        raise IllegalAction(says(f"round {hand.round.street} is still being bet: {current} to "
+                                 f"act ({what}); give {name}'s next up cards once it is over; "
+                                 "now ", betting.move_commands(state, hand), " (R9)"),
+                            ruling="R9")
     if len(new) > allowed:
         when = ("all the deal" if hand.betting_over
                 else f"round {hand.round.street}")
@@ -225,7 +231,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         events.append({"kind": "cards_shown", "name": name, "cards": new})
     if not events:
         shown = "; ".join(f"{n} {' '.join(hand.showing.get(n, []))}" for n in seen)
-        raise BadInput(f"nothing new: already showing {shown}; `referee status` shows the hand")
+        raise BadInput(says(f"nothing new: already showing {shown}; ", STATUS, " shows the hand"))
     sim = replay(state, events)
     forced, _ = fool_moves(sim)
     return events + forced
