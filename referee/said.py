@@ -30,10 +30,13 @@ def quoted(name: str) -> str:
 @dataclass(frozen=True)
 class Suggest:
     """A move the GM may type: the command's words (``("hand", "show")``) and its arguments
-    (names as they are, placeholders such as ``CARDS`` in capitals, options as ``--abandon``)."""
+    (names as they are, placeholders such as ``CARDS`` in capitals, options as ``--abandon``).
+    ``mention``: the move named in passing, by its words alone (``hand show``), where a line
+    to type would be out of place."""
 
     command: tuple[str, ...]
     args: tuple[str, ...] = ()
+    mention: bool = False
 
     @property
     def words(self) -> tuple[str, ...]:

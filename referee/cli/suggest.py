@@ -14,8 +14,9 @@ PROGRAM = "referee"
 
 
 def command(move: Suggest) -> str:
-    """A suggested move as a command to type: ```referee hand show Ada CARDS```."""
-    return f"`{' '.join((PROGRAM, *move.words))}`"
+    """A suggested move as a command to type: ```referee hand show Ada CARDS```; one named in
+    passing by its words alone: ```hand show```."""
+    return str(move) if move.mention else f"`{' '.join((PROGRAM, *move.words))}`"
 
 
 def told(what: RefereeError | Said | str) -> str:

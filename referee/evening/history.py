@@ -203,11 +203,12 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
             break
     if last is None:
         played = state.hands_played
-        done = ("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played else \
-            "no hand has yet; `status` tells the one under way"
-        raise BadInput((f"hand {no} has not been played to its end; {done}" if no is not None
-                        else "no hand has been played to its end yet; `status` tells the one "
-                        "under way") + " (E135)", ruling="E135")
+        tells = said(Suggest(("status",), mention=True), " tells the one under way")
+        done = said("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played \
+            else said("no hand has yet; ", tells)
+        raise BadInput(said(f"hand {no} has not been played to its end; ", done, " (E135)")
+                       if no is not None else said("no hand has been played to its end yet; ",
+                                                   tells, " (E135)"), ruling="E135")
     for rnd in last["rounds"]:
         rnd["up"] = {p: rnd["up"][p] for p in last["order"] if p in rnd["up"]}
     return last

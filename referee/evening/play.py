@@ -24,6 +24,16 @@ from referee.said import said as says
 
 STATUS = Suggest(("status",))  #: the move that shows the hand
 
+
+def _show(*args: str) -> Suggest:
+    """``hand show`` named in passing, with its arguments (E240)."""
+    return Suggest(("hand", "show"), args, mention=True)
+
+
+def _fix(name: str) -> Suggest:
+    """``hand fix NAME OLD NEW`` named in passing (E25, E240)."""
+    return Suggest(("hand", "fix"), (name, "OLD", "NEW"), mention=True)
+
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
 
@@ -120,8 +130,8 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
     old = list(hand.showing.get(name, []))
     cards = parse_cards(text.replace("+", " "))
     if not cards:
-        raise BadInput(f"no cards given for {name}; write `hand show {name} CARDS` (all up "
-                       f"cards so far) or `hand show {name} +CARDS` (the new ones)")
+        raise BadInput(says(f"no cards given for {name}; write ", _show(name, "CARDS"),
+                            " (all up cards so far) or ", _show(name, "+CARDS"), " (the new ones)"))
     shorts = [c.short for c in cards]
     adding = text.lstrip().startswith("+") or not any(s in old for s in shorts)
     if adding:
@@ -135,9 +145,9 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
         dropped = [c for c in old if c not in shorts]
         if dropped:
             raise IllegalAction(
-                f"{name} already shows {' '.join(old)}; up cards never change silently: "
-                f"this would drop {' '.join(dropped)}. Add new ones with `hand show {name} "
-                f"+CARDS`, or correct one with `hand fix {name} OLD NEW` (R9, E25)",
+                says(f"{name} already shows {' '.join(old)}; up cards never change silently: "
+                     f"this would drop {' '.join(dropped)}. Add new ones with ",
+                     _show(name, "+CARDS"), ", or correct one with ", _fix(name), " (R9, E25)"),
                 ruling="E25")
         new = old + [s for s in shorts if s not in old]
         if magic:  # a card shown twice by magic stays twice
@@ -167,8 +177,8 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
             later = betting.UP_CARDS[hand.round.street + 1][1 if name == state.fool else 0]
             next_ = f"; after the next deal {later}"
         who = "the Fool" if name == state.fool else name
-        shown = (f"; {name} already shows {' '.join(old)}, and these would be added: to "
-                 f"change one, `hand fix {name} OLD NEW` (E25)" if old and adding else "")
+        shown = (says(f"; {name} already shows {' '.join(old)}, and these would be added: to "
+                      "change one, ", _fix(name), " (E25)") if old and adding else says())
         raise BadInput(f"{len(new)} up cards for {who}, but {allowed} are dealt face up by "
                        f"{when} (two down, two up, two up, one down; the Fool's all up){next_}"
                        f"{shown} (R9)", ruling="R9")
@@ -210,7 +220,8 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
     cards are all given (E4)."""
     hand = need_hand(state)
     if not items:
-        raise BadInput('name the cards: `hand show NAME CARDS` or `hand show "NAME: CARDS" ...`')
+        raise BadInput(says("name the cards: ", _show("NAME", "CARDS"), " or ",
+                            _show("NAME: CARDS", "...")))
     taken = _showing_owners(hand)
     events: list[EveningEvent] = []
     seen: set[str] = set()
@@ -221,7 +232,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         if name in hand.folded:
             raise IllegalAction(f"{name} has folded this hand; their cards no longer count")
         if name in seen:
-            raise BadInput(f"{name}'s cards are given twice in one `hand show`")
+            raise BadInput(says(f"{name}'s cards are given twice in one ", _show()))
         seen.add(name)
         new = _new_up_cards(state, hand, name, text, magic=magic, taken=taken)
         if new == hand.showing.get(name, []):
@@ -256,9 +267,9 @@ def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = F
 
     old, new = parse_card(old_text), parse_card(new_text)
     if old.short not in shown:
-        raise BadInput(f"{old.short} is not among {name}'s up cards "
-                       f"({' '.join(shown) or 'none yet'}); `hand fix {name} OLD NEW` "
-                       "corrects a card already showing")
+        raise BadInput(says(f"{old.short} is not among {name}'s up cards "
+                            f"({' '.join(shown) or 'none yet'}); ", _fix(name),
+                            " corrects a card already showing"))
     if old.short == new.short:
         raise BadInput(f"{old.short} for {old.short} changes nothing")
     if not magic:

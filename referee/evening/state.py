@@ -23,6 +23,7 @@ from referee.evening.events import (
     Unheard,
 )
 from referee.jsontypes import JSONObject
+from referee.said import Suggest, said
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
@@ -403,8 +404,9 @@ class State:
 def require_evening(state: State) -> None:
     """Every evening command needs an evening in the file."""
     if not state.started:
-        raise IllegalAction("no evening in this file yet; start one with "
-                            "`referee new --fool NAME --seat NAME:ARCANUM:COLOUR ...`")
+        raise IllegalAction(said("no evening in this file yet; start one with ",
+                                 Suggest(("new",), ("--fool", "NAME", "--seat",
+                                                    "NAME:ARCANUM:COLOUR", "..."))))
 
 
 # -- chips ------------------------------------------------------------------------------------
