@@ -62,6 +62,14 @@ if TYPE_CHECKING:
 StationRunner = Callable[[list[str], Path, int | None], tuple[int, str, str]]
 #: Where the server tells of a bug of its own (the command line passes the terminal's stderr).
 BugReport = Callable[[str], None]
+#: How a refusal reads on a phone (the command line passes its own, E240).
+Told = Callable[[RefereeError], str]
+
+
+def _line(exc: RefereeError) -> str:
+    """A refusal in its own words, each move it names by its words alone."""
+    return exc.line
+
 
 #: The largest request body read (a station command line is far smaller) (E53).
 MAX_BODY = 16 * 1024
@@ -84,8 +92,11 @@ class Server:
 
     def __init__(self, sock: socket.socket, evening: Path, *, station: StationRunner | None,
                  bug: BugReport, tls: ssl.SSLContext | None = None,
-                 season: bool = False) -> None:
+                 season: bool = False, told: Told = _line) -> None:
         self.socket = sock
+        #: How a refusal reads on a phone: the console's own words for the moves it names
+        #: (E240), given by the command that started the server.
+        self.told: Told = told
         self.server_address: tuple[str, int] = sock.getsockname()[:2]
         self.evening = evening
         self.station = station
@@ -349,7 +360,7 @@ class Server:
                 sheet, etag = await asyncio.get_running_loop().run_in_executor(
                     self._reads, handout_sheet, self.evening, name)
             except RefereeError as exc:
-                await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
+                await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, self.told(exc))
                 return
             self._sheets[name] = (key, sheet, etag)
         page = sealed_sheet(sheet, etag, nonce)
@@ -392,11 +403,11 @@ class Server:
             made = await asyncio.get_running_loop().run_in_executor(
                 self._commands, _ask_now, self.evening, name, fields)
         except asks.TooMany as exc:
-            await self._said(answer, HTTPStatus.TOO_MANY_REQUESTS, exc.line,
+            await self._said(answer, HTTPStatus.TOO_MANY_REQUESTS, self.told(exc),
                              headers={"Retry-After": "60"})
             return
         except RefereeError as exc:
-            await self._said(answer, HTTPStatus.CONFLICT, exc.line)
+            await self._said(answer, HTTPStatus.CONFLICT, self.told(exc))
             return
         await self._said(answer, HTTPStatus.OK, f"Sent to the GM as request {made['no']} "
                          f"({made['what']}); nothing is recorded until the GM accepts it.",
@@ -518,10 +529,11 @@ def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
 
 def make_server(evening: Path, host: str, port: int, *, station: StationRunner | None,
                 bug: BugReport,
-                tls: tuple[Path, Path] | None = None, season: bool = False) -> Server:
+                tls: tuple[Path, Path] | None = None, season: bool = False,
+                told: Told = _line) -> Server:
     """A server bound to ``host:port`` (port 0: any free one), over TLS with ``tls``; with
     ``station``, ``POST /station`` runs command lines through it; ``bug`` hears of the
-    server's own bugs.
+    server's own bugs; ``told`` writes a refusal for a phone (E240).
 
     Raises:
         BadInput: the address is taken or cannot be bound, or the TLS files are unusable.
@@ -539,7 +551,8 @@ def make_server(evening: Path, host: str, port: int, *, station: StationRunner |
                        "--port") from None
     sock.setblocking(False)
     _more_files()
-    return Server(sock, evening, station=station, bug=bug, tls=context, season=season)
+    return Server(sock, evening, station=station, bug=bug, tls=context, season=season,
+                  told=told)
 
 
 def _more_files() -> None:
