@@ -2,8 +2,9 @@
 it suggests as data, and only ``referee.cli.suggest`` writes them as the text the GM types.
 
 The guard reads every string the code of ``referee/rules`` and ``referee/evening`` says (f-strings
-and strings joined across lines too; docstrings are the reader's, not the GM's) and proves it can
-fail: each planted command text in a copy of the package is found.
+and strings joined across lines too; docstrings are the reader's, not the GM's), and every line
+for a command named with the program's name, and proves it can fail: each planted command text
+in a copy of the package is found.
 """
 
 from __future__ import annotations
@@ -64,8 +65,33 @@ def command_text(root: Path) -> list[str]:
     return found
 
 
+#: The program's name before a command, anywhere in a line: strings, docstrings, comments.
+PROGRAM_NAMED = re.compile(rf"\breferee (?:{_CMD})\b")
+
+
+def program_named(root: Path) -> list[str]:
+    """``file:line`` of every line of the core under ``root`` naming a command with the
+    program's name (``referee count``), docstrings and comments too."""
+    return [f"{path.relative_to(root)}:{n}" for folder in CORE
+            for path in sorted((root / folder).rglob("*.py"))
+            for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+            if PROGRAM_NAMED.search(line)]
+
+
 def test_e240_the_core_holds_no_command_text() -> None:
     assert command_text(PACKAGE) == []
+    assert program_named(PACKAGE) == []
+
+
+def test_e240_a_docstring_naming_a_command_with_the_program_is_found(tmp_path: Path) -> None:
+    copy = tmp_path / "referee"
+    for folder in CORE:
+        shutil.copytree(PACKAGE / folder, copy / folder,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    with (copy / "evening" / "count.py").open("a", encoding="utf-8") as out:
+        out.write('\n\ndef _a():\n    """For ``referee count``."""\n')
+    assert command_text(copy) == []  # a docstring is the reader's ...
+    assert [p.split(":")[0] for p in program_named(copy)] == ["evening/count.py"]  # ... yet named
 
 
 def test_e240_the_command_words_are_the_consoles() -> None:

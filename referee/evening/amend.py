@@ -1,4 +1,4 @@
-"""`referee amend`: a past command replaced, everything after it replayed (E138, E139). Pure.
+"""An amendment: a past command replaced, everything after it replayed (E138, E139). Pure.
 
 The console replays the commands (``referee.cli.amend``) and compares the timelines
 (``referee.evening.ripple``); this module says what may be amended, reads the timeline as it

@@ -1,4 +1,4 @@
-"""`referee count`: the chips on the table against the books, colour by colour (E130-E132).
+"""A count: the chips on the table against the books, colour by colour (E130-E132).
 
 The GM types what lies in front of people and in the pot; :func:`count_chips` compares it
 with the books and returns one ``chips_counted`` event, an assertion: it moves nothing, and a

@@ -2,8 +2,8 @@
 
 :func:`public_showing` reads from the state only what the table shows (H26): each live
 player's up cards as they lie, the cards out face up, and how many cards each will hold
-(H27); :func:`equity_view` gives the figures as plain data, for ``referee hand equity`` and
-the table page alike. The engine is :mod:`referee.rules.equity`.
+(H27); :func:`equity_view` gives the figures as plain data, for the console and the table
+page alike. The engine is :mod:`referee.rules.equity`.
 """
 
 from __future__ import annotations

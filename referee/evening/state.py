@@ -187,7 +187,7 @@ class Changed(TypedDict):
 
 
 class Amendment(TypedDict):
-    """A command replaced by `referee amend` (E138), and what the replay did."""
+    """A command replaced by an amendment (E138), and what the replay did."""
 
     cmd: int
     old: str
@@ -335,7 +335,7 @@ class State:
     # last one brought in (empty for a first evening), and the ceremony once the evening ended.
     season: Season = field(default_factory=lambda: Season())
     ceremony: Ceremony | None = None
-    #: Commands replaced by `referee amend` (E138).
+    #: Commands replaced by an amendment (E138).
     amendments: list[Amendment] = field(default_factory=list)
 
     # -- people -----------------------------------------------------------------------------
