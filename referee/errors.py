@@ -8,21 +8,30 @@ a bug (exit 1).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
+
+from referee.said import Said, Suggest, said
 
 
 class RefereeError(Exception):
     """A request the rules or the input forbid; the message is one line for the GM."""
 
-    def __init__(self, message: str, *, ruling: str | None = None) -> None:
+    def __init__(self, message: str | Said, *, ruling: str | None = None) -> None:
         self.ruling = ruling
-        super().__init__(message)
+        #: The message with the moves it suggests as data (E240); ``str`` shows them bare.
+        self.said = said(message)
+        super().__init__(str(self.said))
 
     @property
     def line(self) -> str:
-        """The message with its ruling id, as printed to the GM."""
-        text = str(self)
+        """The message with its ruling id, each suggested move shown by its words alone."""
+        return self.told(str)
+
+    def told(self, command: Callable[[Suggest], str]) -> str:
+        """The message with its ruling id, each suggested move written by ``command``: the
+        console's own command text (E240)."""
+        text = self.said.render(command)
         if self.ruling and not re.search(rf"\b{re.escape(self.ruling)}\b", text):
             return f"{text} ({self.ruling})"
         return text

@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from referee.errors import BadInput, UnknownName
+from referee.said import quoted as quoted  # where a suggested move is written (E240)
 
 
 def _key(text: str) -> str:
@@ -71,15 +72,6 @@ def match_person(query: str, choices: Iterable[str], what: str = "name") -> str:
         if len(by_word) != 1:
             raise
         return by_word[0]
-
-
-def quoted(name: str) -> str:
-    """A name as the GM types it in a suggested command: in double quotes when it has a space.
-
-    >>> quoted("Lord Ashby"), quoted("Bea")
-    ('"Lord Ashby"', 'Bea')
-    """
-    return f'"{name}"' if any(ch.isspace() for ch in name) else name
 
 
 @functools.lru_cache(maxsize=4096)

@@ -36,8 +36,8 @@ from pathlib import Path
 
 #: Low to high: a module may import its own layer and the layers before it, never after.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("base", ("referee.errors", "referee.jsontypes", "referee.names", "referee.streams",
-              "referee.version")),
+    ("base", ("referee.errors", "referee.jsontypes", "referee.names", "referee.said",
+              "referee.streams", "referee.version")),
     ("rules", ("referee.rules",)),
     ("evening", ("referee.evening",)),
     ("storage", ("referee.storage",)),

@@ -21,6 +21,7 @@ from typing import Any
 
 from referee.cli import context
 from referee.cli.output import echo, printable
+from referee.cli.suggest import told
 from referee.errors import DryRunDone, RefereeError
 
 #: The core's refusal of a command on a file that holds no evening
@@ -72,7 +73,7 @@ def guarded(body: Callable[[], Any], words: Sequence[str],
         if _recorded():
             _answer_failed(exc)  # after the commit: the command stands (E41)
             return None, 0
-        refuse(printable(exc.line), exc.ruling)  # names as data (E42)
+        refuse(printable(told(exc)), exc.ruling)  # names as data (E42)
         return None, 2
     except stops:
         _end_command()

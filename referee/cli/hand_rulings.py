@@ -31,6 +31,7 @@ from referee.rules.hands import (
     rank_hands,
     verify_showing,
 )
+from referee.said import said
 
 if TYPE_CHECKING:
     from referee.rules.cards import Card
@@ -103,7 +104,7 @@ def _parse_hands(pairs: Sequence[tuple[str, str]]) -> list[tuple[str, list[Card]
             cards = parse_cards(text)
         except RefereeError as exc:
             hint = "; to name a hand write 'name: cards'" if name.isdigit() else ""
-            raise type(exc)(f"hand {name}: {exc}{hint}", ruling=exc.ruling) from None
+            raise type(exc)(said(f"hand {name}: ", exc.said, hint), ruling=exc.ruling) from None
         if not cards:
             raise BadInput(f"hand {name} is empty: give 1 to 7 cards (R7)")
         hands.append((name, cards))
@@ -118,7 +119,7 @@ def _evaluate(
         try:
             out[name] = best_hand(cards, magic=magic)
         except RefereeError as exc:
-            raise type(exc)(f"hand {name}: {exc}", ruling=exc.ruling) from None
+            raise type(exc)(said(f"hand {name}: ", exc.said), ruling=exc.ruling) from None
     check_distinct([cards for _, cards in hands], magic=magic, names=[n for n, _ in hands])
     return out
 
@@ -169,7 +170,7 @@ def _each_line(
             results.append(rule(text))
         except RefereeError as exc:
             label = "stdin" if source == "-" else source
-            raise type(exc)(f"{label} line {number}: {exc}", ruling=exc.ruling) from None
+            raise type(exc)(said(f"{label} line {number}: ", exc.said), ruling=exc.ruling) from None
     for result in results:
         emit_json(result)
 

@@ -24,6 +24,7 @@ import typer.main
 from referee.cli import boundary
 from referee.cli.boundary import hoist_root_options
 from referee.cli.context import Sealed
+from referee.cli.suggest import told
 from referee.cli.toc import table_of_contents
 from referee.errors import BadInput, RefereeError
 
@@ -213,7 +214,7 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             typer.echo("aborted", err=True)
             return 1
         except RefereeError as exc:
-            boundary.refuse(exc.line, exc.ruling)
+            boundary.refuse(told(exc), exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
             return _usage_error(exc, shell)
@@ -270,7 +271,7 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
             try:
                 words = split(line) if isinstance(line, str) else list(line)
             except RefereeError as exc:
-                boundary.refuse(exc.line, exc.ruling)
+                boundary.refuse(told(exc), exc.ruling)
                 return 2, out.getvalue(), err.getvalue()
             code = execute(words, db=db, debug=debug, sealed=sealed, note=note)
         finally:

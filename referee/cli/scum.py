@@ -14,6 +14,7 @@ import typer
 from referee.cli.context import console, db_path
 from referee.cli.output import emit_json
 from referee.cli.side_log import add_log, plain
+from referee.cli.suggest import told
 from referee.cli.transaction import add_undo_redo, transact
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.jsontypes import JSONObject
@@ -21,6 +22,7 @@ from referee.rules import scum
 from referee.rules.cards import format_cards, parse_cards
 from referee.rules.scum import describe, resolve_player
 from referee.rules.scum.table import PASSING_COMMAND, verify_turn
+from referee.said import said
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -284,7 +286,7 @@ def _in_play_line(match: Match) -> str:
     head = f"Hand {match.hand} of {match.hands} in play"
     if table.holdings is not None and not table.passed_cards:
         return (f"{head}: dealt by the console; the passing comes next, "
-                f"{PASSING_COMMAND} (R29, T14).")
+                f"{told(said(PASSING_COMMAND))} (R29, T14).")
     if table.best is None:
         what = f"{table.to_act} leads"
         if table.moves == 0:
@@ -394,8 +396,8 @@ def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
     if not rest:
         who = resolve_player(match, first)
         verify_turn(match.current(), who, passing=False)  # out of turn says so first (T18)
-        raise BadInput(f"which cards does {who} play? give them after the name; "
-                       f"{match.current().commands()} (T21)", ruling="T21")
+        raise BadInput(said(f"which cards does {who} play? give them after the name; ",
+                            match.current().commands(), " (T21)"), ruling="T21")
     return first, parse_cards(" ".join(rest))
 
 

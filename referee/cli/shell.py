@@ -20,6 +20,7 @@ from referee.cli.context import db_path
 from referee.cli.main import Tree, described
 from referee.cli.output import printable
 from referee.cli.runner import LEAVE
+from referee.cli.suggest import told
 from referee.errors import BadInput, RefereeError
 from referee.names import plural
 from referee.serve.asks import asks_path, load_queue
@@ -402,7 +403,7 @@ class Shell:
             if words is None:
                 words = runner.split(text)
         except RefereeError as exc:
-            boundary.refuse(printable(exc.line), exc.ruling)
+            boundary.refuse(printable(told(exc)), exc.ruling)
             return 2
         own = runner.at_the_prompt(words, self.prompting)  # exit, clear, help alone
         if own is not None:
@@ -411,7 +412,7 @@ class Shell:
             try:
                 return self.answer(words)
             except RefereeError as exc:
-                boundary.refuse(printable(exc.line), exc.ruling)
+                boundary.refuse(printable(told(exc)), exc.ruling)
                 return 2
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from referee.cli import runner
+from referee.cli.suggest import told
 from referee.errors import RefereeError
 
 #: What a station may not run (E54): commands that run until stopped (or write another
@@ -277,7 +278,7 @@ class RemoteShell:
         try:
             words = runner.split(text)
         except RefereeError as exc:
-            typer.echo(f"error: {exc.line}", err=True)
+            typer.echo(f"error: {told(exc)}", err=True)
             return 2
         if not words:
             return 0

@@ -22,6 +22,7 @@ import typer
 from referee.cli import runner
 from referee.cli.context import current, db_path
 from referee.cli.output import emit_json, lit, say
+from referee.cli.suggest import told
 from referee.errors import BadInput
 from referee.serve import players
 from referee.serve.access import DEFAULT_PORT, ensure_access, is_loopback, lan_address, local_url
@@ -126,7 +127,7 @@ def serve(
 
     server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port,
                          station=run_remote if station else None, bug=server_bug, tls=tls,
-                         season=season)
+                         season=season, told=told)
     bound = server.server_address[1]
     scheme = "https" if tls else "http"
     address = lan_address() if lan else None

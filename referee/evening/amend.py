@@ -1,4 +1,4 @@
-"""`referee amend`: a past command replaced, everything after it replayed (E138, E139). Pure.
+"""An amendment: a past command replaced, everything after it replayed (E138, E139). Pure.
 
 The console replays the commands (``referee.cli.amend``) and compares the timelines
 (``referee.evening.ripple``); this module says what may be amended, reads the timeline as it
@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, cast
 from referee.errors import IllegalAction
 from referee.evening.events import CommandAmended
 from referee.evening.state import State, dump, load
+from referee.said import Suggest, said
 from referee.streams import Event
 
 if TYPE_CHECKING:
@@ -65,11 +66,13 @@ def check_target(cmd: int, text: str, events: list[Event]) -> None:
     """
     kinds = {e["kind"] for e in events}
     if kinds & {"evening_created", "evening_continued"}:
-        raise IllegalAction(f"#{cmd} `{text}` opened the evening; it is not amended: open the "
-                            "evening again with `referee new --force` (E139)", ruling="E139")
+        raise IllegalAction(said(f"#{cmd} `{text}` opened the evening; it is not amended: open "
+                                 "the evening again with ", Suggest(("new",), ("--force",)),
+                                 " (E139)"), ruling="E139")
     if "command_amended" in kinds:
-        raise IllegalAction(f"#{cmd} `{text}` is an amendment itself; amend the command it "
-                            "replaced again, or `referee undo` it (E139)", ruling="E139")
+        raise IllegalAction(said(f"#{cmd} `{text}` is an amendment itself; amend the command "
+                                 "it replaced again, or ", Suggest(("undo",)), " it (E139)"),
+                            ruling="E139")
 
 
 def check_replayable(later: Iterable[tuple[int, str, list[Event]]]) -> None:

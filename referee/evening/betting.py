@@ -18,9 +18,10 @@ from referee.evening.known import showdown_line
 from referee.evening.pots import uncontested
 from referee.evening.powers import constraints
 from referee.evening.state import ALL, HandState, Round, State
-from referee.names import plural, quoted
+from referee.names import plural
 from referee.rules.cards import parse_cards
 from referee.rules.pots import check_named_chips, pick_chips
+from referee.said import Said, Suggest, joined, said
 
 LIMIT_RAISES = 3  # R12
 
@@ -140,8 +141,8 @@ class Table:
                                 ruling="R14" if hand.betting_over else "R9")
         if name == state.fool:  # never his turn here: his forced moves are played first
             why = f"{self.turn} is to act" if self.turn else waiting_line(state, hand)
-            raise IllegalAction(f"not the Fool's turn: {why}; the console plays the Fool's "
-                                "forced bets and calls itself (R15)", ruling="R15")
+            raise IllegalAction(said("not the Fool's turn: ", why, "; the console plays the "
+                                     "Fool's forced bets and calls itself (R15)"), ruling="R15")
         amount = move.amount
         try:
             named = move.chips() if move.chips else None
@@ -152,9 +153,10 @@ class Table:
         except IllegalAction as exc:
             if not before:
                 raise
-            said = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}"
+            done = "; ".join(f"{e['name']} {e['action']}s {sum(e['chips'].values()) or ''}"
                              .strip() for e in before)
-            raise IllegalAction(f"first the Fool's forced move: {said} (R15); then {exc}",
+            raise IllegalAction(said(f"first the Fool's forced move: {done} (R15); then ",
+                                     exc.said),
                                 ruling=exc.ruling) from None
         return Play(name, move.action, n, named)
 
@@ -266,39 +268,36 @@ def options(state: State, hand: HandState) -> Options | None:
     return Table(state, hand).options
 
 
-def waiting_line(state: State, hand: HandState) -> str:
+def waiting_line(state: State, hand: HandState) -> Said:
     """Why nobody may act now, and what comes next."""
     if hand.betting_over:
-        return f"betting in this hand is over; {showdown_line(hand)}"
+        return said("betting in this hand is over; ", showdown_line(hand))
     missing = missing_up_cards(state, hand)
-    first = quoted(missing[0]) if missing else "NAME"
-    return (f"round {hand.round.street}'s up cards are not all given "
-            f"({up_cards_line(state, hand)}); give them with `referee hand show {first} CARDS` "
-            "before any bet (R9)")
+    first = missing[0] if missing else "NAME"
+    return said(f"round {hand.round.street}'s up cards are not all given "
+                f"({up_cards_line(state, hand)}); give them with ",
+                Suggest(("hand", "show"), (first, "CARDS")), " before any bet (R9)")
 
 
-def act_hint(state: State, hand: HandState) -> str:
-    """What the GM may type now, as commands that the console accepts (E58): the moves of the
-    player to act (``referee check Ada`` or ``referee bet Ada``), else what comes first."""
+def act_hint(state: State, hand: HandState) -> Said:
+    """What the GM may type now, as moves that the console accepts (E58, E240): the moves of
+    the player to act (check or bet, naming them), else what comes first."""
     what = options(state, hand)
     if what is None:
         return waiting_line(state, hand)
     owes = f" (owes {what.owes})" if what.owes else ""
-    return f"{what.name} is to act{owes}: {move_commands(state, hand, what)}"
+    return said(f"{what.name} is to act{owes}: ", move_commands(state, hand, what))
 
 
-def move_commands(state: State, hand: HandState, what: Options | None = None) -> str:
-    """The moves of the player to act as commands: ``referee check Ada`` or ``referee bet
-    Ada`` (E58); what comes first when nobody may act. ``what``: their options, if read."""
+def move_commands(state: State, hand: HandState, what: Options | None = None) -> Said:
+    """The moves of the player to act, as data: check or bet, naming them (E58, E240); what
+    comes first when nobody may act. ``what``: their options, if read."""
     what = what or options(state, hand)
     if what is None:
         return waiting_line(state, hand)
     if what.name == state.fool:  # never at rest: the console plays his moves (R15)
-        return f"the Fool must {what.moves[0]}, and the console plays it"
-    name = quoted(what.name)
-    commands = [f"`referee {move} {name}`" for move in what.moves]
-    return commands[0] if len(commands) == 1 else (", ".join(commands[:-1]) + " or "
-                                                   + commands[-1])
+        return said(f"the Fool must {what.moves[0]}, and the console plays it")
+    return joined([Suggest((move,), (what.name,)) for move in what.moves])
 
 
 # -- verifying an action ---------------------------------------------------------------------
@@ -315,17 +314,17 @@ def verify_turn(state: State, hand: HandState, name: str, action: str,
         raise IllegalAction(waiting_line(state, hand), ruling="R14" if hand.betting_over
                             else "R9")
     if name not in hand.order:
-        raise IllegalAction(f"{name} is not dealt into hand {hand.no}; in it: "
-                            f"{', '.join(hand.live)}; {act_hint(state, hand)}")
+        raise IllegalAction(said(f"{name} is not dealt into hand {hand.no}; in it: "
+                                 f"{', '.join(hand.live)}; ", act_hint(state, hand)))
     if name in hand.folded:
-        raise IllegalAction(f"{name} has folded this hand; {act_hint(state, hand)}")
+        raise IllegalAction(said(f"{name} has folded this hand; ", act_hint(state, hand)))
     if state.stack(name) == 0:
-        raise IllegalAction(f"{name} is all-in (no chips left) and takes no more actions; "
-                            f"{act_hint(state, hand)}", ruling="R14")
+        raise IllegalAction(said(f"{name} is all-in (no chips left) and takes no more "
+                                 "actions; ", act_hint(state, hand)), ruling="R14")
     if table is None:
         table = Table(state, hand)
     if name != table.turn:
-        raise IllegalAction(f"not {name}'s turn: {act_hint(state, hand)}")
+        raise IllegalAction(said(f"not {name}'s turn: ", act_hint(state, hand)))
     left = table.limits.left.get(name)  # S17: what a power in force forbids is refused, naming it
     if left is not None and action not in left.moves:
         raise IllegalAction(f"{name} may not {action} now: {name} must "
@@ -340,8 +339,8 @@ def verify_check(state: State, hand: HandState, name: str, amount: int | None = 
     verify_turn(state, hand, name, "check", amount, table)
     due = owed(state, hand, name)
     if due:
-        raise IllegalAction(f"{name} cannot check: {plural(due, 'chip')} to call; "
-                            f"{act_hint(state, hand)}")
+        raise IllegalAction(said(f"{name} cannot check: {plural(due, 'chip')} to call; ",
+                                 act_hint(state, hand)))
     return 0
 
 
@@ -360,7 +359,7 @@ def verify_call(state: State, hand: HandState, name: str, amount: int | None = N
     verify_turn(state, hand, name, "call", amount, table)
     due = owed(state, hand, name)
     if not due:
-        raise IllegalAction(f"nothing to call for {name}; {act_hint(state, hand)}")
+        raise IllegalAction(said(f"nothing to call for {name}; ", act_hint(state, hand)))
     return min(due, state.stack(name))
 
 
@@ -369,8 +368,8 @@ def verify_bet(state: State, hand: HandState, name: str, amount: int | None = No
     """R12, E5, E27: the round's first bet; returns the chips it puts in."""
     verify_turn(state, hand, name, "bet", amount, table)
     if hand.round.bet > 0:
-        raise IllegalAction(f"there is already a bet of {hand.round.bet} this round; "
-                            f"{act_hint(state, hand)}")
+        raise IllegalAction(said(f"there is already a bet of {hand.round.bet} this round; ",
+                                 act_hint(state, hand)))
     return _wager(state, hand, name, "bet", amount, 0)
 
 
@@ -381,15 +380,16 @@ def verify_raise(state: State, hand: HandState, name: str, amount: int | None = 
     verify_turn(state, hand, name, "raise", amount, table)
     due, stack = owed(state, hand, name), state.stack(name)
     if hand.round.bet == 0:
-        raise IllegalAction(f"no bet to raise this round; {act_hint(state, hand)}")
+        raise IllegalAction(said("no bet to raise this round; ", act_hint(state, hand)))
     if name == state.fool:
         raise IllegalAction("the Fool never raises (R15)", ruling="R15")
     if hand.phase == "limit" and hand.round.raises >= LIMIT_RAISES:
-        raise IllegalAction(f"three raises this round already (limit phase); "
-                            f"{act_hint(state, hand)}", ruling="R12")
+        raise IllegalAction(said("three raises this round already (limit phase); ",
+                                 act_hint(state, hand)), ruling="R12")
     if stack <= due:
-        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}, not more than the {due} to "
-                            f"call; `referee call {quoted(name)}` puts them all-in",
+        raise IllegalAction(said(f"{name} holds {plural(stack, 'chip')}, not more than the "
+                                 f"{due} to call; ", Suggest(("call",), (name,)),
+                                 " puts them all-in"),
                             ruling="R14")
     return _wager(state, hand, name, "raise", amount, due)
 
@@ -403,18 +403,20 @@ def _wager(state: State, hand: HandState, name: str, action: str, amount: int | 
         raise IllegalAction(f"a {action} is at least 1 chip, got {n}")
     # E5: in the limit phase a raise is exactly one chip over the bet (else call all-in)
     if hand.phase == "limit" and n != 1:
-        said = "all their chips" if amount == ALL else str(n)
-        raise IllegalAction(f"limit phase: every bet and raise is exactly 1 chip, not {said} "
-                            f"(the open phase allows any amount): `referee {action} "
-                            f"{quoted(name)}`", ruling="R12")
+        got = "all their chips" if amount == ALL else str(n)
+        raise IllegalAction(said(f"limit phase: every bet and raise is exactly 1 chip, not {got} "
+                                 "(the open phase allows any amount): ",
+                                 Suggest((action,), (name,))), ruling="R12")
     if due + n > stack:
         if action == "bet":
-            raise IllegalAction(f"{name} holds {plural(stack, 'chip')}; bet at most {stack}, or "
-                                f"say `referee bet {quoted(name)} all` to go all-in (E27)",
+            raise IllegalAction(said(f"{name} holds {plural(stack, 'chip')}; bet at most "
+                                     f"{stack}, or say ", Suggest(("bet",), (name, "all")),
+                                     " to go all-in (E27)"),
                                 ruling="E27")
-        raise IllegalAction(f"{name} holds {plural(stack, 'chip')}: {due} to call and at most "
-                            f"{stack - due} more; say `referee raise {quoted(name)} all` to go "
-                            "all-in (E27)", ruling="E27")
+        raise IllegalAction(said(f"{name} holds {plural(stack, 'chip')}: {due} to call and at "
+                                 f"most {stack - due} more; say ",
+                                 Suggest(("raise",), (name, "all")), " to go all-in (E27)"),
+                            ruling="E27")
     return due + n
 
 

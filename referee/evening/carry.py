@@ -27,6 +27,7 @@ from referee.evening.souls import setup_from_scenario
 from referee.evening.state import State, require_evening
 from referee.names import check_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
+from referee.said import Suggest, said
 from referee.streams import Event, plain
 
 if TYPE_CHECKING:
@@ -106,9 +107,9 @@ def next_evening(last: State, *, previous: PreviousEvening, scenario: Scenario, 
     """
     require_evening(last)
     if not roster.is_closed(last):
-        raise IllegalAction("this evening's ceremony is not closed: `referee ceremony close` "
-                            "records the roster the next evening starts from (R40, R41)",
-                            ruling="R41")
+        raise IllegalAction(said("this evening's ceremony is not closed: ",
+                                 Suggest(("ceremony", "close")), " records the roster the next "
+                                 "evening starts from (R40, R41)"), ruling="R41")
     closed = roster.numbers(_closed(last))
     members = set(closed.values())
     known = _known(last)
@@ -355,8 +356,9 @@ def fate_events(last_fate: FateState) -> list[Event]:
     stands, Measures, checks, Reputations, wounds, healing and infection; the tables and the
     deck with them (F19). A duel under way ends with its evening (E109)."""
     if last_fate.get("duel"):
-        raise IllegalAction("a duel is under way at the Card of Fate table: end it (`referee fate "
-                            "duel end`) before the next evening (E109)", ruling="E109")
+        raise IllegalAction(said("a duel is under way at the Card of Fate table: end it (",
+                                 Suggest(("fate", "duel", "end")), ") before the next evening "
+                                 "(E109)"), ruling="E109")
     if not last_fate.get("chars"):
         return []
     events: list[Event] = []

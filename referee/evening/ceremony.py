@@ -15,8 +15,11 @@ from referee.evening import roster
 from referee.evening.events import CeremonyClosed, ClaimDecided, EveningEnded, EveningEvent, Unheard
 from referee.evening.folds import replay
 from referee.evening.state import Decision, State, require_evening
-from referee.names import match_name, plural, quoted
+from referee.names import match_name, plural
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
+from referee.said import Suggest, said
+
+CEREMONY = Suggest(("ceremony",))  #: the move that lists the claims (R40)
 
 VACANT_NEEDS = pts.VACANT_NEEDS  # R28
 
@@ -47,12 +50,12 @@ def end(state: State, *, now: float) -> list[EveningEvent]:
         raise IllegalAction(f"hand {state.hand.no} is in progress; the evening ends between "
                             "hands: play it to its showdown first (E100)", ruling="E100")
     if state.ceremony is not None:
-        raise IllegalAction("the evening has ended already; `referee ceremony` lists the "
-                            "claims (R40)", ruling="R40")
+        raise IllegalAction(said("the evening has ended already; ", CEREMONY, " lists the "
+                                 "claims (R40)"), ruling="R40")
     if state.over:
-        raise IllegalAction(f"the evening is over already (R18): {state.winner or 'nobody'} and "
-                            "the Fool alone hold chips; the ceremony is next: `referee "
-                            "ceremony` (R40)", ruling="R18")
+        raise IllegalAction(said(f"the evening is over already (R18): {state.winner or 'nobody'} "
+                                 "and the Fool alone hold chips; the ceremony is next: ",
+                                 CEREMONY, " (R40)"), ruling="R18")
     event: EveningEnded = {"kind": "evening_ended", "time": now}
     replay(state, [event])
     return [event]
@@ -62,17 +65,19 @@ def require_ended(state: State) -> None:
     """The ceremony comes once the evening has ended (R40)."""
     require_evening(state)
     if not roster.is_ended(state):
-        raise IllegalAction("the evening has not ended: the ceremony comes when only the Fool "
-                            "and one stakeholder hold chips (R18), or when the Fool declares "
-                            "the end with `referee end` (R40)", ruling="R40")
+        raise IllegalAction(said("the evening has not ended: the ceremony comes when only the "
+                                 "Fool and one stakeholder hold chips (R18), or when the Fool "
+                                 "declares the end with ", Suggest(("end",)), " (R40)"),
+                            ruling="R40")
 
 
 def require_ceremony(state: State) -> None:
     """The ceremony is heard once the evening has ended, and until it is closed (R40)."""
     require_ended(state)
     if roster.is_closed(state):
-        raise IllegalAction("the ceremony is closed and the roster recorded (R40); `referee "
-                            "undo` reopens it, `referee next NEW.json` starts the next evening",
+        raise IllegalAction(said("the ceremony is closed and the roster recorded (R40); ",
+                                 Suggest(("undo",)), " reopens it, ",
+                                 Suggest(("next",), ("NEW.json",)), " starts the next evening"),
                             ruling="R40")
 
 
@@ -171,11 +176,13 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[EveningE
     if held == arcanum:
         raise IllegalAction(f"{name} holds {title(arcanum)} already", ruling="R40")
     if how == "promote" and held is not None:
-        raise IllegalAction(f"{name} holds {title(held)}: a member moves with `referee ceremony "
-                            f"switch {quoted(name)} {to_roman(arcanum)}` (R40)", ruling="R40")
+        raise IllegalAction(said(f"{name} holds {title(held)}: a member moves with ",
+                                 Suggest(("ceremony", "switch"), (name, to_roman(arcanum))),
+                                 " (R40)"), ruling="R40")
     if how == "switch" and held is None:
-        raise IllegalAction(f"{name} holds no Arcanum: `referee ceremony promote {quoted(name)} "
-                            f"{to_roman(arcanum)}` hears their claim (R40)", ruling="R40")
+        raise IllegalAction(said(f"{name} holds no Arcanum: ",
+                                 Suggest(("ceremony", "promote"), (name, to_roman(arcanum))),
+                                 " hears their claim (R40)"), ruling="R40")
     taken, winners, declined = _heard(state)
     decisions = state.ceremony["decisions"] if state.ceremony else []
     if arcanum in taken:
@@ -189,8 +196,9 @@ def _claim(state: State, who: str, arcanum_text: str, how: str) -> list[EveningE
         raise IllegalAction(f"{name} won {title(won)} in this ceremony already: a person wins one "
                             "claim in a ceremony (E103)", ruling="E103")
     if (name, arcanum) in declined:
-        raise IllegalAction(f"{name} declined {title(arcanum)} in this ceremony; `referee undo` "
-                            "takes the decline back (E104)", ruling="E104")
+        raise IllegalAction(said(f"{name} declined {title(arcanum)} in this ceremony; ",
+                                 Suggest(("undo",)), " takes the decline back (E104)"),
+                            ruling="E104")
     event = _decision(state, name, arcanum, how)
     n, occupant, against = event["points"], event["occupant"], event["occupant_points"]
     if occupant is None and n < VACANT_NEEDS:
@@ -221,12 +229,13 @@ def decline(state: State, who: str, arcanum_text: str | None = None) -> list[Eve
                                 f"nothing to decline (their claims: {could}) (R40)", ruling="R40")
         mine = found
     if not mine:
-        raise IllegalAction(f"{name} has no claim that would succeed now, so nothing to decline; "
-                            "`referee ceremony` lists the claims (R40)", ruling="R40")
+        raise IllegalAction(said(f"{name} has no claim that would succeed now, so nothing to "
+                                 "decline; ", CEREMONY, " lists the claims (R40)"), ruling="R40")
     if len(mine) > 1:
-        raise IllegalAction(f"{name} could claim {', '.join(c['arcanum'] for c in mine)}: say "
-                            f"which they decline, `referee ceremony decline {quoted(name)} "
-                            f"{mine[0]['arcanum']}` (E104)", ruling="E104")
+        raise IllegalAction(said(f"{name} could claim {', '.join(c['arcanum'] for c in mine)}: "
+                                 "say which they decline, ",
+                                 Suggest(("ceremony", "decline"), (name, mine[0]["arcanum"])),
+                                 " (E104)"), ruling="E104")
     event = _decision(state, name, parse_arcanum(mine[0]["arcanum"]), "decline")
     replay(state, [event])
     return [event]

@@ -1,8 +1,8 @@
 """What a command changes, as data: chips by colour, pots, the turn, points (E133). Pure.
 
-``referee --dry-run`` (and ``try`` in the shell) shows :func:`changes` between the evening
+A dry run (``--dry-run``, ``try`` in the shell) shows :func:`changes` between the evening
 before and the evening a command would leave, and :func:`rulings` names the rulings its events
-apply; ``referee amend`` lists the same for every command it replays. The same function reads
+apply; an amendment (E138) lists the same for every command it replays. The same function reads
 a real command's before and after, so what a dry run prints is what the command then does.
 """
 

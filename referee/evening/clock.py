@@ -13,6 +13,10 @@ from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import IllegalAction
 from referee.evening.state import ClockStop, State, require_evening
+from referee.said import Suggest, said
+
+PAUSE = Suggest(("room", "pause"))  #: the move that stops the clock (R47)
+BREAK = Suggest(("room", "break"), ("MINUTES",))  #: a break of MINUTES (R47)
 
 if TYPE_CHECKING:
     from referee.evening.events import ClockResumed, ClockStopped, EveningEvent
@@ -140,13 +144,14 @@ def pause(state: State, *, now: float) -> list[EveningEvent]:
     """`room pause`: the clock stands still until `room resume` (R47)."""
     require_evening(state)
     if clock_end(state, now) is not None:
-        raise IllegalAction("the clock stopped for good at the evening's end (E80); a break "
-                            "still counts down on the wall: `referee room break MINUTES` "
-                            "(R47)", ruling="R47")
+        raise IllegalAction(said("the clock stopped for good at the evening's end (E80); a "
+                                 "break still counts down on the wall: ", BREAK, " (R47)"),
+                            ruling="R47")
     stop = stopped(state, now)
     if stop is not None and stop["why"] == "pause":
-        raise IllegalAction(f"the clock is already paused, since {_hhmm(stop['at'])}; "
-                            "`referee room resume` starts it again (R47)", ruling="R47")
+        raise IllegalAction(said(f"the clock is already paused, since {_hhmm(stop['at'])}; ",
+                                 Suggest(("room", "resume")), " starts it again (R47)"),
+                            ruling="R47")
     event: ClockStopped = {"kind": "clock_stopped", "time": now, "why": "pause", "until": None}
     return [event]
 
@@ -169,11 +174,11 @@ def resume(state: State, *, now: float) -> list[EveningEvent]:
     if stopped(state, now) is None:
         stop = state.stop
         if stop is not None and stop["until"] is not None:
-            raise IllegalAction(f"the clock is running: the break ended by itself at "
-                                f"{_hhmm(stop['until'])}; `referee room pause` stops it "
-                                "(R47)", ruling="R47")
-        raise IllegalAction("the clock is running, not paused: `referee room pause` stops it, "
-                            "`referee room break MINUTES` for a break (R47)", ruling="R47")
+            raise IllegalAction(said("the clock is running: the break ended by itself at "
+                                     f"{_hhmm(stop['until'])}; ", PAUSE, " stops it (R47)"),
+                                ruling="R47")
+        raise IllegalAction(said("the clock is running, not paused: ", PAUSE, " stops it, ",
+                                 BREAK, " for a break (R47)"), ruling="R47")
     event: ClockResumed = {"kind": "clock_resumed", "time": now}
     return [event]
 

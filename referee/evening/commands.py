@@ -23,9 +23,12 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import POT, State, require_evening
-from referee.names import check_name, plural, quoted
+from referee.names import check_name, plural
 from referee.rules.cards import to_roman
 from referee.rules.pots import check_named_chips
+from referee.said import Suggest, said
+
+STATUS = Suggest(("status",))  #: the move that shows the evening
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -58,9 +61,9 @@ def new_evening(state: State, fool: str, seats: list[SeatSpec], *, now: float, f
                 settings: Mapping[str, JSON] | None = None) -> list[EveningCreated]:
     """The opening ceremony: seats in Arcanum order from the Fool's left, ten chips each (R10)."""
     if state.started and not force:
-        raise IllegalAction("this file already holds an evening (`referee status` shows it); "
-                            "use --force to replace it (the old one is backed up first), or "
-                            "--db for another file")
+        raise IllegalAction(said("this file already holds an evening (", STATUS, " shows it); "
+                                 "use --force to replace it (the old one is backed up first), or "
+                                 "--db for another file"))
     check_seat_count(len(seats))
     fool = check_name(fool, "Fool's name")  # E42
     names = [fool] + [s.name for s in seats] + [s.assistant for s in seats if s.assistant]
@@ -112,10 +115,11 @@ def give_chips(state: State, source: str, target: str, chips_text: str) -> list[
     for who in (src, dst):
         if at_table(state, who):
             where = "hosts the table" if who == state.fool else "is seated at the table"
-            away = "" if who == state.fool else f"; `referee rise {quoted(who)}` first"
-            raise LawViolation(f"{who} {where}: at the table chips are never given or traded; "
-                               f"both parties must be away from the table (the Law, R16)"
-                               f"{away}", ruling="R16")
+            away = said() if who == state.fool else said("; ", Suggest(("rise",), (who,)),
+                                                         " first")
+            raise LawViolation(said(f"{who} {where}: at the table chips are never given or "
+                                    "traded; both parties must be away from the table (the "
+                                    "Law, R16)", away), ruling="R16")
     chips = parse_chips(state, chips_text)
     check_named_chips(state.holding(src), chips, src)
     event: ChipsGiven = {"kind": "chips_given", "from": src, "to": dst, "chips": chips}
@@ -152,13 +156,14 @@ def rise(state: State, who: str) -> list[EveningEvent]:
     if seat.resigned or seat.dead:
         raise IllegalAction(f"{name} is out of the game")
     if not seat.seated:
-        raise IllegalAction(f"{name} has already risen from the table; `referee sit {name}` "
-                            "seats them again")
+        raise IllegalAction(said(f"{name} has already risen from the table; ",
+                                 Suggest(("sit",), (name,)), " seats them again"))
     if state.hand is not None and name in state.hand.live:
         from referee.evening.betting import act_hint
 
-        raise IllegalAction(f"{name} is in hand {state.hand.no}; fold or finish the hand before "
-                            f"rising (R17); {act_hint(state, state.hand)}", ruling="R17")
+        raise IllegalAction(said(f"{name} is in hand {state.hand.no}; fold or finish the hand "
+                                 "before rising (R17); ", act_hint(state, state.hand)),
+                            ruling="R17")
     return [{"kind": "seat_changed", "name": name, "seated": False}]
 
 
@@ -174,7 +179,7 @@ def sit(state: State, who: str) -> list[EveningEvent]:
         raise IllegalAction(f"{name} is out of the game; resigned players never rejoin (R17)",
                             ruling="R17")
     if seat.seated:
-        raise IllegalAction(f"{name} is already seated; `referee status` shows the table")
+        raise IllegalAction(said(f"{name} is already seated; ", STATUS, " shows the table"))
     from referee.evening.powers.constraints import exiled
 
     why = exiled(state, name)
@@ -200,9 +205,11 @@ def resign(state: State, who: str) -> list[EveningEvent]:
                             "the hand", ruling="R17")
     holder = pending_buyout(state, name)  # E18: buy or decline first
     if holder:
-        raise IllegalAction(f"{holder} holds all ten of {name}'s chips: {holder} must be offered "
-                            f"{name}'s soul first (`referee soul buyout {holder} {name}`, or "
-                            f"`referee soul decline {holder} {name}`)", ruling="R17")
+        raise IllegalAction(said(f"{holder} holds all ten of {name}'s chips: {holder} must be "
+                                 f"offered {name}'s soul first (",
+                                 Suggest(("soul", "buyout"), (holder, name)), ", or ",
+                                 Suggest(("soul", "decline"), (holder, name)), ")"),
+                            ruling="R17")
     return [{"kind": "seat_changed", "name": name, "resigned": True}]
 
 
@@ -210,6 +217,6 @@ def open_phase(state: State, *, now: float) -> list[EveningEvent]:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
     require_evening(state)
     if state.phase == "open" or state.open_pending:
-        raise IllegalAction("the open phase is already declared; `referee status` shows the "
-                            "phase", ruling="R13")
+        raise IllegalAction(said("the open phase is already declared; ", STATUS, " shows the "
+                                 "phase"), ruling="R13")
     return [{"kind": "phase_opened", "time": now}]

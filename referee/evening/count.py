@@ -1,4 +1,4 @@
-"""`referee count`: the chips on the table against the books, colour by colour (E130-E132).
+"""A count: the chips on the table against the books, colour by colour (E130-E132).
 
 The GM types what lies in front of people and in the pot; :func:`count_chips` compares it
 with the books and returns one ``chips_counted`` event, an assertion: it moves nothing, and a
@@ -16,6 +16,7 @@ from referee.errors import BadInput, InvariantViolation
 from referee.evening.events import ChipsCounted, Counted, Difference
 from referee.evening.state import POT, State, require_evening
 from referee.names import match_name
+from referee.said import Suggest, said
 from referee.streams import Event
 
 #: How many of the moves that last touched a difference are named (E131).
@@ -37,30 +38,32 @@ def parse_count(state: State, words: list[str]) -> Counted:
     colours = state.colours()
     out: Counted = {}
     current: str | None = None
-    example = "e.g. `referee count Ada red:7 blue:3 Cy blue:8 pot:4`"
-    said = " ".join(words).replace(",", " ").split()
-    for i, word in enumerate(said):
+    example = said("e.g. ", Suggest(("count",), ("Ada", "red:7", "blue:3", "Cy", "blue:8",
+                                                 "pot:4")))
+    tokens = " ".join(words).replace(",", " ").split()
+    for i, word in enumerate(tokens):
         name, sep, number = word.partition(":")
         if not sep:
             if name.isdigit() or name.lower() in (c.lower() for c in colours):
-                after = said[i + 1] if i + 1 < len(said) else ""
+                after = tokens[i + 1] if i + 1 < len(tokens) else ""
                 # E142: a colour and its count apart (`grey 1`) are named as the one word
                 one = f"{name}:{after}" if not name.isdigit() and after.isdigit() else "blue:10"
-                raise BadInput(f"{word!r} alone counts nothing: write a colour and its count "
-                               f"as one word, `{one}`, {example} (E142)", ruling="E142")
+                raise BadInput(said(f"{word!r} alone counts nothing: write a colour and its "
+                                    f"count as one word, `{one}`, ", example, " (E142)"),
+                               ruling="E142")
             _counted(out, current)
             current = _holder(holders, name, out)
             out[current] = {}
             continue
         if not number.isdigit():
-            raise BadInput(f"bad count {word!r}: give COLOUR:N or NAME:N with N a whole "
-                           f"number of chips, {example} (E130)", ruling="E130")
+            raise BadInput(said(f"bad count {word!r}: give COLOUR:N or NAME:N with N a whole "
+                                "number of chips, ", example, " (E130)"), ruling="E130")
         n = int(number)
         if name.lower() in (c.lower() for c in colours) or not _is_holder(holders, name):
             colour = match_name(name, colours, "chip colour")
             if current is None:
-                raise BadInput(f"{word!r} counts chips of no one: name whose they are first, "
-                               f"{example} (E130)", ruling="E130")
+                raise BadInput(said(f"{word!r} counts chips of no one: name whose they are "
+                                    "first, ", example, " (E130)"), ruling="E130")
             held = out[current]
             assert isinstance(held, dict)  # a total ends its holder (`current` is None)
             held[colour] = held.get(colour, 0) + n
@@ -69,8 +72,8 @@ def parse_count(state: State, words: list[str]) -> Counted:
         out[current] = n
         current = None
     if not out:
-        raise BadInput(f"nothing counted: name whose chips you count and what lies there, "
-                       f"{example} (E130)", ruling="E130")
+        raise BadInput(said("nothing counted: name whose chips you count and what lies there, ",
+                            example, " (E130)"), ruling="E130")
     _counted(out, current)
     return out
 

@@ -2,8 +2,8 @@
 
 :func:`public_showing` reads from the state only what the table shows (H26): each live
 player's up cards as they lie, the cards out face up, and how many cards each will hold
-(H27); :func:`equity_view` gives the figures as plain data, for ``referee hand equity`` and
-the table page alike. The engine is :mod:`referee.rules.equity`.
+(H27); :func:`equity_view` gives the figures as plain data, for the console and the table
+page alike. The engine is :mod:`referee.rules.equity`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from referee.evening.state import HandState, State, require_evening
 from referee.rules.cards import parse_cards
 from referee.rules.equity import CONFIDENCE, ERROR, Contender, Pot, Showing, equity
 from referee.rules.equity import unseen_cards as _unseen
+from referee.said import Suggest, said
 
 if TYPE_CHECKING:
     from referee.evening.views import PotView
@@ -27,8 +28,9 @@ HAND_SIZE = 7  # R9: two down, four up, one down; the Fool's seven all up
 def _need_hand(state: State) -> HandState:
     require_evening(state)
     if state.hand is None:
-        raise IllegalAction("no hand in progress: the chances are for the hand being played; "
-                            "deal one with `referee hand start` (H26)", ruling="H26")
+        raise IllegalAction(said("no hand in progress: the chances are for the hand being "
+                                 "played; deal one with ", Suggest(("hand", "start")), " (H26)"),
+                            ruling="H26")
     return state.hand
 
 
@@ -70,8 +72,9 @@ def public_showing(state: State) -> tuple[Showing, list[str]]:
         contenders.append(Contender(name, tuple(parse_cards(counting)),
                                     max(0, held - len(up)), magic))
     if missing:
-        notes.append("up cards dealt but not given yet count as unseen until `hand show` "
-                     f"gives them (H27): {', '.join(missing)}")
+        notes.append(str(said("up cards dealt but not given yet count as unseen until ",
+                              Suggest(("hand", "show"), mention=True),
+                              f" gives them (H27): {', '.join(missing)}")))
     majors_out = sum(len(cards) for cards in hand.forfeited.values())
     pots = tuple(Pot(p["name"], p["size"], tuple(p["eligible"])) for p in _pots(state, hand))
     return Showing(tuple(contenders), _unseen(parse_cards(seen)), pots, majors_out), notes

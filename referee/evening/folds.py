@@ -57,6 +57,7 @@ from referee.evening.state import (
     load,
     move_chips,
 )
+from referee.said import Suggest, said
 from referee.streams import StreamSpec, plain
 
 R = TypeVar("R")
@@ -107,15 +108,17 @@ def check_open(state: State, event: EveningEvent) -> None:
     if event["kind"] in CLOCK and not ceremony["closed"]:
         return  # R47, E200: a break during the ceremony; the clock stood still at the end
     if ceremony["closed"]:
-        raise IllegalAction("the evening is closed: its ceremony has recorded the roster (R40); "
-                            "the next evening starts with `referee next NEW.json`, and "
-                            "`referee undo` reopens the ceremony (E101)", ruling="E101")
+        raise IllegalAction(said("the evening is closed: its ceremony has recorded the roster "
+                                 "(R40); the next evening starts with ",
+                                 Suggest(("next",), ("NEW.json",)), ", and ", Suggest(("undo",)),
+                                 " reopens the ceremony (E101)"), ruling="E101")
     if event["kind"] not in roster.CEREMONY:
         how = ("the Fool declared its end" if ceremony["declared"] and not ceremony["decisions"]
                else "its ceremony has begun")
-        raise IllegalAction(f"the evening is over and {how}: its books are closed, so only "
-                            "`referee ceremony ...` goes on; `referee undo` takes back the last "
-                            "step (E101)", ruling="E101")
+        raise IllegalAction(said(f"the evening is over and {how}: its books are closed, so only ",
+                                 Suggest(("ceremony",), ("...",)), " goes on; ",
+                                 Suggest(("undo",)), " takes back the last step (E101)"),
+                            ruling="E101")
 
 
 def still_answerable(event: EveningEvent, answer: Answerable) -> bool:

@@ -12,7 +12,10 @@ from referee.errors import BadInput
 from referee.evening.events import EveningEvent, Showdown
 from referee.evening.state import Answerable, HandState, State
 from referee.names import plural
+from referee.said import Suggest, said
 from referee.streams import Event
+
+LOG = Suggest(("log",))  #: the move that numbers the commands (E134)
 
 Commands = Iterable[tuple[int, str, list[Event]]]
 Apply = Callable[[State, Event], State]
@@ -138,14 +141,14 @@ def state_at(commands: Commands, state: State, apply: Apply, seq: int) -> State:
         if cmd == seq:
             return state
     if not seen:
-        raise BadInput(f"--at {seq}: the evening's log has no command up to #{seq}; "
-                       "`referee log` numbers them (E134)", ruling="E134")
+        raise BadInput(said(f"--at {seq}: the evening's log has no command up to #{seq}; ",
+                            LOG, " numbers them (E134)"), ruling="E134")
     if not later:
-        raise BadInput(f"--at {seq}: the evening's log ends at command #{seen[-1]}; "
-                       "`referee log` numbers them (E134)", ruling="E134")
-    raise BadInput(f"--at {seq}: no evening command #{seq} (undone, dropped by an amendment, "
-                   f"or at a side table); the nearest before it is #{seen[-1]}; `referee log` "
-                   "numbers them (E134)", ruling="E134")
+        raise BadInput(said(f"--at {seq}: the evening's log ends at command #{seen[-1]}; ",
+                            LOG, " numbers them (E134)"), ruling="E134")
+    raise BadInput(said(f"--at {seq}: no evening command #{seq} (undone, dropped by an "
+                        f"amendment, or at a side table); the nearest before it is #{seen[-1]}; ",
+                        LOG, " numbers them (E134)"), ruling="E134")
 
 
 def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
@@ -200,11 +203,12 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
             break
     if last is None:
         played = state.hands_played
-        done = ("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played else \
-            "no hand has yet; `status` tells the one under way"
-        raise BadInput((f"hand {no} has not been played to its end; {done}" if no is not None
-                        else "no hand has been played to its end yet; `status` tells the one "
-                        "under way") + " (E135)", ruling="E135")
+        tells = said(Suggest(("status",), mention=True), " tells the one under way")
+        done = said("hand 1 has" if played == 1 else f"hands 1 to {played} have") if played \
+            else said("no hand has yet; ", tells)
+        raise BadInput(said(f"hand {no} has not been played to its end; ", done, " (E135)")
+                       if no is not None else said("no hand has been played to its end yet; ",
+                                                   tells, " (E135)"), ruling="E135")
     for rnd in last["rounds"]:
         rnd["up"] = {p: rnd["up"][p] for p in last["order"] if p in rnd["up"]}
     return last

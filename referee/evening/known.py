@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.evening.state import HandState
+from referee.said import Said, Suggest, said
 
 
 @dataclass(frozen=True)
@@ -120,16 +121,17 @@ def still_to_give(hand: HandState, seen: Known | None = None) -> dict[str, int]:
             for name in hand.live}
 
 
-def showdown_line(hand: HandState) -> str:
+def showdown_line(hand: HandState) -> Said:
     """What the showdown still asks for (R44): the cards nobody has seen, counted for each
-    live player (the console adds the ones it knows), as the command that records it."""
+    live player (the console adds the ones it knows), and the move that records it (E240)."""
     asked = [(name, n) for name, n in still_to_give(hand).items() if n > 0]
     if not asked:
-        return ("every card of the hands still in is known: record the showdown with "
-                "`referee hand showdown`")
+        return said("every card of the hands still in is known: record the showdown with ",
+                    Suggest(("hand", "showdown")))
     fool = hand.order[-1]  # the Fool sits last (E2); his cards are all up (R9)
     counts = ", ".join(f"{name} {n}" + (" still to come, all up" if name == fool else "")
                        for name, n in asked)
     first = asked[0][0]
-    return (f"record the showdown with the cards nobody has seen ({counts}; the console adds "
-            f"the ones it knows): `referee hand showdown \"{first}: CARDS\" ...`")
+    return said(f"record the showdown with the cards nobody has seen ({counts}; the console "
+                "adds the ones it knows): ",
+                Suggest(("hand", "showdown"), (f"{first}: CARDS", "...")))

@@ -19,6 +19,20 @@ from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, copy, require_evening
 from referee.rules.cards import Card, parse_cards
 from referee.rules.pots import pick_chips
+from referee.said import Suggest
+from referee.said import said as says
+
+STATUS = Suggest(("status",))  #: the move that shows the hand
+
+
+def _show(*args: str) -> Suggest:
+    """``hand show`` named in passing, with its arguments (E240)."""
+    return Suggest(("hand", "show"), args, mention=True)
+
+
+def _fix(name: str) -> Suggest:
+    """``hand fix NAME OLD NEW`` named in passing (E25, E240)."""
+    return Suggest(("hand", "fix"), (name, "OLD", "NEW"), mention=True)
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
@@ -26,7 +40,8 @@ if TYPE_CHECKING:
 def need_hand(state: State) -> HandState:
     require_evening(state)
     if state.hand is None:
-        raise IllegalAction("no hand in progress; deal one with `referee hand start`")
+        raise IllegalAction(says("no hand in progress; deal one with ",
+                                 Suggest(("hand", "start"))))
     return state.hand
 
 
@@ -44,8 +59,8 @@ def start_hand(state: State, *, now: float, open_phase: bool = False) -> list[Ev
     require_evening(state)
     require_not_over(state)
     if state.hand is not None:
-        raise IllegalAction(f"hand {state.hand.no} is still in progress; finish it first: "
-                            f"{betting.act_hint(state, state.hand)}")
+        raise IllegalAction(says(f"hand {state.hand.no} is still in progress; finish it first: ",
+                                 betting.act_hint(state, state.hand)))
     # E200: dealing ends a pause or a break: play has begun again (R47)
     events: list[EveningEvent] = clock.resumed_by_deal(state, now)
     # E12: an open phase declared between hands (or mid-hand) starts with this hand (R13)
@@ -115,24 +130,24 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
     old = list(hand.showing.get(name, []))
     cards = parse_cards(text.replace("+", " "))
     if not cards:
-        raise BadInput(f"no cards given for {name}; write `hand show {name} CARDS` (all up "
-                       f"cards so far) or `hand show {name} +CARDS` (the new ones)")
+        raise BadInput(says(f"no cards given for {name}; write ", _show(name, "CARDS"),
+                            " (all up cards so far) or ", _show(name, "+CARDS"), " (the new ones)"))
     shorts = [c.short for c in cards]
     adding = text.lstrip().startswith("+") or not any(s in old for s in shorts)
     if adding:
         again = [s for s in shorts if s in old]
         if again and not magic:
-            raise BadInput(f"{name} already shows {', '.join(again)}; a + adds new up cards "
-                           f"only (showing now: {' '.join(old)}); `referee status` shows the "
-                           "hand")
+            raise BadInput(says(f"{name} already shows {', '.join(again)}; a + adds new up "
+                                f"cards only (showing now: {' '.join(old)}); ", STATUS,
+                                " shows the hand"))
         new = old + shorts
     else:
         dropped = [c for c in old if c not in shorts]
         if dropped:
             raise IllegalAction(
-                f"{name} already shows {' '.join(old)}; up cards never change silently: "
-                f"this would drop {' '.join(dropped)}. Add new ones with `hand show {name} "
-                f"+CARDS`, or correct one with `hand fix {name} OLD NEW` (R9, E25)",
+                says(f"{name} already shows {' '.join(old)}; up cards never change silently: "
+                     f"this would drop {' '.join(dropped)}. Add new ones with ",
+                     _show(name, "+CARDS"), ", or correct one with ", _fix(name), " (R9, E25)"),
                 ruling="E25")
         new = old + [s for s in shorts if s not in old]
         if magic:  # a card shown twice by magic stays twice
@@ -150,9 +165,10 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
         owes = betting.owed(state, hand, current)
         what = f"owes {owes}" if owes else " or ".join(
             (betting.options(state, hand) or betting.Options(current, 0, ("check",))).moves)
-        raise IllegalAction(f"round {hand.round.street} is still being bet: {current} to act "
-                            f"({what}); give {name}'s next up cards once it is over; now "
-                            f"{betting.move_commands(state, hand)} (R9)", ruling="R9")
+        raise IllegalAction(says(f"round {hand.round.street} is still being bet: {current} to "
+                                 f"act ({what}); give {name}'s next up cards once it is over; "
+                                 "now ", betting.move_commands(state, hand), " (R9)"),
+                            ruling="R9")
     if len(new) > allowed:
         when = ("all the deal" if hand.betting_over
                 else f"round {hand.round.street}")
@@ -161,8 +177,8 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
             later = betting.UP_CARDS[hand.round.street + 1][1 if name == state.fool else 0]
             next_ = f"; after the next deal {later}"
         who = "the Fool" if name == state.fool else name
-        shown = (f"; {name} already shows {' '.join(old)}, and these would be added: to "
-                 f"change one, `hand fix {name} OLD NEW` (E25)" if old and adding else "")
+        shown = (says(f"; {name} already shows {' '.join(old)}, and these would be added: to "
+                      "change one, ", _fix(name), " (E25)") if old and adding else says())
         raise BadInput(f"{len(new)} up cards for {who}, but {allowed} are dealt face up by "
                        f"{when} (two down, two up, two up, one down; the Fool's all up){next_}"
                        f"{shown} (R9)", ruling="R9")
@@ -204,7 +220,8 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
     cards are all given (E4)."""
     hand = need_hand(state)
     if not items:
-        raise BadInput('name the cards: `hand show NAME CARDS` or `hand show "NAME: CARDS" ...`')
+        raise BadInput(says("name the cards: ", _show("NAME", "CARDS"), " or ",
+                            _show("NAME: CARDS", "...")))
     taken = _showing_owners(hand)
     events: list[EveningEvent] = []
     seen: set[str] = set()
@@ -215,7 +232,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         if name in hand.folded:
             raise IllegalAction(f"{name} has folded this hand; their cards no longer count")
         if name in seen:
-            raise BadInput(f"{name}'s cards are given twice in one `hand show`")
+            raise BadInput(says(f"{name}'s cards are given twice in one ", _show()))
         seen.add(name)
         new = _new_up_cards(state, hand, name, text, magic=magic, taken=taken)
         if new == hand.showing.get(name, []):
@@ -225,7 +242,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         events.append({"kind": "cards_shown", "name": name, "cards": new})
     if not events:
         shown = "; ".join(f"{n} {' '.join(hand.showing.get(n, []))}" for n in seen)
-        raise BadInput(f"nothing new: already showing {shown}; `referee status` shows the hand")
+        raise BadInput(says(f"nothing new: already showing {shown}; ", STATUS, " shows the hand"))
     sim = replay(state, events)
     forced, _ = fool_moves(sim)
     return events + forced
@@ -250,9 +267,9 @@ def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = F
 
     old, new = parse_card(old_text), parse_card(new_text)
     if old.short not in shown:
-        raise BadInput(f"{old.short} is not among {name}'s up cards "
-                       f"({' '.join(shown) or 'none yet'}); `hand fix {name} OLD NEW` "
-                       "corrects a card already showing")
+        raise BadInput(says(f"{old.short} is not among {name}'s up cards "
+                            f"({' '.join(shown) or 'none yet'}); ", _fix(name),
+                            " corrects a card already showing"))
     if old.short == new.short:
         raise BadInput(f"{old.short} for {old.short} changes nothing")
     if not magic:

@@ -23,6 +23,7 @@ from referee.names import match_name, plural
 from referee.rules.cards import Card, format_cards, parse_arcanum, parse_cards, to_roman
 from referee.rules.hands import check_distinct, explain
 from referee.rules.pots import pot_name, split_pot
+from referee.said import said
 
 if TYPE_CHECKING:
     from referee.rules.hands import Hand
@@ -114,8 +115,8 @@ def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: b
     """Rank every live hand, return uncalled chips, award each pot (R7, R11, R14, R15, E11)."""
     hand = need_hand(state)
     if not hand.betting_over:
-        raise IllegalAction(f"betting is not over, and the showdown comes after the last "
-                            f"betting round: {betting.act_hint(state, hand)}")
+        raise IllegalAction(said("betting is not over, and the showdown comes after the last "
+                                 "betting round: ", betting.act_hint(state, hand)))
     typed: dict[str, list[Card]] = {}
     for raw_name, cards_text in hands_text:
         if raw_name is None:

@@ -35,9 +35,10 @@ from referee.evening.lookup import (
     stakeholder,
 )
 from referee.evening.state import CHIPS_PER_COLOUR, Auction, Soul, State, require_evening
-from referee.names import match_name, name_key, plural, quoted
+from referee.names import match_name, name_key, plural
 from referee.rules.cards import parse_arcanum, to_roman
 from referee.rules.pots import check_named_chips
+from referee.said import Part, Said, Suggest, joined, said
 
 if TYPE_CHECKING:
     from referee.evening.events import ScenarioContent
@@ -243,8 +244,8 @@ def _seller_holds(state: State, seller: str, soul: Soul) -> str:
     helper = state.seat(seller).assistant if seller in state.stakeholders else None
     if helper is not None and soul.holder == helper:
         return helper
-    raise IllegalAction(f"{seller} does not hold {soul.key}; {soul.holder} does (R20); "
-                        "`referee soul list` shows who holds which", ruling="R20")
+    raise IllegalAction(said(f"{seller} does not hold {soul.key}; {soul.holder} does (R20); ",
+                             Suggest(("soul", "list")), " shows who holds which"), ruling="R20")
 
 
 def auction(state: State, seller_text: str, soul_text: str | None, *,
@@ -262,25 +263,26 @@ def auction(state: State, seller_text: str, soul_text: str | None, *,
         return [{"kind": "auction_closed", "seller": seller, "soul": open_["soul"],
                  "how": "withdrawn"}]
     if soul_text is None:
-        raise BadInput(f"name the soul {seller} auctions: `soul auction {seller} SOUL`")
+        raise BadInput(said(f"name the soul {seller} auctions: ",
+                            Suggest(("soul", "auction"), (seller, "SOUL"), mention=True)))
     if open_ is not None:
-        raise IllegalAction(f"{open_['seller']} is auctioning {open_['soul']} already; close it "
-                            f"first ({_closings(state, open_)}) (R20)", ruling="R20")
+        raise IllegalAction(said(f"{open_['seller']} is auctioning {open_['soul']} already; "
+                                 "close it first (", _closings(state, open_), ") (R20)"),
+                            ruling="R20")
     soul = live_soul(state, soul_text)
     holder = _seller_holds(state, seller, soul)
     return [{"kind": "auction_opened", "seller": seller, "soul": soul.key, "holder": holder}]
 
 
-def _closings(state: State, open_: Auction) -> str:
-    """How the open auction can end, as commands (E28, E58): a sale, a forced trade (of one's
-    own soul only), a withdrawal."""
-    seller = quoted(open_["seller"])
-    soul = quoted(open_["soul"])
-    ways = [f"`referee soul sell {seller} {soul} BUYER`"]
-    if state.soul(open_["soul"]).owner == open_["seller"]:
-        ways.append(f"`referee soul force-trade {seller}`")
-    ways.append(f"`referee soul auction {seller} --withdraw`")
-    return ", ".join(ways[:-1]) + " or " + ways[-1]
+def _closings(state: State, open_: Auction) -> Said:
+    """How the open auction can end, as moves (E28, E58, E240): a sale, a forced trade (of
+    one's own soul only), a withdrawal."""
+    seller = open_["seller"]
+    ways: list[Part | Said] = [Suggest(("soul", "sell"), (seller, open_["soul"], "BUYER"))]
+    if state.soul(open_["soul"]).owner == seller:
+        ways.append(Suggest(("soul", "force-trade"), (seller,)))
+    ways.append(Suggest(("soul", "auction"), (seller, "--withdraw")))
+    return joined(ways)
 
 
 def bid(state: State, buyer_text: str, chips_text: str | None,
@@ -289,8 +291,9 @@ def bid(state: State, buyer_text: str, chips_text: str | None,
     require_evening(state)
     open_ = state.auction
     if open_ is None:
-        raise IllegalAction("no auction is open; the seller announces one with `referee soul "
-                            "auction SELLER SOUL` (R20)", ruling="R20")
+        raise IllegalAction(said("no auction is open; the seller announces one with ",
+                                 Suggest(("soul", "auction"), ("SELLER", "SOUL")), " (R20)"),
+                            ruling="R20")
     buyer = person(state, buyer_text)
     if party(state, buyer) == party(state, open_["seller"]):
         raise BadInput(f"{buyer} is on the seller's side; bids come from the other players")
@@ -321,9 +324,9 @@ def sell(state: State, seller_text: str, soul_text: str, buyer_text: str,
         assert open_ is not None
         bids = [b for b in open_["bids"] if b["buyer"] == buyer]
         if not bids:
-            raise BadInput(f"{buyer} has made no bid for {soul.key}; name the winning bid with "
-                           "--chips COLOUR:N[,...] and/or --promise TEXT, or let them bid: "
-                           f"`referee soul bid {quoted(buyer)} COLOUR:N` (R20)")
+            raise BadInput(said(f"{buyer} has made no bid for {soul.key}; name the winning bid "
+                                "with --chips COLOUR:N[,...] and/or --promise TEXT, or let them "
+                                "bid: ", Suggest(("soul", "bid"), (buyer, "COLOUR:N")), " (R20)"))
         chips, promise = dict(bids[-1]["chips"]), bids[-1]["promise"]
     else:
         chips = parse_chips(state, chips_text) if chips_text else {}
@@ -347,9 +350,10 @@ def force_trade(state: State, seller_text: str, with_text: str | None) -> list[E
                             ruling="R21")
     open_ = state.auction
     if open_ is None or open_["soul"] != soul.key:
-        raise IllegalAction(f"a forced trade ends an auction of one's own soul whose bids were "
-                            f"not to the seller's liking: announce it first with `soul auction "
-                            f"{seller} {seller}` (R21)", ruling="R21")
+        raise IllegalAction(said("a forced trade ends an auction of one's own soul whose bids "
+                                 "were not to the seller's liking: announce it first with ",
+                                 Suggest(("soul", "auction"), (seller, seller), mention=True),
+                                 " (R21)"), ruling="R21")
     colour = state.seat(seller).colour
     holders = {p: n for p, n in colour_holders(state, colour).items() if p != seller}
     if not holders:

@@ -23,6 +23,7 @@ from referee.evening.events import (
     Unheard,
 )
 from referee.jsontypes import JSONObject
+from referee.said import Suggest, said
 from referee.streams import plain
 
 CHIPS_PER_COLOUR = 10  # R10
@@ -191,7 +192,7 @@ class Changed(TypedDict):
 
 
 class Amendment(TypedDict):
-    """A command replaced by `referee amend` (E138), and what the replay did."""
+    """A command replaced by an amendment (E138), and what the replay did."""
 
     cmd: int
     old: str
@@ -339,7 +340,7 @@ class State:
     # last one brought in (empty for a first evening), and the ceremony once the evening ended.
     season: Season = field(default_factory=lambda: Season())
     ceremony: Ceremony | None = None
-    #: Commands replaced by `referee amend` (E138).
+    #: Commands replaced by an amendment (E138).
     amendments: list[Amendment] = field(default_factory=list)
 
     # -- people -----------------------------------------------------------------------------
@@ -408,8 +409,9 @@ class State:
 def require_evening(state: State) -> None:
     """Every evening command needs an evening in the file."""
     if not state.started:
-        raise IllegalAction("no evening in this file yet; start one with "
-                            "`referee new --fool NAME --seat NAME:ARCANUM:COLOUR ...`")
+        raise IllegalAction(said("no evening in this file yet; start one with ",
+                                 Suggest(("new",), ("--fool", "NAME", "--seat",
+                                                    "NAME:ARCANUM:COLOUR", "..."))))
 
 
 # -- chips ------------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ percentage points by default): the figure lies that close to the exact one 19 ti
 
 The work is vectorised with numpy (:mod:`key_arrays`, the key engine's key path by array):
 a batch of deals is keyed in a few array operations per distinct rank pattern, not per
-hand. numpy is imported by these two modules only, and they only by ``referee hand
-equity``.
+hand. numpy is imported by these two modules only, and they only by the console's
+chances of the hand (H26).
 
 >>> from referee.rules.cards import parse_cards
 >>> ada = Contender("Ada", tuple(parse_cards("KC KW KS KP 0 I")), 1)

@@ -10,19 +10,23 @@ request) with the limits a room of phones needs. Imported only when serving.
 - What h11 refuses (a broken request line, a head too long, two Content-Length headers or
   one that is no number) is answered as every other answer: one plain line and every
   security header (E68, E191).
+- ``serve --tls CERT KEY`` wraps them in TLS 1.2 or newer (E67, ``tls_context``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import socket
+import ssl
 from collections import OrderedDict
 from http import HTTPStatus
+from pathlib import Path
 from typing import Any
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from referee.errors import BadInput
 from referee.serve.pages import content_policy
 
 #: Sent with every answer, error pages too (E53, E68); the Content-Security-Policy is made
@@ -279,3 +283,25 @@ class Connection(H11Protocol):
 def protocol_for(limits: Limits) -> type[Connection]:
     """The protocol class of one server: its connections share ``limits``."""
     return type("ServedConnection", (Connection,), {"limits": limits})
+
+
+def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
+    """A server's TLS context for ``serve --tls CERT KEY`` (E67): TLS 1.2 or newer.
+
+    Raises:
+        BadInput: a file is missing or unreadable, or the key does not fit the certificate.
+    """
+
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.minimum_version = ssl.TLSVersion.TLSv1_2
+    try:
+        context.load_cert_chain(cert, key)
+    except FileNotFoundError as exc:
+        raise BadInput(f"--tls: no file {exc.filename}; give CERT KEY, the certificate and "
+                       "its private key as PEM files", ruling="E67") from None
+    except (ssl.SSLError, OSError) as exc:
+        what = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
+        raise BadInput(f"--tls {cert} {key}: cannot use them ({what}); give a PEM "
+                       "certificate and the private key that belongs to it", ruling="E67"
+                       ) from None
+    return context

@@ -45,6 +45,7 @@ from referee.serve.connections import (
     SECURITY_HEADERS,
     Limits,
     protocol_for,
+    tls_context,
 )
 from referee.serve.frame import FrameSource, build_frame
 from referee.serve.pages import (
@@ -62,6 +63,14 @@ if TYPE_CHECKING:
 StationRunner = Callable[[list[str], Path, int | None], tuple[int, str, str]]
 #: Where the server tells of a bug of its own (the command line passes the terminal's stderr).
 BugReport = Callable[[str], None]
+#: How a refusal reads on a phone (the command line passes its own, E240).
+Told = Callable[[RefereeError], str]
+
+
+def _line(exc: RefereeError) -> str:
+    """A refusal in its own words, each move it names by its words alone."""
+    return exc.line
+
 
 #: The largest request body read (a station command line is far smaller) (E53).
 MAX_BODY = 16 * 1024
@@ -84,8 +93,11 @@ class Server:
 
     def __init__(self, sock: socket.socket, evening: Path, *, station: StationRunner | None,
                  bug: BugReport, tls: ssl.SSLContext | None = None,
-                 season: bool = False) -> None:
+                 season: bool = False, told: Told = _line) -> None:
         self.socket = sock
+        #: How a refusal reads on a phone: the console's own words for the moves it names
+        #: (E240), given by the command that started the server.
+        self.told: Told = told
         self.server_address: tuple[str, int] = sock.getsockname()[:2]
         self.evening = evening
         self.station = station
@@ -361,7 +373,7 @@ class Server:
                 sheet, etag = await asyncio.get_running_loop().run_in_executor(
                     self._reads, handout_sheet, self.evening, name)
             except RefereeError as exc:
-                await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, exc.line)
+                await answer.text(HTTPStatus.SERVICE_UNAVAILABLE, self.told(exc))
                 return
             self._sheets[name] = (key, sheet, etag)
         page = sealed_sheet(sheet, etag, nonce)
@@ -404,11 +416,11 @@ class Server:
             made = await asyncio.get_running_loop().run_in_executor(
                 self._commands, _ask_now, self.evening, name, fields)
         except asks.TooMany as exc:
-            await self._said(answer, HTTPStatus.TOO_MANY_REQUESTS, exc.line,
+            await self._said(answer, HTTPStatus.TOO_MANY_REQUESTS, self.told(exc),
                              headers={"Retry-After": "60"})
             return
         except RefereeError as exc:
-            await self._said(answer, HTTPStatus.CONFLICT, exc.line)
+            await self._said(answer, HTTPStatus.CONFLICT, self.told(exc))
             return
         await self._said(answer, HTTPStatus.OK, f"Sent to the GM as request {made['no']} "
                          f"({made['what']}); nothing is recorded until the GM accepts it.",
@@ -531,40 +543,19 @@ def bearer(header: str) -> str:
     return token.strip() if scheme.lower() == "bearer" else ""
 
 
-def tls_context(cert: Path, key: Path) -> ssl.SSLContext:
-    """A server's TLS context for ``serve --tls CERT KEY`` (E67): TLS 1.2 or newer.
-
-    Raises:
-        BadInput: a file is missing or unreadable, or the key does not fit the certificate.
-    """
-
-    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    context.minimum_version = ssl.TLSVersion.TLSv1_2
-    try:
-        context.load_cert_chain(cert, key)
-    except FileNotFoundError as exc:
-        raise BadInput(f"--tls: no file {exc.filename}; give CERT KEY, the certificate and "
-                       "its private key as PEM files", ruling="E67") from None
-    except (ssl.SSLError, OSError) as exc:
-        what = getattr(exc, "reason", None) or getattr(exc, "strerror", None) or exc
-        raise BadInput(f"--tls {cert} {key}: cannot use them ({what}); give a PEM "
-                       "certificate and the private key that belongs to it", ruling="E67"
-                       ) from None
-    return context
-
-
 def make_server(evening: Path, host: str, port: int, *, station: StationRunner | None,
                 bug: BugReport,
-                tls: tuple[Path, Path] | None = None, season: bool = False) -> Server:
+                tls: tuple[Path, Path] | None = None, season: bool = False,
+                told: Told = _line) -> Server:
     """A server bound to ``host:port`` (port 0: any free one), over TLS with ``tls``; with
     ``station``, ``POST /station`` runs command lines through it; ``bug`` hears of the
-    server's own bugs.
+    server's own bugs; ``told`` writes a refusal for a phone (E240).
 
     Raises:
         BadInput: the address is taken or cannot be bound, or the TLS files are unusable.
     """
 
-    context = tls_context(*tls) if tls is not None else None
+    context = tls_context(*tls) if tls is not None else None  # E67: TLS 1.2 or newer
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -576,7 +567,8 @@ def make_server(evening: Path, host: str, port: int, *, station: StationRunner |
                        "--port") from None
     sock.setblocking(False)
     _more_files()
-    return Server(sock, evening, station=station, bug=bug, tls=context, season=season)
+    return Server(sock, evening, station=station, bug=bug, tls=context, season=season,
+                  told=told)
 
 
 def _more_files() -> None:

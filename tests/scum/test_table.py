@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.cli.suggest import told
 from referee.errors import BadInput, IllegalAction, InvariantViolation
 from referee.rules import scum
 from referee.rules.cards import DECK, parse_cards
 from referee.rules.scum import Role
+from referee.said import Suggest
 from tests.profiles import examples
 from tests.scum.bot import candidates, passing, play_hand
 
@@ -463,14 +465,15 @@ def test_t25_refused_moves_name_the_commands_that_work() -> None:
     state = started(13, dealt=False)
     with pytest.raises(IllegalAction) as leads:
         scum.play(state, "Ann", parse_cards("5C"))
-    assert leads.value.line.endswith("`referee scum play Cid CARDS`")
+    assert leads.value.said.suggests == (Suggest(("scum", "play"), ("Cid", "CARDS")),)  # E240
+    assert told(leads.value).endswith("`referee scum play Cid CARDS`")
     run(state, scum.play(state, "Cid", parse_cards("5C")))
     with pytest.raises(IllegalAction) as turn:
         scum.pass_turn(state, "Ann")
-    assert "`referee scum play Dan CARDS` or `referee scum pass Dan`" in turn.value.line
+    assert "`referee scum play Dan CARDS` or `referee scum pass Dan`" in told(turn.value)
     with pytest.raises(IllegalAction) as low:
         scum.play(state, "Dan", parse_cards("4C"))
-    assert "or pass, `referee scum pass Dan`" in low.value.line
+    assert "or pass, `referee scum pass Dan`" in told(low.value)
 
 
 @settings(max_examples=examples(60), deadline=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.cli.suggest import told
 from referee.content.side_tables import POINTS_FILE, data_file, wager_points
 from referee.errors import (
     BadInput,
@@ -21,6 +23,7 @@ from referee.errors import (
 )
 from referee.rules import wager
 from referee.rules.wager import ELIXIRS, Elixir, PointsTable, WCard, parse_wcard
+from referee.said import Suggest
 from tests.profiles import examples
 
 TABLE = wager_points()
@@ -593,8 +596,10 @@ def test_w15_twelve_turns_six_each() -> None:
     assert game is not None
     assert wager.turns_each(game, "Ann", 12) == {"Ann": 6, "Bea": 6}
     assert wager.turns_each(game, "Bea", 3) == {"Bea": 2, "Ann": 1}
-    with pytest.raises(BadInput, match=r"`referee wager turn 100`.*\(W15\)"):
+    with pytest.raises(BadInput) as many:
         wager.turn(started(), 101)
+    assert Suggest(("wager", "turn"), ("100",)) in many.value.said.suggests  # E240
+    assert re.search(r"`referee wager turn 100`.*\(W15\)", told(many.value))
 
 
 @settings(max_examples=examples(40), deadline=None)

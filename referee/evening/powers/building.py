@@ -17,6 +17,7 @@ from referee.evening.state import HandState, State
 from referee.names import match_name
 from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
+from referee.said import Said, said
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
@@ -102,8 +103,8 @@ class Use:
             wanted = ", ".join(FLAGS[k] for k in sorted(self.taken)) or "nothing more"
             raise BadInput(f"{self.title} takes no {' or '.join(extra)} (it asks for: {wanted})")
 
-    def fail(self, text: str, ruling: str = "S11") -> IllegalAction:
-        return IllegalAction(f"{self.title}: {text}", ruling=ruling)  # the id once (line())
+    def fail(self, text: str | Said, ruling: str = "S11") -> IllegalAction:
+        return IllegalAction(said(f"{self.title}: ", text), ruling=ruling)  # the id once (line())
 
     # -- people and cards --
 

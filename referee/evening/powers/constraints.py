@@ -14,9 +14,10 @@ from typing import TypedDict
 
 from referee.errors import BadInput
 from referee.evening.state import HAND, ROUND, TURN, Effect, HandState, State
-from referee.names import plural, quoted
+from referee.names import plural
 from referee.rules.cards import Card, Suit, parse_card, parse_cards
 from referee.rules.hands import Hand, best_hand
+from referee.said import Said, Suggest
 
 # -- what binds the next actions ---------------------------------------------------------------
 
@@ -68,7 +69,7 @@ class Narrowed:
     one_chip: bool                        # a bet is one chip (call_or_fold: bet one or fold)
     amount: int | None = None             # E163: the chips a bet or raise must be (Compulsion)
 
-    def wrong_chips(self, name: str, action: str, amount: int | None) -> str | None:
+    def wrong_chips(self, name: str, action: str, amount: int | None) -> str | Said | None:
         """Why a bet or raise of ``amount`` chips (None: the default one; -1: all) is not the
         one these powers force, if it is not: one chip (S17), the chips named (E163)."""
         if self.one_chip and action == "bet" and amount not in (None, 1):
@@ -77,8 +78,8 @@ class Narrowed:
                 (1 if amount is None else amount) == self.amount:
             return None
         said = "all" if self.amount < 0 else str(self.amount)
-        return (f"{name} must {action} {said} ({self.powers}, S17, E163): `referee {action} "
-                f"{quoted(name)} {said}`")
+        return Said((f"{name} must {action} {said} ({self.powers}, S17, E163): ",
+                     Suggest((action,), (name, said))))
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from referee.evening import betting
 from referee.evening.powers.building import Use
 from referee.rules.power_vocab import TIMINGS
+from referee.said import said
 
 
 def check_timing(use: Use, timing: str) -> None:
@@ -16,12 +17,12 @@ def check_timing(use: Use, timing: str) -> None:
         raise use.fail(f"played {moment}; the betting of hand {hand.no} is over")
     current = betting.to_act(state, hand)
     if timing in ("own_turn", "before_turn") and current is None:
-        raise use.fail(f"played {moment}; nobody is to act yet: "
-                       f"{betting.waiting_line(state, hand)}")
+        raise use.fail(said(f"played {moment}; nobody is to act yet: ",
+                            betting.waiting_line(state, hand)))
     if timing == "own_turn":
         if current != name:
-            raise use.fail(f"played {moment}; {current} is to act, not {name}: "
-                           f"{betting.move_commands(state, hand)} first")
+            raise use.fail(said(f"played {moment}; {current} is to act, not {name}: ",
+                                betting.move_commands(state, hand), " first"))
     elif timing == "before_turn":
         if current == name:
             raise use.fail(f"played {moment} (S13); it is {name}'s own turn")

@@ -26,6 +26,9 @@ from referee.evening.powers.timing import check_timing
 from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
+from referee.said import Suggest, said
+
+LIST = Suggest(("power", "list"))  #: the move that lists the powers held
 
 # -- the power set of the evening ---------------------------------------------------------------
 
@@ -108,9 +111,9 @@ def find_power(state: State, text: str, holder: str | None = None) -> PowerSpec:
     from referee.names import nearest
 
     near = nearest(text, [p["name"] for p in pool])
-    hint = f"did you mean {', '.join(near)}?" if near else "`referee power list` lists them"
-    raise UnknownName(f"unknown power {text!r}; {hint} (a power is named by its name, a word "
-                      "of it, or its card, E55)", ruling="E55")
+    hint = said(f"did you mean {', '.join(near)}?") if near else said(LIST, " lists them")
+    raise UnknownName(said(f"unknown power {text!r}; ", hint, " (a power is named by its name, "
+                           "a word of it, or its card, E55)"), ruling="E55")
 
 
 def _held_by(state: State, spec: PowerSpec) -> str:
@@ -146,8 +149,8 @@ def access(state: State, who: str, card_text: str,
                                 ruling="R26")
     for other, gone in hand.forfeited.items():
         if card.short in gone:
-            raise IllegalAction(f"{card.name} was already given up by {other} this hand; "
-                                "`referee power list` shows who holds which power")
+            raise IllegalAction(said(f"{card.name} was already given up by {other} this hand; ",
+                                     LIST, " shows who holds which power"))
     # Two down, two up, two up, one down: two face-down cards until the last round, then three.
     down = 3 if hand.round.street >= 3 else 2
     if len(hand.forfeited.get(name, [])) >= down:
@@ -233,8 +236,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
                             f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
     if held.get("used"):
-        raise IllegalAction(f"{spec['name']} was already {effects.spent(held)}; a power is "
-                            "used once (R26, E57); `referee power list` shows what is left",
+        raise IllegalAction(said(f"{spec['name']} was already {effects.spent(held)}; a power "
+                                 "is used once (R26, E57); ", LIST, " shows what is left"),
                             ruling="R26")
     extra = constraints.surcharge(state, name)
     cost = spec["charges"] + extra
@@ -245,8 +248,8 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
                             f"{name}'s side has {have} (R26)", ruling="R26")
     hand = state.hand
     if hand is None:
-        raise IllegalAction(f"{spec['name']} is used during a hand (S29); deal one with "
-                            "`referee hand start`", ruling="S29")
+        raise IllegalAction(said(f"{spec['name']} is used during a hand (S29); deal one with ",
+                                 Suggest(("hand", "start"))), ruling="S29")
     folded_by_it = spec.get("timing") == "answer_power" and _folded_by_answerable(hand, name)
     if name not in hand.live and not folded_by_it:
         raise IllegalAction(f"{name} is not in hand {hand.no}; a power is used by a stakeholder "

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
-from referee.names import check_name, match_person, quoted
+from referee.names import check_name, match_person
 from referee.rules.cards import Card
 from referee.rules.scum.events import KINDS, read
 from referee.rules.scum.roles import (
@@ -35,6 +35,7 @@ from referee.rules.scum.table import (
     verify_play,
     verify_turn,
 )
+from referee.said import Suggest, said
 from referee.streams import StreamSpec
 
 if TYPE_CHECKING:
@@ -117,14 +118,13 @@ class Match:
             IllegalAction: the match is over.
         """
         if self.table is None or self.is_over:
-            raise IllegalAction(f"the match is over ({winner_text(self)}); start a new one with "
-                                f"{self.new_command()}", ruling="R31")
+            raise IllegalAction(said(f"the match is over ({winner_text(self)}); start a new one "
+                                     "with ", self.new_command()), ruling="R31")
         return self.table
 
-    def new_command(self, *extra: str) -> str:
+    def new_command(self, *extra: str) -> Suggest:
         """``scum new`` for the same four, in their seats, as the GM would type it (T25)."""
-        words = ["referee scum new", *(quoted(p) for p in self.players), *extra]
-        return f"`{' '.join(words)}`"
+        return Suggest(("scum", "new"), (*self.players, *extra))
 
     @property
     def hand(self) -> int:
@@ -200,9 +200,9 @@ def new_match(state: ScumState, names: Sequence[str], *, seed: int, rotate: bool
     current = state.match
     if current is not None and not current.is_over and not abandon:
         raise IllegalAction(
-            f"a match of {', '.join(current.players)} is at hand {current.hand} of "
-            f"{current.hands}; finish it, or start over, "
-            f"`referee scum new {' '.join(quoted(p) for p in players)} --abandon` (T9)",
+            said(f"a match of {', '.join(current.players)} is at hand {current.hand} of "
+                 f"{current.hands}; finish it, or start over, ",
+                 Suggest(("scum", "new"), (*players, "--abandon")), " (T9)"),
             ruling="T9")
     roles = draw_roles(players, _roles_rng(seed, 1))
     return [{
@@ -222,8 +222,8 @@ def require_match(state: ScumState) -> Match:
         IllegalAction: none was started.
     """
     if state.match is None:
-        raise IllegalAction("no Tarot Scum match yet; start one with "
-                            "`referee scum new NAME NAME NAME NAME`")
+        raise IllegalAction(said("no Tarot Scum match yet; start one with ",
+                                 Suggest(("scum", "new"), ("NAME",) * 4)))
     return state.match
 
 
@@ -258,8 +258,8 @@ def finish(state: ScumState, names: Sequence[str]) -> list[ScumHandFinished]:
     match = require_match(state)
     if match.is_over:
         raise IllegalAction(
-            f"the match is over after {match.hands} hands ({winner_text(match)}); "
-            f"start a new one with {match.new_command()}", ruling="R31")
+            said(f"the match is over after {match.hands} hands ({winner_text(match)}); "
+                 "start a new one with ", match.new_command()), ruling="R31")
     order = resolve_order(match, names)
     table = match.table
     if table is not None and table.out and order[:len(table.out)] != table.out:
@@ -310,9 +310,10 @@ def deal_hand(state: ScumState) -> list[ScumHandDealt]:
     if table.holdings is not None:
         return []
     if table.moves or table.passed_cards:
-        raise IllegalAction(f"hand {match.hand} is under way without a console deal; the "
-                            "console deals before the passing and the first play (T16); "
-                            "`referee scum standings` shows the hand", ruling="T16")
+        raise IllegalAction(said(f"hand {match.hand} is under way without a console deal; the "
+                                 "console deals before the passing and the first play (T16); ",
+                                 Suggest(("scum", "standings")), " shows the hand"),
+                            ruling="T16")
     hands = deal(match.roles, match.deal_rng())
     return [{"kind": "scum_hand_dealt", "hand": match.hand,
              "cards": {n: [c.short for c in cards] for n, cards in hands.items()}}]

@@ -14,6 +14,7 @@ from typing import TypedDict
 
 from referee.errors import BadInput, IllegalAction
 from referee.rules.cards import Card, parse_cards
+from referee.said import said
 
 # -- plays ---------------------------------------------------------------------------------------
 
@@ -200,7 +201,8 @@ def check(previous: Sequence[Card] | None, play: Sequence[Card] | None) -> Verdi
         try:
             before = read_play(previous)
         except IllegalAction as exc:
-            raise BadInput(f"the previous play is no play: {exc}", ruling=exc.ruling) from None
+            raise BadInput(said("the previous play is no play: ", exc.said),
+                           ruling=exc.ruling) from None
     if previous is not None and play is not None:
         clash = [c.short for c in play if c in set(previous)]
         if clash:

@@ -20,7 +20,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation
-from referee.names import quoted
 from referee.rules.cards import Card, format_cards, parse_card
 from referee.rules.scum.plays import Play, rank_words, read_play, verify_follow
 from referee.rules.scum.roles import (
@@ -31,6 +30,7 @@ from referee.rules.scum.roles import (
     highest_minors,
     sort_hand,
 )
+from referee.said import Said, Suggest, said
 
 if TYPE_CHECKING:
     from referee.rules.scum.events import ScumHandEvent
@@ -128,11 +128,11 @@ class Table:
             return hand_size(self.roles[name])  # as dealt: the passing may still come
         return self.left[name]
 
-    def commands(self) -> str:
-        """What the player to act may type next, as commands the console accepts (T25)."""
-        who = quoted(self.to_act)
-        play = f"`referee scum play {who} CARDS`"
-        return play if self.best is None else f"{play} or `referee scum pass {who}`"
+    def commands(self) -> Said:
+        """What the player to act may type next, as moves the console accepts (T25, E240)."""
+        play = Suggest(("scum", "play"), (self.to_act, "CARDS"))
+        return said(play) if self.best is None else said(
+            play, " or ", Suggest(("scum", "pass"), (self.to_act,)))
 
     def to_json(self) -> TableJSON:
         return {
@@ -162,16 +162,18 @@ def _holds(table: Table, name: str, cards: Sequence[Card]) -> None:
         missing = [c.short for c in cards if c not in table.holdings[name]]
         if missing:
             raise IllegalAction(
-                f"{name} does not hold {' '.join(missing)} (the console dealt this hand; "
-                f"`referee scum hand {quoted(name)}` shows {name}'s cards)", ruling="T16")
+                said(f"{name} does not hold {' '.join(missing)} (the console dealt this hand; ",
+                     Suggest(("scum", "hand"), (name,)), f" shows {name}'s cards)"),
+                ruling="T16")
     if len(cards) > table.left[name]:
         raise IllegalAction(f"{name} holds only {table.left[name]} card"
                             f"{'s' if table.left[name] != 1 else ''}, not {len(cards)} (R29)",
                             ruling="T17")
 
 
-PASSING_COMMAND = ("`referee scum pass-cards --to-magician MAJOR --to-empress \"MINOR MINOR\" "
-            "--to-fool \"MINOR MINOR\"`")
+#: The move that records the passing (R29, T14).
+PASSING_COMMAND = Suggest(("scum", "pass-cards"), ("--to-magician", "MAJOR", "--to-empress",
+                                                   "MINOR MINOR", "--to-fool", "MINOR MINOR"))
 
 
 def verify_turn(table: Table, name: str, *, passing: bool) -> None:
@@ -182,27 +184,28 @@ def verify_turn(table: Table, name: str, *, passing: bool) -> None:
             T18, T25).
     """
     if table.holdings is not None and not table.passed_cards:
-        raise IllegalAction("the console dealt this hand: record the passing before the first "
-                            f"play, {PASSING_COMMAND} (R29, T14)", ruling="T14")
-    now = f"{table.to_act} is to play: {table.commands()}"
+        raise IllegalAction(said("the console dealt this hand: record the passing before the "
+                                 "first play, ", PASSING_COMMAND, " (R29, T14)"), ruling="T14")
+    now = said(f"{table.to_act} is to play: ", table.commands())
     if name in table.out:
-        raise IllegalAction(f"{name} went out {PLACES[table.out.index(name)]} and plays no "
-                            f"more this hand; {now} (T18)", ruling="T18")
+        raise IllegalAction(said(f"{name} went out {PLACES[table.out.index(name)]} and plays "
+                                 "no more this hand; ", now, " (T18)"), ruling="T18")
     if name in table.passed:
-        raise IllegalAction(f"{name} passed in this series and is out of it until the next "
-                            f"lead; {now} (R30)", ruling="R30")
+        raise IllegalAction(said(f"{name} passed in this series and is out of it until the "
+                                 "next lead; ", now, " (R30)"), ruling="R30")
     if name != table.to_act:
         if table.best is None:
             why = ("the Empress leads the first series (R29)" if table.moves == 0
                    else "the series winner leads the next (R29)")
-            raise IllegalAction(f"{table.to_act} leads, not {name}: {why}; "
-                                f"{table.commands()}", ruling="R29")
-        raise IllegalAction(f"it is {table.to_act}'s turn, not {name}'s: play goes round the "
-                            f"table ({', '.join(table.in_hand)}); {table.commands()} (T18)",
-                            ruling="T18")
+            raise IllegalAction(said(f"{table.to_act} leads, not {name}: {why}; ",
+                                     table.commands()), ruling="R29")
+        raise IllegalAction(said(f"it is {table.to_act}'s turn, not {name}'s: play goes round "
+                                 f"the table ({', '.join(table.in_hand)}); ", table.commands(),
+                                 " (T18)"), ruling="T18")
     if passing and table.best is None:
-        raise IllegalAction(f"{name} leads and cannot pass: lead a set of one rank, any count, "
-                            f"or wilds, {table.commands()} (R30, T6)", ruling="T6")
+        raise IllegalAction(said(f"{name} leads and cannot pass: lead a set of one rank, any "
+                                 "count, or wilds, ", table.commands(), " (R30, T6)"),
+                            ruling="T6")
 
 
 def verify_play(table: Table, name: str, cards: Sequence[Card], *, typed: bool = False) -> Play:
@@ -223,7 +226,7 @@ def verify_play(table: Table, name: str, cards: Sequence[Card], *, typed: bool =
     except IllegalAction as exc:
         if table.best is None:
             raise
-        raise IllegalAction(f"{exc}; or pass, `referee scum pass {quoted(name)}`",
+        raise IllegalAction(said(exc.said, "; or pass, ", Suggest(("scum", "pass"), (name,))),
                             ruling=exc.ruling) from None
     return play
 
@@ -275,8 +278,9 @@ def verify_known(table: Table, name: str, cards: Sequence[Card]) -> None:
         holders = known_holders(table, card)
         if holders is not None and name not in holders:
             is_gift = any(card in given for given in table.gifts.values())
-            raise IllegalAction(f"{name} cannot play {card.short}: {_whose(table, card, holders)}"
-                                f"; {table.commands()}", ruling="T24" if is_gift else "T23")
+            raise IllegalAction(said(f"{name} cannot play {card.short}: "
+                                     f"{_whose(table, card, holders)}; ", table.commands()),
+                                ruling="T24" if is_gift else "T23")
 
 
 def verify_passing(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card]]) -> None:
@@ -290,9 +294,9 @@ def verify_passing(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card
         IllegalAction, BadInput: after play began, twice, or cards of the wrong kind or count.
     """
     if table.passed_cards:
-        undo = ("; `referee scum undo` takes it back" if not table.moves
-                else " and play has begun")
-        raise IllegalAction(f"the passing of this hand is already recorded{undo} (R29)",
+        undo = (said("; ", Suggest(("scum", "undo")), " takes it back") if not table.moves
+                else said(" and play has begun"))
+        raise IllegalAction(said("the passing of this hand is already recorded", undo, " (R29)"),
                             ruling="R29")
     if table.moves:
         raise IllegalAction("the passing comes before the first play of the hand (R29); play "
@@ -316,9 +320,9 @@ def verify_passing(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card
         if table.holdings is not None:
             missing = [c.short for c in cards if c not in table.holdings[who]]
             if missing:
-                raise IllegalAction(f"{who} was not dealt {' '.join(missing)}; {what} from "
-                                    f"the hand as dealt, `referee scum hand {quoted(who)}` "
-                                    f"shows {who}'s cards (T13)", ruling="T13")
+                raise IllegalAction(said(f"{who} was not dealt {' '.join(missing)}; {what} from "
+                                         "the hand as dealt, ", Suggest(("scum", "hand"), (who,)),
+                                         f" shows {who}'s cards (T13)"), ruling="T13")
 
 
 def verify_gifts(table: Table, gives: Mapping[tuple[Role, Role], Sequence[Card]]) -> None:

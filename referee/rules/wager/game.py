@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import BadInput, IllegalAction, InvariantViolation, UnknownName
-from referee.names import check_name, nearest, quoted
+from referee.names import check_name, nearest
 from referee.rules.wager.cards import ELIXIRS, Elixir, WCard, parse_wcard
 from referee.rules.wager.events import KINDS, read
 from referee.rules.wager.hands import PointsTable, TableJSON, rank
+from referee.said import Suggest, said
 from referee.streams import StreamSpec
 
 if TYPE_CHECKING:
@@ -156,9 +157,9 @@ def new_game(state: WagerState, fool: str, mistress: str, *, seed: int,
     current = state.game
     if current is not None and current.winner is None and not abandon:
         raise IllegalAction(
-            f"a game of {current.fool} against {current.mistress} is going "
-            f"({score_line(current)}); finish it, or start over, "
-            f"`referee wager new {quoted(names[0])} {quoted(names[1])} --abandon` (W10)",
+            said(f"a game of {current.fool} against {current.mistress} is going "
+                 f"({score_line(current)}); finish it, or start over, ",
+                 Suggest(("wager", "new"), (names[0], names[1], "--abandon")), " (W10)"),
             ruling="W10")
     first = elixir if elixir is not None else draw_elixir(seed, 0, None)
     return [{
@@ -186,12 +187,12 @@ def require_game(state: WagerState, *, playing: bool = True) -> Game:
     """
     game = state.game
     if game is None:
-        raise IllegalAction("no Weir's Wager game yet; start one with "
-                            "`referee wager new FOOL MISTRESS`")
+        raise IllegalAction(said("no Weir's Wager game yet; start one with ",
+                                 Suggest(("wager", "new"), ("FOOL", "MISTRESS"))))
     if playing and game.winner is not None:
-        raise IllegalAction(f"the game is over: {game.winner} won ({score_line(game)}); "
-                            "start a new one with "
-                            f"`referee wager new {quoted(game.fool)} {quoted(game.mistress)}`",
+        raise IllegalAction(said(f"the game is over: {game.winner} won ({score_line(game)}); "
+                                 "start a new one with ",
+                                 Suggest(("wager", "new"), (game.fool, game.mistress))),
                             ruling="R34")
     return game
 
@@ -302,9 +303,10 @@ def _check_turn(game: Game, name: str) -> None:
     """
     if game.last == name:
         raise IllegalAction(
-            f"{name} ({game.role_of(name)}) has just moved; it is {game.other(name)}'s turn: "
-            f"`referee wager score {quoted(game.other(name))} TOP BOTTOM`, or `referee wager "
-            "turn` for a turn without a hand", ruling="W12")
+            said(f"{name} ({game.role_of(name)}) has just moved; it is {game.other(name)}'s "
+                 "turn: ", Suggest(("wager", "score"), (game.other(name), "TOP", "BOTTOM")),
+                 ", or ", Suggest(("wager", "turn")), " for a turn without a hand"),
+            ruling="W12")
 
 
 def turn(state: WagerState, count: int = 1,
@@ -319,8 +321,10 @@ def turn(state: WagerState, count: int = 1,
     """
     game = require_game(state)
     if not 1 <= count <= 100:
-        more = "; `referee wager turn 100`, then the rest" if count > 100 else ""
-        raise BadInput(f"count turns 1 to 100 at a time, not {count}{more} (W15)", ruling="W15")
+        more = said("; ", Suggest(("wager", "turn"), ("100",)), ", then the rest") \
+            if count > 100 else said()
+        raise BadInput(said(f"count turns 1 to 100 at a time, not {count}", more, " (W15)"),
+                       ruling="W15")
     first = game.to_move or game.fool
     if player is not None:
         first = resolve_player(game, player)
@@ -374,8 +378,9 @@ def set_elixir(state: WagerState, elixir: Elixir) -> list[WagerElixirChanged]:
     """
     game = require_game(state)
     if elixir == game.elixir:
-        raise IllegalAction(f"{elixir.value} is already the Elixir; `referee wager status` "
-                            "shows the game (W6)", ruling="W6")
+        raise IllegalAction(said(f"{elixir.value} is already the Elixir; ",
+                                 Suggest(("wager", "status")), " shows the game (W6)"),
+                            ruling="W6")
     return [{"kind": "wager_elixir_changed", "elixir": elixir.value, "reason": "table"}]
 
 
