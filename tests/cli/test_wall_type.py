@@ -47,13 +47,13 @@ SMALL = """(function () {
     if (size < least - 0.01) small.push(node.data.slice(0, 30) + " " + size.toFixed(1));
   }
   var d = document.documentElement, chart = document.getElementById('chartbox')
-    .getBoundingClientRect();
+    .getBoundingClientRect(), panel = document.getElementById('panel').getBoundingClientRect();
   var spills = Array.prototype.filter.call(document.querySelectorAll('#app .box'),
     function (b) { return b.scrollHeight > b.clientHeight + 1 ||
                           b.scrollWidth > b.clientWidth + 1; })
     .map(function (b) { return b.getAttribute('data-name') || b.id; });
   return {small: small, count: count, page: [d.scrollWidth, d.scrollHeight],
-          chart: chart.bottom, spills: spills};
+          chart: chart.bottom, below: panel.bottom - chart.bottom, spills: spills};
 })()"""
 LENGTHEN = """(function (long) {
   if (!window.shortFrame) window.shortFrame = frame;  // the names made long once
@@ -78,7 +78,8 @@ def _check(seen: dict[str, object], width: int, height: int, where: str) -> None
     assert int(str(seen["count"])) > 20, where  # the texts were found and measured
     assert seen["page"] == [width, height], where  # and still no scrolling (E85)
     assert seen["spills"] == [], where
-    assert float(str(seen["chart"])) <= height, where  # the chart on the screen (E195)
+    assert float(str(seen["chart"])) <= height, where  # the chart on the screen (E195),
+    assert float(str(seen["below"])) <= 1, where  # down to the panel's foot (E250)
 
 
 @pytest.fixture(scope="module")
