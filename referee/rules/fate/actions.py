@@ -14,18 +14,10 @@ from typing import Any
 from referee.errors import BadInput, IllegalAction
 from referee.names import match_name, match_person, quoted
 from referee.rules.fate.cards import format_fate_cards
-from referee.rules.fate.characters import (
-    HEALTH,
-    Pool,
-    PoolSpec,
-    area_name,
-    build_pool,
-    find_alive,
-    measure,
-    side_name,
-)
+from referee.rules.fate.characters import HEALTH, area_name, find_alive, measure, side_name
 from referee.rules.fate.dealer import NOTHING_TYPED, Dealer, Outcome, Typed, deck_kind, drawn_event
 from referee.rules.fate.fold import State
+from referee.rules.fate.pools import Pool, PoolSpec, build_pool
 from referee.rules.fate.resolve import Result, Tier, heal_step, resolve, tally, worsen
 from referee.rules.fate.sheet import Char
 from referee.rules.fate.tables import tables

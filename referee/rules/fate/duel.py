@@ -17,7 +17,7 @@ from referee.errors import BadInput, IllegalAction
 from referee.names import match_name, match_person, plural, quoted
 from referee.rules.fate.actions import apply_damage, result_lines, run_gates, usual_or, weapon
 from referee.rules.fate.cards import format_fate_cards
-from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
+from referee.rules.fate.characters import HEALTH, find_alive, measure
 from referee.rules.fate.dealer import (
     NOTHING_TYPED,
     Dealer,
@@ -27,6 +27,7 @@ from referee.rules.fate.dealer import (
     drawn_event,
 )
 from referee.rules.fate.fold import State
+from referee.rules.fate.pools import Pool, PoolSpec, build_pool
 from referee.rules.fate.resolve import STATES, resolve, tally
 from referee.rules.fate.sheet import Duel, DuelEntry
 from referee.rules.fate.tables import FateData, tables
