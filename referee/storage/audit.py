@@ -101,15 +101,7 @@ def audit(ev: Evening, trusted: list[Verified] | None = None,
 
 def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
            tinydb: list[str] | None = None) -> Audit:
-    problems: list[str] = []
-    if ev._storage.checked is False:
-        problems.append("the file's checksum does not match: it was changed outside the "
-                        "referee")
-    if ev.exists and tinydb is not None:  # E161, found before the evening was opened (E99)
-        problems += tinydb
-    elif ev.exists:  # E161: the file as TinyDB reads it
-        problems += layout.differences(ev.path, {name: ev._table(name, "items")
-                                                 for name in layout.TABLES})
+    problems = _file_problems(ev, tinydb)
     prev, seq, count = GENESIS, 0, 0
     states: dict[str, StreamState] = {}  # the replayed state of each stream
     total = ev.meta["segments"]
@@ -132,13 +124,10 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
         if progress is not None:
             progress(n - start, total - start)
         path = ev._segment_path(n)
-        try:
-            segment = ev._segment(n)
-        except StoreError as exc:
-            return Audit([*problems, str(exc)], count, checked)
-        base, events = segment.get("base"), segment.get("events")
-        if not isinstance(base, dict) or not isinstance(events, list):
-            return Audit([*problems, f"segment {n} ({path}) is malformed"], count, checked)
+        segment = _read_segment(ev, n)
+        if isinstance(segment, str):
+            return Audit([*problems, segment], count, checked)
+        base, events = segment["base"], segment["events"]
         if segment.get("base_head", GENESIS) != prev:
             problems.append(f"segment {n}: does not continue the chain")
         if resume is not None and n == start + 1:
@@ -169,6 +158,32 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
     if prev != ev.meta["head"]:
         problems.append("the header's head hash does not match the last event")
     return Audit(problems, count, checked, sound if not problems else [])
+
+
+def _file_problems(ev: Evening, tinydb: list[str] | None) -> list[str]:
+    """What is wrong with the file as a whole: its checksum, and its layout as TinyDB reads
+    it (E161; ``tinydb``: found before the evening was opened, E99)."""
+    problems: list[str] = []
+    if ev._storage.checked is False:
+        problems.append("the file's checksum does not match: it was changed outside the "
+                        "referee")
+    if ev.exists and tinydb is not None:
+        problems += tinydb
+    elif ev.exists:
+        problems += layout.differences(ev.path, {name: ev._table(name, "items")
+                                                 for name in layout.TABLES})
+    return problems
+
+
+def _read_segment(ev: Evening, n: int) -> segments.Segment | str:
+    """Segment ``n`` with a base and a list of events, or why it cannot be read."""
+    try:
+        segment = ev._segment(n)
+    except StoreError as exc:
+        return str(exc)
+    if not isinstance(segment.get("base"), dict) or not isinstance(segment.get("events"), list):
+        return f"segment {n} ({ev._segment_path(n)}) is malformed"
+    return segment
 
 
 def trusted_prefix(ev: Evening, trusted: list[Verified],
