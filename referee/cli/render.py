@@ -240,20 +240,9 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
         if kind == "action":
             _say_action(after, event)
         elif kind == "hand_started":
-            antes = sum(sum(c.values()) for c in event["antes"].values())
-            dealt = lit(", ".join(event["order"]))
-            say(f"[bold]Hand {event['no']}[/] ({event['phase']} phase) dealt to {dealt}."
-                + (f" Antes: {plural(antes, 'chip')} in the pot (R13)." if antes
-                   else " No ante (R12)."))
+            _say_dealt(event)
         elif kind == "cards_shown":
-            had = list(before.hand.showing.get(event["name"], [])) if before.hand else []
-            fresh = list(event["cards"])
-            for card in had:
-                if card in fresh:
-                    fresh.remove(card)
-            cards = parse_cards(" ".join(fresh))
-            up = f" (up: {' '.join(event['cards'])})" if had else ""
-            say(f"{lit(event['name'])} shows {', '.join(c.long for c in cards)}{up}.")
+            _say_shown(before, event)
         elif kind == "cards_fixed":
             _say_fix(event)
         elif kind == "showdown":
@@ -265,11 +254,7 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
             say(f"{lit(event['from'])} gives {lit(event['to'])} {holding_text(event['chips'])} "
                 "(away from the table, R16).")
         elif kind == "seat_changed":
-            if event.get("resigned"):
-                say(f"{lit(event['name'])} resigns and leaves the game for good (R17).")
-            else:
-                where = "sits at" if event["seated"] else "rises from"
-                say(f"{lit(event['name'])} {where} the table.")
+            _say_seat(event)
         elif kind == "phase_opened":  # E12: with the hand dealt by the same command, or next
             with_hand = any(e["kind"] == "hand_started" for e in events)
             say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
@@ -296,6 +281,36 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
         say(f"[bold]The game is over (R18):[/] {lit(after.winner or 'nobody')} and the Fool are "
             f"the only ones holding chips. The Fool keeps his; {lit(after.winner)} takes the "
             "rest.")
+
+
+def _say_dealt(event: Mapping[str, Any]) -> None:
+    """A hand dealt: its number, its phase, to whom, and the antes (R12, R13)."""
+    antes = sum(sum(c.values()) for c in event["antes"].values())
+    dealt = lit(", ".join(event["order"]))
+    say(f"[bold]Hand {event['no']}[/] ({event['phase']} phase) dealt to {dealt}."
+        + (f" Antes: {plural(antes, 'chip')} in the pot (R13)." if antes
+           else " No ante (R12)."))
+
+
+def _say_shown(before: State, event: Mapping[str, Any]) -> None:
+    """Up cards shown: the new ones by their names, and all of them when some were up
+    before."""
+    had = list(before.hand.showing.get(event["name"], [])) if before.hand else []
+    fresh = list(event["cards"])
+    for card in had:
+        if card in fresh:
+            fresh.remove(card)
+    cards = parse_cards(" ".join(fresh))
+    up = f" (up: {' '.join(event['cards'])})" if had else ""
+    say(f"{lit(event['name'])} shows {', '.join(c.long for c in cards)}{up}.")
+
+
+def _say_seat(event: Mapping[str, Any]) -> None:
+    if event.get("resigned"):
+        say(f"{lit(event['name'])} resigns and leaves the game for good (R17).")
+    else:
+        where = "sits at" if event["seated"] else "rises from"
+        say(f"{lit(event['name'])} {where} the table.")
 
 
 def _say_fix(event: Mapping[str, Any]) -> None:
