@@ -215,6 +215,12 @@ def _show_char(char: Char, data: FateData) -> None:
     ):
         if rows:
             out.print(f"{title}: " + "; ".join(rows), markup=False)
+    _show_state(char)
+
+
+def _show_state(char: Char) -> None:
+    """The sheet's foot: the usual weapon (F24), and what bears on the next tests."""
+    out = console()
     kept = char.get("usual")
     if kept is not None and (kept.get("weapon") or kept.get("traits")):
         weapon = kept.get("weapon") or "unarmed"
