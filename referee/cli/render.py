@@ -247,25 +247,12 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
             _say_fix(event)
         elif kind == "showdown":
             _say_showdown(event)
-        elif kind == "chips_given" and event.get("ruling"):
-            say(f"By the referee's ruling, {lit(event['from'])} hands {lit(event['to'])} "
-                f"{holding_text(event['chips'])}: {lit(event['ruling'])}.")
         elif kind == "chips_given":
-            say(f"{lit(event['from'])} gives {lit(event['to'])} {holding_text(event['chips'])} "
-                "(away from the table, R16).")
+            _say_given(event)
         elif kind == "seat_changed":
             _say_seat(event)
-        elif kind == "phase_opened":  # E12: with the hand dealt by the same command, or next
-            with_hand = any(e["kind"] == "hand_started" for e in events)
-            say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
-                "raises at will" + (", from this hand." if with_hand else
-                                    ", from the next hand." if after.hand else "."))
-        elif kind == "clock_resumed":  # R47; E200: a hand dealt ends a pause or a break
-            with_deal = any(e["kind"] == "hand_started" for e in events)
-            say("The clock runs again" + (" with this deal (R47, E200)." if with_deal else
-                                          " (R47)."))
-        elif kind == "clock_stopped":
-            say("The clock stands still" + stood({"until": event["until"]}) + " (R47).")
+        elif kind in ("phase_opened", "clock_resumed", "clock_stopped"):
+            _say_time(after, event, any(e["kind"] == "hand_started" for e in events))
         else:
             _say_other(event)
     _say_round_change(before, after)
@@ -303,6 +290,30 @@ def _say_shown(before: State, event: Mapping[str, Any]) -> None:
     cards = parse_cards(" ".join(fresh))
     up = f" (up: {' '.join(event['cards'])})" if had else ""
     say(f"{lit(event['name'])} shows {', '.join(c.long for c in cards)}{up}.")
+
+
+def _say_given(event: Mapping[str, Any]) -> None:
+    if event.get("ruling"):
+        say(f"By the referee's ruling, {lit(event['from'])} hands {lit(event['to'])} "
+            f"{holding_text(event['chips'])}: {lit(event['ruling'])}.")
+    else:
+        say(f"{lit(event['from'])} gives {lit(event['to'])} {holding_text(event['chips'])} "
+            "(away from the table, R16).")
+
+
+def _say_time(after: State, event: Mapping[str, Any], with_deal: bool) -> None:
+    """The open phase declared (R13, E12) and the clock stopped or run again (R47, E200);
+    ``with_deal``: a hand was dealt by the same command."""
+    kind = event["kind"]
+    if kind == "phase_opened":  # E12: with the hand dealt by the same command, or next
+        say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
+            "raises at will" + (", from this hand." if with_deal else
+                                ", from the next hand." if after.hand else "."))
+    elif kind == "clock_resumed":  # R47; E200: a hand dealt ends a pause or a break
+        say("The clock runs again" + (" with this deal (R47, E200)." if with_deal else
+                                      " (R47)."))
+    else:
+        say("The clock stands still" + stood({"until": event["until"]}) + " (R47).")
 
 
 def _say_seat(event: Mapping[str, Any]) -> None:
