@@ -28,7 +28,7 @@ from referee.rules.fate.dealer import (
 )
 from referee.rules.fate.fold import State
 from referee.rules.fate.pools import Pool, PoolSpec, build_pool
-from referee.rules.fate.resolve import STATES, resolve, tally
+from referee.rules.fate.resolve import STATES, Result, resolve, tally
 from referee.rules.fate.sheet import Char, Duel, DuelEntry
 from referee.rules.fate.tables import FateData, tables
 
@@ -282,6 +282,14 @@ def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHIN
     shooters = [s for s in SIDES if acts[s] == "fire"]
     if shooters:
         _fire(state, duel, shooters, dealer, out, data, entry)
+    _pistols_end(state, duel, out)
+    entry["result"] = duel["result"]
+    return _close_phase(state, duel, entry, out, data)
+
+
+def _pistols_end(state: State, duel: Duel, out: Outcome) -> None:
+    """A pistol duel ends when a duellist is dead, or both have received fire (F10)."""
+    names = duel["names"]
     dead = [s for s in SIDES if _health(state, out, names[s]) == "dead"]
     if dead:
         duel["over"] = True
@@ -292,8 +300,6 @@ def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHIN
     elif all(duel["shot"][s] for s in SIDES):
         duel["over"] = True
         duel["result"] = "both have received fire: honour is satisfied"
-    entry["result"] = duel["result"]
-    return _close_phase(state, duel, entry, out, data)
 
 
 def _close_phase(state: State, duel: Duel, entry: DuelEntry, out: Outcome,
@@ -434,6 +440,15 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
     _spend_drinks([pa, pb], out)
     out.events.append(drawn_event("duel-round", dealer, result, chars=[names["a"], names["b"]]))
     entry: DuelEntry = {"round": duel["phase"], "fight": result.to_json()}
+    _swords_end(state, duel, result, out)
+    entry["result"] = duel["result"]
+    return _close_phase(state, duel, entry, out, data)
+
+
+def _swords_end(state: State, duel: Duel, result: Result, out: Outcome) -> None:
+    """A sword duel ends at a death, or at first blood when fought to it: the one wound, the
+    worse wound, or the exchange won when both bleed alike (F11)."""
+    names = duel["names"]
     health = {s: _health(state, out, names[s]) for s in SIDES}
     dead = [s for s in SIDES if health[s] == "dead"]
     wounded = [s for s in SIDES if any(c["char"] == names[s] and c["area"] == HEALTH
@@ -453,8 +468,6 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
             winner = result.winner
             why = f"both bleed alike; {names[winner]} won the exchange"
         _finish(duel, names[winner], why)
-    entry["result"] = duel["result"]
-    return _close_phase(state, duel, entry, out, data)
 
 
 def _finish(duel: Duel, winner: str | None, why: str) -> None:
