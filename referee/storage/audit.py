@@ -107,8 +107,7 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
     total = ev.meta["segments"]
     # Every segment's bytes against the digest sealed in the live file, first (E90).
     digests = [_digest_of(ev, n) for n in range(1, total + 1)]
-    damaged = [why for n in range(1, total + 1)
-               if (why := _damage(ev, n, digests[n - 1])) is not None]
+    damaged = _damaged(ev, digests)
     if damaged:
         return Audit([*problems, *damaged], ev.meta["next_seq"] - 1, 0)
     start = trusted_prefix(ev, trusted, digests)
@@ -130,13 +129,11 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
         base, events = segment["base"], segment["events"]
         if segment.get("base_head", GENESIS) != prev:
             problems.append(f"segment {n}: does not continue the chain")
-        if resume is not None and n == start + 1:
-            if not _resumes(base, resume):
-                return Audit([f"segment {n}: stored state differs from the one verified before"],
-                             count, checked)
-            states = _load(base, resume)
-        else:
-            _check_base(problems, f"segment {n}", base, dumps)
+        here = _base_states(f"segment {n}", base, resume if n == start + 1 else None, states,
+                            problems, dumps)
+        if isinstance(here, str):
+            return Audit([here], count, checked)
+        states = here
         prev, seq = check_chain(problems, events, prev, seq, states)
         count += len(events)
         checked += len(events)
@@ -145,19 +142,24 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
             sound.append(_entry(path, digests[n - 1], seq, prev, count, dumps))
     if ev.meta.get("sealed_head", GENESIS) != prev:
         problems.append("the live events do not continue the sealed chain")
-    if resume is not None and start == total:
-        if not _resumes(ev._snapshot, resume):
-            return Audit(["snapshot: stored state differs from the one verified before"],
-                         count, checked)
-        states = _load(ev._snapshot, resume)
-    else:
-        _check_base(problems, "snapshot", ev._snapshot, dumps)
+    here = _base_states("snapshot", ev._snapshot, resume if start == total else None, states,
+                        problems, dumps)
+    if isinstance(here, str):
+        return Audit([here], count, checked)
+    states = here
     prev, seq = check_chain(problems, ev._live, prev, seq, states)
     count += len(ev._live)
     checked += len(ev._live)
     if prev != ev.meta["head"]:
         problems.append("the header's head hash does not match the last event")
     return Audit(problems, count, checked, sound if not problems else [])
+
+
+def _damaged(ev: Evening, digests: list[str | None]) -> list[str]:
+    """Each segment whose bytes are not those sealed (``digests``: as they are now), and why
+    (E90)."""
+    return [why for n in range(1, len(digests) + 1)
+            if (why := _damage(ev, n, digests[n - 1])) is not None]
 
 
 def _file_problems(ev: Evening, tinydb: list[str] | None) -> list[str]:
@@ -236,6 +238,20 @@ def _dumps(states: dict[str, StreamState]) -> dict[str, str]:
 def _digest(dumps: dict[str, str]) -> str:
     blob = "\n".join(f"{stream}:{dumps[stream]}" for stream in sorted(dumps))
     return sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _base_states(where: str, base: JSONObject, resume: Verified | None,
+                 states: dict[str, StreamState], problems: list[str],
+                 dumps: dict[str, str]) -> dict[str, StreamState] | str:
+    """The streams' states where a segment (or the snapshot) starts. Where the check resumes
+    (``resume``), loaded from ``base`` if it holds what was verified before (else why not);
+    elsewhere ``base`` is held to the states replayed so far (``dumps``), kept as they are."""
+    if resume is None:
+        _check_base(problems, where, base, dumps)
+        return states
+    if not _resumes(base, resume):
+        return f"{where}: stored state differs from the one verified before"
+    return _load(base, resume)
 
 
 def _resumes(base: JSONObject, resume: Verified) -> bool:
