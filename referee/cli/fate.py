@@ -10,7 +10,7 @@ light (no rules, rich or store: ``tests/cli/test_fate_cli.py``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 import typer
 
@@ -149,10 +149,24 @@ def char_new(
     _write_char(call, as_json)
 
 
+class _Entries(TypedDict):
+    """The options ``char new`` and ``char edit`` share, as the rules' keyword arguments."""
+
+    measures: tuple[str, ...]
+    credit: int | None
+    traits: tuple[str, ...]
+    reps: tuple[str, ...]
+    exps: tuple[str, ...]
+    items: tuple[str, ...]
+    player: str | None
+    weapon: str | None
+    fight_traits: tuple[str, ...]
+
+
 def _entries(measure: Many, credit: int | None, trait: Many, rep: Many, exp: Many, item: Many,
-             player: str | None, weapon: str | None, fight_trait: Many) -> dict[str, Any]:
-    """The options ``char new`` and ``char edit`` share, as the rules' keyword arguments (the
-    player matched among the evening's people)."""
+             player: str | None, weapon: str | None, fight_trait: Many) -> _Entries:
+    """The options ``char new`` and ``char edit`` share (the player matched among the
+    evening's people)."""
     return {"measures": tup(measure), "credit": credit, "traits": tup(trait), "reps": tup(rep),
             "exps": tup(exp), "items": tup(item), "player": _player(player), "weapon": weapon,
             "fight_traits": tup(fight_trait)}

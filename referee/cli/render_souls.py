@@ -50,8 +50,27 @@ def announce(event: Mapping[str, Any]) -> None:
     """One line for a soul, Charge or power event in an action's report."""
     kind = event["kind"]
     raw, event = event, lit_values(event)  # every name printed literally (E42)
-    if kind in _SALES:
-        _say_sale(kind, raw, event)
+    if kind == "auction_opened":
+        via = (f" (held for them by {event['holder']})" if event["holder"] != event["seller"]
+               else "")
+        say(f"{event['seller']} puts {event['soul']}{via} up for auction: bids with "
+            "`soul bid BUYER COLOUR:N [--promise TEXT]` (R20).")
+    elif kind == "auction_bid":
+        bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
+        parts = [p for p in (bid, lit(repr(raw["promise"])) if event["promise"] else "") if p]
+        say(f"{event['buyer']} bids {' and '.join(parts)} for {event['soul']}.")
+    elif kind == "auction_closed":
+        say(f"{event['seller']} withdraws {event['soul']}: the auction ends unsold.")
+    elif kind == "soul_sold":
+        bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
+        promise = f" and the promise {lit(repr(raw['promise']))}" if event["promise"] else ""
+        say(f"{event['seller']} sells {event['soul']} to {event['buyer']} for "
+            f"{bid or 'no chips'}{promise} (R20).")
+    elif kind == "soul_traded":
+        how = "forces a trade of" if event["how"] == "force-trade" else "is bought out of"
+        say(f"{event['seller']} {how} {event['soul']}: it goes to {event['buyer']}, and "
+            f"{event['seller']} receives {event['count']} {event['colour']} "
+            f"{'chip' if event['count'] == 1 else 'chips'} (R21).")
     elif kind == "buyout_declined":
         say(f"{event['buyer']} declines to buy {event['owner']}'s soul; {event['owner']} may "
             "resign (R17).")
@@ -75,35 +94,6 @@ def announce(event: Mapping[str, Any]) -> None:
         depletion(event["card"], granted=event["granted"], depleted=event["depleted"])
     else:
         say(lit(f"{kind}: {raw}"))
-
-
-_SALES = ("auction_opened", "auction_bid", "auction_closed", "soul_sold", "soul_traded")
-
-
-def _say_sale(kind: str, raw: Mapping[str, Any], event: Mapping[str, Any]) -> None:
-    """An auction's steps and a soul sold or traded (R20, R21): ``event`` with its names
-    literal, ``raw`` as recorded (the promise is quoted from it)."""
-    if kind == "auction_opened":
-        via = (f" (held for them by {event['holder']})" if event["holder"] != event["seller"]
-               else "")
-        say(f"{event['seller']} puts {event['soul']}{via} up for auction: bids with "
-            "`soul bid BUYER COLOUR:N [--promise TEXT]` (R20).")
-    elif kind == "auction_bid":
-        bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
-        parts = [p for p in (bid, lit(repr(raw["promise"])) if event["promise"] else "") if p]
-        say(f"{event['buyer']} bids {' and '.join(parts)} for {event['soul']}.")
-    elif kind == "auction_closed":
-        say(f"{event['seller']} withdraws {event['soul']}: the auction ends unsold.")
-    elif kind == "soul_sold":
-        bid = ", ".join(f"{lit(c)} {n}" for c, n in event["chips"].items())
-        promise = f" and the promise {lit(repr(raw['promise']))}" if event["promise"] else ""
-        say(f"{event['seller']} sells {event['soul']} to {event['buyer']} for "
-            f"{bid or 'no chips'}{promise} (R20).")
-    else:  # soul_traded
-        how = "forces a trade of" if event["how"] == "force-trade" else "is bought out of"
-        say(f"{event['seller']} {how} {event['soul']}: it goes to {event['buyer']}, and "
-            f"{event['seller']} receives {event['count']} {event['colour']} "
-            f"{'chip' if event['count'] == 1 else 'chips'} (R21).")
 
 
 def power_used(event: Mapping[str, Any]) -> None:
