@@ -9,7 +9,8 @@ light (no rules, rich or store: ``tests/cli/test_fate_cli.py``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 import typer
 
@@ -54,6 +55,11 @@ Weapon = Annotated[str | None, typer.Option(
     "--a-weapon/--b-weapon say otherwise (\"\" clears) (F24).")]
 FightTraits = Annotated[Many, typer.Option(
     "--fight-trait", help="A Trait the character usually fights with (F24); \"\" clears.")]
+
+Static = Annotated[str | None, typer.Option(
+    "--static", help="Static opposition: routine 3, challenging 5, damned-hard 7, heroic 9 "
+    "(the name or the number; another number is that many cards, F28).")]
+
 
 def _player(player: str | None) -> str | None:
     """A character's player: a person of the evening when there is one (matched by prefix,
@@ -126,25 +132,59 @@ def char_new(
     from referee.rules.fate import Outcome
     from referee.rules.fate.characters import budget_left
 
-    player = _player(player)
+    entries = _entries(measure, credit, trait, rep, exp, item, player, weapon, fight_trait)
 
-    def call(state: Any) -> Outcome:
+    def call(state: Any) -> tuple[Outcome, str]:
         data = fate.tables(state)
-        events = fate.new_character(state, name, measures=tup(measure), credit=credit,
-                                    traits=tup(trait), reps=tup(rep), exps=tup(exp),
-                                    items=tup(item), player=player, npc=npc, weapon=weapon,
-                                    fight_traits=tup(fight_trait))
+        events = fate.new_character(state, name, npc=npc, **entries)
         char = events[0]["char"]
         left = budget_left(char, data)
         lines = [f"Created {char['name']}" + (" (Host's character)" if npc else "") + "."]
         if not npc and any(left.values()):
             lines.append(f"Unspent: {left['points']} Measure/Credit points, {left['experiences']}"
                          f" Experiences, {left['trait_points']} Trait points.")
-        return Outcome([*events], {"char": _char_json(char, data), "unspent": left}, lines)
+        return Outcome([*events], {"char": _char_json(char, data), "unspent": left},
+                       lines), char["name"]
 
-    outcome = run(call, as_json=as_json)
+    _write_char(call, as_json)
+
+
+class _Entries(TypedDict):
+    """The options ``char new`` and ``char edit`` share, as the rules' keyword arguments."""
+
+    measures: tuple[str, ...]
+    credit: int | None
+    traits: tuple[str, ...]
+    reps: tuple[str, ...]
+    exps: tuple[str, ...]
+    items: tuple[str, ...]
+    player: str | None
+    weapon: str | None
+    fight_traits: tuple[str, ...]
+
+
+def _entries(measure: Many, credit: int | None, trait: Many, rep: Many, exp: Many, item: Many,
+             player: str | None, weapon: str | None, fight_trait: Many) -> _Entries:
+    """The options ``char new`` and ``char edit`` share (the player matched among the
+    evening's people)."""
+    return {"measures": tup(measure), "credit": credit, "traits": tup(trait), "reps": tup(rep),
+            "exps": tup(exp), "items": tup(item), "player": _player(player), "weapon": weapon,
+            "fight_traits": tup(fight_trait)}
+
+
+def _write_char(call: Callable[[Any], tuple[Outcome, str]], as_json: bool) -> None:
+    """``char new`` and ``char edit`` alike: ``call`` gives the rules' outcome and the name of
+    the character it changed; recorded, the sheet is shown (unless --json)."""
+    shown: list[str] = []
+
+    def write(state: Any) -> Outcome:
+        outcome, name = call(state)
+        shown.append(name)
+        return outcome
+
+    run(write, as_json=as_json)
     if not as_json:
-        char_show(outcome.data["char"]["name"])
+        char_show(shown[-1])
 
 
 def _char_json(char: Char, data: FateData) -> Char:
@@ -189,6 +229,12 @@ def _show_char(char: Char, data: FateData) -> None:
     ):
         if rows:
             out.print(f"{title}: " + "; ".join(rows), markup=False)
+    _show_state(char)
+
+
+def _show_state(char: Char) -> None:
+    """The sheet's foot: the usual weapon (F24), and what bears on the next tests."""
+    out = console()
     kept = char.get("usual")
     if kept is not None and (kept.get("weapon") or kept.get("traits")):
         weapon = kept.get("weapon") or "unarmed"
@@ -277,22 +323,18 @@ def char_edit(
     from referee.rules import fate  # not at the top: `fate log` does without the rules
     from referee.rules.fate import Outcome
 
-    player = _player(player)
+    entries = _entries(measure, credit, trait, rep, exp, item, player, weapon, fight_trait)
 
-    def call(state: Any) -> Outcome:
+    def call(state: Any) -> tuple[Outcome, str]:
         notes: list[str] = []
-        events = fate.edit_character(state, name, measures=tup(measure), shifts=tup(shift),
-                                     credit=credit, traits=tup(trait), reps=tup(rep), exps=tup(exp),
-                                     items=tup(item), drop=tup(drop), player=player,
-                                     weapon=weapon, fight_traits=tup(fight_trait), notes=notes)
+        events = fate.edit_character(state, name, shifts=tup(shift), drop=tup(drop),
+                                     notes=notes, **entries)
         who = events[0]["char"]
         return Outcome([*events], {"char": who, "events": events, "notes": notes},
                        [f"{who}: {len(events)} change{'s' if len(events) != 1 else ''}.",
-                        *notes])
+                        *notes]), who
 
-    run(call, as_json=as_json)
-    if not as_json:
-        char_show(name)
+    _write_char(call, as_json)
 
 
 # -- tests and fights ---------------------------------------------------------------------------
@@ -317,10 +359,7 @@ def test(
     physical: Annotated[bool, typer.Option(
         "--physical", help="A bodily action: Health penalties apply (R37).")] = False,
     vs: Annotated[int | None, typer.Option("--vs", help="Side b's pool in cards.")] = None,
-    static: Annotated[str | None, typer.Option(
-        "--static", help="Static opposition: routine 3, challenging 5, damned-hard 7, heroic 9 "
-        "(the name or the number; another number is that many cards, F28).")]
-    = None,
+    static: Static = None,
     vs_char: Annotated[str | None, typer.Option("--vs-char", help="Side b is this character.")]
     = None,
     vs_measure: Annotated[str | None, typer.Option("--vs-measure", help="Side b's Measure.")]
@@ -344,15 +383,7 @@ def test(
     _one_sheet("--vs-char", vs_char, ("--vs-measure", vs_measure), ("--vs-trait", vs_trait),
                ("--vs-rep", vs_rep))
     _one_base("--pool", pool, "--measure", measure)  # side b: --vs is no character's (above)
-    for flag, helps, base, by in (("--aid", aid, pool, char), ("--vs-aid", vs_aid, vs, vs_char)):
-        if helps and base is None and by is None and not (flag == "--vs-aid" and static):
-            raise BadInput(f"{flag} adds to a pool: give {'--pool' if flag == '--aid' else '--vs'}"
-                           f" N or {'--char' if flag == '--aid' else '--vs-char'} NAME; typed-in "
-                           "cards are the whole pool (F5, E190)", ruling="E190")
-    if static is not None and vs_aid:
-        raise BadInput("--vs-aid with --static: a static level is the whole opposition; give "
-                       "it as a number with the help counted in, --static 6 (F28, E190)",
-                       ruling="E190")
+    _aid_needs_a_pool((aid, pool, char), (vs_aid, vs, vs_char), static)
     spec_a = fate.PoolSpec(char=char, base=pool, measure=measure, traits=tup(trait),
                            reps=tup(rep), items=tup(item), aid=tup(aid), exps=tup(exp), bonus=bonus,
                            physical=physical)
@@ -368,6 +399,21 @@ def test(
                              deck=deck_)
 
     run(call, write=char is not None or vs_char is not None, as_json=as_json)
+
+
+def _aid_needs_a_pool(a: tuple[Many, int | None, str | None],
+                      b: tuple[Many, int | None, str | None], static: str | None) -> None:
+    """Aid (each side's: its --aid, its pool, its character) adds to a pool or a character's,
+    never to typed-in cards or a static level (F5, F28, E190)."""
+    for flag, (helps, base, by) in (("--aid", a), ("--vs-aid", b)):
+        if helps and base is None and by is None and not (flag == "--vs-aid" and static):
+            raise BadInput(f"{flag} adds to a pool: give {'--pool' if flag == '--aid' else '--vs'}"
+                           f" N or {'--char' if flag == '--aid' else '--vs-char'} NAME; typed-in "
+                           "cards are the whole pool (F5, E190)", ruling="E190")
+    if static is not None and b[0]:
+        raise BadInput("--vs-aid with --static: a static level is the whole opposition; give "
+                       "it as a number with the help counted in, --static 6 (F28, E190)",
+                       ruling="E190")
 
 
 def _one_sheet(flag: str, name: str | None, *given: tuple[str, object]) -> None:

@@ -102,13 +102,9 @@ class Grid:
             return None
         if not all(_narrow(text) for text in [*head, *(t for r in body for t in r)]):
             return None
-        widths = []
-        for i, c in enumerate(self.columns):
-            natural = max(len(text) for text in [head[i], *(r[i] for r in body)])
-            if c.max_width is not None and natural > c.max_width:
-                return None  # rich would cut it with an ellipsis
-            # a column with its padding is at least one wide (the last one has no padding)
-            widths.append(max(natural, c.min_width or 0, 1 if i == len(self.columns) - 1 else 0))
+        widths = self._widths(head, body)
+        if widths is None:
+            return None
         last = len(widths) - 1
         # pad_edge off, padding (0, 1) collapsed: one space after every cell but the last,
         # and the box's separator (a space) between cells and at both edges.
@@ -127,6 +123,17 @@ class Grid:
         out += [self._line(cells, widths) for cells in body]
         out.append(" " * total)
         return out
+
+    def _widths(self, head: list[str], body: list[list[str]]) -> list[int] | None:
+        """Each column's width as rich gives it, or None where rich would cut a cell."""
+        widths = []
+        for i, c in enumerate(self.columns):
+            natural = max(len(text) for text in [head[i], *(r[i] for r in body)])
+            if c.max_width is not None and natural > c.max_width:
+                return None  # rich would cut it with an ellipsis
+            # a column with its padding is at least one wide (the last one has no padding)
+            widths.append(max(natural, c.min_width or 0, 1 if i == len(self.columns) - 1 else 0))
+        return widths
 
     def _line(self, cells: list[str], widths: list[int]) -> str:
         parts = []

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from referee.cli import context
 from referee.cli.context import console
@@ -16,6 +16,7 @@ from referee.names import plural
 from referee.rules.cards import parse_cards, to_roman
 
 if TYPE_CHECKING:
+    from referee.evening.events import ClockResumed, ClockStopped, PhaseOpened, SeatChanged
     from referee.evening.state import Seat, State
     from referee.evening.views import HandView, Status
     from referee.serve.players import CardShown
@@ -240,47 +241,20 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
         if kind == "action":
             _say_action(after, event)
         elif kind == "hand_started":
-            antes = sum(sum(c.values()) for c in event["antes"].values())
-            dealt = lit(", ".join(event["order"]))
-            say(f"[bold]Hand {event['no']}[/] ({event['phase']} phase) dealt to {dealt}."
-                + (f" Antes: {plural(antes, 'chip')} in the pot (R13)." if antes
-                   else " No ante (R12)."))
+            _say_dealt(event["no"], event["phase"], event["order"], event["antes"])
         elif kind == "cards_shown":
-            had = list(before.hand.showing.get(event["name"], [])) if before.hand else []
-            fresh = list(event["cards"])
-            for card in had:
-                if card in fresh:
-                    fresh.remove(card)
-            cards = parse_cards(" ".join(fresh))
-            up = f" (up: {' '.join(event['cards'])})" if had else ""
-            say(f"{lit(event['name'])} shows {', '.join(c.long for c in cards)}{up}.")
+            _say_shown(before, event["name"], event["cards"])
         elif kind == "cards_fixed":
             _say_fix(event)
         elif kind == "showdown":
             _say_showdown(event)
-        elif kind == "chips_given" and event.get("ruling"):
-            say(f"By the referee's ruling, {lit(event['from'])} hands {lit(event['to'])} "
-                f"{holding_text(event['chips'])}: {lit(event['ruling'])}.")
         elif kind == "chips_given":
-            say(f"{lit(event['from'])} gives {lit(event['to'])} {holding_text(event['chips'])} "
-                "(away from the table, R16).")
+            _say_given(event["from"], event["to"], event["chips"], event.get("ruling"))
         elif kind == "seat_changed":
-            if event.get("resigned"):
-                say(f"{lit(event['name'])} resigns and leaves the game for good (R17).")
-            else:
-                where = "sits at" if event["seated"] else "rises from"
-                say(f"{lit(event['name'])} {where} the table.")
-        elif kind == "phase_opened":  # E12: with the hand dealt by the same command, or next
-            with_hand = any(e["kind"] == "hand_started" for e in events)
-            say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
-                "raises at will" + (", from this hand." if with_hand else
-                                    ", from the next hand." if after.hand else "."))
-        elif kind == "clock_resumed":  # R47; E200: a hand dealt ends a pause or a break
-            with_deal = any(e["kind"] == "hand_started" for e in events)
-            say("The clock runs again" + (" with this deal (R47, E200)." if with_deal else
-                                          " (R47)."))
-        elif kind == "clock_stopped":
-            say("The clock stands still" + stood({"until": event["until"]}) + " (R47).")
+            _say_seat(cast("SeatChanged", event))
+        elif kind in ("phase_opened", "clock_resumed", "clock_stopped"):
+            _say_time(after, cast("PhaseOpened | ClockResumed | ClockStopped", event),
+                      any(e["kind"] == "hand_started" for e in events))
         else:
             _say_other(event)
     _say_round_change(before, after)
@@ -296,6 +270,62 @@ def announce(before: State, after: State, events: Sequence[Mapping[str, Any]]) -
         say(f"[bold]The game is over (R18):[/] {lit(after.winner or 'nobody')} and the Fool are "
             f"the only ones holding chips. The Fool keeps his; {lit(after.winner)} takes the "
             "rest.")
+
+
+def _say_dealt(no: int, phase: str, order: Sequence[str],
+               antes_paid: Mapping[str, Mapping[str, int]]) -> None:
+    """A hand dealt: its number, its phase, to whom, and the antes (R12, R13)."""
+    antes = sum(sum(c.values()) for c in antes_paid.values())
+    dealt = lit(", ".join(order))
+    say(f"[bold]Hand {no}[/] ({phase} phase) dealt to {dealt}."
+        + (f" Antes: {plural(antes, 'chip')} in the pot (R13)." if antes
+           else " No ante (R12)."))
+
+
+def _say_shown(before: State, name: str, showing: Sequence[str]) -> None:
+    """Up cards shown (``showing``: all of ``name``'s now): the new ones by their names, and
+    all of them when some were up before."""
+    had = list(before.hand.showing.get(name, [])) if before.hand else []
+    fresh = list(showing)
+    for card in had:
+        if card in fresh:
+            fresh.remove(card)
+    cards = parse_cards(" ".join(fresh))
+    up = f" (up: {' '.join(showing)})" if had else ""
+    say(f"{lit(name)} shows {', '.join(c.long for c in cards)}{up}.")
+
+
+def _say_given(giver: str, taker: str, chips: dict[str, int], ruling: str | None) -> None:
+    """Chips given away from the table (R16), or handed over by the referee's ruling (E24)."""
+    if ruling:
+        say(f"By the referee's ruling, {lit(giver)} hands {lit(taker)} "
+            f"{holding_text(chips)}: {lit(ruling)}.")
+    else:
+        say(f"{lit(giver)} gives {lit(taker)} {holding_text(chips)} "
+            "(away from the table, R16).")
+
+
+def _say_time(after: State, event: PhaseOpened | ClockResumed | ClockStopped,
+              with_deal: bool) -> None:
+    """The open phase declared (R13, E12) and the clock stopped or run again (R47, E200);
+    ``with_deal``: a hand was dealt by the same command."""
+    if event["kind"] == "phase_opened":  # E12: with the hand dealt by the same command, or next
+        say("[bold]The Fool declares the open phase[/] (R13): an ante of one chip, bets and "
+            "raises at will" + (", from this hand." if with_deal else
+                                ", from the next hand." if after.hand else "."))
+    elif event["kind"] == "clock_resumed":  # R47; E200: a hand dealt ends a pause or a break
+        say("The clock runs again" + (" with this deal (R47, E200)." if with_deal else
+                                      " (R47)."))
+    else:
+        say("The clock stands still" + stood({"until": event["until"]}) + " (R47).")
+
+
+def _say_seat(event: SeatChanged) -> None:
+    if event.get("resigned"):
+        say(f"{lit(event['name'])} resigns and leaves the game for good (R17).")
+    else:
+        where = "sits at" if event["seated"] else "rises from"
+        say(f"{lit(event['name'])} {where} the table.")
 
 
 def _say_fix(event: Mapping[str, Any]) -> None:

@@ -71,17 +71,7 @@ def next_evening(
     from referee.storage import links
 
     last_path = db_path()
-    if not last_path.is_file():
-        raise BadInput(f"no evening at {last_path}: `referee next` starts from the evening of "
-                       "--db (or $REFEREE_DB), its ceremony closed")
-    if os.path.realpath(new) == os.path.realpath(last_path):
-        raise BadInput(f"{new} is this evening's own file; the next evening is a file of its "
-                       "own, e.g. evening-2.json")
-
-    check_reachable(new)  # a name too long, a symlink loop: one line (E94)
-    if new.exists() or new.is_symlink():
-        raise BadInput(f"{new} exists already; the next evening is a new file: give another "
-                       "name")
+    _check_files(last_path, new)
     changes = [carry.parse_change(s) for s in seat or []]
     with open_evening(last_path, write=False) as ev:
         last: State = ev.state("evening")
@@ -107,6 +97,21 @@ def next_evening(
         emit_json({"status": status(after), "season": after.season})
         return
     _opened(after, new, last_path, previous, len(fate_state["chars"]) if fate_events else 0)
+
+
+def _check_files(last_path: Path, new: Path) -> None:
+    """``next`` starts from an evening on file into a file of its own, not there yet."""
+    if not last_path.is_file():
+        raise BadInput(f"no evening at {last_path}: `referee next` starts from the evening of "
+                       "--db (or $REFEREE_DB), its ceremony closed")
+    if os.path.realpath(new) == os.path.realpath(last_path):
+        raise BadInput(f"{new} is this evening's own file; the next evening is a file of its "
+                       "own, e.g. evening-2.json")
+
+    check_reachable(new)  # a name too long, a symlink loop: one line (E94)
+    if new.exists() or new.is_symlink():
+        raise BadInput(f"{new} exists already; the next evening is a new file: give another "
+                       "name")
 
 
 def _opened(state: State, new: Path, last: Path, previous: Mapping[str, Any], chars: int) -> None:

@@ -134,26 +134,11 @@ def serve(
     base = local_url(bound, address or "127.0.0.1", scheme=scheme)
     access = ensure_access(path, state.assistants, renew=new_tokens, url=base,
                            dry=current().dry_run)
-
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # `kill` stops it as Ctrl-C does
-
-    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGTERM, _stop)
     try:
-        say(f"Serving {lit(path)} (Ctrl-C stops):")
-        say(f"  table page   {base}/")
-        if lan and address:
-            say(f"  on this machine also {local_url(bound, scheme=scheme)}/")
-        elif lan:
-            say("  (no LAN address found: only this machine can reach it)")
-        if lan and station and not tls:
-            say("  unencrypted  anyone on the room's network can read the tokens; `--tls CERT "
-                "KEY` hides them (E67)")
-        if links or qr:
-            _print_links(access, base, state.assistants, qr=qr, station=station)
-        else:
-            say(f"  links        `referee links` in another terminal prints the "
-                f"{len(state.assistants)} links" + (" and the station token" if station else ""))
+        _say_serving(path, base, local_url(bound, scheme=scheme) if address else None,
+                     lan=lan, station=station, tls=tls is not None)
+        _say_links(access, base, state.assistants, shown=links or qr, qr=qr, station=station)
         if station:
             # A server runs all night: every command built now, not on its first line.
             list(runner.root_command().commands.values())
@@ -163,6 +148,35 @@ def serve(
         say("Stopped.")
     finally:
         server.server_close()
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # `kill` stops the server as Ctrl-C does
+
+
+def _say_links(access: Access, base: str, names: list[str], *, shown: bool, qr: bool,
+               station: bool) -> None:
+    """The links and the station token when asked, else where to find them (E67)."""
+    if shown:
+        _print_links(access, base, names, qr=qr, station=station)
+    else:
+        say(f"  links        `referee links` in another terminal prints the "
+            f"{len(names)} links" + (" and the station token" if station else ""))
+
+
+def _say_serving(path: Path, base: str, also: str | None, *, lan: bool, station: bool,
+                 tls: bool) -> None:
+    """Where the table page is served (``also``: this machine's own address of it, when the
+    room's was found), and what the room's network can read (E67)."""
+    say(f"Serving {lit(path)} (Ctrl-C stops):")
+    say(f"  table page   {base}/")
+    if lan and also:
+        say(f"  on this machine also {also}/")
+    elif lan:
+        say("  (no LAN address found: only this machine can reach it)")
+    if lan and station and not tls:
+        say("  unencrypted  anyone on the room's network can read the tokens; `--tls CERT "
+            "KEY` hides them (E67)")
 
 
 def _print_links(access: Access, base: str, names: list[str], *, qr: bool,

@@ -274,20 +274,11 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
         when = _text(item, "when", path, rep)
         text = _text(item, "text", path, rep)
         charges = _charges(item, path, rep)
-        magic = item.get("magic", False)
-        if not isinstance(magic, bool):
-            rep.add(f"{path}.magic", f"expected true or false, got {_show(magic)}")
-            magic = False
+        magic = _magic(item, path, rep)
         effect_problems = check_effect(item.get("timing"), item.get("effect"))  # S12, S13
         for bad, why in effect_problems:
             rep.add(f"{path}.{bad}", why)
-        key = None
-        if card is not None and orientation is not None:
-            key = f"{to_roman(card)}-{orientation}"
-            if (first := sides.again((card, orientation), path)) is not None:
-                rep.add(path, f"a second power for {key} ({arcanum_label(card)} "
-                        f"{orientation}), already given at {first}; keep one")
-                key = None
+        key = _power_key(card, orientation, sides, path, rep)
         if name is not None and (first := names.again(name_key(name), path)) is not None:
             rep.add(f"{path}.name", f"{name!r} is also the name of {first}; power names must "
                     "differ")
@@ -298,13 +289,40 @@ def _parse_powers(items: Any, where: str, rep: _Report) -> tuple[PowerSpec, ...]
             assert isinstance(charges, int)
             specs.append(PowerSpec(key, card, orientation, name, charges, when, text, magic,
                                    str(item.get("timing")), dict(item.get("effect") or {})))
+    _check_every_side(sides, where, rep)
+    return tuple(specs)
+
+
+def _magic(item: TOMLTable, path: str, rep: _Report) -> bool:
+    magic = item.get("magic", False)
+    if not isinstance(magic, bool):
+        rep.add(f"{path}.magic", f"expected true or false, got {_show(magic)}")
+        return False
+    return magic
+
+
+def _power_key(card: int | None, orientation: str | None, sides: _Once, path: str,
+               rep: _Report) -> str | None:
+    """A power's key (``XVI-upright``), or None: a card or orientation missing, or a second
+    power for the same side of a card."""
+    if card is None or orientation is None:
+        return None
+    key = f"{to_roman(card)}-{orientation}"
+    if (first := sides.again((card, orientation), path)) is not None:
+        rep.add(path, f"a second power for {key} ({arcanum_label(card)} "
+                f"{orientation}), already given at {first}; keep one")
+        return None
+    return key
+
+
+def _check_every_side(sides: _Once, where: str, rep: _Report) -> None:
+    """A power set holds both sides of each of the 22 Majors (R26)."""
     missing = [f"{to_roman(c)} {o}" for c in range(22) for o in ORIENTATIONS
                if (c, o) not in sides.at]
     if missing:
         more = f" and {len(missing) - 8} more" if len(missing) > 8 else ""
         rep.add(where, f"no power for {', '.join(missing[:8])}{more}; a power set needs one "
                 "upright and one reversed power for each of the 22 Majors, 44 in all (R26)")
-    return tuple(specs)
 
 
 def _build_powers(path: Path, problems: list[str]) -> PowerSet | None:
@@ -354,12 +372,25 @@ def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]
                     f"at least {MIN_CLUES}, from vague to sharp (S3)")
             ok = False
         sheets[seat] = tuple(" ".join(c.split()) for c in value)
+    ok = _every_seat(raw, where, rep) and ok
+    ok = _all_different(sheets, where, rep) and ok
+    return sheets if ok else None
+
+
+def _every_seat(raw: dict[Any, Any], where: str, rep: _Report) -> bool:
+    """Whether every assistant seat has its clues (each one missing is reported)."""
+    ok = True
     for seat in SEATS:
         if seat not in raw and str(seat) not in raw:
             rep.add(f"{where}.{seat}", f"missing; every assistant seat 1 to 6 needs {MIN_CLUES} "
                     "or more clues")
             ok = False
-    # Different assistants learn different things about the same soul (seed, R23).
+    return ok
+
+
+def _all_different(sheets: dict[int, tuple[str, ...]], where: str, rep: _Report) -> bool:
+    """Different assistants learn different things about the same soul (seed, R23)."""
+    ok = True
     said = _Once()
     for seat, clues in sorted(sheets.items()):
         for n, clue in enumerate(clues, 1):
@@ -367,7 +398,7 @@ def _parse_clues(raw: Any, path: str, rep: _Report) -> dict[int, tuple[str, ...]
             if (first := said.again(name_key(clue), at)) is not None:
                 rep.add(at, f"repeats {first}; every seat must learn something different (R23)")
                 ok = False
-    return sheets if ok else None
+    return ok
 
 
 def _aliases(item: TOMLTable, path: str, rep: _Report) -> tuple[str, ...]:
@@ -408,16 +439,22 @@ def _parse_souls(items: Any, rep: _Report) -> tuple[SoulSpec, ...]:
                     "each soul is attuned to a different Arcanum (S2)")
         every = ([name] if name else []) + list(aliases)
         _check_names(every, name, path, names, rep)
-        if label is not None and (hit := mentioned_name(label, every)):
-            rep.add(f"{path}.label", f"gives away the soul's name ({hit!r}); labels are public")
-        for seat, sheet in sorted((clues or {}).items()):
-            for n, clue in enumerate(sheet, 1):
-                if hit := mentioned_name(clue, every):
-                    rep.add(f"{path}.clues.{seat}[{n}]", f"mentions the soul's name or alias "
-                            f"{hit!r}; a clue must never name the soul (S4)")
+        _check_secret(label, clues, every, path, rep)
         if label and name and arcanum is not None and clues is not None:
             souls.append(SoulSpec(label, name, aliases, arcanum, clues))
     return tuple(souls)
+
+
+def _check_secret(label: str | None, clues: dict[int, tuple[str, ...]] | None,
+                  every: list[str], path: str, rep: _Report) -> None:
+    """Neither the label nor any clue names the soul (``every``: its name and aliases, S4)."""
+    if label is not None and (hit := mentioned_name(label, every)):
+        rep.add(f"{path}.label", f"gives away the soul's name ({hit!r}); labels are public")
+    for seat, sheet in sorted((clues or {}).items()):
+        for n, clue in enumerate(sheet, 1):
+            if hit := mentioned_name(clue, every):
+                rep.add(f"{path}.clues.{seat}[{n}]", f"mentions the soul's name or alias "
+                        f"{hit!r}; a clue must never name the soul (S4)")
 
 
 def _check_names(every: list[str], name: str | None, path: str, names: dict[str, str],

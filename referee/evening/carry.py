@@ -24,7 +24,7 @@ from referee.evening.events import EveningContinued, PreviousEvening, SoulRecord
 from referee.evening.folds import replay
 from referee.evening.lookup import SeatSpec
 from referee.evening.souls import setup_from_scenario
-from referee.evening.state import State, require_evening
+from referee.evening.state import Seat, State, require_evening
 from referee.names import check_name, plural, quoted
 from referee.rules.cards import MAJOR_NAMES, parse_arcanum, to_roman
 from referee.said import Suggest, said
@@ -262,20 +262,11 @@ def _seat(last: State, name: str, arcanum: int, change: SeatChange | None, known
     if wanted == NO_ASSISTANT:
         return SeatSpec(name, arcanum, colour)
     if wanted is None:  # carried, if they can still assist
-        helper = before.assistant if before else None
-        if helper is None or helper in dead or helper in away or helper in table.values():
+        helper = _carried_helper(before, table, dead, away)
+        if helper is None:
             return SeatSpec(name, arcanum, colour)
     else:
-        helper = _canonical(wanted, known) or wanted
-        if helper in dead:
-            raise IllegalAction(f"{helper} is dead (their soul was smashed): the dead are never "
-                                "seated again (R22, R42)", ruling="R42")
-        if helper in away:
-            raise IllegalAction(f"{helper} is {away[helper]} and cannot assist {name} (R41)",
-                                ruling="R41")
-        if helper in table.values():
-            raise IllegalAction(f"{helper} holds an Arcanum and sits as a stakeholder, not as "
-                                f"{name}'s assistant (R41)", ruling="R41")
+        helper = _named_helper(_canonical(wanted, known) or wanted, name, table, dead, away)
     arc = change.assistant_arcanum if change else None
     if arc is None:
         arc = next((s.assistant_arcanum for s in last.seats if s.assistant == helper), None)
@@ -302,6 +293,44 @@ def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[i
                        "--scenario FILE",
                        ruling="R42")
     setup = setup_from_scenario(dataclasses.replace(scenario, souls=fresh), seats)
+    souls = _kept_souls(last, table)
+    owners = {s["owner"] for s in souls if s["kind"] == "own"}
+    souls += [s for s in setup["souls"] if s["kind"] == "bottled" or s["owner"] not in owners]
+    content = setup["scenario"]
+    carried = {s.key for s in last.souls if s.kind == "bottled" and not s.destroyed}
+    content["clues"] = {**{k: v for k, v in last.scenario.get("clues", {}).items()
+                           if k in carried}, **content["clues"]}
+    seen += [spec.label for spec in fresh[: len(seats)]]
+    return souls, content, seen
+
+
+def _carried_helper(before: Seat | None, table: dict[int, str], dead: set[str],
+                    away: dict[str, str]) -> str | None:
+    """Last evening's assistant of the seat, if they can still assist (R41)."""
+    helper = before.assistant if before else None
+    if helper is None or helper in dead or helper in away or helper in table.values():
+        return None
+    return helper
+
+
+def _named_helper(helper: str, name: str, table: dict[int, str], dead: set[str],
+                  away: dict[str, str]) -> str:
+    """The assistant named for ``name``'s seat, if they can assist tonight (R41, R42)."""
+    if helper in dead:
+        raise IllegalAction(f"{helper} is dead (their soul was smashed): the dead are never "
+                            "seated again (R22, R42)", ruling="R42")
+    if helper in away:
+        raise IllegalAction(f"{helper} is {away[helper]} and cannot assist {name} (R41)",
+                            ruling="R41")
+    if helper in table.values():
+        raise IllegalAction(f"{helper} holds an Arcanum and sits as a stakeholder, not as "
+                            f"{name}'s assistant (R41)", ruling="R41")
+    return helper
+
+
+def _kept_souls(last: State, table: dict[int, str]) -> list[SoulRecord]:
+    """The last evening's souls that go on (R42), an own soul attuned to its owner's Arcanum
+    tonight (E106)."""
     arcanum_of = {name: a for a, name in table.items()}
     souls: list[SoulRecord] = []
     dead = roster.dead(last)
@@ -314,14 +343,7 @@ def _souls(last: State, scenario: Scenario, seats: list[SeatSpec], table: dict[i
         if soul.kind == "own" and soul.owner in arcanum_of:
             record["arcanum"] = arcanum_of[soul.owner]  # attuned to its owner's Arcanum (E106)
         souls.append(record)
-    owners = {s["owner"] for s in souls if s["kind"] == "own"}
-    souls += [s for s in setup["souls"] if s["kind"] == "bottled" or s["owner"] not in owners]
-    content = setup["scenario"]
-    carried = {s.key for s in last.souls if s.kind == "bottled" and not s.destroyed}
-    content["clues"] = {**{k: v for k, v in last.scenario.get("clues", {}).items()
-                           if k in carried}, **content["clues"]}
-    seen += [spec.label for spec in fresh[: len(seats)]]
-    return souls, content, seen
+    return souls
 
 
 def _sheets(last: State, seats: list[SeatSpec], clues: dict[str, dict[str, list[str]]],
@@ -338,17 +360,23 @@ def _sheets(last: State, seats: list[SeatSpec], clues: dict[str, dict[str, list[
             for key in carried:
                 mine.setdefault(key, number)
     for number, spec in enumerate(sorted(seats, key=lambda s: s.arcanum), 1):
-        if not spec.assistant:
-            continue
-        mine = sheets.setdefault(spec.assistant, {})
-        for key in carried:
-            if key in mine:
-                continue
-            there = sorted(int(n) for n in clues.get(key, {}))
-            used = {m[key] for m in sheets.values() if key in m}
-            free = [n for n in there if n not in used]
-            mine[key] = number if number in free else (free[0] if free else number)
+        if spec.assistant:
+            _new_sheets(sheets, spec.assistant, number, carried, clues)
     return {a: m for a, m in sheets.items() if m}
+
+
+def _new_sheets(sheets: dict[str, dict[str, int]], assistant: str, number: int,
+                carried: list[str], clues: dict[str, dict[str, list[str]]]) -> None:
+    """An assistant's sheet for each carried soul they have not read: their seat's
+    ``number`` when nobody has read it, else the first nobody has (E107)."""
+    mine = sheets.setdefault(assistant, {})
+    for key in carried:
+        if key in mine:
+            continue
+        there = sorted(int(n) for n in clues.get(key, {}))
+        used = {m[key] for m in sheets.values() if key in m}
+        free = [n for n in there if n not in used]
+        mine[key] = number if number in free else (free[0] if free else number)
 
 
 def fate_events(last_fate: FateState) -> list[Event]:

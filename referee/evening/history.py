@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import Literal, NotRequired, TypedDict, cast
 
 from referee.errors import BadInput
-from referee.evening.events import EveningEvent, Showdown
+from referee.evening.events import EveningEvent, HandStarted, Showdown
 from referee.evening.state import Answerable, HandState, State
 from referee.names import plural
 from referee.said import Suggest, said
@@ -168,35 +168,18 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
         for at, event in enumerate(events):
             kind = event["kind"]
             if kind == "hand_started":
-                out = {"no": event["no"], "phase": event["phase"], "order": list(event["order"]),
-                       "antes": {p: sum(c.values()) for p, c in event["antes"].items()},
-                       "rounds": [], "showdown": None}
-            hand = state.hand
-            step = None
-            if out is not None and hand is not None and kind in TOLD:
-                step = _step(out, state, hand, cmd, at, text, cast(EveningEvent, event))
-                street = hand.round.street  # the fold may change ``hand`` in place
+                out = _started(cast(HandStarted, event))
+            step, street = _before(out, state, (cmd, at, text), cast(EveningEvent, event))
             state = apply(state, event)
             if step is not None and out is not None:
-                # A power that puts the hand back as it stood (Second Thoughts, Mistrial) is
-                # told in the round it put back, with the card slid for it in the same act
-                # (R38); any other step in the round it was made in.
-                if kind == "power_used" and state.hand is not None:
-                    street = state.hand.round.street
-                if kind == "power_accessed":
-                    slid.append((street, step))
-                    continue
-                for _, card in slid:
-                    _in_round(out, street, card)
-                slid.clear()
-                _in_round(out, street, step)
+                _tell(out, state, kind, step, street, slid)
             elif kind == "showdown" and out is not None:
                 out["showdown"] = _showdown(cmd, cast(Showdown, event))
                 if no is None or out["no"] == no:
                     last = out
                 out = None
-        for street, card in slid:  # slid for nothing used in the same act
-            if out is not None:
+        if out is not None:  # slid for nothing used in the same act
+            for street, card in slid:
                 _in_round(out, street, card)
         slid.clear()
         if no is not None and last is not None:
@@ -209,9 +192,52 @@ def hand_history(commands: Commands, state: State, apply: Apply, no: int | None
         raise BadInput(said(f"hand {no} has not been played to its end; ", done, " (E135)")
                        if no is not None else said("no hand has been played to its end yet; ",
                                                    tells, " (E135)"), ruling="E135")
-    for rnd in last["rounds"]:
-        rnd["up"] = {p: rnd["up"][p] for p in last["order"] if p in rnd["up"]}
-    return last
+    return _up_in_order(last)
+
+
+def _before(out: HandTold | None, state: State, where: tuple[int, int, str],
+            event: EveningEvent) -> tuple[StepTold | None, int]:
+    """The step ``event`` makes in the hand being told (``where``: its command, its place in
+    it and the command's text), and the round it is made in, read before the fold (which
+    may change the hand in place); None for an event not told, or no hand being told."""
+    hand = state.hand
+    if out is None or hand is None or event["kind"] not in TOLD:
+        return None, 0
+    cmd, at, text = where
+    return _step(out, state, hand, cmd, at, text, event), hand.round.street
+
+
+def _started(event: HandStarted) -> HandTold:
+    """A hand told from its deal: its number, phase, order and each one's ante."""
+    return {"no": event["no"], "phase": event["phase"], "order": list(event["order"]),
+            "antes": {p: sum(c.values()) for p, c in event["antes"].items()},
+            "rounds": [], "showdown": None}
+
+
+def _up_in_order(told: HandTold) -> HandTold:
+    """Each round's up cards in the order the hand was dealt."""
+    for rnd in told["rounds"]:
+        rnd["up"] = {p: rnd["up"][p] for p in told["order"] if p in rnd["up"]}
+    return told
+
+
+def _tell(out: HandTold, state: State, kind: str, step: StepTold, street: int,
+          slid: list[tuple[int, StepTold]]) -> None:
+    """A step (of an event of ``kind``) told in its round (``street``: the round it was made
+    in; ``state``: after it).
+
+    A power that puts the hand back as it stood (Second Thoughts, Mistrial) is told in the
+    round it put back, with the card slid for it in the same act (R38); a card slid waits in
+    ``slid`` for the power it was slid for."""
+    if kind == "power_used" and state.hand is not None:
+        street = state.hand.round.street
+    if kind == "power_accessed":
+        slid.append((street, step))
+        return
+    for _, card in slid:
+        _in_round(out, street, card)
+    slid.clear()
+    _in_round(out, street, step)
 
 
 def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text: str,
@@ -329,21 +355,27 @@ def history_lines(h: HandTold, *, room: bool = False) -> list[str]:
             line = _line(step, room)
             if line is not None:
                 lines.append(f"  {line}")
-    sd = h["showdown"]
-    if sd:
-        for name, cards in sd["hands"].items():
-            best = sd["best"].get(name)
-            lines.append(f"Showdown: {name} {' '.join(cards)}" + (f" ({best})" if best else ""))
-        for name, n in sd["returned"].items():
-            if n:
-                lines.append(f"  {n} uncalled back to {name}")
-        for pot in sd["pots"]:
-            name, winners = pot["name"] or "pot", pot["winners"]
-            if len(winners) > 1:  # R11: a split pot, each share as it was paid
-                lines.append(f"{name} {pot['size']}: " + ", ".join(
-                    f"{w} {pot['shares'].get(w, 0)}" for w in winners))
-            else:
-                lines.append(f"{name} {pot['size']} to {', '.join(winners) or 'no one'}")
+    if h["showdown"]:
+        lines += _showdown_lines(h["showdown"])
+    return lines
+
+
+def _showdown_lines(sd: ShowdownTold) -> list[str]:
+    """The showdown told: each hand shown, the chips that went back uncalled, each pot."""
+    lines = []
+    for name, cards in sd["hands"].items():
+        best = sd["best"].get(name)
+        lines.append(f"Showdown: {name} {' '.join(cards)}" + (f" ({best})" if best else ""))
+    for name, n in sd["returned"].items():
+        if n:
+            lines.append(f"  {n} uncalled back to {name}")
+    for pot in sd["pots"]:
+        name, winners = pot["name"] or "pot", pot["winners"]
+        if len(winners) > 1:  # R11: a split pot, each share as it was paid
+            lines.append(f"{name} {pot['size']}: " + ", ".join(
+                f"{w} {pot['shares'].get(w, 0)}" for w in winners))
+        else:
+            lines.append(f"{name} {pot['size']} to {', '.join(winners) or 'no one'}")
     return lines
 
 
@@ -351,20 +383,7 @@ def _line(step: StepTold, room: bool) -> str | None:
     """One step in words; None for what the wall does not tell."""
     name = step["name"]
     if step["kind"] == "action":
-        action = step["action"]
-        line = f"{name} {_verb(action)}"
-        if "by" in step and action == "raise":  # as `raise NAME N` reads N
-            line += f" {step['by']}, to {step['to']}"
-        elif step["chips"]:
-            line += f" {step['chips']}"
-        line += ", all-in" if step["all_in"] else ""
-        line += f", with {step['power']}" if step.get("power") else ""
-        if step["auto"]:
-            line += f" (forced: {step['why']})" if step.get("why") else " (forced)"
-        if step.get("taken_back"):
-            line += f"; taken back by {step['taken_back']}" + (
-                f", {plural(step['chips'], 'chip')} back to {name}" if step["chips"] else "")
-        return line
+        return _action_line(step)
     if step["kind"] == "power_used":
         on = f" on {step['target']}" if step.get("target") else ""
         line = f"{name} uses {step['power']}{on}"
@@ -383,6 +402,24 @@ def _line(step: StepTold, room: bool) -> str | None:
         return (f"fixed: {name}'s up card {step['old']} is {step['new']} "
                 f"(showing {' '.join(step['cards'])})")
     return f"{name} shows {' '.join(step['cards'])}"
+
+
+def _action_line(step: MoveTold) -> str:
+    """A betting move in words: a raise by what was typed and to what it makes the bet."""
+    name, action = step["name"], step["action"]
+    line = f"{name} {_verb(action)}"
+    if "by" in step and action == "raise":  # as `raise NAME N` reads N
+        line += f" {step['by']}, to {step['to']}"
+    elif step["chips"]:
+        line += f" {step['chips']}"
+    line += ", all-in" if step["all_in"] else ""
+    line += f", with {step['power']}" if step.get("power") else ""
+    if step["auto"]:
+        line += f" (forced: {step['why']})" if step.get("why") else " (forced)"
+    if step.get("taken_back"):
+        line += f"; taken back by {step['taken_back']}" + (
+            f", {plural(step['chips'], 'chip')} back to {name}" if step["chips"] else "")
+    return line
 
 
 def _verb(action: str) -> str:

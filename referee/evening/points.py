@@ -93,6 +93,17 @@ def sources(state: State) -> list[Point]:
                              "start: assistant's attuned Arcanum"))
     for member, arcanum in roster.unseated(state):  # E102: a member sitting out tonight
         out.append(Point(member, arcanum, SEATED_START, "start: member, not seated tonight"))
+    out += _duet_points(state)
+    out += _soul_points(state)
+    for c in state.consumed_points:
+        out.append(Point(c["person"], c["arcanum"], CONSUMED, f"consumed {c['soul']}"))
+    return out
+
+
+def _duet_points(state: State) -> list[Point]:
+    """The points of each hand's Duet-bearing categories (R27): both Arcana to the Fool; one
+    kept by a player, the other to their assistant (E20)."""
+    out: list[Point] = []
     for record in state.history:
         for name, best in record["best"].items():
             gain, duet = DUET_POINTS.get(best["category"]), best.get("duet")
@@ -111,6 +122,12 @@ def sources(state: State) -> list[Point]:
             out.append(Point(name, kept, gain, label))
             out.append(Point(seat.assistant or name, other, gain,
                              label + (" (to the assistant)" if seat.assistant else "")))
+    return out
+
+
+def _soul_points(state: State) -> list[Point]:
+    """The points of souls held, and of own souls lost (R27, E21, E23, E106)."""
+    out: list[Point] = []
     for soul in state.souls:
         # E23: an assistant holds the side's own soul for the player ("The Assistant may hold
         # ... souls ... for the Player"): neither a loss for the owner nor a gain for them.
@@ -126,8 +143,6 @@ def sources(state: State) -> list[Point]:
             why = f"own soul {soul.destroyed}" if soul.destroyed else f"own soul held by " \
                 f"{soul.holder}"
             out.append(Point(soul.owner, lost_in, OWN_SOUL_LOST, why))
-    for c in state.consumed_points:
-        out.append(Point(c["person"], c["arcanum"], CONSUMED, f"consumed {c['soul']}"))
     return out
 
 

@@ -436,6 +436,21 @@ def check_invariants(state: State) -> None:
     costs.)"""
     if not state.started:
         return
+    _check_chips(state)
+    for soul in state.souls:
+        if (soul.holder is None) == (soul.destroyed is None):
+            raise InvariantViolation(f"R19: soul {soul.key} must have one holder or be destroyed")
+    for side, n in state.charges.items():
+        if n < 0:
+            raise InvariantViolation(f"R25: {side} has {n} Charges")
+    for key, power in state.powers.items():
+        if power.get("used") and not power.get("holder"):
+            raise InvariantViolation(f"R26: power {key} used without a holder")
+
+
+def _check_chips(state: State) -> None:
+    """R10: ten chips of each seat's colour, none negative, none of another colour; the pot
+    holds what the hand's contributions say, and nothing between hands."""
     totals = dict.fromkeys([s.colour for s in state.seats], 0)
     unknown: set[str] = set()
     for holder, holding in state.chips.items():
@@ -459,15 +474,6 @@ def check_invariants(state: State) -> None:
             raise InvariantViolation(f"R10: pot holds {in_pot_now}, contributions {in_pot}")
     elif in_pot_now:
         raise InvariantViolation("R10: chips left in the pot between hands")
-    for soul in state.souls:
-        if (soul.holder is None) == (soul.destroyed is None):
-            raise InvariantViolation(f"R19: soul {soul.key} must have one holder or be destroyed")
-    for side, n in state.charges.items():
-        if n < 0:
-            raise InvariantViolation(f"R25: {side} has {n} Charges")
-    for key, power in state.powers.items():
-        if power.get("used") and not power.get("holder"):
-            raise InvariantViolation(f"R26: power {key} used without a holder")
 
 
 def dump(state: State) -> dict[str, Any]:

@@ -152,15 +152,7 @@ def check(showing: Showing) -> None:
         raise BadInput("a card is unseen twice: the unseen cards are distinct deck cards (R8)",
                        ruling="R8")
     for c in showing.contenders:
-        size = len(c.known) + c.hidden
-        if c.hidden < 0 or not 1 <= size <= 7:
-            raise BadInput(f"{c.name} would hold {size} cards: a hand is one to seven (R7)",
-                           ruling="R7")
-        if not c.magic:
-            own = [card.index for card in c.known]
-            if len(set(own)) != len(own) or unseen & set(own):
-                raise BadInput(f"{c.name}'s cards are twice in the deck; without magic a card "
-                               "is in one place only (R8)", ruling="R8")
+        _check_hand(c, unseen)
     majors = sum(card.is_major for card in showing.unseen)
     if showing.majors_out > majors:
         raise BadInput(f"{showing.majors_out} majors are out face down, but only {majors} are "
@@ -174,6 +166,20 @@ def check(showing: Showing) -> None:
         if strangers or not pot.eligible:
             raise BadInput(f"{pot.name}: {', '.join(strangers) or 'nobody'} cannot win it; "
                            "a pot goes to players still in the hand (H30)", ruling="H30")
+
+
+def _check_hand(c: Contender, unseen: set[int]) -> None:
+    """A contender's hand is one to seven cards (R7), and without magic none of its known
+    cards is twice in the deck or among the unseen (R8)."""
+    size = len(c.known) + c.hidden
+    if c.hidden < 0 or not 1 <= size <= 7:
+        raise BadInput(f"{c.name} would hold {size} cards: a hand is one to seven (R7)",
+                       ruling="R7")
+    if not c.magic:
+        own = [card.index for card in c.known]
+        if len(set(own)) != len(own) or unseen & set(own):
+            raise BadInput(f"{c.name}'s cards are twice in the deck; without magic a card "
+                           "is in one place only (R8)", ruling="R8")
 
 
 def deal_count(showing: Showing) -> int:

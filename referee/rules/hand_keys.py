@@ -203,9 +203,23 @@ def _shape_entry(
         groups.append(list(range(start, start + size)))
         start += size
     groups.sort(key=len, reverse=True)  # stable: equal sizes stay high to low
+    duet = [k, k + 1] if n - k >= 2 else []  # R6: the two lowest-numbered majors
+    cat, used, slots, kickers = _category(groups, duet)
+    if kickers:  # R7: the highest remaining cards, majors below minors (R3)
+        rest = [pos for pos in range(n) if pos not in used][:kickers]
+        used = used + rest
+        slots = slots + rest
+    may_straight = len(runs) >= 5 and CODE[cat] < CODE["straight"]
+    return CODE[cat], tuple(used), tuple(slots), may_straight
+
+
+def _category(groups: list[list[int]], duet: list[int],
+              ) -> tuple[str, list[int], list[int], int]:
+    """The hand's category from its minor ranks' ``groups`` (largest first) and the ``duet``
+    of majors, if any: the category, the positions it uses, its key slots and how many
+    kickers it takes (R6, R7)."""
     c1 = len(groups[0]) if groups else 0
     c2 = len(groups[1]) if len(groups) > 1 else 0
-    duet = [k, k + 1] if n - k >= 2 else []  # R6: the two lowest-numbered majors
     g0 = groups[0] if groups else []
     kickers = 0
     if c1 >= 5:  # only with magic (R8)
@@ -232,12 +246,7 @@ def _shape_entry(
         cat, used, slots, kickers = "duet", duet, list(duet), 3
     else:
         cat, used, slots, kickers = "high_card", [], [], 5
-    if kickers:  # R7: the highest remaining cards, majors below minors (R3)
-        rest = [pos for pos in range(n) if pos not in used][:kickers]
-        used = used + rest
-        slots = slots + rest
-    may_straight = len(runs) >= 5 and CODE[cat] < CODE["straight"]
-    return CODE[cat], tuple(used), tuple(slots), may_straight
+    return cat, used, slots, kickers
 
 
 def _fast_entry(pattern: int) -> tuple[int, tuple[int, ...], bool]:

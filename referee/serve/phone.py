@@ -18,7 +18,7 @@ from referee.evening.souls import GUESSES_PER_SOUL as GUESSES
 from referee.serve.asks import MAX_TEXT, STUDY_SECONDS
 
 if TYPE_CHECKING:
-    from referee.evening.state import State
+    from referee.evening.state import Soul, State
     from referee.serve.asks import Ask
 
 #: Requests shown on the phone, the newest first.
@@ -61,16 +61,7 @@ def ask_panel(state: State, assistant: str, mine: list[Ask]) -> str:
     else:
         parts.append('<p class="muted">Your side holds no bottled soul to study.</p>')
     if live:
-        made = {s.key: sum(1 for g in state.guesses if g["assistant"] == assistant
-                           and g["soul"] == s.key) for s in live}
-        options = "".join(f'<option value="{_e(s.key)}">{_e(s.key)} '
-                          f'({GUESSES - made[s.key]} guesses left)</option>' for s in live)
-        parts.append('<form class="ask" data-kind="guess"><label>Guess a soul '
-                     f'<select name="soul">{options}</select></label>'
-                     f'<label>Name <input name="name" maxlength="{MAX_TEXT}" '
-                     'autocomplete="off"></label>'
-                     '<label>Arcanum <input name="arcanum" maxlength="8" placeholder="e.g. IX" '
-                     'autocomplete="off"></label><button type="submit">Guess</button></form>')
+        parts.append(_guess_form(state, assistant, live))
     auction = state.auction
     if auction is not None and state.side_of(auction["seller"]) != side and \
             auction["seller"] != side:
@@ -83,15 +74,36 @@ def ask_panel(state: State, assistant: str, mine: list[Ask]) -> str:
                  f'<textarea name="text" maxlength="{MAX_TEXT}" rows="2"></textarea></label>'
                  '<button type="submit">Ask</button></form>')
     if mine:
-        parts.append('<h3>Your requests</h3><ul class="mine">')
-        for ask in sorted(mine, key=lambda a: -a["no"])[:SHOWN]:
-            minute = (f' data-study="{ask["at"]:.3f}"' if ask["kind"] == "study"
-                      and ask["status"] == "open" else "")
-            parts.append(f'<li class="ask-{_e(ask["status"])}" data-no="{ask["no"]}"{minute}>'
-                         f'{ask["no"]}. {_e(ask["what"])} &#8212; <b>{_e(_said(ask))}</b>'
-                         '<span class="minute"></span></li>')
-        parts.append("</ul>")
+        parts.append(_requests(mine))
     parts.append("</section>")
+    return "".join(parts)
+
+
+def _guess_form(state: State, assistant: str, live: list[Soul]) -> str:
+    """The form to guess a bottled soul still there, with the guesses each has left (R23)."""
+    made = {s.key: sum(1 for g in state.guesses if g["assistant"] == assistant
+                       and g["soul"] == s.key) for s in live}
+    options = "".join(f'<option value="{_e(s.key)}">{_e(s.key)} '
+                      f'({GUESSES - made[s.key]} guesses left)</option>' for s in live)
+    return ('<form class="ask" data-kind="guess"><label>Guess a soul '
+            f'<select name="soul">{options}</select></label>'
+            f'<label>Name <input name="name" maxlength="{MAX_TEXT}" '
+            'autocomplete="off"></label>'
+            '<label>Arcanum <input name="arcanum" maxlength="8" placeholder="e.g. IX" '
+            'autocomplete="off"></label><button type="submit">Guess</button></form>')
+
+
+def _requests(mine: list[Ask]) -> str:
+    """The assistant's last requests, newest first, each with the GM's answer; an open study
+    carries its time, for the phone to count its minute."""
+    parts = ['<h3>Your requests</h3><ul class="mine">']
+    for ask in sorted(mine, key=lambda a: -a["no"])[:SHOWN]:
+        minute = (f' data-study="{ask["at"]:.3f}"' if ask["kind"] == "study"
+                  and ask["status"] == "open" else "")
+        parts.append(f'<li class="ask-{_e(ask["status"])}" data-no="{ask["no"]}"{minute}>'
+                     f'{ask["no"]}. {_e(ask["what"])} &#8212; <b>{_e(_said(ask))}</b>'
+                     '<span class="minute"></span></li>')
+    parts.append("</ul>")
     return "".join(parts)
 
 

@@ -101,22 +101,13 @@ def audit(ev: Evening, trusted: list[Verified] | None = None,
 
 def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
            tinydb: list[str] | None = None) -> Audit:
-    problems: list[str] = []
-    if ev._storage.checked is False:
-        problems.append("the file's checksum does not match: it was changed outside the "
-                        "referee")
-    if ev.exists and tinydb is not None:  # E161, found before the evening was opened (E99)
-        problems += tinydb
-    elif ev.exists:  # E161: the file as TinyDB reads it
-        problems += layout.differences(ev.path, {name: ev._table(name, "items")
-                                                 for name in layout.TABLES})
+    problems = _file_problems(ev, tinydb)
     prev, seq, count = GENESIS, 0, 0
     states: dict[str, StreamState] = {}  # the replayed state of each stream
     total = ev.meta["segments"]
     # Every segment's bytes against the digest sealed in the live file, first (E90).
     digests = [_digest_of(ev, n) for n in range(1, total + 1)]
-    damaged = [why for n in range(1, total + 1)
-               if (why := _damage(ev, n, digests[n - 1])) is not None]
+    damaged = _damaged(ev, digests)
     if damaged:
         return Audit([*problems, *damaged], ev.meta["next_seq"] - 1, 0)
     start = trusted_prefix(ev, trusted, digests)
@@ -132,22 +123,17 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
         if progress is not None:
             progress(n - start, total - start)
         path = ev._segment_path(n)
-        try:
-            segment = ev._segment(n)
-        except StoreError as exc:
-            return Audit([*problems, str(exc)], count, checked)
-        base, events = segment.get("base"), segment.get("events")
-        if not isinstance(base, dict) or not isinstance(events, list):
-            return Audit([*problems, f"segment {n} ({path}) is malformed"], count, checked)
+        segment = _read_segment(ev, n)
+        if isinstance(segment, str):
+            return Audit([*problems, segment], count, checked)
+        base, events = segment["base"], segment["events"]
         if segment.get("base_head", GENESIS) != prev:
             problems.append(f"segment {n}: does not continue the chain")
-        if resume is not None and n == start + 1:
-            if not _resumes(base, resume):
-                return Audit([f"segment {n}: stored state differs from the one verified before"],
-                             count, checked)
-            states = _load(base, resume)
-        else:
-            _check_base(problems, f"segment {n}", base, dumps)
+        here = _base_states(f"segment {n}", base, resume if n == start + 1 else None, states,
+                            problems, dumps)
+        if isinstance(here, str):
+            return Audit([here], count, checked)
+        states = here
         prev, seq = check_chain(problems, events, prev, seq, states)
         count += len(events)
         checked += len(events)
@@ -156,19 +142,50 @@ def _audit(ev: Evening, trusted: list[Verified], progress: Progress | None,
             sound.append(_entry(path, digests[n - 1], seq, prev, count, dumps))
     if ev.meta.get("sealed_head", GENESIS) != prev:
         problems.append("the live events do not continue the sealed chain")
-    if resume is not None and start == total:
-        if not _resumes(ev._snapshot, resume):
-            return Audit(["snapshot: stored state differs from the one verified before"],
-                         count, checked)
-        states = _load(ev._snapshot, resume)
-    else:
-        _check_base(problems, "snapshot", ev._snapshot, dumps)
+    here = _base_states("snapshot", ev._snapshot, resume if start == total else None, states,
+                        problems, dumps)
+    if isinstance(here, str):
+        return Audit([here], count, checked)
+    states = here
     prev, seq = check_chain(problems, ev._live, prev, seq, states)
     count += len(ev._live)
     checked += len(ev._live)
     if prev != ev.meta["head"]:
         problems.append("the header's head hash does not match the last event")
     return Audit(problems, count, checked, sound if not problems else [])
+
+
+def _damaged(ev: Evening, digests: list[str | None]) -> list[str]:
+    """Each segment whose bytes are not those sealed (``digests``: as they are now), and why
+    (E90)."""
+    return [why for n in range(1, len(digests) + 1)
+            if (why := _damage(ev, n, digests[n - 1])) is not None]
+
+
+def _file_problems(ev: Evening, tinydb: list[str] | None) -> list[str]:
+    """What is wrong with the file as a whole: its checksum, and its layout as TinyDB reads
+    it (E161; ``tinydb``: found before the evening was opened, E99)."""
+    problems: list[str] = []
+    if ev._storage.checked is False:
+        problems.append("the file's checksum does not match: it was changed outside the "
+                        "referee")
+    if ev.exists and tinydb is not None:
+        problems += tinydb
+    elif ev.exists:
+        problems += layout.differences(ev.path, {name: ev._table(name, "items")
+                                                 for name in layout.TABLES})
+    return problems
+
+
+def _read_segment(ev: Evening, n: int) -> segments.Segment | str:
+    """Segment ``n`` with a base and a list of events, or why it cannot be read."""
+    try:
+        segment = ev._segment(n)
+    except StoreError as exc:
+        return str(exc)
+    if not isinstance(segment.get("base"), dict) or not isinstance(segment.get("events"), list):
+        return f"segment {n} ({ev._segment_path(n)}) is malformed"
+    return segment
 
 
 def trusted_prefix(ev: Evening, trusted: list[Verified],
@@ -221,6 +238,20 @@ def _dumps(states: dict[str, StreamState]) -> dict[str, str]:
 def _digest(dumps: dict[str, str]) -> str:
     blob = "\n".join(f"{stream}:{dumps[stream]}" for stream in sorted(dumps))
     return sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _base_states(where: str, base: JSONObject, resume: Verified | None,
+                 states: dict[str, StreamState], problems: list[str],
+                 dumps: dict[str, str]) -> dict[str, StreamState] | str:
+    """The streams' states where a segment (or the snapshot) starts. Where the check resumes
+    (``resume``), loaded from ``base`` if it holds what was verified before (else why not);
+    elsewhere ``base`` is held to the states replayed so far (``dumps``), kept as they are."""
+    if resume is None:
+        _check_base(problems, where, base, dumps)
+        return states
+    if not _resumes(base, resume):
+        return f"{where}: stored state differs from the one verified before"
+    return _load(base, resume)
 
 
 def _resumes(base: JSONObject, resume: Verified) -> bool:

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 from referee.errors import BadInput, IllegalAction
 from referee.rules import fate
 from referee.rules.fate.cards import parse_fate_card
-from referee.rules.fate.characters import PoolSpec, find
+from referee.rules.fate.characters import find
 from referee.rules.fate.dealer import Dealer, Typed
+from referee.rules.fate.pools import PoolSpec
 from tests.fate import fresh
 from tests.profiles import examples
 

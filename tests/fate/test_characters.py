@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.rules import fate
-from referee.rules.fate.characters import PoolSpec, budget_left, build_pool, find, measure
+from referee.rules.fate.characters import budget_left, find, measure
+from referee.rules.fate.pools import PoolSpec, build_pool
 from tests.fate import DATA, fresh
 from tests.profiles import examples
 

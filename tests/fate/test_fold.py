@@ -14,7 +14,7 @@ from referee.content.side_tables import fate_tables
 from referee.errors import InvariantViolation
 from referee.rules import fate
 from referee.rules.fate import Typed
-from referee.rules.fate.characters import PoolSpec
+from referee.rules.fate.pools import PoolSpec
 from referee.storage.audit import verify
 from referee.storage.store import open_evening
 from referee.streams import spec

@@ -26,7 +26,7 @@ from referee.rules.fate.actions import (
     run_test,
     static_pool,
 )
-from referee.rules.fate.characters import PoolSpec, edit_character, new_character
+from referee.rules.fate.characters import edit_character, new_character
 from referee.rules.fate.dealer import Outcome, Typed, set_deck
 from referee.rules.fate.duel import (
     duel_end,
@@ -36,6 +36,7 @@ from referee.rules.fate.duel import (
     duel_surrender,
 )
 from referee.rules.fate.fold import EVENT_KINDS, STREAM, State, apply, dump, empty, load
+from referee.rules.fate.pools import PoolSpec
 from referee.rules.fate.tables import FateData, parse_data, tables, tables_event
 
 if TYPE_CHECKING:

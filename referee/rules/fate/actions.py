@@ -14,18 +14,10 @@ from typing import Any
 from referee.errors import BadInput, IllegalAction
 from referee.names import match_name, match_person, quoted
 from referee.rules.fate.cards import format_fate_cards
-from referee.rules.fate.characters import (
-    HEALTH,
-    Pool,
-    PoolSpec,
-    area_name,
-    build_pool,
-    find_alive,
-    measure,
-    side_name,
-)
+from referee.rules.fate.characters import HEALTH, area_name, find_alive, measure, side_name
 from referee.rules.fate.dealer import NOTHING_TYPED, Dealer, Outcome, Typed, deck_kind, drawn_event
 from referee.rules.fate.fold import State
+from referee.rules.fate.pools import Pool, PoolSpec, build_pool
 from referee.rules.fate.resolve import Result, Tier, heal_step, resolve, tally, worsen
 from referee.rules.fate.sheet import Char
 from referee.rules.fate.tables import tables
@@ -322,14 +314,7 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
                 "pools": {"a": pa.to_json(), "b": pb.to_json()}, **out.data}
     out.lines[:0] = result_lines(result, pa, pb, (ca["name"], cb["name"]))
     events_before = len(out.events)
-    if result.winner != "tie":
-        if static is None:
-            # The loser strikes too: each delivers their highest result (F8, F29); a's wound
-            # first, so that typed complications come a's before b's (F20).
-            apply_damage(state, ca["name"], HEALTH, result.b.highest, dealer, out)
-            apply_damage(state, cb["name"], HEALTH, result.a.highest, dealer, out)
-        elif result.winner == "a":
-            apply_damage(state, cb["name"], HEALTH, result.a.highest, dealer, out)
+    _wounds(state, (ca["name"], cb["name"]), result, static is not None, dealer, out)
     _after_test(state, result, pa, pb, dealer, out)
     if len(out.events) == events_before and result.winner != "tie":
         out.lines.append("No wound: the best result was no success.")
@@ -337,6 +322,21 @@ def fight(state: State, a: str, b: str, *, a_weapon: str | None = None,
     out.events.insert(0, drawn_event("fight", dealer, result, chars=[ca["name"], cb["name"]]))
     out.data["seed"] = dealer.shown_seed
     return out
+
+
+def _wounds(state: State, names: tuple[str, str], result: Result, is_static: bool,
+            dealer: Dealer, out: Outcome) -> None:
+    """What a fight's draw deals: no wound on a tie; a static target only takes one."""
+    if result.winner == "tie":
+        return
+    a, b = names
+    if not is_static:
+        # The loser strikes too: each delivers their highest result (F8, F29); a's wound
+        # first, so that typed complications come a's before b's (F20).
+        apply_damage(state, a, HEALTH, result.b.highest, dealer, out)
+        apply_damage(state, b, HEALTH, result.a.highest, dealer, out)
+    elif result.winner == "a":
+        apply_damage(state, b, HEALTH, result.a.highest, dealer, out)
 
 
 def usual_or(char: Char, weapon_text: str | None, traits: Sequence[str],
@@ -432,21 +432,7 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
     out.lines.append(f"{m} test: Card of Fate {cof} | {format_fate_cards(cards) or '-'}: "
                      f"{'passed' if passed else 'failed'} (F7)")
     out.lines.append(f"    pool {pool.describe()}")
-    after = before
-    if passed:
-        after = heal_step(before)
-        out.events.append({"kind": "area_set", "char": who, "area": chosen, "state": after})
-        if bonus:
-            out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen, "value": 0})
-        out.lines.append(f"{who}: {label} {before.title()} -> {after.title()}"
-                         + (f"; the {bonus} extra card{'s' if bonus != 1 else ''} of earlier "
-                            "tries are spent." if bonus else "."))
-    else:
-        out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen,
-                           "value": bonus + 1})
-        out.lines.append(f"{who}: {label} stays {before.title()}. The time is spent all the "
-                         f"same; +{bonus + 1} card{'s' if bonus else ''} on the next try of "
-                         f"this area (seed: To Heal, F13).")
+    after = _healed(out, who, (chosen, label), before, passed, bonus)
     if infected:
         out.events.append({"kind": "infection_set", "char": who, "value": False})
         out.lines.append("The infection's extra month is served with this convalescence"
@@ -457,6 +443,28 @@ def heal(state: State, name: str, area: str, side: str, *, traits: Sequence[str]
                 "passed": passed, "next_bonus": 0 if passed else bonus + 1,
                 "seed": dealer.shown_seed}
     return out
+
+
+def _healed(out: Outcome, who: str, area: tuple[str, str], before: str, passed: bool,
+            bonus: int) -> str:
+    """A convalescence's test told (``area``: its key and its label): one step healed and the
+    extra cards spent, or the state kept and one more card for the next try (F13)."""
+    chosen, label = area
+    if not passed:
+        out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen,
+                           "value": bonus + 1})
+        out.lines.append(f"{who}: {label} stays {before.title()}. The time is spent all the "
+                         f"same; +{bonus + 1} card{'s' if bonus else ''} on the next try of "
+                         f"this area (seed: To Heal, F13).")
+        return before
+    after = heal_step(before)
+    out.events.append({"kind": "area_set", "char": who, "area": chosen, "state": after})
+    if bonus:
+        out.events.append({"kind": "heal_bonus_set", "char": who, "area": chosen, "value": 0})
+    out.lines.append(f"{who}: {label} {before.title()} -> {after.title()}"
+                     + (f"; the {bonus} extra card{'s' if bonus != 1 else ''} of earlier "
+                        "tries are spent." if bonus else "."))
+    return after
 
 
 def check(state: State, name: str, side: str) -> Outcome:

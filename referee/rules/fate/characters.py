@@ -1,4 +1,4 @@
-"""Card of Fate characters: creation within the seed's budgets, edits, and card pools.
+"""Card of Fate characters: creation within the seed's budgets and edits (pools: ``pools.py``).
 
 A character is a plain JSON dict in the ``fate`` stream's state (see ``fate.py``):
 Measures are stored by the first side of each pair (the other side is 10 minus
@@ -10,8 +10,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction, UnknownName
 from referee.names import check_label, check_name, match_name, match_person, quoted
@@ -350,38 +349,19 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
 
     def move(side: str, delta: int, why: str) -> None:
         """Move ``side`` by ``delta``; past the range it stops at the end, and says so."""
-        first, second = data.pair_of(side)
+        first, _ = data.pair_of(side)
         wanted = (values[first] if side == first else 10 - values[first]) + delta
-        low, high = data.creation["measure_min"], data.creation["measure_max"]
-        got = max(low, min(high, wanted))
-        if got != wanted:
-            other = second if side == first else first
-            said.append(f"{who}'s {side} would be {wanted} by {why}: it stops at {got} "
-                        f"({side} {got} / {other} {10 - got}; a side runs {low}-{high})")
+        got = _stop(data, f"{who}'s {side}", side, wanted, why, said)
         set_measure(first, got if side == first else 10 - got)
 
     for first, value in _measures(measures, data).items():
         set_measure(first, value)
     for text in shifts:
-        found = re.match(r"^\s*(.+?)\s*([+-]\d+)\s*$", text)
-        if not found:
-            raise BadInput(f"shift {text!r}: write a Measure and a change, e.g. temperate+2")
-        side = side_name(found[1], data)
-        move(side, int(found[2]), f"--shift {text.strip()}")
+        side, delta = _shift(text, data)
+        move(side, delta, f"--shift {text.strip()}")
     if credit is not None:
         events.append({"kind": "credit_set", "char": who, "value": _credit(credit, data)})
-    for text in traits:
-        trait, bonus, cost = _trait(text, data)
-        events.append({"kind": "trait_set", "char": who, "trait": trait, "bonus": bonus,
-                       "cost": cost})
-    for text in reps:
-        rep, value = _rep(text, data)
-        existing = [r for r in char["reps"] if r.lower() == rep.lower()]
-        events.append({"kind": "rep_set", "char": who, "rep": existing[0] if existing else rep,
-                       "value": value})
-    for text in items:
-        item, value = _item(text, data)
-        events.append({"kind": "item_set", "char": who, "item": item, "value": value})
+    events += _entries_set(char, data, traits, reps, items)
     for text in exps:
         exp, side = _exp(text, data)
         if exp in char["exps"]:
@@ -394,18 +374,65 @@ def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
     if player is not None:
         events.append({"kind": "player_set", "char": who, "player": player.strip() or None})
     if weapon is not None or fight_traits:
-        after = copy.deepcopy(char)
-        for event in events:  # the items and Traits as this edit leaves them
-            if event["kind"] == "item_set":
-                after["items"][event["item"]] = event["value"]
-            elif event["kind"] == "trait_set":
-                after["traits"][event["trait"]] = {"bonus": event["bonus"], "cost": event["cost"]}
-        events.append({"kind": "usual_set", "char": who,
-                       **usual(after, weapon, fight_traits)})
+        events.append(_usual_set(char, events, weapon, fight_traits))
     if not events:
         raise BadInput("nothing to change: give --measure, --shift, --credit, --trait, --rep, "
                        "--item, --exp, --drop, --player, --weapon or --fight-trait")
     return events
+
+
+def _shift(text: str, data: FateData) -> tuple[str, int]:
+    """``temperate+2``: a Measure side and a change."""
+    found = re.match(r"^\s*(.+?)\s*([+-]\d+)\s*$", text)
+    if not found:
+        raise BadInput(f"shift {text!r}: write a Measure and a change, e.g. temperate+2")
+    return side_name(found[1], data), int(found[2])
+
+
+def _stop(data: FateData, whose: str, side: str, wanted: int, why: str, said: list[str]) -> int:
+    """``wanted`` kept within a side's range; where it stops, a line in ``said`` says so."""
+    first, second = data.pair_of(side)
+    low, high = data.creation["measure_min"], data.creation["measure_max"]
+    got = max(low, min(high, wanted))
+    if got != wanted:
+        other = second if side == first else first
+        said.append(f"{whose} would be {wanted} by {why}: it stops at {got} "
+                    f"({side} {got} / {other} {10 - got}; a side runs {low}-{high})")
+    return got
+
+
+def _entries_set(char: Char, data: FateData, traits: Sequence[str], reps: Sequence[str],
+                 items: Sequence[str]) -> list[CharEvent]:
+    """The Traits, Reputations and items an edit sets, in that order; a Reputation keeps the
+    spelling it has."""
+    who = char["name"]
+    events: list[CharEvent] = []
+    for text in traits:
+        trait, bonus, cost = _trait(text, data)
+        events.append({"kind": "trait_set", "char": who, "trait": trait, "bonus": bonus,
+                       "cost": cost})
+    for text in reps:
+        rep, value = _rep(text, data)
+        existing = [r for r in char["reps"] if r.lower() == rep.lower()]
+        events.append({"kind": "rep_set", "char": who, "rep": existing[0] if existing else rep,
+                       "value": value})
+    for text in items:
+        item, value = _item(text, data)
+        events.append({"kind": "item_set", "char": who, "item": item, "value": value})
+    return events
+
+
+def _usual_set(char: Char, events: Sequence[CharEvent], weapon: str | None,
+               fight_traits: Sequence[str]) -> CharEvent:
+    """The usual weapon and fight Traits, checked against the items and Traits as this edit's
+    ``events`` leave them."""
+    after = copy.deepcopy(char)
+    for event in events:
+        if event["kind"] == "item_set":
+            after["items"][event["item"]] = event["value"]
+        elif event["kind"] == "trait_set":
+            after["traits"][event["trait"]] = {"bonus": event["bonus"], "cost": event["cost"]}
+    return {"kind": "usual_set", "char": char["name"], **usual(after, weapon, fight_traits)}
 
 
 def _entry(char: Char, text: str) -> tuple[str, str]:
@@ -414,186 +441,3 @@ def _entry(char: Char, text: str) -> tuple[str, str]:
     what = f"Trait, Reputation, item or Experience of {char['name']}"
     entry = match_person(text, pool, what=what)
     return pool[entry], entry
-
-
-# -- pools --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PoolSpec:
-    """What makes up one side's card pool: a number, or a character's values (seed, F5)."""
-
-    char: str | None = None
-    base: int | None = None
-    base_label: str = "pool"
-    measure: str | None = None
-    traits: tuple[str, ...] = ()
-    reps: tuple[str, ...] = ()
-    items: tuple[str, ...] = ()
-    aid: tuple[str, ...] = ()
-    exps: tuple[str, ...] = ()
-    bonus: int = 0
-    extras: tuple[tuple[str, int], ...] = ()
-    physical: bool = False
-    use_next_mod: bool = True
-
-
-class PoolJSON(TypedDict):
-    """A pool as ``--json`` gives it: its size (None when its cards were typed in), each part
-    as [label, cards], and what it stakes."""
-
-    char: str | None
-    size: int | None
-    parts: list[list[str | int]]
-    staked: list[str]
-
-
-@dataclass
-class Pool:
-    """A worked-out pool: its parts (label, cards, area or None), and what it stakes."""
-
-    char: str | None
-    parts: list[tuple[str, int, str | None]] = field(default_factory=list)
-    staked: list[str] = field(default_factory=list)
-    gates: list[str] = field(default_factory=list)
-    exps: list[str] = field(default_factory=list)
-    next_mod: int = 0
-    known: bool = True
-    unable: bool = False
-
-    @property
-    def raw(self) -> int:
-        return sum(n for _, n, _ in self.parts)
-
-    @property
-    def size(self) -> int:
-        """Never below 0: a pool pushed below 0 by penalties draws nothing (F5)."""
-        return 0 if self.unable else max(0, self.raw)
-
-    def drop_area(self, area: str) -> None:
-        """A failed gate: the Maimed Reputation is not used at all (F6)."""
-        self.parts = [p for p in self.parts if p[2] != area]
-        if area in self.staked:
-            self.staked.remove(area)
-
-    def to_json(self) -> PoolJSON:
-        return {"char": self.char, "size": self.size if self.known else None,
-                "parts": [[label, n] for label, n, _ in self.parts], "staked": self.staked}
-
-    def describe(self) -> str:
-        """``6 = 5 Fiery + 2 Swordsman - 1 Health Injured``."""
-        if not self.known:
-            return "typed in"
-        if not self.parts:
-            return "0"
-        if len(self.parts) == 1 and self.parts[0][0] in ("pool", "opposition"):
-            return str(self.size)
-        text = ""
-        for i, (label, n, _) in enumerate(self.parts):
-            sign = ("- " if n < 0 else "+ ") if i else ("-" if n < 0 else "")
-            text += f"{' ' if i else ''}{sign}{abs(n)} {label}"
-        clamp = " (below 0: no cards, F5)" if self.raw < 0 else ""
-        if self.unable:
-            clamp = " (cannot act: Maimed and the Measure test failed, F6)"
-        return f"{self.size} = {text}{clamp}"
-
-
-def build_pool(state: State, spec: PoolSpec, data: FateData | None = None) -> Pool:
-    """Work out a pool from a ``PoolSpec`` with the R37 penalties applied automatically.
-
-    Raises:
-        BadInput: a typed pool below 0, aid above +3 per helper, or as E190 refuses.
-        UnknownName: an unknown character, Measure, Trait, Reputation or item.
-        IllegalAction: a Dead character, or staking a Dead Reputation.
-    """
-    data = data or tables(state)
-    if spec.base is not None and spec.base < 0:
-        raise BadInput(f"a pool cannot be below 0 cards (got {spec.base})")
-    if spec.base is not None and spec.measure is not None:  # E190: one base (F5), not two
-        raise BadInput(f"give one base for a pool: {spec.base} cards or the Measure "
-                       f"{spec.measure}, not both (F5, E190)", ruling="E190")
-    if spec.char is None:
-        if spec.measure or spec.traits or spec.reps or spec.items or spec.exps:  # E190
-            raise BadInput("a Measure, Traits, Reputations, items and Experiences come from a "
-                           "character: name one, or count them in the pool (F5, E190)",
-                           ruling="E190")
-        if spec.base is None:
-            if spec.aid:
-                raise BadInput("aid adds to a pool: give the pool, or a character (F5, E190)",
-                               ruling="E190")
-            return Pool(None, known=False)
-        pool = Pool(None, parts=[(spec.base_label, spec.base, None)])
-        pool.parts += [(label, n, None) for label, n in spec.extras]
-        pool.parts += [(*_aid(state, text, None, data), None) for text in spec.aid]  # E190
-        if spec.bonus:
-            pool.parts.append(("bonus", spec.bonus, None))
-        return pool
-    char = find_alive(state, spec.char)
-    pool = Pool(char["name"])
-    if spec.base is not None:
-        pool.parts.append((spec.base_label, spec.base, None))
-    if spec.measure is not None:
-        side = side_name(spec.measure, data)
-        pool.parts.append((side, measure(char, side, data), None))
-    for text in spec.traits:
-        trait = match_person(text, char["traits"], what=f"Trait of {char['name']}")
-        pool.parts.append((trait, char["traits"][trait]["bonus"], None))
-    for text in spec.items:
-        item = match_person(text, char["items"], what=f"item of {char['name']}")
-        pool.parts.append((item, char["items"][item], None))
-    for text in spec.reps:
-        rep = match_person(text, char["reps"], what=f"Reputation of {char['name']}")
-        st = char["areas"][rep]
-        if st == "dead":
-            raise IllegalAction(f"{char['name']}'s Reputation {rep!r} is Dead: all relation is "
-                                "lost, it cannot be staked", ruling="R37")
-        pool.staked.append(rep)
-        pool.parts.append((f"{rep} (staked)", char["reps"][rep], rep))
-        _penalty(pool, rep, st, data)
-    for text in spec.aid:
-        label, n = _aid(state, text, char["name"], data)
-        pool.parts.append((label, n, None))
-    for text in spec.exps:
-        exp = match_person(text, char["exps"], what=f"Experience of {char['name']}")
-        if char["exps"][exp]["spent"]:
-            raise IllegalAction(f"{char['name']}'s Experience card {exp!r} is already spent (F15)")
-        pool.exps.append(exp)
-        pool.parts.append((f"{exp} (Experience card)", 1, None))
-    if spec.physical:
-        _penalty(pool, HEALTH, char["areas"][HEALTH], data)
-    for label, n in spec.extras:
-        pool.parts.append((label, n, None))
-    if spec.bonus:
-        pool.parts.append(("bonus", spec.bonus, None))
-    if spec.use_next_mod and char["next_mod"]:
-        pool.next_mod = char["next_mod"]
-        pool.parts.append(("drink", char["next_mod"], None))
-    return pool
-
-
-def _penalty(pool: Pool, area: str, st: str, data: FateData) -> None:
-    label = "Health" if area == HEALTH else area
-    if st == "injured":
-        pool.parts.append((f"{label} Injured", data.penalty["injured"], area))
-    elif st == "maimed":
-        pool.parts.append((f"{label} Maimed", data.penalty["maimed"], area))
-        pool.gates.append(area)
-
-
-def _aid(state: State, text: str, helped: str | None, data: FateData) -> tuple[str, int]:
-    """``2`` or ``Bob:fiery``: another's help, +3 at most per helper (seed)."""
-    top = data.aid_max
-    raw = text.strip()
-    if re.fullmatch(r"[+-]?\d+", raw):
-        n = int(raw)
-        if not 0 <= n <= top:
-            raise BadInput(f"aid {n}: a helper adds 0 to +{top} cards (seed)")
-        return "aid", n
-    who, sep, side = raw.rpartition(":")
-    if not sep:
-        raise BadInput(f"aid {text!r}: give a number (2) or a helper and Measure (Bob:fiery)")
-    helper = find_alive(state, who)
-    if helper["name"] == helped:
-        raise BadInput(f"{helped} cannot aid their own test")
-    m = side_name(side, data)
-    return f"aid {helper['name']} {m}", min(top, measure(helper, m, data))

@@ -17,7 +17,7 @@ from referee.errors import BadInput, IllegalAction
 from referee.names import match_name, match_person, plural, quoted
 from referee.rules.fate.actions import apply_damage, result_lines, run_gates, usual_or, weapon
 from referee.rules.fate.cards import format_fate_cards
-from referee.rules.fate.characters import HEALTH, Pool, PoolSpec, build_pool, find_alive, measure
+from referee.rules.fate.characters import HEALTH, find_alive, measure
 from referee.rules.fate.dealer import (
     NOTHING_TYPED,
     Dealer,
@@ -27,8 +27,9 @@ from referee.rules.fate.dealer import (
     drawn_event,
 )
 from referee.rules.fate.fold import State
-from referee.rules.fate.resolve import STATES, resolve, tally
-from referee.rules.fate.sheet import Duel, DuelEntry
+from referee.rules.fate.pools import Pool, PoolSpec, build_pool
+from referee.rules.fate.resolve import STATES, Result, resolve, tally
+from referee.rules.fate.sheet import Char, Duel, DuelEntry
 from referee.rules.fate.tables import FateData, tables
 
 OPTIONS = ("fire", "aim", "stand", "beg", "mercy")
@@ -101,17 +102,10 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     out = Outcome()
     dealer = Dealer(deck_kind(state, deck), typed, seed, jokers=data.duel_jokers,
                     second_joker=data.tarot_second_joker)
-    pools: dict[str, list[list[Any]]] = {}
-    for side, char, base, blabel, traits in (("a", ca, wa, la, a_traits),
-                                              ("b", cb, wb, lb, b_traits)):
-        spec = PoolSpec(char=char["name"], base=base, base_label=blabel, traits=traits,
-                        physical=True, use_next_mod=False)
-        pool = build_pool(state, spec, data)
-        if not run_gates(state, pool, dealer, None, out):
-            out.lines.append(f"{char['name']} cannot face the duel (R37, F6); nothing else "
-                             "is recorded: they must withdraw or beg.")
-            return out
-        pools[side] = [[lbl, n] for lbl, n, area in pool.parts if area is None]
+    pools = _duel_pools(state, {"a": (ca, wa, la, a_traits), "b": (cb, wb, lb, b_traits)},
+                        dealer, out, data)
+    if pools is None:
+        return out
     duel: Duel = {
         "type": kind, "to": to, "names": {"a": ca["name"], "b": cb["name"]},
         "deck": dealer.kind, "seed": dealer.seed, "pools": pools, "phase": 1,
@@ -119,9 +113,36 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
         "log": [], "over": False, "winner": None, "result": None,
     }
     out.events.append({"kind": "duel_set", "duel": duel})
-    terms = "pistols" if kind == "pistols" else f"swords, to {to}"
-    out.lines.append(f"Duel ({terms}): {ca['name']} (a) against {cb['name']} (b); seed "
-                     f"{duel['seed']}, {_jokers(dealer)} in the deck (R35).")
+    _start_told(state, duel, dealer, usual_note, out, data)
+    return out
+
+
+_Armed = tuple[Char, int, str, tuple[str, ...]]
+
+
+def _duel_pools(state: State, armed: dict[str, _Armed], dealer: Dealer, out: Outcome,
+                data: FateData) -> dict[str, list[list[Any]]] | None:
+    """Each side's pool as the duel stores it (its parts that stake no area); None, and a line
+    saying so, when a Maimed duellist fails the Measure test to face it (R37, F6)."""
+    pools: dict[str, list[list[Any]]] = {}
+    for side, (char, base, blabel, traits) in armed.items():
+        spec = PoolSpec(char=char["name"], base=base, base_label=blabel, traits=traits,
+                        physical=True, use_next_mod=False)
+        pool = build_pool(state, spec, data)
+        if not run_gates(state, pool, dealer, None, out):
+            out.lines.append(f"{char['name']} cannot face the duel (R37, F6); nothing else "
+                             "is recorded: they must withdraw or beg.")
+            return None
+        pools[side] = [[lbl, n] for lbl, n, area in pool.parts if area is None]
+    return pools
+
+
+def _start_told(state: State, duel: Duel, dealer: Dealer, usual_note: dict[str, str],
+                out: Outcome, data: FateData) -> None:
+    """A duel's start as the GM reads it: its terms, each side's pool, the first prompt."""
+    terms = "pistols" if duel["type"] == "pistols" else f"swords, to {duel['to']}"
+    out.lines.append(f"Duel ({terms}): {duel['names']['a']} (a) against {duel['names']['b']} "
+                     f"(b); seed {duel['seed']}, {_jokers(dealer)} in the deck (R35).")
     shown = {side: _weapon_pool(state, duel, side, data) for side in SIDES}
     for side in SIDES:
         out.lines.append(f"  {duel['names'][side]} ({side}): {shown[side].describe()}"
@@ -129,7 +150,6 @@ def duel_start(state: State, kind: str, a: str, b: str, *, to: str | None = None
     out.lines += _prompt(state, duel, data)
     # F25: each pool's parts as the lines give them (a drink, a wound), not the stored base
     out.data = {"duel": duel, "pools": {side: shown[side].to_json() for side in SIDES}}
-    return out
 
 
 def _jokers(dealer: Dealer) -> str:
@@ -262,6 +282,14 @@ def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHIN
     shooters = [s for s in SIDES if acts[s] == "fire"]
     if shooters:
         _fire(state, duel, shooters, dealer, out, data, entry)
+    _pistols_end(state, duel, out)
+    entry["result"] = duel["result"]
+    return _close_phase(state, duel, entry, out, data)
+
+
+def _pistols_end(state: State, duel: Duel, out: Outcome) -> None:
+    """A pistol duel ends when a duellist is dead, or both have received fire (F10)."""
+    names = duel["names"]
     dead = [s for s in SIDES if _health(state, out, names[s]) == "dead"]
     if dead:
         duel["over"] = True
@@ -272,8 +300,6 @@ def duel_phase(state: State, choice_a: str, choice_b: str, typed: Typed = NOTHIN
     elif all(duel["shot"][s] for s in SIDES):
         duel["over"] = True
         duel["result"] = "both have received fire: honour is satisfied"
-    entry["result"] = duel["result"]
-    return _close_phase(state, duel, entry, out, data)
 
 
 def _close_phase(state: State, duel: Duel, entry: DuelEntry, out: Outcome,
@@ -414,6 +440,15 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
     _spend_drinks([pa, pb], out)
     out.events.append(drawn_event("duel-round", dealer, result, chars=[names["a"], names["b"]]))
     entry: DuelEntry = {"round": duel["phase"], "fight": result.to_json()}
+    _swords_end(state, duel, result, out)
+    entry["result"] = duel["result"]
+    return _close_phase(state, duel, entry, out, data)
+
+
+def _swords_end(state: State, duel: Duel, result: Result, out: Outcome) -> None:
+    """A sword duel ends at a death, or at first blood when fought to it: the one wound, the
+    worse wound, or the exchange won when both bleed alike (F11)."""
+    names = duel["names"]
     health = {s: _health(state, out, names[s]) for s in SIDES}
     dead = [s for s in SIDES if health[s] == "dead"]
     wounded = [s for s in SIDES if any(c["char"] == names[s] and c["area"] == HEALTH
@@ -433,8 +468,6 @@ def duel_round(state: State, typed: Typed = NOTHING_TYPED) -> Outcome:
             winner = result.winner
             why = f"both bleed alike; {names[winner]} won the exchange"
         _finish(duel, names[winner], why)
-    entry["result"] = duel["result"]
-    return _close_phase(state, duel, entry, out, data)
 
 
 def _finish(duel: Duel, winner: str | None, why: str) -> None:

@@ -123,13 +123,7 @@ def parse_data(raw: JSONObject) -> FateData:
     """
     creation_raw = _table(raw, "creation", "top")
     pairs = _pairs(creation_raw)
-    creation: dict[str, int] = {}
-    for key in creation_raw:
-        if key == "measures":
-            continue
-        creation[key] = _need(creation_raw, key, int, "creation")
-        if creation[key] < 0:
-            raise ScenarioError(f"fate.toml: [creation] {key} must not be negative")
+    creation = _creation(creation_raw)
     static_raw = _table(raw, "static", "top")
     static = {k: _need(static_raw, k, int, "static") for k in static_raw}
     fight = _table(raw, "fight", "top")
@@ -138,19 +132,7 @@ def parse_data(raw: JSONObject) -> FateData:
     heal = _table(raw, "heal", "top")
     drink_raw = _table(raw, "drink", "top")
     drink = {k: _need(drink_raw, k, int, "drink") for k in DRINK_OUTCOMES}
-    comp_raw = _table(raw, "complications", "top")
-    complications: dict[str, Complication] = {}
-    for kind in COMPLICATION_KINDS:
-        row = _table(comp_raw, kind, "complications")
-        where = f"complications.{kind}"
-        complications[kind] = Complication(
-            kind=kind,
-            text=_need(row, "text", str, where),
-            trait=_text_or_none(row, "trait", where),
-            trait_bonus=_maybe(row, "trait_bonus", int, where, 0),
-            infection=_maybe(row, "infection", bool, where, False),
-            choice=_text_or_none(row, "choice", where),
-        )
+    complications = _complications(_table(raw, "complications", "top"))
     data = FateData(
         creation=creation,
         pairs=pairs,
@@ -176,6 +158,42 @@ def parse_data(raw: JSONObject) -> FateData:
         drink_measure=_need(drink_raw, "measure", str, "drink"),
         complications=complications,
     )
+    _check_names(data)
+    return data
+
+
+def _creation(creation_raw: JSONObject) -> dict[str, int]:
+    """[creation]'s numbers (the Measures' pairs apart), none negative."""
+    creation: dict[str, int] = {}
+    for key in creation_raw:
+        if key == "measures":
+            continue
+        creation[key] = _need(creation_raw, key, int, "creation")
+        if creation[key] < 0:
+            raise ScenarioError(f"fate.toml: [creation] {key} must not be negative")
+    return creation
+
+
+def _complications(comp_raw: JSONObject) -> dict[str, Complication]:
+    """One complication of each kind, in ``COMPLICATION_KINDS``' order."""
+    complications: dict[str, Complication] = {}
+    for kind in COMPLICATION_KINDS:
+        row = _table(comp_raw, kind, "complications")
+        where = f"complications.{kind}"
+        complications[kind] = Complication(
+            kind=kind,
+            text=_need(row, "text", str, where),
+            trait=_text_or_none(row, "trait", where),
+            trait_bonus=_maybe(row, "trait_bonus", int, where, 0),
+            infection=_maybe(row, "infection", bool, where, False),
+            choice=_text_or_none(row, "choice", where),
+        )
+    return complications
+
+
+def _check_names(data: FateData) -> None:
+    """The tables' names agree: the Measures they name exist, the lone shot is a static level,
+    a deck holds one or two Jokers."""
     for name in (data.gate_measure, data.calm_measure, data.drink_measure):
         if name not in data.sides:
             raise ScenarioError(f"fate.toml: {name!r} is not one of the Measures")
@@ -183,7 +201,6 @@ def parse_data(raw: JSONObject) -> FateData:
         raise ScenarioError(f"fate.toml: [duel] lone_shot {data.lone_shot!r} is no static level")
     if data.duel_jokers not in (1, 2):
         raise ScenarioError("fate.toml: [duel] jokers must be 1 or 2")
-    return data
 
 
 _parsed: dict[int, tuple[JSONObject, FateData]] = {}

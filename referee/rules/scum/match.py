@@ -429,40 +429,51 @@ def apply(state: ScumState, event: ScumEvent) -> ScumState:
         match.hand_events.append(copy.deepcopy(event))
         match.said = list(match.table.said)
     elif event["kind"] == "scum_hand_finished":
-        match = state.match
-        if match is None or match.is_over:
-            raise _bug("a hand finished with no match going")
-        if event["hand"] != match.hand:
-            raise _bug(f"hand {event['hand']} finished while hand {match.hand} was played")
-        roles = _roles_of(match.players, event["roles"])
-        if roles != match.roles:
-            raise _bug("the hand was scored with other roles than were dealt")
-        order = list(event["order"])
-        if sorted(order) != sorted(match.players):
-            raise _bug(f"finishing order {order} is not the four players")
-        if event["points"] != score_hand(roles, order):
-            raise _bug("hand points differ from R31")
-        table = match.table
-        if table is not None and table.out and order[:len(table.out)] != table.out:
-            raise _bug(f"finishing order {order} differs from the plays ({table.out})")
-        match.results.append(HandResult(match.hand, roles, order, dict(event["points"])))
-        if match.is_over:
-            if event["next_roles"] is not None:
-                raise _bug("roles dealt after the last hand")
-            match.roles = {}
-            if match.rotate:
-                for name in match.players:
-                    taken = sorted(r.roles[name] for r in match.results)
-                    if taken != sorted(ROLES):
-                        raise _bug(f"{name} did not take each role once in a rotated match (R31)")
-        else:
-            if event["next_roles"] is None:
-                raise _bug("no roles for the next hand")
-            match.roles = _roles_of(match.players, event["next_roles"])
-            if match.rotate and match.roles != rotate_roles(roles):
-                raise _bug("a rotated match did not rotate (T2)")
-        match.new_table()
+        _finish_hand(state, event)
     return state
+
+
+def _finish_hand(state: ScumState, event: ScumHandFinished) -> None:
+    """A hand scored (R31): its roles, finishing order and points as the plays left them."""
+    match = state.match
+    if match is None or match.is_over:
+        raise _bug("a hand finished with no match going")
+    if event["hand"] != match.hand:
+        raise _bug(f"hand {event['hand']} finished while hand {match.hand} was played")
+    roles = _roles_of(match.players, event["roles"])
+    if roles != match.roles:
+        raise _bug("the hand was scored with other roles than were dealt")
+    order = list(event["order"])
+    if sorted(order) != sorted(match.players):
+        raise _bug(f"finishing order {order} is not the four players")
+    if event["points"] != score_hand(roles, order):
+        raise _bug("hand points differ from R31")
+    table = match.table
+    if table is not None and table.out and order[:len(table.out)] != table.out:
+        raise _bug(f"finishing order {order} differs from the plays ({table.out})")
+    match.results.append(HandResult(match.hand, roles, order, dict(event["points"])))
+    _deal_roles(match, event, roles)
+    match.new_table()
+
+
+def _deal_roles(match: Match, event: ScumHandFinished, roles: dict[str, Role]) -> None:
+    """The roles after a hand: none after the last (a rotated match gave each player every
+    role, R31), else the next hand's (rotated, T2)."""
+    if match.is_over:
+        if event["next_roles"] is not None:
+            raise _bug("roles dealt after the last hand")
+        match.roles = {}
+        if match.rotate:
+            for name in match.players:
+                taken = sorted(r.roles[name] for r in match.results)
+                if taken != sorted(ROLES):
+                    raise _bug(f"{name} did not take each role once in a rotated match (R31)")
+    else:
+        if event["next_roles"] is None:
+            raise _bug("no roles for the next hand")
+        match.roles = _roles_of(match.players, event["next_roles"])
+        if match.rotate and match.roles != rotate_roles(roles):
+            raise _bug("a rotated match did not rotate (T2)")
 
 
 def dump(state: ScumState) -> ScumJSON:
