@@ -10,6 +10,7 @@ in a copy of the package is found.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import shutil
 from pathlib import Path
@@ -45,24 +46,30 @@ def _docstrings(tree: ast.AST) -> set[int]:
 def command_text(root: Path) -> list[str]:
     """``file:line: text`` for every string in the core under ``root`` that holds command text
     (an f-string read with each of its values as ``X``)."""
-    found: list[str] = []
-    for folder in CORE:
-        for path in sorted((root / folder).rglob("*.py")):
-            tree = ast.parse(path.read_text(encoding="utf-8"))
-            skip = _docstrings(tree) | {id(v) for node in ast.walk(tree)  # f-string pieces
-                                        if isinstance(node, ast.JoinedStr) for v in node.values}
-            for node in ast.walk(tree):
-                if isinstance(node, ast.JoinedStr):
-                    text = "".join(v.value if isinstance(v, ast.Constant) else "X"
-                                   for v in node.values)
-                elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                        and id(node) not in skip:
-                    text = node.value
-                else:
-                    continue
-                if COMMAND_TEXT.search(text):
-                    found.append(f"{path.relative_to(root)}:{node.lineno}: {text}")
-    return found
+    return [f"{path.relative_to(root)}:{line}: {text}" for folder in CORE
+            for path in sorted((root / folder).rglob("*.py"))
+            for line, text in _strings_with_commands(path.read_text(encoding="utf-8"))]
+
+
+@functools.cache
+def _strings_with_commands(source: str) -> tuple[tuple[int, str], ...]:
+    """The strings of one module's ``source`` that hold command text, with their lines: read
+    once for each text (a planted copy differs from the package in one module alone)."""
+    tree = ast.parse(source)
+    skip = _docstrings(tree) | {id(v) for node in ast.walk(tree)  # f-string pieces
+                                if isinstance(node, ast.JoinedStr) for v in node.values}
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            text = "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and id(node) not in skip:
+            text = node.value
+        else:
+            continue
+        if COMMAND_TEXT.search(text):
+            found.append((node.lineno, text))
+    return tuple(found)
 
 
 #: The program's name before a command, anywhere in a line: strings, docstrings, comments.
