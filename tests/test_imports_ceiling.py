@@ -21,7 +21,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "referee"
 
 #: The whole package's count as it stands (590 before the command tree took their place);
 #: lower it as imports move to the top of their modules.
-CEILING = 302
+CEILING = 297
 
 
 def count(text: str) -> int:
