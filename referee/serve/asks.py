@@ -24,8 +24,8 @@ from typing import TYPE_CHECKING, Final, Literal, TypedDict, cast
 
 from referee.errors import BadInput, IllegalAction, StoreError
 from referee.jsontypes import JSONObject
-from referee.storage.files import atomic_write, check_path
-from referee.storage.lock import EveningLock
+from referee.storage.files import atomic_write
+from referee.storage.lock import beside_the_evening
 
 if TYPE_CHECKING:
     from referee.evening.state import State
@@ -122,14 +122,7 @@ def change_queue(evening: Path, change: Callable[[Queue], Queue], *, dry: bool =
         StoreError: no evening file there, the evening is busy, or the queue cannot be
             written.
     """
-    check_path(evening)
-    if not evening.exists():
-        raise StoreError(f"no evening file at {evening}; requests belong to an evening: "
-                         "name it with --db PATH")
-    lock = EveningLock(evening.with_name(evening.name + ".lock"))
-    if not lock.acquire(3.0):
-        raise StoreError(f"the evening {evening} is busy in another terminal; try again")
-    try:
+    with beside_the_evening(evening, "requests belong to an evening"):
         queue = change(load_queue(evening))
         if dry:  # E133: nothing written
             return queue
@@ -145,8 +138,6 @@ def change_queue(evening: Path, change: Callable[[Queue], Queue], *, dry: bool =
             raise StoreError(f"cannot write the requests file {target}: {exc.strerror}; "
                              "give an evening in a writable folder") from None
         return queue
-    finally:
-        lock.release()
 
 
 def forget(evening: Path, *, dry: bool = False) -> None:

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, TypedDict
 
 from referee.errors import DryRunDone, StoreError
 from referee.jsontypes import JSON, JSONObject
-from referee.storage.files import atomic_write, check_path
-from referee.storage.lock import EveningLock
+from referee.storage.files import atomic_write
+from referee.storage.lock import beside_the_evening
 
 if TYPE_CHECKING:
     from referee.evening.clock import Paused
@@ -144,14 +144,7 @@ def change_room(evening: Path, change: Callable[[Room], Room], *, dry: bool = Fa
     Raises:
         StoreError: no evening file there, the evening is busy, or the wall cannot be written.
     """
-    check_path(evening)  # E94
-    if not evening.exists():
-        raise StoreError(f"no evening file at {evening}; the wall belongs to an evening: "
-                         "name it with --db PATH")
-    lock = EveningLock(evening.with_name(evening.name + ".lock"))
-    if not lock.acquire(3.0):
-        raise StoreError(f"the evening {evening} is busy in another terminal; try again")
-    try:
+    with beside_the_evening(evening, "the wall belongs to an evening"):
         was = load_room(evening)
         room = change(was)
         target = room_path(evening)
@@ -166,7 +159,5 @@ def change_room(evening: Path, change: Callable[[Room], Room], *, dry: bool = Fa
             raise StoreError(f"cannot write the wall's file {target}: {exc.strerror}; give "
                              "an evening in a writable folder") from None
         return room
-    finally:
-        lock.release()
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from referee.errors import StoreError
-from referee.storage.files import list_quietly, write_failure
+from referee.storage.files import check_path, list_quietly, write_failure
 
 
 def _wait_for_flock(fd: int, timeout: float) -> bool:
@@ -186,3 +187,24 @@ def remove_dirs(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:
             return
+
+
+@contextlib.contextmanager
+def beside_the_evening(evening: Path, belongs: str) -> Iterator[None]:
+    """Hold ``evening``'s lock while a file kept beside it (the wall, the requests) is read
+    and written, so that two stations cannot lose each other's change (E94, E82); ``belongs``
+    says whose it is when there is no evening ("the wall belongs to an evening").
+
+    Raises:
+        StoreError: no evening file there, or the evening is busy in another terminal.
+    """
+    check_path(evening)  # E94
+    if not evening.exists():
+        raise StoreError(f"no evening file at {evening}; {belongs}: name it with --db PATH")
+    lock = EveningLock(evening.with_name(evening.name + ".lock"))
+    if not lock.acquire(3.0):
+        raise StoreError(f"the evening {evening} is busy in another terminal; try again")
+    try:
+        yield
+    finally:
+        lock.release()
