@@ -308,3 +308,60 @@ PowersMeetTheTable.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestPowersMeetTheTable = PowersMeetTheTable.TestCase
+
+
+# -- the issue's own hands, played through the machine's checks ---------------------------------
+
+
+def _round_one(machine: PowersMeetTheTable) -> None:
+    """A hand dealt at the machine's table: the Fool shows a pair of Kings and holds chips, so
+    he opens with a bet (R9, R15); the stakeholders' cards are low."""
+    assert machine.attempt(play.start_hand, now=0.0) is not None
+    shown = [("Cara", "2C 3W"), ("Eve", "4C 5W"), ("Ada", "6C 7W"), (FOOL, "KC KW 8S 9S")]
+    assert machine.attempt(play.show, shown) is not None, machine.refused
+
+
+def test_r45_the_machine_holds_the_fools_bet_after_fortune_reversed() -> None:
+    """Fortune Reversed gives round 2 to the lowest hand (S20); Ada, the lowest, checks, and
+    the Fool, with nothing bet, the high hand and chips, must bet (R15, R45): the machine's
+    check of every move of the Fool sees it."""
+    machine = PowersMeetTheTable()
+    _round_one(machine)
+    for name in ("Cara", "Eve", "Ada"):
+        assert machine.attempt(play.act_said, name, "call") is not None, machine.refused
+    assert machine.attempt(powers.slide_and_use, "Eve", "X-reversed", "X") is not None, \
+        machine.refused
+    shown = [("Cara", "2C 3W 9C 10W"), ("Eve", "4C 5W PC KnW"), ("Ada", "6C 7W 2S 4S"),
+             (FOOL, "KC KW 8S 9S AC 3P")]
+    assert machine.attempt(play.show, shown) is not None, machine.refused
+    events = machine.attempt(play.act_said, "Ada", "check")
+    assert events is not None, machine.refused
+    fool = [e for e in events if e["kind"] == "action" and e["name"] == FOOL]
+    assert [e["action"] for e in fool] == ["bet"], events
+
+
+def test_r44_the_machine_holds_a_hooded_card_in_its_owners_showdown_hand() -> None:
+    """Eve hoods her 5W (Hood the Lantern, slid and used in one act); the hand is called down
+    and the showdown given as R44 asks, the unseen cards alone: the machine finds 5W in
+    Eve's hand, and no card in two."""
+    machine = PowersMeetTheTable()
+    _round_one(machine)
+    assert machine.attempt(play.act_said, "Cara", "call") is not None, machine.refused
+    assert machine.attempt(powers.slide_and_use, "Eve", "IX-upright", "IX",
+                           cards=["5W"]) is not None, machine.refused
+    machine.check_around()
+    street = 1
+    for more in ([("Cara", "2C 3W 9C 10W"), ("Eve", "4C PC KnW"), ("Ada", "6C 7W 2S 4S"),
+                  (FOOL, "KC KW 8S 9S AC 3P")], [(FOOL, "KC KW 8S 9S AC 3P 5P")]):
+        hand = machine.state.hand
+        assert hand is not None and hand.round.street > street, hand
+        street = hand.round.street
+        live = [(name, cards) for name, cards in more if name in hand.live]
+        assert machine.attempt(play.show, live) is not None, machine.refused
+        machine.check_around()
+    hand = machine.state.hand
+    assert hand is not None and hand.betting_over and "Eve" in hand.live
+    assert "5W" in hand.hooded["Eve"]
+    machine.refused = ""
+    machine.showdown(None)  # type: ignore[arg-type]  # R44's way draws nothing
+    assert machine.refused == "" and machine.state.hand is None  # recorded as R44 asks
