@@ -135,3 +135,10 @@ def showdown_line(hand: HandState) -> Said:
     return said(f"record the showdown with the cards nobody has seen ({counts}; the console "
                 "adds the ones it knows): ",
                 Suggest(("hand", "showdown"), (f"{first}: CARDS", "...")))
+
+
+def face_down(hand: HandState, owner: str, dealt: int) -> int:
+    """Face-down cards ``owner`` holds now, of the ``dealt`` dealt face down (two, three after
+    the last card, R9): less those slid to the Fool (R26), with those a power turned down and
+    less those it turned up (S21)."""
+    return dealt - len(hand.forfeited.get(owner, [])) + hand.shift.get(owner, 0)

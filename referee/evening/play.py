@@ -13,7 +13,7 @@ from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.evening import betting, clock
 from referee.evening.events import Action, CardsFixed, EveningEvent
 from referee.evening.folds import fold_on, replay
-from referee.evening.known import DISCARDED
+from referee.evening.known import DISCARDED, Known
 from referee.evening.known import known as known_cards
 from referee.evening.lookup import parse_chips, player
 from referee.evening.state import HandState, State, copy, require_evening
@@ -90,10 +90,10 @@ def forfeited(hand: HandState) -> dict[str, str]:
     return {card: who for who, cards in hand.forfeited.items() for card in cards}
 
 
-def _check_card_free(hand: HandState, name: str, card: Card, taken: dict[str, str]) -> None:
+def _check_card_free(seen: Known, name: str, card: Card, taken: dict[str, str]) -> None:
     """A card may show for one player only, never after it went to the Fool or a power threw
-    it away, and never when it is known as another player's face-down card (R8, R26, R44)."""
-    seen = known_cards(hand)
+    it away, and never when it is known as another player's face-down card (R8, R26, R44):
+    ``seen``, the hand's known cards, read once for the whole command."""
     why = seen.out.get(card.short)
     if why is not None and why[1] == DISCARDED:  # S21
         raise BadInput(f"{card.short} ({card.name}) was discarded by a power "
@@ -123,7 +123,7 @@ def _showing_owners(hand: HandState) -> dict[str, str]:
 
 
 def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic: bool,
-                  taken: dict[str, str]) -> list[str]:
+                  taken: dict[str, str], seen: Known) -> list[str]:
     """``name``'s up cards after ``hand show NAME TEXT``: the ones already showing stay (R9,
     E25). Cards none of which are showing yet (or ``+CARDS``) are added to them; all of them
     again with new ones is the whole list; more than the deal has turned up is refused."""
@@ -187,7 +187,7 @@ def _new_up_cards(state: State, hand: HandState, name: str, text: str, *, magic:
             if shorts.count(c.short) > 1:
                 raise BadInput(f"{c.short} ({c.name}) given twice; a deck holds each card once "
                                "(R8; --magic if a power changed the cards)", ruling="R8")
-            _check_card_free(hand, name, c, taken)
+            _check_card_free(seen, name, c, taken)
     return new
 
 
@@ -223,6 +223,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         raise BadInput(says("name the cards: ", _show("NAME", "CARDS"), " or ",
                             _show("NAME: CARDS", "...")))
     taken = _showing_owners(hand)
+    known = known_cards(hand)  # R44: read once for every player's cards
     events: list[EveningEvent] = []
     seen: set[str] = set()
     for who, text in items:
@@ -234,7 +235,7 @@ def show(state: State, items: list[tuple[str, str]], *, magic: bool = False) -> 
         if name in seen:
             raise BadInput(says(f"{name}'s cards are given twice in one ", _show()))
         seen.add(name)
-        new = _new_up_cards(state, hand, name, text, magic=magic, taken=taken)
+        new = _new_up_cards(state, hand, name, text, magic=magic, taken=taken, seen=known)
         if new == hand.showing.get(name, []):
             continue
         for c in new:
@@ -276,7 +277,7 @@ def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = F
         if new.short in shown:
             raise BadInput(f"{name} already shows {new.short}; a deck holds each card once "
                            "(R8; --magic if a power changed the cards)", ruling="R8")
-        _check_card_free(hand, name, new, _showing_owners(hand))
+        _check_card_free(known_cards(hand), name, new, _showing_owners(hand))
     cards = [new.short if c == old.short else c for c in shown]
     event: CardsFixed = {"kind": "cards_fixed", "name": name, "old": old.short, "new": new.short,
                     "cards": cards, "openers": _opener_changes(state, hand, name, cards)}

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from referee.errors import BadInput, IllegalAction
 from referee.evening.events import EveningEvent, PowerSpec
-from referee.evening.known import known
+from referee.evening.known import face_down, known
 from referee.evening.powers import constraints
 from referee.evening.state import HandState, State
 from referee.names import match_name
@@ -193,8 +193,7 @@ class Use:
     def down_left(self, owner: str) -> int:
         """Face-down cards ``owner`` still holds: two, three after the last card (R26)."""
         hand = self.hand
-        base = 3 if hand.round.street >= 3 or hand.betting_over else 2
-        return base - len(hand.forfeited.get(owner, [])) + hand.shift.get(owner, 0)
+        return face_down(hand, owner, 3 if hand.round.street >= 3 or hand.betting_over else 2)
 
     def chained(self, who: str) -> None:
         for f in constraints.binding(self.hand, who, ("no_fold",)):

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from referee.errors import BadInput
+from referee.evening.known import known
 from referee.evening.state import HAND, ROUND, TURN, Effect, HandState, State
 from referee.names import plural
 from referee.rules.cards import Card, Suit, parse_card, parse_cards
@@ -184,8 +185,8 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     for card in dead_cards(hand, name):
         if card in out:
             out.remove(card)
-    gone = {c for cards_out in (*hand.forfeited.values(), *hand.out.values()) for c in cards_out}
-    held_fast = [f for f in binding(hand, name, ("protect",))  # slid or discarded: gone (R26)
+    gone = known(hand).out  # slid to the Fool or discarded: in no hand (R26, S21)
+    held_fast = [f for f in binding(hand, name, ("protect",))
                  if f["card"] not in cards and f["card"] not in gone]
     if held_fast:  # E56: Hold Fast named them as the user's cards
         which = " and ".join(f["card"] for f in held_fast)

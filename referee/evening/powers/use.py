@@ -16,7 +16,7 @@ from referee.errors import IllegalAction, UnknownCard, UnknownName
 from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
-from referee.evening.known import known
+from referee.evening.known import face_down, known
 from referee.evening.play import act, follows
 from referee.evening.powers import constraints, effects
 from referee.evening.powers.building import TableNow, Use
@@ -156,8 +156,7 @@ def access(state: State, who: str, card_text: str,
     if len(hand.forfeited.get(name, [])) >= down:
         raise IllegalAction(f"{name} has given up all {down} of their face-down cards this hand; "
                             "powers come from cards dealt face down (R26)", ruling="R26")
-    _face_down_free(hand, name, card.short, down - len(hand.forfeited.get(name, []))
-                    + hand.shift.get(name, 0))
+    _face_down_free(hand, name, card.short, face_down(hand, name, down))
     orientation = match_name(orientation, ["upright", "reversed"], "orientation")
     spec = power_spec(state, card.rank, orientation)
     granted = spec["key"] not in state.powers
