@@ -110,7 +110,7 @@ class Table:
             return False
         if hand.round.actions == 0:  # his turn to open: the high hand is why (R9)
             return True
-        able = who_can_bet(state, hand, constraints.suspended_players(hand))
+        able = actors(state, hand)
         if len(able) < 2:  # every other hand folded or all-in: nobody to bet against
             return False
         return first_in(state, hand, able) == state.fool
