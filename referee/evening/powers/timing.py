@@ -15,7 +15,7 @@ def check_timing(use: Use, timing: str) -> None:
     moment = TIMINGS.get(timing, timing)
     if timing in ("own_turn", "before_turn", "round_end") and hand.betting_over:
         raise use.fail(f"played {moment}; the betting of hand {hand.no} is over")
-    current = betting.to_act(state, hand)
+    current = use.now.to_act  # the turn, read once for the use (TableNow)
     if timing in ("own_turn", "before_turn") and current is None:
         raise use.fail(said(f"played {moment}; nobody is to act yet: ",
                             betting.waiting_line(state, hand)))
