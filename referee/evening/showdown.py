@@ -40,6 +40,11 @@ def _hand_cards(state: State, hand: HandState, name: str, given: list[Card] | No
     if given is None:
         if len(mine.cards) == want:  # E26, R44: the Fool's, or a hand with nothing unseen
             return parse_cards(" ".join(mine.cards))
+        if len(mine.cards) > want:  # an evening recorded before R44 held the named cards
+            raise BadInput(f"the console knows {len(mine.cards)} cards as {name}'s "
+                           f"({known.described(name)}), and {name} holds {want}: give "
+                           f"{name}'s whole hand as \"{name}: CARDS\" with --magic (R44)",
+                           ruling="R44")
         raise BadInput("the showdown needs every hand still in: "
                        + _still_to_give(state, hand, known, name))
     shorts = [c.short for c in given]

@@ -132,6 +132,41 @@ def test_r44_a_hand_of_known_cards_needs_no_typing(gm: GM) -> None:
     assert sorted(event["hands"]["Fay"]) == sorted("AC 8P 9S 10S 2P 3P 4P".split())
 
 
+def _every_down_card_known(gm: GM) -> None:
+    """Cy's hand after the last round: KW hooded, IX and XII slid for powers, so of his three
+    face-down cards two are left, KW and one nobody has seen; betting over."""
+    _hooded(gm)
+    gm("power", "access", "Cy", "XII", "upright")
+
+
+def test_r44_a_power_names_the_users_own_hooded_card(gm: GM) -> None:
+    """E56, R44: Cy's hooded KW is his own down card, so a power may name it (it was refused
+    as "Cy's (turned face down by a power)" when another player showed cards last)."""
+    _every_down_card_known(gm)
+    out = gm("power", "use", "Cy", "waxing", "--card", "KW", "--as", "AW", "--access",
+             "XVIII").output
+    assert "Cy's KW counts as AW" in out
+
+
+def test_r44_a_power_cannot_name_a_down_card_when_every_one_is_known(gm: GM) -> None:
+    """R44: sliding XVIII leaves Cy one face-down card, the hooded KW; naming 3S as his is
+    refused, and the showdown is never left asking for "the 0 down cards"."""
+    _every_down_card_known(gm)
+    line = gm.fails("power", "use", "Cy", "waxing", "--card", "3S", "--as", "4S", "--access",
+                    "XVIII")
+    assert line == ("error: Waxing and Waning: Cy holds 1 face-down card now and the console "
+                    "knows it (KW), so 3S cannot be in Cy's hand (R44)")
+    assert gm.status()["hand"]["to_give"]["Cy"] == 1
+
+
+def test_s22_a_power_without_as_says_what_the_card_may_count_as(gm: GM) -> None:
+    """S22: `--as` left out, the line says what the card may become, not a sentence cut off."""
+    _every_down_card_known(gm)
+    line = gm.fails("power", "use", "Cy", "waxing", "--card", "KC", "--access", "XVIII")
+    assert line == ("error: Waxing and Waning needs --as CARD: the card KC may count as the "
+                    "next rank up or down in the same suit, around the Rota")
+
+
 def test_r26_depletion_is_announced_when_power_use_takes_the_second_side(gm: GM) -> None:
     """R26: the access inside `power use --access` that takes a card's second power is
     announced as the plain `power access` announces it: once, on the path that took it."""
@@ -149,3 +184,35 @@ def test_r26_depletion_is_announced_when_power_use_takes_the_second_side(gm: GM)
     out = gm("power", "use", "Rosa", "eclipse", "--access", "XIX", "--target", "Bea").output
     assert out.count("The Fool announces: The Sun is depleted.") == 1, out
     assert "XIX" in gm.json("power", "list")["depleted"]
+
+
+def test_r44_a_showdown_of_more_known_cards_than_held_says_how_to_go_on(gm: GM) -> None:
+    """R44: an evening recorded before the check above can name more cards as a player's than
+    the player holds; the showdown says so and names the way on (``--magic`` with the whole
+    hand), never "give the 0 down cards"."""
+    from referee.errors import BadInput
+    from referee.evening.showdown import showdown
+    from referee.storage.store import open_evening
+
+    _every_down_card_known(gm)
+    gm("power", "access", "Cy", "XVIII", "upright")  # KW is the one face-down card left
+    with open_evening(gm.db, write=False) as ev:
+        state = ev.state("evening")
+    assert state.hand is not None
+    state.hand.effects.append({"kind": "counts_as", "scope": "hand", "target": "Cy",
+                               "power": "Waxing and Waning", "by": "Cy", "card": "3S",
+                               "counts": "4S"})
+    try:
+        showdown(state, [("Bea", "2S 3W 9W")], magic=False, now=0.0)
+    except BadInput as refused:
+        line = str(refused)
+    else:
+        raise AssertionError("a showdown with an impossible hand was taken")
+    assert line == ("the console knows 5 cards as Cy's (KC 10C 2C up, KW hooded, 3S named by "
+                    "Waxing and Waning), and Cy holds 4: give Cy's whole hand as \"Cy: CARDS\" "
+                    "with --magic (R44)")
+    assert "0 down cards" not in line
+    hands: list[tuple[str | None, str]] = [("Cy", "KC 10C 2C KW 3S"), ("Bea", "2S 3W 9W")]
+    event = showdown(state, hands, magic=True, now=0.0)[0]
+    assert event["kind"] == "showdown"
+    assert sorted(event["hands"]["Cy"]) == sorted("KC 10C 2C KW 3S".split())

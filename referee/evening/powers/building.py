@@ -137,9 +137,9 @@ class Use:
     def unseen(self, card: str, whose: str, owner: str | None = None) -> str:
         """A card that may lie face down in ``owner``'s hand (or, with no owner, on the deck):
         nowhere the table can see it, and named as no one else's by a power (E56)."""
-        for owner, shown in self.hand.showing.items():
+        for shower, shown in self.hand.showing.items():
             if card in shown:
-                raise self.fail(f"{card} is showing for {owner}; it cannot be {whose}", "R8")
+                raise self.fail(f"{card} is showing for {shower}; it cannot be {whose}", "R8")
         seen = known(self.hand)
         if card in seen.out:
             raise self.fail(f"{card} is out of this hand (given up or discarded by "
@@ -176,12 +176,19 @@ class Use:
             self.own(card, dead_ok=dead_ok)
         down = [c for c in dict.fromkeys(cards) if c not in self.hand.showing.get(self.name, [])]
         left = self.down_left(self.name)
+        held = f"{left} face-down card" + ("" if left == 1 else "s")
         if len(down) > left:
-            held = f"{left} face-down card" + ("" if left == 1 else "s")
             up = " ".join(self.hand.showing.get(self.name, [])) or "none"
             raise self.fail(f"{self.name} holds {held} now (up: {up}), so "
                             f"{' and '.join(down)} cannot {'both' if len(down) == 2 else 'all'} "
                             f"be in {self.name}'s hand", "E56")
+        seen = known(self.hand)
+        mine = seen.of(self.name).down
+        new = [c for c in down if c not in mine]
+        if new and len(mine) + len(new) > left:  # R44: the known ones fill the hand already
+            raise self.fail(f"{self.name} holds {held} now and the console knows "
+                            f"{'it' if left == 1 else 'them'} ({' '.join(mine)}), "
+                            f"so {' and '.join(new)} cannot be in {self.name}'s hand", "R44")
         return cards
 
     def unprotected(self, owner: str, card: str) -> None:
@@ -230,8 +237,18 @@ def counts_as(use: Use, rule: str, card: Card, target: str | None,
         if wanted is not None and wanted != made:
             raise use.fail(f"{card.short} counts as {made.short}, not {wanted.short}", "S22")
         return made.short
+    why = {
+        "any": "any card you name",
+        "same_suit": "a card of the same suit (a major: another major)",
+        "own_card": "another card of the user's hand",
+        "any_minor": "a minor card, and the card changed must be a major",
+        "same_rank": "a minor of the same rank in another suit",
+        "target_up": f"one of {target}'s up cards",
+        "adjacent": "the next rank up or down in the same suit, around the Rota",
+    }[rule]
     if wanted is None:
-        raise BadInput(f"{use.title} needs --as CARD: the card {card.short} counts as")
+        raise BadInput(f"{use.title} needs --as CARD: the card {card.short} may count as "
+                       f"{why}")
     ok = {
         "any": True,
         "same_suit": wanted.suit == card.suit and wanted != card,
@@ -244,14 +261,6 @@ def counts_as(use: Use, rule: str, card: Card, target: str | None,
         and (wanted.rank - card.rank) % 14 in (1, 13),
     }[rule]
     if not ok:
-        why = {
-            "same_suit": "a card of the same suit (a major: another major)",
-            "own_card": "another card of the user's hand",
-            "any_minor": "a minor card, and the card changed must be a major",
-            "same_rank": "a minor of the same rank in another suit",
-            "target_up": f"one of {target}'s up cards",
-            "adjacent": "the next rank up or down in the same suit, around the Rota",
-        }[rule]
         raise use.fail(f"{card.short} may count only as {why}, not {wanted.short}", "S22")
     return wanted.short
 
