@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from referee.content.scenario import load_scenario
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, souls
+from referee.evening import betting, commands, play, power_moves, souls
 from referee.evening import showdown as showdowns
 from referee.evening.history import TOLD, hand_history, history_lines
 from referee.evening.powers import use as powers
@@ -157,13 +157,13 @@ def _step(data: st.DataObject, t: Table) -> None:
             "target": data.draw(st.one_of(st.none(), st.sampled_from(others))),
             "action": data.draw(st.one_of(st.none(), st.sampled_from(ACTIONS))), "seed": 0}
         if card is None:
-            t.record(f"power use {who} {key}", powers.use_power, who, key, **kw)
+            t.record(f"power use {who} {key}", power_moves.use_power, who, key, **kw)
             return
         if what == "slide":
             done = t.record(f"power access {who} {card}", powers.access, who, card,
                             key.split("-")[1])
         else:
-            done = t.record(f"power use {who} {key} --access {card}", powers.slide_and_use,
+            done = t.record(f"power use {who} {key} --access {card}", power_moves.slide_and_use,
                             who, key, card, **kw)
         if done:
             t.slid.setdefault(who, []).append(card)

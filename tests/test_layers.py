@@ -29,6 +29,25 @@ def test_the_graph_is_read_from_the_code() -> None:
     assert {layers.layer(m) for m in arrows} >= {name for name, _ in layers.LAYERS}
 
 
+#: The modules that play the table: the powers sit below them (R26, S11; the powers read the
+#: betting only through what ``betting.now`` hands a use).
+TABLE_MACHINE = {"referee.evening.betting", "referee.evening.play", "referee.evening.showdown",
+                 "referee.evening.power_moves", "referee.evening.pots"}
+
+
+def test_the_powers_sit_below_the_betting_machine() -> None:
+    """A power never calls the betting: no module of ``evening/powers/`` imports the modules
+    that play the table, even lazily; ``betting`` imports the powers, and ``power_moves`` is
+    where a use meets a bet."""
+    arrows = layers.graph(PACKAGE)
+    powers = {m: sorted(arrows[m] & TABLE_MACHINE) for m in arrows
+              if m.startswith("referee.evening.powers.")}
+    assert len(powers) >= 6 and all(not up for up in powers.values()), powers
+    assert "referee.evening.powers.building" in arrows["referee.evening.betting"]
+    assert {"referee.evening.betting", "referee.evening.play",
+            "referee.evening.powers.use"} <= arrows["referee.evening.power_moves"]
+
+
 def test_every_layer_is_ranked_once() -> None:
     names = [name for name, _ in layers.LAYERS]
     assert names == ["base", "rules", "evening", "storage", "content", "report", "table", "serve",

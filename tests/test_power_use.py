@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from referee.errors import RefereeError
-from referee.evening import betting, play
+from referee.evening import betting, play, power_moves
 from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
@@ -188,7 +188,7 @@ def test_e56_a_card_the_user_does_not_hold_is_refused_or_makes_no_hand(
     kw = _options(data, power, h, slot, bad)
     before = pickle.dumps(h.state)
     try:
-        events = powers.use_power(h.state, USER, power, **kw)
+        events = power_moves.use_power(h.state, USER, power, **kw)
     except RefereeError:
         assert pickle.dumps(h.state) == before  # refused at use: nothing changed
         event("refused at use")
@@ -226,6 +226,6 @@ def test_e56_cards_the_user_holds_make_the_hand(data: st.DataObject, power: str)
         kw["as_card"] = data.draw(st.sampled_from([c.short for c in DECK]))
     elif power == "Abundance":
         kw["as_card"] = data.draw(st.sampled_from([c for c in mine if c != card]))
-    events = powers.use_power(h.state, USER, power, **kw)
+    events = power_moves.use_power(h.state, USER, power, **kw)
     h.state = _fold(h.state, events)
     showdowns.showdown(h.state, h.true_hands(), magic=False, now=0.0)

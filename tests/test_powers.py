@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from referee.content.scenario import data_file, load_powers, validate_powers
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, souls
+from referee.evening import betting, commands, play, power_moves, souls
 from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
@@ -89,7 +89,7 @@ def test_s12_a_custom_power_applied_by_hand_is_recorded(tmp_path: Path) -> None:
     state = fold(state, souls.guess(state, "Dan", COBALT, "Houdini", "I"))   # Cara: 3
     state = fold(state, play.start_hand(state, now=0.0))
     state = fold(state, powers.access(state, "Cara", "III", "reversed"))
-    events = powers.use_power(state, "Cara", "Neglect", target="Eve")
+    events = power_moves.use_power(state, "Cara", "Neglect", target="Eve")
     after = fold(state, events)
     assert "apply by hand" in events[0]["summary"] and events[0]["target"] == "Eve"
     assert after.barred == {}   # the GM bars Finn by hand
@@ -225,7 +225,7 @@ class PowersMachine(RuleBasedStateMachine):
         fits = [k for k in held if state.powers[k]["holder"] in hand.live
                 and self.fits(spec[k], state.powers[k]["holder"])]
         key = data.draw(st.sampled_from(fits if fits and data.draw(st.booleans()) else held))
-        if self.attempt(powers.use_power, state.powers[key]["holder"], key,
+        if self.attempt(power_moves.use_power, state.powers[key]["holder"], key,
                         **self.arguments(data, spec[key], state.powers[key]["holder"])):
             self.uses += 1
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
 from referee.cli import render_souls
-from referee.evening import betting, play, souls
+from referee.evening import betting, play, power_moves, souls
 from referee.evening.state import State
 from referee.rules.cards import parse_cards, to_roman
 from referee.rules.hands import best_hand
@@ -129,7 +129,7 @@ class PowersMeetTheTable(PowersMachine):
         state = pickle.loads(pickle.dumps(before))
         from referee.evening.folds import apply
 
-        together = fn is powers.slide_and_use
+        together = fn is power_moves.slide_and_use
         for event in events:
             if event["kind"] == "action" and event["name"] == FOOL:
                 assert event["action"] == fool_must(state), (event, state.hand)
@@ -262,7 +262,7 @@ class PowersMeetTheTable(PowersMachine):
         mine = hand.showing.get(who, [])
         if spec["effect"]["kind"] in ("hide_up", "protect", "counts_as") and mine:
             kw["cards"] = [data.draw(st.sampled_from(mine))]  # one of the user's own cards
-        self.attempt(powers.slide_and_use, who, spec["key"], card, **kw)
+        self.attempt(power_moves.slide_and_use, who, spec["key"], card, **kw)
 
     def showdown(self, data: st.DataObject) -> None:
         """R44: the GM gives each hand's unseen cards alone, from cards no hand holds; where a
@@ -329,7 +329,7 @@ def test_r45_the_machine_holds_the_fools_bet_after_fortune_reversed() -> None:
     _round_one(machine)
     for name in ("Cara", "Eve", "Ada"):
         assert machine.attempt(play.act_said, name, "call") is not None, machine.refused
-    assert machine.attempt(powers.slide_and_use, "Eve", "X-reversed", "X") is not None, \
+    assert machine.attempt(power_moves.slide_and_use, "Eve", "X-reversed", "X") is not None, \
         machine.refused
     shown = [("Cara", "2C 3W 9C 10W"), ("Eve", "4C 5W PC KnW"), ("Ada", "6C 7W 2S 4S"),
              (FOOL, "KC KW 8S 9S AC 3P")]
@@ -347,7 +347,7 @@ def test_r44_the_machine_holds_a_hooded_card_in_its_owners_showdown_hand() -> No
     machine = PowersMeetTheTable()
     _round_one(machine)
     assert machine.attempt(play.act_said, "Cara", "call") is not None, machine.refused
-    assert machine.attempt(powers.slide_and_use, "Eve", "IX-upright", "IX",
+    assert machine.attempt(power_moves.slide_and_use, "Eve", "IX-upright", "IX",
                            cards=["5W"]) is not None, machine.refused
     machine.check_around()
     street = 1

@@ -15,7 +15,7 @@ import pytest
 
 from referee.content.scenario import load_scenario
 from referee.errors import IllegalAction, LawViolation, RefereeError
-from referee.evening import commands, play, souls
+from referee.evening import commands, play, power_moves, souls
 from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
@@ -184,7 +184,7 @@ def test_r16_charges_need_both_parties_away_from_the_table(state: State) -> None
 def test_r16_powers_never_change_hands(state: State) -> None:
     state = start_hand(state)
     state = do(state, powers.access, "Ada", "XIX", "reversed")
-    refused(state, powers.use_power, "Cara", "XIX-reversed", exc=IllegalAction,
+    refused(state, power_moves.use_power, "Cara", "XIX-reversed", exc=IllegalAction,
             match="cannot be given")
     assert state.powers["XIX-reversed"]["holder"] == "Ada"
 
@@ -627,24 +627,24 @@ def test_r26_use_pays_the_charges_once(state: State) -> None:
     state, _ = guess(state, "Ben", GREEN, name="Thoreau", arcanum="IX")   # Ada's side: 3
     state = start_hand(state)
     state = do(state, powers.access, "Ada", "XII", "upright")              # needs 1 Charge
-    state = do(state, powers.use_power, "Ada", "Upside Down", cards=["5C"])
+    state = do(state, power_moves.use_power, "Ada", "Upside Down", cards=["5C"])
     assert state.charges["Ada"] == 2
     assert state.powers["XII-upright"]["used"] is True
-    message = refused(state, powers.use_power, "Ada", "XII-upright", exc=IllegalAction)
+    message = refused(state, power_moves.use_power, "Ada", "XII-upright", exc=IllegalAction)
     assert "already used" in message and "R26" in message
 
 
 def test_r26_use_without_the_charges_is_refused(state: State) -> None:
     state = start_hand(state)
     state = do(state, powers.access, "Ada", "0", "upright")   # The Leap needs 2
-    refused(state, powers.use_power, "Ada", "The Leap", cards=["5C"], as_card="KC",
+    refused(state, power_moves.use_power, "Ada", "The Leap", cards=["5C"], as_card="KC",
             match="needs 2 Charge")
     state = fold(state, souls.guess(state, "Ben", GREEN, None, "IX"))   # 1 Charge
-    refused(state, powers.use_power, "Ada", "0-upright", cards=["5C"], as_card="KC",
+    refused(state, power_moves.use_power, "Ada", "0-upright", cards=["5C"], as_card="KC",
             match="side has 1")
     state = fold(state, souls.guess(state, "Dan", GREEN, "Thoreau", None))   # Cara: 2
     state = do(state, souls.give_charges, "Dan", "Ben", 1)
-    state = do(state, powers.use_power, "Ada", "0-upright", cards=["5C"], as_card="KC")
+    state = do(state, power_moves.use_power, "Ada", "0-upright", cards=["5C"], as_card="KC")
     assert state.charges == {"Cara": 1, "Eve": 0, "Ada": 0}
 
 
@@ -653,7 +653,7 @@ def test_r26_power_without_charges_is_used_for_free(state: State) -> None:
     assert free["charges"] == 0
     state = start_hand(state)
     state = do(state, powers.access, "Cara", free["key"].split("-")[0], free["orientation"])
-    state = do(state, powers.use_power, "Cara", free["key"], target="Eve")
+    state = do(state, power_moves.use_power, "Cara", free["key"], target="Eve")
     assert state.powers[free["key"]]["used"] and state.charges["Cara"] == 0
 
 
@@ -699,4 +699,5 @@ def test_r26_the_dead_use_no_powers(state: State) -> None:
     state = away(state, "Ada")
     state = do(state, souls.give_soul, "Ada", "Finn", "Ada")
     state = do(state, souls.smash, "Finn", "Ada")
-    refused(state, powers.use_power, "Ada", free["key"], exc=IllegalAction, match="out of the game")
+    refused(state, power_moves.use_power, "Ada", free["key"], exc=IllegalAction,
+            match="out of the game")

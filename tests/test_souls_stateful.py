@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from referee.errors import RefereeError
-from referee.evening import betting, commands, play, souls
+from referee.evening import betting, commands, play, power_moves, souls
 from referee.evening import showdown as showdowns
 from referee.evening.folds import apply
 from referee.evening.powers import use as powers
@@ -293,7 +293,8 @@ class SoulsMachine(RuleBasedStateMachine):
         expect_ok = self.granted.get(key) == who and key not in self.used \
             and self.charges[who] >= cost and not (seat.dead or seat.resigned)
         others = [p for p in STAKEHOLDERS if p != who]
-        events = self.attempt(powers.use_power, who, key, target=data.draw(st.sampled_from(others)))
+        events = self.attempt(power_moves.use_power, who, key,
+                              target=data.draw(st.sampled_from(others)))
         if events is None and expect_ok:
             # Holder and Charges fit: only the moment or what the effect asks for may refuse it
             # (S7, S11-S30), or an Ill Star's extra Charge (S25).

@@ -13,6 +13,7 @@ from referee.cli.bodies import read_state, report_change, run
 from referee.cli.options import Json
 from referee.cli.output import emit_json
 from referee.errors import IllegalAction
+from referee.evening import power_moves
 from referee.evening.powers import use as powers
 from referee.evening.powers.effects import spent
 from referee.jsontypes import JSONObject
@@ -85,8 +86,8 @@ def power_use(
     extra: JSONObject = {}
 
     def build(s: State) -> list[EveningEvent]:
-        use = partial(powers.slide_and_use, s, name, power, access) if access else \
-            partial(powers.use_power, s, name, power)  # --access: slid in the same act (R38)
+        use = partial(power_moves.slide_and_use, s, name, power, access) if access else \
+            partial(power_moves.use_power, s, name, power)  # --access: slid in the same act (R38)
         events = use(target=target, cards=card or (), new=new, as_card=as_card, action=action,
                      folds=fold or (), seed=seed)
         drawn = [e["seed"] for e in events if e["kind"] == "power_used" and "seed" in e]

@@ -17,6 +17,7 @@ from referee.evening.events import Action, Showdown
 from referee.evening.known import showdown_line
 from referee.evening.pots import uncontested
 from referee.evening.powers import constraints
+from referee.evening.powers.building import TableNow
 from referee.evening.state import ALL, HandState, Round, State
 from referee.names import plural
 from referee.rules.cards import parse_cards
@@ -243,6 +244,17 @@ def opener(state: State, hand: HandState) -> str | None:
 def to_act(state: State, hand: HandState) -> str | None:
     """The player whose turn it is (``Table.to_act``)."""
     return Table(state, hand).turn
+
+
+def now(state: State, hand: HandState) -> TableNow:
+    """What the betting says now, read once for a power's use (R9-R15, S17, ``TableNow``)."""
+    table = Table(state, hand)
+    what = table.options
+    return TableNow(to_act=table.turn, moves=what.moves if what else (),
+                    owed={p: owed(state, hand, p) for p in hand.live}, able=tuple(table.able),
+                    may=lambda who, move, amount: can_act_so(state, hand, who, move, amount),
+                    waiting=lambda: waiting_line(state, hand),  # said only when refused
+                    commands=lambda: move_commands(state, hand, what))
 
 
 def owed(state: State, hand: HandState, name: str) -> int:

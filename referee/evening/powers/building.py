@@ -42,15 +42,17 @@ def power_label(state: State, key: str) -> str:
 
 @dataclass(frozen=True)
 class TableNow:
-    """What the betting says at the moment of a use (R9-R15, S17), read once by
-    ``referee.evening.powers.use`` from the betting machine: the kinds below it read this and
-    never call it."""
+    """What the betting says at the moment of a use (R9-R15, S17), read once from the betting
+    machine by whoever asks for the use (``referee.evening.betting.now``): the powers sit below
+    the betting, read this and never call it."""
 
     to_act: str | None                    # whose turn it is (None: nobody may act)
     moves: tuple[str, ...]                # what they may do, narrowed by the powers in force
     owed: Mapping[str, int]               # what each player still in owes to call
     able: tuple[str, ...]                 # who can still bet (R14, S19)
     may: Callable[[str, str, int | None], bool]   # whether a player may make a move now
+    waiting: Callable[[], Said]           # why nobody may act, and what comes next
+    commands: Callable[[], Said]          # the moves of the player to act, as data (E240)
 
 
 FLAGS = {"target": "--target NAME", "cards": "--card CARD", "new": "--new CARD",

@@ -3,7 +3,6 @@ hand as it stands, or one refusal saying which moment it is."""
 
 from __future__ import annotations
 
-from referee.evening import betting
 from referee.evening.powers.building import Use
 from referee.rules.power_vocab import TIMINGS
 from referee.said import said
@@ -18,11 +17,11 @@ def check_timing(use: Use, timing: str) -> None:
     current = use.now.to_act  # the turn, read once for the use (TableNow)
     if timing in ("own_turn", "before_turn") and current is None:
         raise use.fail(said(f"played {moment}; nobody is to act yet: ",
-                            betting.waiting_line(state, hand)))
+                            use.now.waiting()))
     if timing == "own_turn":
         if current != name:
             raise use.fail(said(f"played {moment}; {current} is to act, not {name}: ",
-                                betting.move_commands(state, hand), " first"))
+                                use.now.commands(), " first"))
     elif timing == "before_turn":
         if current == name:
             raise use.fail(f"played {moment} (S13); it is {name}'s own turn")

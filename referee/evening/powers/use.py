@@ -1,23 +1,22 @@
 """Powers of the Major Arcana at the table (R26, S11-S30): GM requests -> events.
 
-Like ``commands``: pure functions of the state and the GM's words. ``use_power`` checks the
-power's timing against the hand (S11), asks for exactly what its effect needs, and returns
-one ``power_used`` event carrying everything the fold needs (``referee.evening.powers.effects``),
-plus the betting actions the power makes (an Iron Rule bet, a Standstill check) and the
-Fool's forced moves that follow, all replayed on a copy before they are returned.
+Pure functions of the state and the GM's words. ``use_power`` checks the power's timing
+against what the betting says now (S11, ``TableNow``, read by the caller), asks for exactly
+what its effect needs, and returns one ``power_used`` event carrying everything the fold needs
+(``referee.evening.powers.effects``), with the bets the power makes as data. Below the betting
+machine: the whole act, its bets and the Fool's moves after it, is
+``referee.evening.power_moves``.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import NamedTuple
 
 from referee.errors import IllegalAction, UnknownCard, UnknownName
-from referee.evening import betting
 from referee.evening.events import EveningEvent, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.folds import replay
 from referee.evening.known import face_down, known
-from referee.evening.play import act, follows
 from referee.evening.powers import constraints, effects
 from referee.evening.powers.building import TableNow, Use
 from referee.evening.powers.building import label as _label
@@ -196,7 +195,7 @@ def _folded_by_answerable(hand: HandState, name: str) -> bool:
 
 # -- using a power ------------------------------------------------------------------------------
 
-def _user(state: State, who: str) -> str:
+def user(state: State, who: str) -> str:
     """The stakeholder using a power (S7, R26): never the Fool, never one out of the game."""
     require_evening(state)
     name = match_name(who, [*state.stakeholders, state.fool], "player")
@@ -209,25 +208,24 @@ def _user(state: State, who: str) -> str:
     return name
 
 
-def slide_and_use(state: State, who: str, power_text: str, access_card: str,
-                  **given: Any) -> list[EveningEvent]:
-    """``power use NAME POWER --access CARD`` (R38): the face-down major slid to the Fool for
-    this very power first, in the same act: the access and the use are recorded together, or
-    neither is. ``given``: as ``use_power`` takes them."""
-    name = _user(state, who)
-    spec = find_power(state, power_text)
-    slid = _access_for(state, name, spec, access_card)
-    return slid + use_power(replay(state, slid), name, spec["key"], **given)
+class Used(NamedTuple):
+    """A power's use as the powers decide it: its events (the ``power_used`` record, and what
+    its effect makes at once, a Standstill check) and the bets made with it (Iron Rule), as
+    the betting machine is to make them: ``(player, move, amount)``, first (E163)."""
+
+    events: list[EveningEvent]
+    bets: list[tuple[str, str, int | None]]
 
 
-def use_power(state: State, who: str, power_text: str, *, target: str | None = None,
-              cards: list[str] | tuple[str, ...] = (), new: str | None = None,
-              as_card: str | None = None, action: str | None = None,
-              folds: list[str] | tuple[str, ...] = (), seed: int | None = None
-              ) -> list[EveningEvent]:
-    """R26, S11: a power used once by its holder, at its moment, paying its Charges (taken
-    from a card slid in the same act: ``slide_and_use``)."""
-    name = _user(state, who)
+def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
+              target: str | None = None, cards: list[str] | tuple[str, ...] = (),
+              new: str | None = None, as_card: str | None = None, action: str | None = None,
+              folds: list[str] | tuple[str, ...] = (), seed: int | None = None) -> Used:
+    """R26, S11: a power used once by its holder, at its moment, paying its Charges. ``now``
+    is what the betting says (``betting.now``; None between hands): the powers read it and
+    never call the betting. The whole act, with its bets and the Fool's moves that follow, is
+    ``referee.evening.power_moves``."""
+    name = user(state, who)
     spec = find_power(state, power_text, name)
     held = state.powers.get(spec["key"])
     if held is None or held["holder"] != name:
@@ -246,7 +244,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
         raise IllegalAction(f"{spec['name']} needs {plural(cost, 'Charge')}{star}; "
                             f"{name}'s side has {have} (R26)", ruling="R26")
     hand = state.hand
-    if hand is None:
+    if hand is None or now is None:
         raise IllegalAction(said(f"{spec['name']} is used during a hand (S29); deal one with ",
                                  Suggest(("hand", "start"))), ruling="S29")
     folded_by_it = spec.get("timing") == "answer_power" and _folded_by_answerable(hand, name)
@@ -255,7 +253,7 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
                             "still in the hand (S29)", ruling="S29")
     use = Use(state, hand, name, spec, {"target": target, "cards": tuple(cards), "new": new,
                                         "as": as_card, "action": action, "folds": tuple(folds)},
-              table_now(state, hand))
+              now)
     timing = str(spec.get("timing", "any_time"))
     check_timing(use, timing)
     kind = use.kind
@@ -265,31 +263,16 @@ def use_power(state: State, who: str, power_text: str, *, target: str | None = N
     if extra:
         event["surcharge"] = extra
     if timing in ("own_turn", "before_turn") and hand.round.actions == 0:
-        event["opener"] = betting.to_act(state, hand)  # the turn has begun (S11, E3)
+        event["opener"] = now.to_act  # the turn has begun (S11, E3)
     if kind == "lose_power":
         event["seed"] = random.SystemRandom().randrange(10**6) if seed is None else seed
     event["summary"] = KINDS[kind].build(use, event)
     use.leftovers()
-    # The bet or raise made with the power (Iron Rule), by its user, already a name (R12, E163)
-    made = [e for who, move, amount in use.moves
-            for e in act(state, betting.Request(who, move, amount))]
-    events = [*made, event, *use.after]
-    sim = replay(state, events)
-    return [*events, *follows(sim)]
+    return Used([event, *use.after], use.moves)
 
 
-def table_now(state: State, hand: HandState) -> TableNow:
-    """What the betting says now, read once for a use (R9-R15, S17): the kinds read it."""
-    table = betting.Table(state, hand)
-    return TableNow(to_act=table.turn, moves=table.options.moves if table.options else (),
-                    owed={p: betting.owed(state, hand, p) for p in hand.live},
-                    able=tuple(table.able),
-                    may=lambda who, move, amount: betting.can_act_so(state, hand, who, move,
-                                                                     amount))
-
-
-def _access_for(state: State, name: str, spec: PowerSpec,
-                card_text: str) -> list[EveningEvent]:
+def access_for(state: State, name: str, spec: PowerSpec,
+               card_text: str) -> list[EveningEvent]:
     """``power use NAME POWER --access CARD`` (R38): the card slid for this power, which must
     be that power's card and still free to be given."""
     card = parse_card(card_text)
