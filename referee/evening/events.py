@@ -391,6 +391,7 @@ PowerUsed = TypedDict("PowerUsed", {
     "n": int,                        # surcharge: Charges added
     "assistant": str,                # bar: the assistant barred
     "cards": list[str],              # protect: the cards held fast
+    "forgets": dict[str, list[str]],  # private, unseen: hooded cards that may have moved (E251)
 }, total=False)
 
 

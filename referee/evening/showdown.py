@@ -90,8 +90,8 @@ def _agrees_with_known(name: str, shorts: list[str], known: Known) -> None:
     for card in shorts:
         owner, how = known.owners.get(card, (name, ""))
         if owner != name:
-            said = "showing" if how == "up" else f"hooded ({how})" if how == "hooded" else \
-                f"named as {owner}'s by {how}"
+            said = "showing" if how == "up" else "turned face down by a power" \
+                if how == "hooded" else f"named as {owner}'s by {how}"
             raise BadInput(f"{card} is {owner}'s ({said}); it cannot be in {name}'s hand (R44; "
                            "--magic if a power changed the cards)", ruling="R44")
         why = known.out.get(card)

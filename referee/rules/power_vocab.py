@@ -62,7 +62,9 @@ EFFECTS: dict[str, dict[str, tuple[str, ...] | type]] = {
     "bar_assistant": {},              # the target's assistant may not study or guess
     "exile": {},                      # the target rises when the hand ends, sits one out
     "protect": {"cards": int},        # up to N of the user's cards safe from powers
-    "private": {"target": ("another", "none")},   # someone sees a card privately
+    # someone sees a card privately; ``unseen``: down cards move unseen, the user's own
+    # (``own``) or every stakeholder's in the hand (``all``), E251
+    "private": {"target": ("another", "none"), "unseen": ("none", "own", "all")},
     "by_hand": {"target": ("another", "none")},   # recorded; the GM applies it
 }
 
@@ -83,7 +85,7 @@ TIMING_OF: dict[str, tuple[str, ...]] = {
 DEFAULTS: dict[str, dict[str, int | str]] = {
     "toll": {"chips": 1}, "surcharge": {"charges": 1}, "protect": {"cards": 1},
     "opener": {"who": "self"}, "replace_up": {"who": "self"},
-    "private": {"target": "none"}, "by_hand": {"target": "none"},
+    "private": {"target": "none", "unseen": "none"}, "by_hand": {"target": "none"},
 }
 
 

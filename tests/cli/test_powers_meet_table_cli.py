@@ -216,3 +216,57 @@ def test_r44_a_showdown_of_more_known_cards_than_held_says_how_to_go_on(gm: GM) 
     event = showdown(state, hands, magic=True, now=0.0)[0]
     assert event["kind"] == "showdown"
     assert sorted(event["hands"]["Cy"]) == sorted("KC 10C 2C KW 3S".split())
+
+
+def _hooded_count(gm: GM, name: str) -> int:
+    """How many of ``name``'s down cards the console knows as turned face down (E77)."""
+    player = next(p for p in gm.status()["hand"]["players"] if p["name"] == name)
+    return int(player["hooded"])
+
+
+def _wheel(gm: GM) -> None:
+    """Cy turns KW face down (Hood the Lantern); then Bea, with Charges from a soul guessed,
+    plays Turn of the Wheel: every stakeholder passes a down card to the left, unseen."""
+    gm("new", *HOOD)
+    gm("soul", "guess", "Bob", "cobalt", "--name", "houdini")  # +2 Charges for Bea (R24)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("check")
+    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
+    gm("check")
+
+
+def test_e251_a_hooded_card_moved_unseen_is_known_as_nobodys(gm: GM) -> None:
+    """E251: after Turn of the Wheel, Cy's hooded KW may be in Bea's hand: the showdown asks
+    Cy for it with his unseen cards, and takes it in Bea's hand, where it was refused as
+    still Cy's."""
+    _wheel(gm)
+    assert _hooded_count(gm, "Cy") == 1
+    out = " ".join(gm("power", "use", "Bea", "turn of the wheel", "--access", "X").output.split())
+    assert ("the cards turned face down (KW of Cy) may have moved unseen, so the showdown asks "
+            "for them with the cards nobody has seen (E251)") in out
+    assert _hooded_count(gm, "Cy") == 0
+    gm("check")
+    gm("hand", "show", "Fay: +4P")
+    gm("check")
+    gm("check")
+    event = _showdown(gm.json("hand", "showdown", "Cy: 3S 4S 9C", "Bea: KW 3W"))
+    assert "KW" in event["hands"]["Bea"] and "KW" not in event["hands"]["Cy"]
+
+
+def test_e251_only_the_users_own_hooded_cards_are_forgotten_by_their_own_exchange(
+        gm: GM) -> None:
+    """E251: Behind the Veil moves the user's own down card: Bea's exchange leaves Cy's
+    hooded KW known as his; the refusal names how it is known."""
+    _wheel(gm)
+    out = gm("power", "use", "Bea", "behind the veil", "--access", "II").output
+    assert "E251" not in out and _hooded_count(gm, "Cy") == 1
+    gm("check")
+    gm("hand", "show", "Fay: +4P")
+    gm("check")
+    gm("check")
+    line = gm.fails("hand", "showdown", "Cy: 3S 4S", "Bea: KW 3W")
+    assert line == ("error: KW is Cy's (turned face down by a power); it cannot be in Bea's hand "
+                    "(R44; --magic if a power changed the cards)")

@@ -542,12 +542,36 @@ def _protect(use: Use, e: PowerUsed) -> str:
     return f"{' and '.join(given)} of {use.name} are held fast: no power can touch them"
 
 
-@declare("private")
+def _forget_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    """E251: the hooded cards a power may have moved unseen are known as nobody's now."""
+    for owner, cards in e.get("forgets", {}).items():
+        for card in cards:
+            _unhood(hand, owner, card)
+
+
+def _unseen(use: Use, e: PowerUsed) -> str:
+    """E251: down cards moved unseen (Behind the Veil, Wish Upon a Star, Turn of the Wheel):
+    the hooded cards of the players it touches may have gone, so the console stops counting
+    them as theirs; cards a power named as theirs stay (S23, E56), so they pass another."""
+    moved = param(use.effect, "unseen")
+    touched = [use.name] if moved == "own" else \
+        [p for p in use.hand.live if p != use.state.fool]
+    forgets = {p: list(use.hand.hooded[p]) for p in touched if use.hand.hooded.get(p)}
+    if not forgets:
+        return ""
+    e["forgets"] = forgets
+    cards = "; ".join(f"{' '.join(c)} of {p}" for p, c in forgets.items())
+    return (f"; the cards turned face down ({cards}) may have moved unseen, so the showdown "
+            "asks for them with the cards nobody has seen (E251)")
+
+
+@declare("private", fold=_forget_in)
 @declare("by_hand")
 def _tell(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "target") == "another":
         e["target"] = use.target()
     what = use.spec["text"]
     if use.kind == "private":
-        return f"privately, as the power says: {what} The table's books do not change (S28)"
+        return (f"privately, as the power says: {what} The table's books do not change (S28)"
+                + _unseen(use, e))
     return f"apply by hand: {what} (S12)"
