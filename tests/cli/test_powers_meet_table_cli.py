@@ -270,3 +270,51 @@ def test_e251_only_the_users_own_hooded_cards_are_forgotten_by_their_own_exchang
     line = gm.fails("hand", "showdown", "Cy: 3S 4S", "Bea: KW 3W")
     assert line == ("error: KW is Cy's (turned face down by a power); it cannot be in Bea's hand "
                     "(R44; --magic if a power changed the cards)")
+
+
+def _decreed(gm: GM) -> None:
+    """Cy's up 2C counts as KC by Royal Decree (Charges from a soul guessed); Bea, with her
+    own Charges, is to act in round 2."""
+    gm("new", *HOOD)
+    gm("soul", "guess", "Bob", "cobalt", "--name", "houdini")  # +2 Charges for Bea (R24)
+    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")  # +2 for Cy
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("check")
+    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    gm("power", "use", "Cy", "royal decree", "--card", "2C", "--access", "IV")
+    gm("check")
+
+
+def _to_the_showdown(gm: GM) -> None:
+    gm("check")
+    gm("hand", "show", "Fay: +4P")
+    gm("check")
+    gm("check")
+
+
+def test_e252_a_magic_card_goes_with_its_chip(gm: GM) -> None:
+    """E252: Bea takes Cy's decreed 2C by Exchange of Vows: it counts as KC in her hand, and
+    Cy's showdown no longer asks for it (both showdowns, plain and --magic, were refused)."""
+    _decreed(gm)
+    out = " ".join(gm("power", "use", "Bea", "exchange of vows", "--card", "6C", "--target",
+                      "Cy", "--new", "2C", "--access", "VI").output.split())
+    assert "2C keeps the magic, the chip going with the card (E252)" in out
+    assert "In force: Bea's 2C counts as KC: Royal Decree" in out
+    _to_the_showdown(gm)
+    event = _showdown(gm.json("hand", "showdown", "Cy: 3S 4S", "Bea: 3W 9W"))
+    assert "2C" in event["hands"]["Bea"] and "2C" not in event["hands"]["Cy"]
+    assert "KC" in event["best"]["Bea"]["cards"]  # the King of Cups it counts as
+
+
+def test_e252_a_magic_card_cut_down_takes_its_magic_with_it(gm: GM) -> None:
+    """E252: Cut Down turns the decreed 2C sideways: dead, it counts for nothing, and the
+    showdown no longer asks Cy's hand to count it as KC (it was refused either way)."""
+    _decreed(gm)
+    out = " ".join(gm("power", "use", "Bea", "cut down", "--card", "2C", "--target", "Cy",
+                      "--access", "XIII").output.split())
+    assert "dead, it counts for nothing; its magic ends with it (E252)" in out
+    _to_the_showdown(gm)
+    event = _showdown(gm.json("hand", "showdown", "Cy: 3S 4S", "Bea: 3W 9W"))
+    assert event["best"]["Cy"]["category"] == "pair"  # KC KW; a 2C counted as KC: three Kings

@@ -43,6 +43,11 @@ def dead_cards(hand: HandState, name: str) -> list[str]:
     return [f["card"] for f in hand.effects if f["kind"] == "dead" and f["target"] == name]
 
 
+def magic_card(hand: HandState, card: str) -> bool:
+    """Whether a power made ``card`` count as another card (S22)."""
+    return any(f["kind"] == "counts_as" and f["card"] == card for f in hand.effects)
+
+
 def live_up(hand: HandState, name: str) -> list[str]:
     """The up cards that count in a showing hand: dead ones count for nothing (S21)."""
     dead = dead_cards(hand, name)
@@ -192,9 +197,12 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
         which = " and ".join(f["card"] for f in held_fast)
         raise BadInput(f"{name} held {which} fast ({held_fast[0]['power']}), so {name}'s "
                        f"showdown hand must hold {which}; it does not (E56)", ruling="E56")
-    magic = binding(hand, name, ("counts_as",))
+    dead = dead_cards(hand, name)
+    # E252: a magic card gone from every hand, or cut down, takes its magic with it
+    magic = [f for f in binding(hand, name, ("counts_as",))
+             if f["card"] not in gone and f["card"] not in dead]
     for f in magic:
-        _holds_what_it_named(name, f, out)
+        _holds_what_it_named(name, f, out, gone)
     changed = False
     at: dict[str, int] = {}  # S52: a card two magic powers changed counts as the later's
     for f in magic:
@@ -205,11 +213,13 @@ def counted(hand: HandState, name: str, cards: list[str]) -> tuple[list[str], bo
     return out, changed
 
 
-def _holds_what_it_named(name: str, f: Effect, cards: list[str]) -> None:
+def _holds_what_it_named(name: str, f: Effect, cards: list[str], gone: Mapping[str, object]
+                         ) -> None:
     """S22, E56: a magic power's cards are in the user's showdown hand: the card it changes,
     and Abundance's card copied or Mingling the Waters' second card (one of the suit it names,
-    when only the suit was given)."""
-    named = [f["card"], *f.get("needs", [])]
+    when only the suit was given); a card named beside it that has left the hand since was
+    seen to be theirs when it left (E252)."""
+    named = [f["card"], *(c for c in f.get("needs", []) if c not in gone)]
     missing = [c for c in named if c not in cards]
     suit = f.get("suit")
     lender = [c for c in cards if c != f["card"] and not parse_card(c).is_major

@@ -270,10 +270,31 @@ def _opener(use: Use, e: PowerUsed) -> str:
     return f"the lowest hand showing opens round {e['street']}"
 
 
+def _magic_ends(use: Use, card: str) -> str:
+    """E252: said when a magic card leaves every hand or is cut down."""
+    return "; its magic ends with it (E252)" if constraints.magic_card(use.hand, card) else ""
+
+
 def _swap_in(state: State, hand: HandState, e: PowerUsed) -> None:
     mine, theirs = hand.showing[e["name"]], hand.showing[_target(e)]
     mine[mine.index(e["card"])] = e["new"]
     theirs[theirs.index(e["new"])] = e["card"]
+    _magic_moves(hand, {e["card"]: _target(e), e["new"]: e["name"]})
+
+
+def _magic_moves(hand: HandState, moved: dict[str, str]) -> None:
+    """E252: a magic card goes with its chip (S6): it counts as it did in the hand of whoever
+    holds it now, its other named cards left behind (seen to be its user's when it was used,
+    E56); a card named beside another's magic that moved is no longer asked of that hand."""
+    for f in hand.effects:
+        if f["kind"] != "counts_as":
+            continue
+        if f["card"] in moved:
+            f["target"] = moved[f["card"]]
+            f.pop("needs", None)
+            f.pop("suit", None)
+        elif any(c in moved for c in f.get("needs", [])):
+            f["needs"] = [c for c in f.get("needs", []) if c not in moved]
 
 
 @declare("swap_up", fold=_swap_in)
@@ -282,7 +303,10 @@ def _swap(use: Use, e: PowerUsed) -> str:
     who = use.target()
     theirs = use.up_card(who, parse_card(str(use.need("new", f"one of {who}'s up cards"))).short)
     e.update({"target": who, "card": mine, "new": theirs})
-    return f"{use.name}'s {mine} and {who}'s {theirs} change places, face up"
+    magic = [c for c in (mine, theirs) if constraints.magic_card(use.hand, c)]
+    chip = f"; {' and '.join(magic)} keep{'s' if len(magic) == 1 else ''} the magic, the chip " \
+        "going with the card (E252)" if magic else ""
+    return f"{use.name}'s {mine} and {who}'s {theirs} change places, face up{chip}"
 
 
 def _replace_in(state: State, hand: HandState, e: PowerUsed) -> None:
@@ -319,7 +343,8 @@ def _replace(use: Use, e: PowerUsed) -> str:
     new = use.unseen(parse_card(str(use.need("new", "the card taken from the deck"))).short,
                      "the top card of the deck")
     e.update({"owner": owner, "card": card, "new": new})
-    return f"{owner} discards {card} face up and takes {new} face up in its place"
+    return (f"{owner} discards {card} face up and takes {new} face up in its place"
+            + _magic_ends(use, card))
 
 
 def _hide_in(state: State, hand: HandState, e: PowerUsed) -> None:
@@ -343,7 +368,8 @@ def _kill(use: Use, e: PowerUsed) -> str:
     who = use.target()
     e["target"] = who
     e["card"] = use.up_card(who, use.one_card("cards", f"the up card of {who} cut down"))
-    return f"{who}'s {e['card']} is turned sideways: dead, it counts for nothing"
+    return (f"{who}'s {e['card']} is turned sideways: dead, it counts for nothing"
+            + _magic_ends(use, e["card"]))
 
 
 def _unhood(hand: HandState, owner: str, card: str) -> None:
@@ -412,7 +438,8 @@ def _discard(use: Use, e: PowerUsed) -> str:
         use.unprotected(use.name, card)
     e["card"] = card
     return (f"{use.name} takes the top card of the deck face down and discards {card}"
-            + (" (an up card)" if e["up"] else "") + "; tell no one the new card")
+            + (" (an up card)" if e["up"] else "") + _magic_ends(use, card)
+            + "; tell no one the new card")
 
 
 def _counts_as_in(state: State, hand: HandState, e: PowerUsed) -> None:
