@@ -21,7 +21,7 @@ import typer
 
 from referee.cli import runner
 from referee.cli.context import current, db_path
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
 from referee.errors import BadInput, IllegalAction
 from referee.evening import amend as amending
 from referee.evening.amend import amendment
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 NOT_COMMANDS = ("amend", "undo", "redo", "shell", "serve", "watch", "demo", "next", "new")
 #: Options of `amend` itself, typed at the end of the line (after the last command).
 TRAILING = ("--yes", "--dry-run", "--json")
-#: The root options a command line may carry anywhere (``door.hoist_root_options``).
+#: The root options a command line may carry anywhere (``guard.hoist_root_options``).
 ROOT_FLAGS = ("--debug", "--explain", "--dry-run")
 
 

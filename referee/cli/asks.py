@@ -17,7 +17,7 @@ import typer
 
 from referee.cli import runner
 from referee.cli.context import current, db_path
-from referee.cli.output import echo, emit_json
+from referee.cli.printing import echo, emit_json
 from referee.errors import BadInput
 from referee.serve import asks
 

@@ -16,11 +16,11 @@ from typing import Annotated, TypedDict
 
 import typer
 
-from referee.cli.bodies import read_state
 from referee.cli.grid import width
 from referee.cli.options import Json
-from referee.cli.output import echo, emit_json, printable
 from referee.cli.pages import check_page_target, write_page
+from referee.cli.printing import echo, emit_json, printable
+from referee.cli.typed_most import read_state
 from referee.names import match_name
 from referee.rules.cards import arcanum_label, parse_cards
 from referee.rules.hands import CATEGORIES, CATEGORY_EXAMPLES, CATEGORY_TITLES

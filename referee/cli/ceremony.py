@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.bodies import read_state, run
 from referee.cli.context import console
 from referee.cli.options import Json
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
+from referee.cli.typed_most import read_state, run
 from referee.evening import ceremony
 from referee.names import plural, quoted
 from referee.rules.cards import parse_arcanum

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.context import db_path
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
 from referee.cli.transaction import transact
 from referee.evening import count as counting
 from referee.evening.amend import effective

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
 from referee.errors import DryRunDone
 from referee.evening.change import changes, holder_label, rulings
 from referee.jsontypes import JSON, JSONList, JSONObject

@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from referee.cli.bodies import read_state
 from referee.cli.context import console
 from referee.cli.options import Json
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
+from referee.cli.typed_most import read_state
 
 if TYPE_CHECKING:
     from referee.evening.equity import EquityView

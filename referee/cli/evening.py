@@ -5,7 +5,7 @@ Each command is thin: open the evening, call one function of
 commands only (``referee.cli.main.TREE``): at its top what they all use (the store); the
 commands, the answers' render and what one command alone needs stay in the commands that use
 them (`undo`, `redo`, `verify` and `log` fold no state through ``referee.evening.commands``).
-The lines typed most run their bodies without this module (``fast``, ``bodies``).
+The lines typed most run their bodies without this module (``entry``, ``typed_most``).
 """
 
 import sys
@@ -15,7 +15,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` runs them too
+from referee.cli.context import current, db_path
+from referee.cli.options import Json
+from referee.cli.printing import emit_json, lit, say
+from referee.cli.transaction import transact
+from referee.cli.typed_most import (  # the bodies, typer-free: `referee.cli.entry` runs them too
     STREAM,
     _action,
     _table,
@@ -25,10 +29,6 @@ from referee.cli.bodies import (  # the bodies, typer-free: `referee.cli.fast` r
     show_log,
     show_status,
 )
-from referee.cli.context import current, db_path
-from referee.cli.options import Json
-from referee.cli.output import emit_json, lit, say
-from referee.cli.transaction import transact
 from referee.errors import IllegalAction, StoreError
 from referee.names import plural
 from referee.storage import files, keep, layout

@@ -32,7 +32,7 @@ from referee.cli.fate_run import (
     tup,
     typed,
 )
-from referee.cli.output import emit_json, lit
+from referee.cli.printing import emit_json, lit
 from referee.cli.side_log import add_log
 from referee.cli.transaction import add_undo_redo
 from referee.errors import BadInput

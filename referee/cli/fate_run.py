@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 import typer
 
 from referee.cli.context import console, db_path
-from referee.cli.output import emit_json
+from referee.cli.printing import emit_json
 from referee.cli.transaction import transact
 from referee.jsontypes import JSONObject
 

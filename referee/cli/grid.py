@@ -18,7 +18,7 @@ import unicodedata
 from typing import Any, Literal
 
 from referee.cli import context
-from referee.cli.output import plain
+from referee.cli.printing import plain
 
 Justify = Literal["left", "right"]
 

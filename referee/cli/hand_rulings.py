@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Annotated, TypedDict, TypeVar
 
 import typer
 
-from referee.cli.boundary import read_lines
 from referee.cli.context import console
+from referee.cli.errors import read_lines
 from referee.cli.options import Json
-from referee.cli.output import emit_json, lit
+from referee.cli.printing import emit_json, lit
 from referee.errors import BadInput, RefereeError
 from referee.jsontypes import JSON, JSONObject
 from referee.rules.cards import parse_cards

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.context import db_path
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
 
 if TYPE_CHECKING:
     from referee.evening.history import HandTold

@@ -25,10 +25,10 @@ from typer.core import TyperGroup
 
 from referee import __version__
 from referee.cli import runner
-from referee.cli.boundary import RefereeGroup, hoist_root_options
 from referee.cli.contents import PANELS, Panels
 from referee.cli.context import Sealed
-from referee.cli.door import help_word, start
+from referee.cli.errors import RefereeGroup, hoist_root_options
+from referee.cli.guard import help_word, start
 from referee.cli.toc import table_of_contents
 from referee.errors import BadInput
 

@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from referee.cli import render_souls
-from referee.cli.bodies import read_state
 from referee.cli.options import Json
-from referee.cli.output import emit_json
+from referee.cli.printing import emit_json
+from referee.cli.typed_most import read_state
 from referee.evening import points as pts
 
 Reveal = Annotated[bool, typer.Option(

@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli import context, render_souls
-from referee.cli.bodies import read_state, report_change, run
 from referee.cli.options import Json
-from referee.cli.output import emit_json
+from referee.cli.printing import emit_json
+from referee.cli.typed_most import read_state, report_change, run
 from referee.errors import IllegalAction
 from referee.evening.powers import use as powers
 from referee.evening.powers.effects import spent

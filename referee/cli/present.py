@@ -15,12 +15,12 @@ import typer
 
 from referee import report as rep
 from referee.cli import context, render_souls, runner
-from referee.cli.bodies import read_state
 from referee.cli.context import current, db_path
 from referee.cli.options import Json
-from referee.cli.output import emit_json, lit, say
 from referee.cli.pages import check_page_target, write_page
+from referee.cli.printing import emit_json, lit, say
 from referee.cli.render_report import render_terminal
+from referee.cli.typed_most import read_state
 from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.storage import files
 from referee.storage.backups import set_aside

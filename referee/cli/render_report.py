@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import console
-from referee.cli.output import lit
+from referee.cli.printing import lit
 from referee.report import arcanum_label, decision_line, pots_note, power_line, roster_line
 
 if TYPE_CHECKING:

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from referee.cli.context import console
-from referee.cli.output import lit, lit_values, printable, say
+from referee.cli.printing import lit, lit_values, printable, say
 from referee.evening.powers.announce import depletion as depletion_announced
 from referee.names import plural
 from referee.rules.cards import arcanum_label, parse_card

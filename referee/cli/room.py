@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.bodies import read_state, run
 from referee.cli.context import current, db_path
 from referee.cli.history import read_history
-from referee.cli.output import clock as shown
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import clock as shown
+from referee.cli.printing import emit_json, lit, say
+from referee.cli.typed_most import read_state, run
 from referee.errors import BadInput, RefereeError, StoreError
 from referee.evening import clock
 from referee.names import check_text, plural

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.aloud import LAST, book, explanation, read_aloud, recall
-from referee.cli.aloud import width as aloud_width
-from referee.cli.boundary import fail
-from referee.cli.output import emit_json
+from referee.cli.errors import fail
+from referee.cli.printing import emit_json
+from referee.cli.rulings import LAST, book, explanation, read_aloud, recall
+from referee.cli.rulings import width as aloud_width
 from referee.rulebook import ID, canonical
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, NotRequired, TypedDict
 import typer
 
 from referee.cli.context import console
-from referee.cli.output import emit_json, lit, printable
+from referee.cli.printing import emit_json, lit, printable
 from referee.content.scenario import load_powers, load_scenario, validate_powers, validate_scenario
 from referee.rules.cards import to_roman
 

@@ -14,7 +14,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from referee.cli.output import clock, money, printable, stood
+from referee.cli.printing import clock, money, printable, stood
 from referee.cli.render import cards_text
 
 if TYPE_CHECKING:

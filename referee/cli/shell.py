@@ -18,7 +18,7 @@ from typer._click.utils import make_default_short_help  # typer ships its own cl
 from referee.cli import asks
 from referee.cli.context import db_path
 from referee.cli.main import Tree, described
-from referee.cli.output import printable
+from referee.cli.printing import printable
 from referee.cli.runner import LEAVE
 from referee.cli.suggest import told
 from referee.errors import BadInput, RefereeError
@@ -278,9 +278,9 @@ class ShellCompleter:
             piece = typed.rsplit(" ", 1)[-1] if line.quote else typed
             yield from _cards(piece)
         elif kind == "terms":  # `rules`: ruling ids, and `last`
-            from referee.cli import aloud
+            from referee.cli import rulings
 
-            yield from _prefixed([*aloud.book().ids, aloud.LAST], typed, raw)
+            yield from _prefixed([*rulings.book().ids, rulings.LAST], typed, raw)
 
     def _locate(self, words: list[str]) -> tuple[Any, Any, bool]:
         """The command the words lead to, the parameter the next word fills, and whether
@@ -382,9 +382,9 @@ class Shell:
         self.prompting = False
         #: The newest phone request the GM has been told of (R46, E215).
         self.seen = _newest_request(self.vocab.path)
-        from referee.cli import aloud
+        from referee.cli import rulings
 
-        aloud.on_disk = False  # the shell remembers its last refusal in memory
+        rulings.on_disk = False  # the shell remembers its last refusal in memory
 
     def vocabulary(self) -> Vocabulary:
         return self.vocab.refresh()
@@ -395,7 +395,7 @@ class Shell:
         Raises:
             runner.Leave: the line was ``exit`` or ``quit``.
         """
-        from referee.cli import boundary, runner
+        from referee.cli import errors, runner
 
         try:
             runner.check_length(text)  # E184: at once, before any word is read
@@ -403,7 +403,7 @@ class Shell:
             if words is None:
                 words = runner.split(text)
         except RefereeError as exc:
-            boundary.refuse(printable(told(exc)), exc.ruling)
+            errors.refuse(printable(told(exc)), exc.ruling)
             return 2
         own = runner.at_the_prompt(words, self.prompting)  # exit, clear, help alone
         if own is not None:
@@ -412,7 +412,7 @@ class Shell:
             try:
                 return self.answer(words)
             except RefereeError as exc:
-                boundary.refuse(printable(told(exc)), exc.ruling)
+                errors.refuse(printable(told(exc)), exc.ruling)
                 return 2
         if words and words[0] == "shell":
             typer.echo("error: this is the shell already; type a command, or `exit`", err=True)
@@ -461,22 +461,22 @@ class Shell:
         return [printable(line) for line in lines]
 
     def without_parser(self, words: list[str]) -> int | None:
-        """Run one of the lines the console reads without typer (``referee.cli.fast``, E160:
+        """Run one of the lines the console reads without typer (``referee.cli.entry``, E160:
         status, a betting move, `chips give`, `log --last N`) as ``runner.execute`` runs any
         line: the same body, context and boundary, the same lock of the runner, the same answer
         to Ctrl-C. Typed on every line of the night, such a line is not parsed by click again.
         Returns None for any other line (nothing was run, nothing printed)."""
-        from referee.cli import context, fast, runner
-        from referee.cli.door import guarded, not_text, start
+        from referee.cli import context, entry, runner
+        from referee.cli.guard import guarded, not_text, start
 
         args = runner.root_args(words, self.db, self.debug)
-        if not_text(args) is not None or not fast._plain_streams():
+        if not_text(args) is not None or not entry._plain_streams():
             return None  # the parser's path says what is wrong, or wraps the streams
-        line = fast.read(args)
+        line = entry.read(args)
         if line is None:
             return None
 
-        def body() -> None:  # as ``fast.attempt`` runs it
+        def body() -> None:  # as ``entry.attempt`` runs it
             context.run_alone(context.Context(db=line.db))
             obj = start(line.db)
             obj.line = line.text

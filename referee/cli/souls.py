@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli import render_souls
-from referee.cli.bodies import read_state, report_change, run
 from referee.cli.options import Json
-from referee.cli.output import emit_json
+from referee.cli.printing import emit_json
+from referee.cli.typed_most import read_state, report_change, run
 from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:

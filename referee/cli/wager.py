@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Final
 import typer
 
 from referee.cli.context import db_path
-from referee.cli.output import emit_json
+from referee.cli.printing import emit_json
 from referee.cli.side_log import add_log, plain
 from referee.cli.transaction import add_undo_redo, transact
 from referee.errors import BadInput

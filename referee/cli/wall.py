@@ -21,7 +21,7 @@ import typer
 
 from referee.cli import runner
 from referee.cli.context import current, db_path
-from referee.cli.output import emit_json, lit, say
+from referee.cli.printing import emit_json, lit, say
 from referee.cli.suggest import told
 from referee.errors import BadInput
 from referee.serve import players

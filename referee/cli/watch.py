@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.context import console, db_path
-from referee.cli.output import emit_json
+from referee.cli.printing import emit_json
 from referee.serve import players
 
 if TYPE_CHECKING:

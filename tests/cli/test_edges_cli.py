@@ -166,7 +166,7 @@ def test_e171_no_evening_names_the_file(gm: GM, tmp_path: Path) -> None:
     from referee.errors import IllegalAction
     from referee.evening.state import State, require_evening
 
-    # the core's words, which the refusal completes with the file (referee.cli.door)
+    # the core's words, which the refusal completes with the file (referee.cli.guard)
     with pytest.raises(IllegalAction, match="^no evening in this file yet;"):
         require_evening(State())
     for line in (("status",), ("bet", "Ada"), ("soul", "list")):

@@ -101,7 +101,7 @@ TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_charac
 def test_e120_any_simple_table_is_rich_s_own_lines(
         title: str | None, columns: list[tuple[str, str, int | None]], rows: list[list[str]],
         width: int) -> None:
-    from referee.cli.output import lit as escape  # names go into cells as the views put them
+    from referee.cli.printing import lit as escape  # names go into cells as the views put them
 
     table = Grid(title=escape(title) if title else None)
     for header, justify, least in columns:

@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from referee.cli import scenario as scenario_cli
-from referee.cli.boundary import RefereeGroup
+from referee.cli.errors import RefereeGroup
 from referee.content.scenario import data_file, load_scenario
 
 

@@ -15,8 +15,8 @@ import typer
 from typer._click import types  # typer ships its own click
 from typer.core import TyperGroup
 
-from referee.cli.door import guarded, help_word, hoist_root_options, not_text, refuse
-from referee.cli.output import printable
+from referee.cli.guard import guarded, help_word, hoist_root_options, not_text, refuse
+from referee.cli.printing import printable
 from referee.errors import BadInput
 
 
@@ -191,6 +191,6 @@ def read_lines(source: str) -> list[str]:
 
 
 
-#: What the boundary's core (``referee.cli.door``) gives the rest of the CLI under this name.
+#: What the boundary's core (``referee.cli.guard``) gives the rest of the CLI under this name.
 __all__ = ["MAX_NUMBER", "RefereeGroup", "fail", "guarded", "hoist_root_options", "not_text",
            "read_lines", "refuse", "usage_line"]

@@ -9,8 +9,8 @@ most often are read here, exactly, from a grammar small enough to read by hand:
     log --last N [--json]
 
 each with ``--db PATH`` anywhere (or ``REFEREE_DB``). Such a line runs the very body the typer
-command runs (``referee.cli.bodies``), in the same context (``door.start``), under the same
-boundary (``door.guarded``), with its log text made here from the same words in the order the
+command runs (``referee.cli.typed_most``), in the same context (``guard.start``), under the same
+boundary (``guard.guarded``), with its log text made here from the same words in the order the
 parser would give them. Anything else (help, --explain, --dry-run, --debug, an option it does
 not know, a word starting with ``-``, one word too many, a completion run, a stream that is
 not UTF-8) goes to the typer app unchanged, which answers it as before.
@@ -25,8 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from referee.cli import context
-from referee.cli.door import guarded, hoist_root_options, not_text, start
-from referee.cli.output import echo
+from referee.cli.guard import guarded, hoist_root_options, not_text, start
+from referee.cli.printing import echo
 
 #: The betting moves: how many words each takes (NAME, N) and whether it takes --chips.
 MOVES = {"bet": (2, True), "raise": (2, True), "call": (1, True), "check": (1, False),
@@ -88,7 +88,7 @@ def read(args: list[str]) -> Line | None:
         db, args = Path(args[1]), args[2:]
     if not args or args[0] not in ("status", "chips", "log", *MOVES):
         return None
-    from referee.cli import bodies  # a line of this grammar only: `--help` does without it
+    from referee.cli import typed_most  # a line of this grammar only: `--help` does without it
 
     word, rest = args[0], args[1:]
     if word == "status":
@@ -96,7 +96,7 @@ def read(args: list[str]) -> Line | None:
         if split is None or split[0]:
             return None
         as_json = split[2]
-        return Line(db, args, lambda: bodies.show_status(None, as_json), None)
+        return Line(db, args, lambda: typed_most.show_status(None, as_json), None)
     if word in MOVES:
         most, takes_chips = MOVES[word]
         split = _split(rest, takes_chips)
@@ -107,13 +107,13 @@ def read(args: list[str]) -> Line | None:
         amount = given[1] if len(given) > 1 else None
         chips = options.get("--chips")
         text = _text([word, *given, *(["--chips", chips] if chips is not None else [])])
-        return Line(db, args, lambda: bodies._action(word, who, amount, chips, as_json), text)
+        return Line(db, args, lambda: typed_most._action(word, who, amount, chips, as_json), text)
     if word == "chips" and rest[:1] == ["give"]:
         split = _split(rest[1:], False)
         if split is None or len(split[0]) != 3:
             return None
         (source, target, chips), _, as_json = split
-        return Line(db, args, lambda: bodies.give(source, target, chips, as_json),
+        return Line(db, args, lambda: typed_most.give(source, target, chips, as_json),
                     _text(["chips", "give", source, target, chips]))
     if word == "log":
         split = _split(rest, False, takes_last=True)
@@ -123,7 +123,7 @@ def read(args: list[str]) -> Line | None:
         if not (last.isascii() and last.isdigit() and len(last) <= 9):
             return None
         as_json = split[2]
-        return Line(db, args, lambda: bodies.show_log(None, None, None, None, int(last), None,
+        return Line(db, args, lambda: typed_most.show_log(None, None, None, None, int(last), None,
                                                       as_json), None)
     return None
 

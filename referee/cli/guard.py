@@ -2,7 +2,7 @@
 (``guarded``), the run's start (``start``), what is checked at the door and where the root
 options may stand.
 
-``boundary.RefereeGroup`` (the typer app) and ``fast`` (the hot one-shot command lines,
+``errors.RefereeGroup`` (the typer app) and ``entry`` (the hot one-shot command lines,
 parsed without typer) both run a command's body through ``guarded``: a ``RefereeError`` is
 one line on stderr and exit 2 with nothing written; anything else is a bug, exit 1.
 Nothing here imports typer, click or rich.
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.cli import context
-from referee.cli.output import echo, printable
+from referee.cli.printing import echo, printable
 from referee.cli.suggest import told
 from referee.errors import DryRunDone, RefereeError
 
@@ -36,12 +36,12 @@ def refuse(line: str, ruling: str | None = None) -> None:
     if line.startswith(NO_EVENING):
         line = f"no evening in {printable(str(context.db_path()))} yet" + line[len(NO_EVENING):]
     echo(f"error: {line}", err=True)
-    from referee.cli import aloud  # a refusal's: the rulebook, `rules last`
+    from referee.cli import rulings  # a refusal's: the rulebook, `rules last`
 
-    memory = aloud.remember(line, ruling, context.db_path())
+    memory = rulings.remember(line, ruling, context.db_path())
     if context.current().explain:
         try:
-            echo(aloud.explanation(memory["rulings"]))
+            echo(rulings.explanation(memory["rulings"]))
         except (OSError, ValueError) as exc:  # a broken install must not hide the refusal
             echo(f"(the rulebook cannot be read: {exc})")
 

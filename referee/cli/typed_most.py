@@ -3,9 +3,9 @@ moves, `chips give`, `log`, and what they share (the transaction, the state read
 to a change).
 
 Typer-free: ``referee.cli.evening`` gives them their parsed signatures, and
-``referee.cli.fast`` calls the very same bodies for a command line it reads without typer.
+``referee.cli.entry`` calls the very same bodies for a command line it reads without typer.
 Each body imports inside it what it alone needs: this module is on the path of the lines
-typed most (``fast``), and of the `hand` rulings, which open no evening; `--json` answers do
+typed most (``entry``), and of the `hand` rulings, which open no evening; `--json` answers do
 without ``render``.
 """
 
@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from referee.cli.context import db_path
-from referee.cli.logs import amended_by, stream_rows
-from referee.cli.output import emit_json, say
+from referee.cli.log_formats import amended_by, stream_rows
+from referee.cli.printing import emit_json, say
 from referee.errors import BadInput
 from referee.names import match_name
 from referee.streams import STREAMS

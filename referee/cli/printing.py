@@ -25,7 +25,7 @@ _ANSI = re.compile(r"\033\[[;?0-9]*[a-zA-Z]")
 def echo(message: str = "", err: bool = False) -> None:
     """One line on stdout (or stderr), flushed; ANSI style codes dropped off a terminal:
     what ``typer.echo`` does with text, without importing typer (a command line run without
-    it, ``referee.cli.fast``)."""
+    it, ``referee.cli.entry``)."""
     stream = sys.stderr if err else sys.stdout
     if stream is None:
         return

@@ -1,7 +1,7 @@
 """The rulebook read aloud: the shipped book, a ruling's text at the terminal's width, and the
 memory of the last refusal (for `rules last` and `--explain`).
 
-Below every command module: the error boundary in ``cli.common`` and the `rules` commands both
+Below every command module: the error boundary in ``cli.guard`` and the `rules` commands both
 use it, and it imports nothing of ``referee.cli``.
 """
 
