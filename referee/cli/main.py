@@ -101,28 +101,28 @@ def main(
 #: the words it adds at the root (``tests/cli/test_tree.py`` holds this to what the modules
 #: register). Each module adds its words with ``register(root)``.
 TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("evening", ("new", "status", "bet", "raise", "call", "check", "fold", "open-phase",
-                 "rise", "sit", "resign", "undo", "redo", "log", "verify", "chips")),
-    ("count", ("count",)),  # E130-E132
-    ("amend", ("amend",)),  # E138, E139
-    ("hand", ("hand",)),
-    ("points", ("points", "promotions")),
-    ("souls", ("soul", "charge")),
-    ("power", ("power",)),
-    ("present", ("report", "handout", "demo")),
+    ("table.evening", ("new", "status", "bet", "raise", "call", "check", "fold", "open-phase",
+                       "rise", "sit", "resign", "undo", "redo", "log", "verify", "chips")),
+    ("table.count", ("count",)),  # E130-E132
+    ("table.amend", ("amend",)),  # E138, E139
+    ("table.hand", ("hand",)),
+    ("powers.points", ("points", "promotions")),
+    ("powers.souls", ("soul", "charge")),
+    ("powers.power", ("power",)),
+    ("between.reports", ("report", "handout", "demo")),
     ("watch", ("watch",)),
     ("shell", ("shell",)),
     ("wall", ("serve", "links")),
     ("room", ("room",)),
     ("asks", ("requests",)),  # R46
-    ("scenario", ("scenario",)),
-    ("scum", ("scum",)),
-    ("wager", ("wager",)),
-    ("fate", ("fate",)),
+    ("between.scenario", ("scenario",)),
+    ("side.scum", ("scum",)),
+    ("side.wager", ("wager",)),
+    ("side.fate", ("fate",)),
     ("rules", ("rules",)),
     ("card", ("card",)),  # E174
-    ("ceremony", ("end", "ceremony")),  # R40
-    ("season", ("next", "season")),  # R41-R43
+    ("between.ceremony", ("end", "ceremony")),  # R40
+    ("between.season", ("next", "season")),  # R41-R43
 )
 #: The module of each command word.
 MODULE_OF = {word: module for module, words in TREE for word in words}

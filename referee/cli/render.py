@@ -337,7 +337,7 @@ def _say_fix(event: Mapping[str, Any]) -> None:
 
 
 def _say_other(event: Mapping[str, Any]) -> None:
-    from referee.cli import render_souls  # a soul's or a power's event only
+    from referee.cli.powers import render_souls  # a soul's or a power's event only
 
     render_souls.announce(event)
 

@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from referee.cli.context import current, db_path
-from referee.cli.history import read_history
 from referee.cli.printing import clock as shown
 from referee.cli.printing import emit_json, lit, say
+from referee.cli.table.history import read_history
 from referee.cli.typed_most import read_state, run
 from referee.errors import BadInput, RefereeError, StoreError
 from referee.evening import clock

@@ -2,7 +2,7 @@
 moves, `chips give`, `log`, and what they share (the transaction, the state read, the answer
 to a change).
 
-Typer-free: ``referee.cli.evening`` gives them their parsed signatures, and
+Typer-free: ``referee.cli.table.evening`` gives them their parsed signatures, and
 ``referee.cli.entry`` calls the very same bodies for a command line it reads without typer.
 Each body imports inside it what it alone needs: this module is on the path of the lines
 typed most (``entry``), and of the `hand` rulings, which open no evening; `--json` answers do
@@ -74,7 +74,7 @@ def show_status(at: int | None, as_json: bool) -> None:
     if at is None:
         state = read_state()
     else:
-        from referee.cli.history import state_at
+        from referee.cli.table.history import state_at
 
         state, when = state_at(at)  # E134: the clock too, as it stood then
     if as_json:

@@ -50,7 +50,7 @@ def test_a_command_line_imports_the_module_of_its_word_only() -> None:
     code = ("import sys; import referee.cli.main as m; m.only(sys.argv[1]); "
             "print(' '.join(sorted(k for k in sys.modules if k.startswith('referee.cli.'))))")
     groups = {f"referee.cli.{m}" for m, _ in main.TREE}
-    for word, module in (("status", "evening"), ("scum", "scum"), ("rules", "rules")):
+    for word, module in (("status", "table.evening"), ("scum", "side.scum"), ("rules", "rules")):
         out = subprocess.run([sys.executable, "-c", code, word], capture_output=True,
                              text=True, check=True).stdout.split()
         assert f"referee.cli.{module}" in out

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli import equity, hand_rulings, history
 from referee.cli.options import Json
 from referee.cli.printing import say
+from referee.cli.table import equity, hand_rulings, history
 from referee.cli.typed_most import report_change, run
 from referee.errors import BadInput
 

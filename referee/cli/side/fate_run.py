@@ -124,7 +124,7 @@ def result_event(outcome: Outcome) -> Said:
 def typed(cof: str | None, a: str | None, b: str | None, gates: Many, calms: Many = None,
           complications: Many = None) -> Typed:
     """What the Host typed in from the cards at the table (F20)."""
-    from referee.rules.fate import Typed  # as in referee.cli.fate: not at the top
+    from referee.rules.fate import Typed  # as in referee.cli.side.fate: not at the top
 
     return Typed(cof=cof, a=a, b=b, gates=tuple(gates or ()), calms=tuple(calms or ()),
                  complications=tuple(complications or ()))

@@ -14,7 +14,7 @@ import typer
 
 from referee.cli.context import db_path
 from referee.cli.printing import emit_json
-from referee.cli.side_log import add_log, plain
+from referee.cli.side.side_log import add_log, plain
 from referee.cli.transaction import add_undo_redo, transact
 from referee.errors import BadInput
 from referee.jsontypes import JSONObject

@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 import typer
 
 from referee.cli.context import console, db_path
-from referee.cli.fate_duel import duel_app
-from referee.cli.fate_run import (
+from referee.cli.printing import emit_json, lit
+from referee.cli.side.fate_duel import duel_app
+from referee.cli.side.fate_run import (
     STREAM,
     CardsA,
     CardsB,
@@ -32,8 +33,7 @@ from referee.cli.fate_run import (
     tup,
     typed,
 )
-from referee.cli.printing import emit_json, lit
-from referee.cli.side_log import add_log
+from referee.cli.side.side_log import add_log
 from referee.cli.transaction import add_undo_redo
 from referee.errors import BadInput
 from referee.names import match_name

@@ -14,12 +14,13 @@ from typing import Annotated
 import typer
 
 from referee import report as rep
-from referee.cli import context, render_souls, runner
+from referee.cli import context, runner
+from referee.cli.between.pages import check_page_target, write_page
+from referee.cli.between.render_report import render_terminal
 from referee.cli.context import current, db_path
 from referee.cli.options import Json
-from referee.cli.pages import check_page_target, write_page
+from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json, lit, say
-from referee.cli.render_report import render_terminal
 from referee.cli.typed_most import read_state
 from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.storage import files
@@ -231,7 +232,7 @@ def _keep_earlier_demo(target: Path, *, quiet: bool) -> None:
     """An earlier demo's evening at ``target`` is kept beside it, its sealed segments with it,
     as ``new --force`` keeps a replaced evening (E97, S51), then gives way to the new demo:
     commands a GM typed into a demo are never lost to ``--force``."""
-    from referee.cli.evening import keep_replaced  # an earlier demo replaced only
+    from referee.cli.table.evening import keep_replaced  # an earlier demo replaced only
 
     if not target.exists():
         return
@@ -274,7 +275,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
                                 "another --db or add --force")
     for target in (first, second):
         _refuse_unless_demo(target)
-    from referee.cli.evening import set_aside_leftovers  # an earlier demo season's only
+    from referee.cli.table.evening import set_aside_leftovers  # an earlier demo season's only
 
     for target in (first, second):  # no kept pair: its link names the first file (S51)
         if target.exists():

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import render_souls
 from referee.cli.options import Json
+from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json
 from referee.cli.typed_most import read_state
 from referee.evening import points as pts

@@ -360,7 +360,7 @@ def verify(
 
         chain = links.check(ev)  # R43: the last evening, when it is beside this one
         if not found.problems:  # E141: each amendment replayed, here only
-            from referee.cli.amend import recheck
+            from referee.cli.table.amend import recheck
 
             chain = [*recheck(ev), *chain]
         link = links.link(ev)

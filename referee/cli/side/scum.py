@@ -13,7 +13,7 @@ import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.printing import emit_json
-from referee.cli.side_log import add_log, plain
+from referee.cli.side.side_log import add_log, plain
 from referee.cli.suggest import told
 from referee.cli.transaction import add_undo_redo, transact
 from referee.errors import BadInput, IllegalAction, UnknownCard

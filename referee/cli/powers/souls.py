@@ -7,14 +7,14 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli import render_souls
 from referee.cli.options import Json
+from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json
 from referee.cli.typed_most import read_state, report_change, run
 from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:
-    from referee.cli.render_souls import SoulListed
+    from referee.cli.powers.render_souls import SoulListed
 
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",

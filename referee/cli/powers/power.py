@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli import context, render_souls
+from referee.cli import context
 from referee.cli.options import Json
+from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json
 from referee.cli.typed_most import read_state, report_change, run
 from referee.errors import IllegalAction
@@ -20,7 +21,7 @@ from referee.names import match_name
 from referee.rules.cards import parse_card, to_roman
 
 if TYPE_CHECKING:
-    from referee.cli.render_souls import PowerListed
+    from referee.cli.powers.render_souls import PowerListed
     from referee.evening.events import EveningEvent, PowerSpec
     from referee.evening.state import State
 
