@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from referee.cli import rulings, runner
-from referee.cli import shell as prompt
+from referee.cli.shell import shell as prompt
 from referee.storage import memo
 from tests.cli.conftest import GM
 

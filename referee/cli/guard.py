@@ -80,7 +80,7 @@ def guarded(body: Callable[[], Any], words: Sequence[str],
         raise
     except DryRunDone as dry:  # E133: the command ran to its write; nothing was written
         given = list(words[:list(words).index("--")]) if "--" in words else list(words)
-        from referee.cli import dryrun  # --dry-run only
+        from referee.cli.output import dryrun  # --dry-run only
 
         dryrun.show(dry, "--json" in given)
         _end_command()

@@ -24,8 +24,8 @@ import typer.main
 from referee.cli import errors
 from referee.cli.context import Sealed
 from referee.cli.errors import hoist_root_options
+from referee.cli.help.table_of_contents import table_of_contents
 from referee.cli.suggest import told
-from referee.cli.toc import table_of_contents
 from referee.errors import BadInput, RefereeError
 
 #: Each in-process command carries its own context (``referee.cli.context``), but a

@@ -61,7 +61,7 @@ def report_change(before: "State", after: "State", events: list["EveningEvent"],
 
         emit_json({"events": events, "status": status(after)})
         return
-    from referee.cli import render
+    from referee.cli.output import render
 
     render.announce(before, after, events)
 
@@ -80,7 +80,7 @@ def show_status(at: int | None, as_json: bool) -> None:
     if as_json:
         emit_json(views.status(state, when))
         return
-    from referee.cli import render
+    from referee.cli.output import render
 
     if at is not None:
         say(f"As it stood after command #{at} (E134):")
@@ -175,7 +175,7 @@ def show_log(person: str | None, soul: str | None, hand: int | None, table: str 
             stream_rows(commands, form, notes)
             return
         commands = list(commands)
-    from referee.cli import render
+    from referee.cli.output import render
 
     render.log(commands, undone, notes)
 

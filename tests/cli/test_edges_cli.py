@@ -145,7 +145,7 @@ def test_e97_parents_made_for_an_evening_stay_with_it(
 def test_e170_help_is_a_command_word(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     from referee.cli import main
-    from referee.cli.toc import table_of_contents
+    from referee.cli.help.table_of_contents import table_of_contents
 
     for words, same in ((["help", "hand"], ["hand", "--help"]),
                         (["help", "hand", "rank"], ["hand", "rank", "--help"]),

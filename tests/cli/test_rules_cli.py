@@ -15,9 +15,10 @@ from prompt_toolkit.document import Document
 from typer.testing import CliRunner
 
 import referee
-from referee.cli import main, reference, rulings
-from referee.cli import shell as prompt
+from referee.cli import main, rulings
+from referee.cli.help import reference
 from referee.cli.main import app, table_of_contents
+from referee.cli.shell import shell as prompt
 from referee.rulebook import parse
 from tests.cli.conftest import GM
 
@@ -280,7 +281,7 @@ def test_docs_cli_md_is_the_reference_the_app_generates() -> None:
     written = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert written == reference.render(), (
         "docs/cli.md is out of date: regenerate it with "
-        "`python -m referee.cli.reference > docs/cli.md`")
+        "`python -m referee.cli.help.reference > docs/cli.md`")
     for path in _commands(prompt.full_command()):
         assert f"## `{' '.join(('referee', *path))}`" in written
 

@@ -81,7 +81,7 @@ def handout(
     data = rep.handout(state, name)
     base = None
     if html is not None:
-        from referee.cli.wall import loopback_note  # --html only: the links' keys and note
+        from referee.cli.room.serving import loopback_note  # --html only: the links' keys and note
         from referee.serve.access import access_path
 
         tokens = access_path(db_path())

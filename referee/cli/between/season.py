@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from referee.cli import render
 from referee.cli.between.pages import check_page_target, write_page
 from referee.cli.context import console, current, db_path
 from referee.cli.options import Json
+from referee.cli.output import render
 from referee.cli.printing import emit_json, lit, say
 from referee.cli.transaction import transact
 from referee.errors import BadInput

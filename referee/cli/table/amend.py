@@ -134,7 +134,7 @@ def _check_words(words: list[str]) -> None:
     if words[0] in NOT_COMMANDS:
         raise BadInput(f"`{words[0]}` cannot stand in for a past command; give a command of "
                        "the evening table after `--` (E139)", ruling="E139")
-    from referee.cli.station import refusal  # amend's own: verify loads this module too
+    from referee.cli.room.station import refusal  # amend's own: verify loads this module too
 
     why = refusal(words)  # E65, E54: it runs on a scratch evening and reaches nothing else
     if why is not None:

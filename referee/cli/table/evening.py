@@ -117,7 +117,7 @@ def new(
 
         emit_json(status(after))
         return
-    from referee.cli import render
+    from referee.cli.output import render
 
     if backup:
         say(f"The old evening was backed up to {lit(backup)}.")
@@ -373,7 +373,7 @@ def verify(
         emit_json({"ok": not problems, "events": found.events, "checked": found.checked,
                    "problems": problems, "backup": None if backup is None else str(backup)})
     else:
-        from referee.cli import render
+        from referee.cli.output import render
 
         render.verify(path, found.events, problems, backup, damaged=bool(found.problems))
         if link is not None and not problems:

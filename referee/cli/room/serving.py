@@ -123,7 +123,7 @@ def serve(
 
     path = db_path()
     state = players.load_state(path)  # no evening: one line, exit 2
-    from referee.cli.station import run_remote
+    from referee.cli.room.station import run_remote
 
     server = make_server(path, "0.0.0.0" if lan else "127.0.0.1", port,
                          station=run_remote if station else None, bug=server_bug, tls=tls,

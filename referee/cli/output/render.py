@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from referee.cli import context
 from referee.cli.context import console
-from referee.cli.grid import Grid, console_width
+from referee.cli.output.tables import Grid, console_width
 from referee.cli.printing import clock, echo, lit, money, printable, say, short_money, stood
 from referee.names import plural
 from referee.rules.cards import parse_cards, to_roman

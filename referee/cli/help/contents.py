@@ -4,7 +4,7 @@ tree). Kept as data so that `referee --help` imports no module of commands.
 
 Generated: regenerate it after changing a command's first line or panel with
 
-    python -m referee.cli.reference --contents > referee/cli/contents.py
+    python -m referee.cli.help.reference --contents > referee/cli/help/contents.py
 
 (``tests/cli/test_tree.py`` fails while it and the registered commands disagree).
 """

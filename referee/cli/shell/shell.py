@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from typer._click.utils import make_default_short_help  # typer ships its own click
 
-from referee.cli import asks
 from referee.cli.context import db_path
 from referee.cli.main import Tree, described
 from referee.cli.printing import printable
+from referee.cli.room import phone_requests
 from referee.cli.runner import LEAVE
 from referee.cli.suggest import told
 from referee.errors import BadInput, RefereeError
@@ -442,8 +442,8 @@ class Shell:
             if len(words) < 3:
                 raise BadInput(f"say why, for the phone: `no {no} REASON` (E213)",
                                ruling="E213")
-            return asks.decline(self.vocab.path, no, " ".join(words[2:]))
-        return asks.accept(self.vocab.path, no, " ".join(words[2:]) or None)
+            return phone_requests.decline(self.vocab.path, no, " ".join(words[2:]))
+        return phone_requests.accept(self.vocab.path, no, " ".join(words[2:]) or None)
 
     def waiting(self) -> str:
         """What the phones asked before the shell started and still waits (R46, E215)."""
@@ -457,7 +457,7 @@ class Shell:
         """The lines for the requests the phones made since the last look (R46, E215)."""
         if not asks_path(self.vocab.path).exists():
             return []
-        lines, self.seen = asks.news(self.vocab.path, self.seen)
+        lines, self.seen = phone_requests.news(self.vocab.path, self.seen)
         return [printable(line) for line in lines]
 
     def without_parser(self, words: list[str]) -> int | None:
@@ -528,7 +528,7 @@ class Shell:
         self.prompting = True
         self.vocab.refresh()
         from referee.cli import runner
-        from referee.cli.bell import Bell
+        from referee.cli.shell.request_alerts import Bell
 
         bell = Bell(self.vocab.path, self.news)
         bell.start()
@@ -576,7 +576,7 @@ def shell(
     from referee.cli import context
 
     if station is not None:
-        from referee.cli import station as remote
+        from referee.cli.room import station as remote
 
         raise typer.Exit(remote.remote(station, token, ["shell"]))
 

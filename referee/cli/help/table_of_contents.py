@@ -1,7 +1,7 @@
 """The table of contents of the commands, by the part of the evening each serves: what
 `referee --help` prints, and `help` at the shell's prompt (there, or at a station's shell).
 
-Read from ``referee.cli.contents`` (the first lines of the commands' docstrings, stored), so
+Read from ``referee.cli.help.contents`` (the first lines of the commands' docstrings, stored), so
 it imports no module of commands and builds none.
 """
 
@@ -11,7 +11,7 @@ import shutil
 import textwrap
 from collections.abc import Iterable
 
-from referee.cli.contents import PANELS
+from referee.cli.help.contents import PANELS
 
 #: What `help` in `referee shell` lists after the commands: the words of the prompt itself.
 AT_THE_PROMPT = (
@@ -27,7 +27,7 @@ def table_of_contents(shell: bool = False) -> str:
     """``referee --help``: every command by the part of the evening it serves; with
     ``shell``, `help` at the shell's prompt: the same commands, then the prompt's own words.
 
-    Read from ``referee.cli.contents`` (the first lines of the commands' docstrings, stored),
+    Read from ``referee.cli.help.contents`` (the first lines of the commands' docstrings, stored),
     so it imports no module of commands and builds none: typer would convert all ~90
     commands (evaluating every annotation) just to print their first lines.
     """

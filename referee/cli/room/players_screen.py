@@ -14,8 +14,8 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from referee.cli.output.render import cards_text
 from referee.cli.printing import clock, money, printable, stood
-from referee.cli.render import cards_text
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

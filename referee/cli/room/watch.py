@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 def render_frame(view: Frame | NoFrame, width: int = 120,
                  height: int | None = None) -> RenderableType:
-    """The players' screen for one frame (``referee.cli.screen.render_frame``)."""
-    from referee.cli import screen  # rich only where a frame is drawn
+    """The players' screen for one frame (``referee.cli.room.players_screen.render_frame``)."""
+    from referee.cli.room import players_screen  # rich only where a frame is drawn
 
-    return screen.render_frame(view, width, height)
+    return players_screen.render_frame(view, width, height)
 
 
 def watch(

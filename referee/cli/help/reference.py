@@ -2,12 +2,12 @@
 
 Regenerate it after changing a command (a test compares the file with this output)::
 
-    python -m referee.cli.reference > docs/cli.md
+    python -m referee.cli.help.reference > docs/cli.md
 
 and, after changing a command's first line or panel, the table of contents that
-`referee --help` prints without importing the commands (``referee.cli.contents``)::
+`referee --help` prints without importing the commands (``referee.cli.help.contents``)::
 
-    python -m referee.cli.reference --contents > referee/cli/contents.py
+    python -m referee.cli.help.reference --contents > referee/cli/help/contents.py
 """
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from typing import Any
 
 import typer.main
 
-from referee.cli import main, shell
-from referee.cli.toc import table_of_contents
+from referee.cli import main
+from referee.cli.help.table_of_contents import table_of_contents
+from referee.cli.shell import shell
 
 WIDTH = 80  # the reference is written as help reads in an 80-column terminal
 
 HEADER = """# Command reference
 
 Every `referee` command with its help, as `referee COMMAND --help` prints it in an 80-column
-terminal. Generated from the app by `python -m referee.cli.reference > docs/cli.md`; a test
+terminal. Generated from the app by `python -m referee.cli.help.reference > docs/cli.md`; a test
 fails when this file and the app disagree. The rulings the help cites are in
 [the rulebook](rules.md) (`referee rules ID`).
 """
@@ -39,7 +40,7 @@ tree). Kept as data so that `referee --help` imports no module of commands.
 
 Generated: regenerate it after changing a command's first line or panel with
 
-    python -m referee.cli.reference --contents > referee/cli/contents.py
+    python -m referee.cli.help.reference --contents > referee/cli/help/contents.py
 
 (``tests/cli/test_tree.py`` fails while it and the registered commands disagree).
 """
@@ -70,7 +71,7 @@ def _chunks(text: str, width: int) -> list[str]:
 
 
 def contents_source() -> str:
-    """The text of ``referee/cli/contents.py``: the table of contents of the whole tree."""
+    """The text of ``referee/cli/help/contents.py``: the table of contents of the whole tree."""
     lines = [CONTENTS_HEADER.rstrip("\n")]
     for panel, items in main.panels(main.full_app()):
         lines.append(f"    ({_literal(panel)}, (")

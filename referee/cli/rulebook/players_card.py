@@ -17,8 +17,8 @@ from typing import Annotated, TypedDict
 import typer
 
 from referee.cli.between.pages import check_page_target, write_page
-from referee.cli.grid import width
 from referee.cli.options import Json
+from referee.cli.output.tables import width
 from referee.cli.printing import echo, emit_json, printable
 from referee.cli.typed_most import read_state
 from referee.names import match_name
