@@ -1,11 +1,11 @@
 """How soon the GM hears of a phone's request (R46, E215), loopback only.
 
 A real `referee serve` process serves a new evening of six seats, each with an assistant.
-This process watches the queue as `referee shell` does at its prompt (``referee.cli.bell``,
-a look at the queue's file every 50 ms) and follows ``GET /events`` as the GM's remote would
-(the ``asks`` event). Each assistant's phone posts ``--rounds`` (4) questions, one side after
-another; each request is declined once both have seen it, so the next can come (one open
-per kind per side, four a minute per side, E211).
+This process watches the queue as `referee shell` does at its prompt
+(``referee.cli.shell.request_alerts``, a look at the queue's file every 50 ms) and follows
+``GET /events`` as the GM's remote would (the ``asks`` event). Each assistant's phone posts
+``--rounds`` (4) questions, one side after another; each request is declined once both have
+seen it, so the next can come (one open per kind per side, four a minute per side, E211).
 
 Prints, for the shell's line and for the push, the time from the phone's answer (the request
 queued) to the GM's side hearing of it: p50, p95, max, and any request never heard of.
@@ -29,7 +29,7 @@ import threading
 import time
 from pathlib import Path
 
-from referee.cli.bell import Bell
+from referee.cli.shell.request_alerts import Bell
 from referee.serve import asks
 
 SEATS = ["Ada:XVI:red:Ben:IX", "Cy:III:blue:Di:II", "Ed:VII:green:Flo:XVII",

@@ -255,7 +255,7 @@ def wall_asks(port: int, stop: threading.Event, tally: Tally) -> None:
 
 def station(port: int, token: str, moves: list[tuple[str, str]], pace: float,
             tally: Tally) -> None:
-    from referee.cli.station import StationError, send
+    from referee.cli.room.station import StationError, send
 
     url = f"http://127.0.0.1:{port}"
     for source, target in moves:
@@ -276,7 +276,7 @@ def asker(port: int, token: str, sheets: dict[str, str], n: int, pace: float, ta
     the queue takes declined at once by the GM through the station (`requests decline`), so
     that side may ask again; a refusal by the bounds (one open per kind per side, four a
     minute per side, E211) is an answer, not a failure."""
-    from referee.cli.station import StationError, send
+    from referee.cli.room.station import StationError, send
 
     url = f"http://127.0.0.1:{port}"
     names = sorted(sheets)
@@ -334,7 +334,7 @@ def start_browser() -> Any:
 def probe_wall(browser: Any, port: int, token: str, probes: int, tally: Tally) -> str:
     """The push latency on the wall in headless Chromium: ``probes`` moves between Di and
     Hal, one at a time, each timed from its answer to the wall showing Hal's new stack."""
-    from referee.cli.station import send
+    from referee.cli.room.station import send
 
     if browser is None:
         return "no Chromium: the push latency on the wall is not measured"

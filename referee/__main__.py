@@ -1,5 +1,5 @@
 """``python -m referee``: the same console as the ``referee`` command."""
 
-from referee.cli.fast import main
+from referee.cli.entry import main
 
 main()

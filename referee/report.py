@@ -1,7 +1,7 @@
 """The end-of-evening status: the seed's three realms of victory, plus the highlights.
 
 ``build(state)`` gives the report as plain data (the ``--json`` output); ``render_html`` and
-``referee.cli.render_report`` (the terminal) present the same data. Also the assistant's
+``referee.cli.between.render_report`` (the terminal) present the same data. Also the assistant's
 handout: their clues and guesses, and nothing else (never another seat's clues, a soul's
 secrets they did not find themselves, or anyone's down cards, which the console never
 stores).

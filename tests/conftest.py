@@ -114,12 +114,12 @@ def _plain_terminal(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("REFEREE_DB", str(tmp_path / "default-evening.json"))
     # `rules last` remembers refusals outside the evening's folder, never in the user's cache.
     monkeypatch.setenv("REFEREE_CACHE_DIR", str(tmp_path.parent / f"{tmp_path.name}-cache"))
-    import referee.cli.aloud as aloud
+    import referee.cli.rulings as rulings
     from referee.cli import context
 
     monkeypatch.setattr(context, "_OUTSIDE", context.Context())
-    monkeypatch.setattr(aloud, "memory", None)  # each test starts as a fresh process would
-    monkeypatch.setattr(aloud, "on_disk", True)
+    monkeypatch.setattr(rulings, "memory", None)  # each test starts as a fresh process would
+    monkeypatch.setattr(rulings, "on_disk", True)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ a copy with a mistake planted in it) and returns every violation, one line each:
 
 Names are followed through aliases (``from sys import stdout``, ``builtins.print``, ``import
 importlib as il``), and an import by name is resolved where the name is text in the module
-(``importlib.import_module(".output", "referee.cli")``, ``__import__(NAME)`` with ``NAME``
+(``importlib.import_module(".printing", "referee.cli")``, ``__import__(NAME)`` with ``NAME``
 bound once to a string).
 
 ``tests/test_layers.py`` runs it on the package and proves it can fail by planting mistakes;

@@ -50,8 +50,8 @@ PLANTS = [
     # -- the twelve violations ------------------------------------------------------------
     Plant("import_module-with-package", "storage/chain.py",
           "import importlib\n\n\ndef _later():\n"
-          "    return importlib.import_module('.output', 'referee.cli')\n",
-          "imports referee.cli.output (cli), above storage", None),
+          "    return importlib.import_module('.printing', 'referee.cli')\n",
+          "imports referee.cli.printing (cli), above storage", None),
     Plant("__import__-of-a-variable", "storage/files.py",
           "NAME = 'referee.cli.main'\n\n\ndef _later():\n    return __import__(NAME)\n",
           "imports referee.cli.main (cli), above storage", None),
@@ -106,7 +106,7 @@ PLANTS = [
     Plant("linecache.getlines", "rules/hands.py",
           "import linecache\n\nLINES = linecache.getlines(__file__)\n",
           "imports linecache", "open("),
-    Plant("exec", "evening/views.py", "exec('import referee.cli.output')\n",
+    Plant("exec", "evening/views.py", "exec('import referee.cli.printing')\n",
           "exec runs text as code below the CLI", "imports referee.cli"),
 ]
 

@@ -130,7 +130,7 @@ class EveningMachine(RuleBasedStateMachine):
         return state
 
     def run(self, what: str, build: Callable[[State], list[Event]]) -> bool:
-        """One command under the lock, as ``referee.cli.evening.run`` does it."""
+        """One command under the lock, as ``referee.cli.table.evening.run`` does it."""
         self.clock += 61.0
         before = self.files()
         try:

@@ -269,7 +269,7 @@ def test_e40_a_copied_backup_opens_again(evening: GM, db: Path) -> None:
 
 KILLED = """
 import os, signal, sys
-import referee.cli.render as render
+import referee.cli.output.render as render
 render.announce = lambda *a, **k: os.kill(os.getpid(), signal.SIGKILL)
 sys.argv = ["referee", "--db", sys.argv[1], *sys.argv[2:]]
 from referee.cli.main import run
@@ -359,7 +359,7 @@ def test_e41_the_note_travels_with_a_copy_of_the_file(evening: GM, db: Path,
 
 def test_a_failure_after_the_commit_does_not_deny_the_write(
         evening: GM, monkeypatch: pytest.MonkeyPatch) -> None:
-    from referee.cli import render
+    from referee.cli.output import render
 
     def broken(*args: Any) -> None:
         raise ValueError("a renderer bug")

@@ -64,7 +64,7 @@ def _referee(site: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_installed_copy_reads_its_own_rulebook(installed: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", "import referee.cli.aloud as r; "
+    done = subprocess.run([sys.executable, "-c", "import referee.cli.rulings as r; "
                            "print(r.rulebook_path())"], cwd=installed.parent,
                           env={**os.environ, "PYTHONPATH": str(installed)},
                           capture_output=True, text=True, timeout=60)

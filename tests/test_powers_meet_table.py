@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import invariant, rule
 
-from referee.cli import render_souls
+from referee.cli.powers import render_souls
 from referee.evening import betting, play, power_moves, souls
 from referee.evening.state import State
 from referee.rules.cards import parse_cards, to_roman

@@ -15,9 +15,9 @@ from prompt_toolkit.document import Document
 from typer.testing import CliRunner
 
 from referee.cli import main
-from referee.cli import shell as prompt
 from referee.cli.main import app
 from referee.cli.runner import Leave
+from referee.cli.shell import shell as prompt
 
 NEW = "new --fool Fool --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --seat Ed:VII:green"
 #: Round one's up cards, every player's (R9): Cy's pair of Kings opens.
@@ -81,7 +81,7 @@ def test_clear_clears_the_screen_and_changes_nothing(runner: CliRunner, db: Path
 def test_clear_at_a_station_s_shell_stays_on_this_terminal() -> None:
     """`clear` in `referee --station URL shell` clears this screen and is never sent: the
     station named here does not exist, and nothing tries to reach it."""
-    from referee.cli.station import RemoteShell
+    from referee.cli.room.station import RemoteShell
 
     remote = RemoteShell("http://127.0.0.1:9", "token")
     assert remote.run_line("clear") == 0
@@ -100,7 +100,7 @@ def test_a_python_prompt_s_habits_work_here_too(runner: CliRunner, db: Path) -> 
     result = runner.invoke(app, ["--db", str(db), "shell"], input="?\n? bet\n")
     assert result.exit_code == 0, result.output
     assert "At this prompt:" in result.output and "opens the round's betting" in result.output
-    from referee.cli.station import RemoteShell
+    from referee.cli.room.station import RemoteShell
 
     with pytest.raises(Leave):
         RemoteShell("http://127.0.0.1:9", "token").run_line("exit()")
@@ -127,7 +127,7 @@ def test_help_alone_lists_the_commands_by_the_part_of_the_evening(runner: CliRun
 def test_help_at_a_station_s_shell_is_listed_here(capsys: pytest.CaptureFixture[str]) -> None:
     """The station's shell lists the same table for `help` alone, without asking the station
     (none listens at the address given); `help bet` still goes there."""
-    from referee.cli.station import RemoteShell
+    from referee.cli.room.station import RemoteShell
 
     remote = RemoteShell("http://127.0.0.1:9", "token")
     assert remote.run_line("help") == 0

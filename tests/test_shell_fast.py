@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from referee.cli import aloud, runner
-from referee.cli import shell as prompt
+from referee.cli import rulings, runner
+from referee.cli.shell import shell as prompt
 from referee.storage import memo
 from tests.cli.conftest import GM
 
@@ -81,7 +81,7 @@ def test_lines_without_the_parser_answer_as_through_it(
         with monkeypatch.context() as m:
             m.setattr("time.time", lambda: 1_800_000_000.0)
             m.setattr("referee.storage.store.new_token", lambda: "0" * 32)
-            m.setattr(aloud, "memory", None)
+            m.setattr(rulings, "memory", None)
             runs.append(_night(tmp_path / ("parser" if parser else "fast"), parser, capsys, m))
     (through, none), (fast, bypassed) = runs
     assert none == 0 and bypassed >= len(LINES) - 3  # `hand start`, `hand show` and ...

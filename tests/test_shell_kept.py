@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.cli import shell as prompt
 from referee.cli.main import app
+from referee.cli.shell import shell as prompt
 from referee.storage import memo
 
 NEW = "new --fool Fool --seat Ada:XVI:red:Ann:IX --seat Cy:III:blue:Di:II"

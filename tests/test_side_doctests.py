@@ -10,7 +10,7 @@ import pytest
 MODULES = [
     "referee.rules.scum.roles", "referee.rules.scum.plays", "referee.rules.wager.cards",
     "referee.rules.wager.hands", "referee.rules.fate.cards", "referee.names", "referee.streams",
-    "referee.rules.scenario", "referee.cli.boundary", "referee.said",
+    "referee.rules.scenario", "referee.cli.errors", "referee.said",
 ]
 
 

@@ -71,7 +71,7 @@ class Context:
         self.explain = explain  # --explain: after a refusal, read its ruling aloud
         self.station = station  # a second station's line: the one evening it may reach (E65)
         self.dry_run = dry_run  # --dry-run: run to the write, show it, write nothing (E133)
-        #: The command's log text when it was read without the parser (``referee.cli.fast``);
+        #: The command's log text when it was read without the parser (``referee.cli.entry``);
         #: else ``transaction.command_text`` derives it from the parsed arguments.
         self.line: str | None = None
         #: Who asked for this line, when a phone did and the GM accepted (R46, E214): the log
@@ -110,7 +110,7 @@ class Context:
 _OUTSIDE = Context()
 
 
-#: The context of a command line run without the parser (``referee.cli.fast``): a one-shot
+#: The context of a command line run without the parser (``referee.cli.entry``): a one-shot
 #: process runs one, and sets it for that run only.
 _FAST: Context | None = None
 
@@ -128,7 +128,7 @@ def current() -> Context:
         return _FAST
     if "typer.main" not in sys.modules:  # no parser loaded: no click context to look in
         return _OUTSIDE
-    # typer only where it is loaded already (above): the lines `fast` reads run without it
+    # typer only where it is loaded already (above): the lines `entry` reads run without it
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
     ctx = get_current_context(silent=True)

@@ -25,11 +25,11 @@ from typer.core import TyperGroup
 
 from referee import __version__
 from referee.cli import runner
-from referee.cli.boundary import RefereeGroup, hoist_root_options
-from referee.cli.contents import PANELS, Panels
 from referee.cli.context import Sealed
-from referee.cli.door import help_word, start
-from referee.cli.toc import table_of_contents
+from referee.cli.errors import RefereeGroup, hoist_root_options
+from referee.cli.guard import help_word, start
+from referee.cli.help.contents import PANELS, Panels
+from referee.cli.help.table_of_contents import table_of_contents
 from referee.errors import BadInput
 
 _root = typer.Typer(
@@ -101,28 +101,28 @@ def main(
 #: the words it adds at the root (``tests/cli/test_tree.py`` holds this to what the modules
 #: register). Each module adds its words with ``register(root)``.
 TREE: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("evening", ("new", "status", "bet", "raise", "call", "check", "fold", "open-phase",
-                 "rise", "sit", "resign", "undo", "redo", "log", "verify", "chips")),
-    ("count", ("count",)),  # E130-E132
-    ("amend", ("amend",)),  # E138, E139
-    ("hand", ("hand",)),
-    ("points", ("points", "promotions")),
-    ("souls", ("soul", "charge")),
-    ("power", ("power",)),
-    ("present", ("report", "handout", "demo")),
-    ("watch", ("watch",)),
-    ("shell", ("shell",)),
-    ("wall", ("serve", "links")),
-    ("room", ("room",)),
-    ("asks", ("requests",)),  # R46
-    ("scenario", ("scenario",)),
-    ("scum", ("scum",)),
-    ("wager", ("wager",)),
-    ("fate", ("fate",)),
-    ("rules", ("rules",)),
-    ("card", ("card",)),  # E174
-    ("ceremony", ("end", "ceremony")),  # R40
-    ("season", ("next", "season")),  # R41-R43
+    ("table.evening", ("new", "status", "bet", "raise", "call", "check", "fold", "open-phase",
+                       "rise", "sit", "resign", "undo", "redo", "log", "verify", "chips")),
+    ("table.count", ("count",)),  # E130-E132
+    ("table.amend", ("amend",)),  # E138, E139
+    ("table.hand", ("hand",)),
+    ("powers.points", ("points", "promotions")),
+    ("powers.souls", ("soul", "charge")),
+    ("powers.power", ("power",)),
+    ("between.reports", ("report", "handout", "demo")),
+    ("room.watch", ("watch",)),
+    ("shell.shell", ("shell",)),
+    ("room.serving", ("serve", "links")),
+    ("room.room", ("room",)),
+    ("room.phone_requests", ("requests",)),  # R46
+    ("between.scenario", ("scenario",)),
+    ("side.scum", ("scum",)),
+    ("side.wager", ("wager",)),
+    ("side.fate", ("fate",)),
+    ("rulebook.rules", ("rules",)),
+    ("rulebook.players_card", ("card",)),  # E174
+    ("between.ceremony", ("end", "ceremony")),  # R40
+    ("between.season", ("next", "season")),  # R41-R43
 )
 #: The module of each command word.
 MODULE_OF = {word: module for module, words in TREE for word in words}
@@ -309,7 +309,7 @@ def panels(app: typer.Typer) -> Panels:
     """The table of contents as ``app``'s registered commands say it: each panel with the
     first paragraph of each command's help, as ``referee --help`` prints them.
 
-    ``referee.cli.contents.PANELS`` stores this for the whole tree, so that `referee --help`
+    ``referee.cli.help.contents.PANELS`` stores this for the whole tree, so that `referee --help`
     imports no module of commands (``tests/cli/test_tree.py`` holds the two equal).
     """
     found: dict[str, list[tuple[str, str]]] = {}
@@ -350,7 +350,7 @@ def run() -> None:
     """Console-script entry point."""
     url, token, argv = _station_options(sys.argv[1:])
     if url is not None and argv not in ([], ["--help"], ["-h"]):
-        from referee.cli import station  # a line for a station only
+        from referee.cli.room import station  # a line for a station only
 
         sys.exit(station.remote(url, token, argv))
     args = help_word(_hoist_root_options(argv))

@@ -21,11 +21,11 @@ from typing import Any
 import typer
 import typer.main
 
-from referee.cli import boundary
-from referee.cli.boundary import hoist_root_options
+from referee.cli import errors
 from referee.cli.context import Sealed
+from referee.cli.errors import hoist_root_options
+from referee.cli.help.table_of_contents import table_of_contents
 from referee.cli.suggest import told
-from referee.cli.toc import table_of_contents
 from referee.errors import BadInput, RefereeError
 
 #: Each in-process command carries its own context (``referee.cli.context``), but a
@@ -214,7 +214,7 @@ def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
             typer.echo("aborted", err=True)
             return 1
         except RefereeError as exc:
-            boundary.refuse(told(exc), exc.ruling)
+            errors.refuse(told(exc), exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
             return _usage_error(exc, shell)
@@ -239,13 +239,13 @@ def _usage_error(exc: Any, shell: bool) -> int:
         exc.show()  # a group on its own at the shell's prompt: its commands, to pick one
         return 0
     if not shell or ctx is None:
-        line = boundary.usage_line(exc)  # as the plain command line says it
+        line = errors.usage_line(exc)  # as the plain command line says it
     else:  # as the plain CLI says it, without the `referee` a shell omits
-        line = boundary.mistake(exc)
+        line = errors.mistake(exc)
         usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
         path = ctx.command_path.removeprefix("referee").strip()
         line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
-    boundary.refuse(line)
+    errors.refuse(line)
     code: int = getattr(exc, "exit_code", 2)
     return code
 
@@ -271,7 +271,7 @@ def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = Fal
             try:
                 words = split(line) if isinstance(line, str) else list(line)
             except RefereeError as exc:
-                boundary.refuse(told(exc), exc.ruling)
+                errors.refuse(told(exc), exc.ruling)
                 return 2, out.getvalue(), err.getvalue()
             code = execute(words, db=db, debug=debug, sealed=sealed, note=note)
         finally:

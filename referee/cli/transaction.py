@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import current, db_path
-from referee.cli.output import echo
+from referee.cli.printing import echo
 from referee.jsontypes import JSONObject
 from referee.table import Move, Outcome, run
 from referee.table.transaction import E, More
@@ -22,7 +22,7 @@ def command_text(extra: JSONObject | None = None) -> str:
     ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
     the console chose (a drawn seed, an Elixir), so that retyping the line replays the same.
     Who asked for it (R46, E214) is the move's own (``Move.asked_by``), after these words."""
-    own = current().line  # read without the parser (``referee.cli.fast``): its own words
+    own = current().line  # read without the parser (``referee.cli.entry``): its own words
     if own is not None and not extra:
         return own
     import shlex

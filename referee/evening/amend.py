@@ -1,6 +1,6 @@
 """An amendment: a past command replaced, everything after it replayed (E138, E139). Pure.
 
-The console replays the commands (``referee.cli.amend``) and compares the timelines
+The console replays the commands (``referee.cli.table.amend``) and compares the timelines
 (``referee.evening.ripple``); this module says what may be amended, reads the timeline as it
 stands (:func:`effective`), and folds the amendment: the ``command_amended`` event carries
 the evening as the replay left it, so the log keeps both versions, the old commands where

@@ -1,5 +1,5 @@
 """What an amendment changes (E138): the outcomes of a timeline, and the ripple between two.
-Pure; ``referee.cli.amend`` replays the commands, ``referee.evening.amend`` folds the result.
+Pure; ``referee.cli.table.amend`` replays the commands, ``referee.evening.amend`` folds the result.
 """
 
 from __future__ import annotations

@@ -52,8 +52,8 @@ class Served:
         state = players.load_state(evening)
         self.evening = evening
         self.access = access.ensure_access(evening, state.assistants)
-        from referee.cli.station import run_remote
-        from referee.cli.wall import server_bug
+        from referee.cli.room.serving import server_bug
+        from referee.cli.room.station import run_remote
 
         self.server = make_server(evening, "127.0.0.1", 0, station=run_remote if station else None,
                                   bug=server_bug, season=season)

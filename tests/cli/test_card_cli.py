@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.cli import card
+from referee.cli.rulebook import players_card
 from referee.rules.cards import parse_cards
 from referee.rules.hands import CATEGORIES, CATEGORY_TITLES, best_hand
 from tests.browser import Browser, chromium
@@ -24,7 +24,7 @@ PAPER = {"A4": (8.27, 11.69), "Letter": (8.5, 11.0)}
 
 
 def test_e174_each_example_ranks_as_its_category_high_to_low() -> None:
-    rows = card.rows()
+    rows = players_card.rows()
     assert [r["category"] for r in rows] == list(CATEGORIES) and len(rows) == 16
     hands = []
     for row in rows:
@@ -43,11 +43,11 @@ def test_e174_the_card_names_every_hand_in_card_names(
     out = gm("card").output
     assert max(len(line) for line in out.splitlines()) <= 80  # wrapped to the terminal
     flat = " ".join(out.split())
-    for row in card.rows():
+    for row in players_card.rows():
         assert f"{row['place']}. {CATEGORY_TITLES[row['category']]}" in flat
-        assert card.in_names(row["cards"]) in flat
+        assert players_card.in_names(row["cards"]) in flat
     assert "Three pair: Knight of Cups, Knight of Wands, Three of Swords" in flat
-    for heading, _ in card.SECTIONS:
+    for heading, _ in players_card.SECTIONS:
         assert f"\n{heading}:\n" in out
     for ruling in ("R6", "R12", "R13", "R15", "R26"):  # Duets, both phases, the Fool, powers
         assert f"({ruling})" in flat or f", {ruling})" in flat
@@ -85,12 +85,12 @@ def test_e174_mistakes_are_one_line_and_write_nothing(gm: GM, tmp_path: Path) ->
 
 
 def test_e174_the_page_holds_every_hand_and_no_script(tmp_path: Path) -> None:
-    page = card.html({"name": "<b>Ada</b>", "role": "seat 1", "colour": "red",
+    page = players_card.html({"name": "<b>Ada</b>", "role": "seat 1", "colour": "red",
                       "arcanum": "XVI The Tower"})
     assert "<script" not in page and "&lt;b&gt;Ada&lt;/b&gt;" in page  # names as data (E42)
-    for row in card.rows():
-        assert card.in_names(row["cards"]) in page
-    body = re.search(r"body \{ font: ([\d.]+)pt", card.CSS)
+    for row in players_card.rows():
+        assert players_card.in_names(row["cards"]) in page
+    body = re.search(r"body \{ font: ([\d.]+)pt", players_card.CSS)
     assert body is not None and float(body.group(1)) >= 9  # readable at arm's length
 
 
@@ -122,11 +122,11 @@ def _pages(pdf: bytes) -> int:
 @pytest.mark.parametrize("seat", [None, "Ada"])
 def test_e174_the_card_prints_on_one_page(printer: Browser, tmp_path: Path, paper: str,
                                           seat: str | None) -> None:
-    who: card.Holder | None = None if seat is None else {
+    who: players_card.Holder | None = None if seat is None else {
         "name": "Bartholomew-Maximilian", "role": "seat 6 from the Fool's left",
         "colour": "turquoise", "arcanum": "XVIII The Moon"}
     page = tmp_path / "card.html"
-    page.write_text(card.html(who), encoding="utf-8")
+    page.write_text(players_card.html(who), encoding="utf-8")
     printer.open(page.as_uri(), 800, 1100)
     smallest = printer.evaluate(
         "Math.min(...[...document.querySelectorAll('p, td, th, code')]"
@@ -144,7 +144,8 @@ def test_e174_the_card_prints_on_one_page(printer: Browser, tmp_path: Path, pape
 def test_e174_the_guard_of_one_page_can_fail(printer: Browser, tmp_path: Path) -> None:
     """The same print of a card with its text doubled is two pages: the count is read."""
     page = tmp_path / "long.html"
-    doubled = card.html(None).replace("</body>", card.html(None).split("<body>", 1)[1])
+    doubled = players_card.html(None).replace("</body>",
+                                              players_card.html(None).split("<body>", 1)[1])
     page.write_text(doubled, encoding="utf-8")
     printer.open(page.as_uri(), 800, 1100)
     pdf = base64.b64decode(printer.page("Page.printToPDF", {
@@ -154,4 +155,4 @@ def test_e174_the_guard_of_one_page_can_fail(printer: Browser, tmp_path: Path) -
 
 def test_json_sections_are_the_cards(gm: GM) -> None:
     data = json.loads(gm("card", "--json").stdout)
-    assert [s["heading"] for s in data["sections"]] == [h for h, _ in card.SECTIONS]
+    assert [s["heading"] for s in data["sections"]] == [h for h, _ in players_card.SECTIONS]

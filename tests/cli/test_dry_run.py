@@ -11,7 +11,8 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from referee.cli import runner, station
+from referee.cli import runner
+from referee.cli.room import station
 from referee.evening.change import changes
 from referee.storage.store import open_evening
 from tests.profiles import examples

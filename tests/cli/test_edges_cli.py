@@ -145,7 +145,7 @@ def test_e97_parents_made_for_an_evening_stay_with_it(
 def test_e170_help_is_a_command_word(runner: CliRunner, monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     from referee.cli import main
-    from referee.cli.toc import table_of_contents
+    from referee.cli.help.table_of_contents import table_of_contents
 
     for words, same in ((["help", "hand"], ["hand", "--help"]),
                         (["help", "hand", "rank"], ["hand", "rank", "--help"]),
@@ -166,7 +166,7 @@ def test_e171_no_evening_names_the_file(gm: GM, tmp_path: Path) -> None:
     from referee.errors import IllegalAction
     from referee.evening.state import State, require_evening
 
-    # the core's words, which the refusal completes with the file (referee.cli.door)
+    # the core's words, which the refusal completes with the file (referee.cli.guard)
     with pytest.raises(IllegalAction, match="^no evening in this file yet;"):
         require_evening(State())
     for line in (("status",), ("bet", "Ada"), ("soul", "list")):

@@ -106,7 +106,7 @@ def test_h29_numpy_is_loaded_by_hand_equity_only() -> None:
 
 
 def test_h29_only_a_count_of_every_deal_says_zero_or_certain() -> None:
-    from referee.cli.equity import _percent
+    from referee.cli.table.equity import _percent
 
     assert [_percent(x, exact=True) for x in (0, 1, 0.4123)] == ["0%", "100%", "41.2%"]
     assert [_percent(x, exact=False) for x in (0, 1, 0.0004, 0.9996)] == [

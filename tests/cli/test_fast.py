@@ -1,7 +1,7 @@
 """The command lines read without typer (E160) answer exactly as the typer app does.
 
 Each line runs twice on copies of one evening file, once through the console's entry point
-(``referee.cli.fast.main``: the reader, or the typer app for a line it does not read) and once
+(``referee.cli.entry.main``: the reader, or the typer app for a line it does not read) and once
 through the typer app alone (``referee.cli.main.run``), with the clock and the writer's token
 held still: stdout, stderr, the exit status, every file left in the folder and the refusal
 remembered for `rules last` must be the same bytes.
@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.cli import aloud, fast, main
+from referee.cli import entry, main, rulings
 from tests.cli.conftest import GM
 from tests.profiles import examples
 
@@ -91,20 +91,20 @@ def both(evening: Path, where: Path, words: list[str],
     """What the line leaves through the entry point and through the typer app alone, each on
     its own copy of ``evening`` (``--db`` given first; the folders differ only in name)."""
     results = []
-    for name, entry in (("fast", fast.main), ("typer", main.run)):
+    for name, entry_point in (("fast", entry.main), ("typer", main.run)):
         folder = where / name
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
         db = folder / "evening.json"
         shutil.copyfile(evening, db)
-        aloud.memory = None
+        rulings.memory = None
         with _still(monkeypatch):
-            out, err, code = _run(entry, ["--db", str(db), *words])
+            out, err, code = _run(entry_point, ["--db", str(db), *words])
         shown = str(folder)
         results.append((out.replace(shown.encode(), b"FOLDER"),
                         err.replace(shown.encode(), b"FOLDER"), code, _files(folder),
-                        str(aloud.memory).replace(shown, "FOLDER")))
+                        str(rulings.memory).replace(shown, "FOLDER")))
     return results[0], results[1]
 
 
@@ -135,7 +135,7 @@ FORMS: list[tuple[str, list[str]]] = [
 def test_e160_each_form_is_read_without_typer_and_answers_as_typer(
         evening: str, words: list[str], evenings: dict[str, Path], tmp_path: Path,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    line = fast.read(["--db", "x.json", *words])
+    line = entry.read(["--db", "x.json", *words])
     assert line is not None, f"the reader should take {words}"
     fast_side, typer_side = both(evenings[evening], tmp_path, words, monkeypatch)
     assert fast_side == typer_side
@@ -162,9 +162,9 @@ def test_e160_a_refusal_is_one_line_exit_2_and_the_file_unchanged(
     ["check", "Ada", "1"], ["--db=x.json", "status"], ["verify"],
 ])
 def test_e160_what_the_reader_does_not_know_goes_to_typer(words: list[str]) -> None:
-    from referee.cli.door import hoist_root_options
+    from referee.cli.guard import hoist_root_options
 
-    assert fast.read(hoist_root_options(["--db", "x.json", *words])) is None
+    assert entry.read(hoist_root_options(["--db", "x.json", *words])) is None
 
 
 WORDS = st.sampled_from([

@@ -66,7 +66,7 @@ def _commands(group: Any, path: list[str]) -> list[list[str]]:
 
 
 def test_every_fate_command_has_help(runner: CliRunner) -> None:
-    from referee.cli.fate import app as fate_app
+    from referee.cli.side.fate import app as fate_app
 
     commands = _commands(fate_app, [])
     assert ["duel", "phase"] in commands and ["char", "new"] in commands
@@ -78,7 +78,7 @@ def test_every_fate_command_has_help(runner: CliRunner) -> None:
 
 @pytest.mark.system
 def test_cli_module_imports_light() -> None:
-    code = ("import sys, referee.cli.fate; "
+    code = ("import sys, referee.cli.side.fate; "
             "bad = [m for m in sys.modules if m.startswith(('referee.rules.fate', 'rich', "
             "'tinydb', 'referee.storage.store'))]; assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)

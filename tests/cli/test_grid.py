@@ -1,5 +1,5 @@
-"""The console's tables off a terminal (``referee.cli.grid``): the lines printed without rich
-are rich's own, character for character, or rich prints them."""
+"""The console's tables off a terminal (``referee.cli.output.tables``): the lines printed
+without rich are rich's own, character for character, or rich prints them."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from referee.cli import grid, runner
-from referee.cli.grid import Grid
+from referee.cli import runner
+from referee.cli.output import tables
+from referee.cli.output.tables import Grid
 from referee.content.scenario import data_file
 from tests.profiles import examples
 
@@ -81,7 +82,7 @@ def test_e120_what_does_not_fit_goes_to_rich() -> None:
 
 def test_e120_the_width_is_rich_s(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "97")
-    assert grid.width() == 97 == Console(force_terminal=False).width
+    assert tables.width() == 97 == Console(force_terminal=False).width
 
 
 #: Printable ASCII but the backslash: rich's markup reads ``\[`` as ``[`` even where no tag
@@ -101,7 +102,7 @@ TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=126, exclude_charac
 def test_e120_any_simple_table_is_rich_s_own_lines(
         title: str | None, columns: list[tuple[str, str, int | None]], rows: list[list[str]],
         width: int) -> None:
-    from referee.cli.output import lit as escape  # names go into cells as the views put them
+    from referee.cli.printing import lit as escape  # names go into cells as the views put them
 
     table = Grid(title=escape(title) if title else None)
     for header, justify, least in columns:

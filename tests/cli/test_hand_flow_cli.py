@@ -295,7 +295,7 @@ def test_once_the_game_is_over_nothing_invites_another_hand(gm: GM) -> None:
              "Max: IV V VI").output
     assert "The game is over (R18)" in out and "hand start" not in out
     assert "hand start" not in gm("status").output
-    from referee.cli.shell import Vocabulary
+    from referee.cli.shell.shell import Vocabulary
 
     toolbar = Vocabulary(gm.db).refresh().line
     assert "game is over" in toolbar and "hand start" not in toolbar
@@ -377,7 +377,7 @@ def test_watch_at_80_by_24_puts_the_turn_and_the_pots_first_and_goes_compact(gm:
 
     from rich.console import Console
 
-    from referee.cli.watch import render_frame
+    from referee.cli.room.watch import render_frame
     from referee.serve import players as frames
 
     gm("new", "--fool", "Max", "--seat", "Ada:I:red:Ben:II", "--seat", "Cy:III:blue:Di:IV",

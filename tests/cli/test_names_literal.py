@@ -111,8 +111,8 @@ def test_side_tables_print_names_literally(gm: GM) -> None:
 
 
 def test_the_shell_toolbar_shows_names_literally(odd: GM, db: Path) -> None:
-    from referee.cli.output import printable
-    from referee.cli.shell import Vocabulary
+    from referee.cli.printing import printable
+    from referee.cli.shell.shell import Vocabulary
 
     odd("hand", "start")
     vocab = Vocabulary(db).refresh()

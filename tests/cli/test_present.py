@@ -292,7 +292,7 @@ def test_e175_the_demos_hint_names_the_console_as_it_can_be_typed(
     monkeypatch.setenv("PATH", str(tmp_path / "elsewhere"))
     out = " ".join(gm("demo", "--quiet").output.split())
     assert f"try `{started} --db {gm.db} log`" in out, out
-    from referee.cli.present import console_name
+    from referee.cli.between.reports import console_name
 
     monkeypatch.setenv("PATH", str(started.parent))  # activated: the same console on the PATH
     assert console_name() == "referee"

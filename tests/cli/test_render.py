@@ -1,4 +1,4 @@
-"""`status` and the console's answers (referee.cli.render): changed cards marked, down cards
+"""`status` and the console's answers (referee.cli.output.render): changed cards marked, down cards
 counted, Suspended said, and why the high hand does not open (E76-E78, E88, S19)."""
 
 from __future__ import annotations

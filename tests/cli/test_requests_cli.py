@@ -113,7 +113,7 @@ def test_e212_ok_and_no_at_the_shells_prompt(ev: GM, runner: CliRunner) -> None:
 
 
 def test_e215_the_shell_tells_of_a_request_as_it_arrives(ev: GM) -> None:
-    from referee.cli.shell import Shell, full_command
+    from referee.cli.shell.shell import Shell, full_command
 
     sh = Shell(full_command(), ev.db, False)
     assert sh.news() == [] and sh.waiting() == ""

@@ -1,4 +1,5 @@
-"""`referee room ...` (referee.cli.room): the GM's hand on the wall, never on the evening (E82)."""
+"""`referee room ...` (referee.cli.room.room): the GM's hand on the wall, never on the evening
+(E82)."""
 
 from __future__ import annotations
 

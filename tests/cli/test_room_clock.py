@@ -1,4 +1,4 @@
-"""`referee room pause|resume|break` (referee.cli.room): the room's clock is the evening's
+"""`referee room pause|resume|break` (referee.cli.room.room): the room's clock is the evening's
 (R47, E200): kept in its log, shown by `status`, `watch` and the wall as standing still. The
 time is set by hand (``time.time`` replaced): nothing here sleeps."""
 

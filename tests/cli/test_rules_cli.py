@@ -15,9 +15,10 @@ from prompt_toolkit.document import Document
 from typer.testing import CliRunner
 
 import referee
-from referee.cli import aloud, main, reference
-from referee.cli import shell as prompt
+from referee.cli import main, rulings
+from referee.cli.help import reference
 from referee.cli.main import app, table_of_contents
+from referee.cli.shell import shell as prompt
 from referee.rulebook import parse
 from tests.cli.conftest import GM
 
@@ -89,7 +90,7 @@ def test_rules_reads_the_packaged_book_from_any_directory(
     monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["rules", "R1"])
     assert result.exit_code == 0 and "78 cards" in result.stdout
-    assert aloud.rulebook_path().name == "rules.md" and aloud.rulebook_path().is_file()
+    assert rulings.rulebook_path().name == "rules.md" and rulings.rulebook_path().is_file()
 
 
 # -- the ruling behind a refusal -----------------------------------------------------------------
@@ -130,13 +131,13 @@ def test_r16_rules_last_reads_the_last_refusal_and_leaves_the_evening_alone(
     before = _folder(tmp_path)
     line = seated.fails("chips", "give", "Ada", "Cy", "red:1")
     assert _folder(tmp_path) == before
-    aloud.memory = None  # as a new process: from the cache file
+    rulings.memory = None  # as a new process: from the cache file
     out = seated("rules", "last").stdout
     assert out.startswith(f"The last refusal: {line.removeprefix('error: ')}\nR16 The Law")
     got = seated.json("rules", "last")
     assert got["refusal"] == line.removeprefix("error: ")
     assert [r["id"] for r in got["rulings"]] == ["R16"]
-    assert aloud.memory_path().is_file() and aloud.memory_path().parent != tmp_path
+    assert rulings.memory_path().is_file() and rulings.memory_path().parent != tmp_path
     assert _folder(tmp_path) == before
 
 
@@ -180,7 +181,7 @@ def test_shell_rules_complete_ids_and_remember_in_memory(
     assert sh.run_line("rules last") == 0
     out = capsys.readouterr()
     assert out.out.startswith("The last refusal: Ada is seated") and "R16 The Law" in out.out
-    assert not aloud.memory_path().exists()  # the shell keeps it in memory
+    assert not rulings.memory_path().exists()  # the shell keeps it in memory
 
 
 # -- powers read aloud ---------------------------------------------------------------------------
@@ -280,7 +281,7 @@ def test_docs_cli_md_is_the_reference_the_app_generates() -> None:
     written = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     assert written == reference.render(), (
         "docs/cli.md is out of date: regenerate it with "
-        "`python -m referee.cli.reference > docs/cli.md`")
+        "`python -m referee.cli.help.reference > docs/cli.md`")
     for path in _commands(prompt.full_command()):
         assert f"## `{' '.join(('referee', *path))}`" in written
 
@@ -322,5 +323,5 @@ def test_rules_last_names_the_ruling_of_each_refusal(
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.output
     assert result.stdout.startswith(f"{ruling} "), result.output
     assert _folder(tmp_path) == before
-    aloud.memory = None
+    rulings.memory = None
     assert seated.json("rules", "last")["rulings"][0]["id"] == ruling

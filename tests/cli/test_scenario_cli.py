@@ -9,8 +9,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from referee.cli import scenario as scenario_cli
-from referee.cli.boundary import RefereeGroup
+from referee.cli.between import scenario as scenario_cli
+from referee.cli.errors import RefereeGroup
 from referee.content.scenario import data_file, load_scenario
 
 

@@ -277,7 +277,8 @@ def test_e112_the_season_page_draws_money_and_roster(first: GM, tmp_path: Path) 
 
 
 def test_e54_a_station_may_not_write_or_read_another_evening_file() -> None:
-    from referee.cli import main, station
+    from referee.cli import main
+    from referee.cli.room import station
 
     assert main.app is not None
     assert "would read a file" in str(station.refusal(["next", "two.json"]))

@@ -338,7 +338,7 @@ def test_e54_station_refuses_paths_and_endless_commands(server: Served, evening:
     ["soul", "sell", "Ben", "green", "Gus", "--promise", "--html"],
 ])
 def test_e54_station_runs_what_names_no_file(args: list[str]) -> None:
-    from referee.cli.station import refusal
+    from referee.cli.room.station import refusal
 
     assert refusal(args) is None
 
@@ -625,7 +625,7 @@ def _screen(text: str, theme: str) -> list[list[int]]:
 def test_e70_terminal_qr_is_the_code_black_on_white_on_any_terminal(theme: str) -> None:
     import segno
 
-    from referee.cli.wall import qr_text
+    from referee.cli.room.serving import qr_text
 
     want = [[0 if dark else 255 for dark in row]
             for row in segno.make(LINK, error="m").matrix_iter(scale=1, border=4)]
@@ -640,7 +640,7 @@ def test_e70_the_check_sees_a_code_drawn_in_the_terminals_own_colours() -> None:
     fail on it."""
     import segno
 
-    from referee.cli.wall import qr_text
+    from referee.cli.room.serving import qr_text
 
     want = [[0 if dark else 255 for dark in row]
             for row in segno.make(LINK, error="m").matrix_iter(scale=1, border=4)]
@@ -702,7 +702,7 @@ def test_e70_terminal_qr_scans(theme: str, tmp_path: Path) -> None:
     code in the terminal's own colours does not scan on a light terminal."""
     import shutil
 
-    from referee.cli.wall import qr_text
+    from referee.cli.room.serving import qr_text
 
     if shutil.which("zbarimg") is None:
         pytest.skip("zbarimg is not installed (apt-get install zbar-tools)")
@@ -717,7 +717,7 @@ def test_e66_a_token_replaced_by_another_hand_is_never_handed_out(server: Served
                                                                  ) -> None:
     """Tokens taken back while a station's line runs (`serve --new-tokens` at the serving
     machine) are not given to that station in its answer."""
-    from referee.cli import station
+    from referee.cli.room import station
     from referee.serve import access
 
     real = station.run_remote

@@ -148,7 +148,7 @@ def test_e215_the_push_tells_of_the_queue_and_nothing_of_it(server: Served) -> N
 
 
 def test_e212_a_station_answers_a_phone(server: Served, gm: GM) -> None:
-    from referee.cli.station import RemoteShell
+    from referee.cli.room.station import RemoteShell
 
     post(server, "Ben", {"kind": "study", "soul": "green"})
     post(server, "Dan", {"kind": "question", "text": "Break?"})

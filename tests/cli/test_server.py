@@ -293,7 +293,7 @@ def test_e68_a_dripping_request_is_cut(server: Served, monkeypatch: pytest.Monke
 def test_e68_a_slow_station_command_is_not_cut(server: Served,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """The deadline is for sending the request; the command then takes as long as it needs."""
-    from referee.cli import station
+    from referee.cli.room import station
     from referee.serve import connections
 
     monkeypatch.setattr(connections, "REQUEST_TIME", 0.3)

@@ -322,7 +322,7 @@ def test_e65_every_root_option_anywhere_in_every_spelling(
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
-    from referee.cli import station
+    from referee.cli.room import station
 
     s, other, new = sealed_room
     lines = [["status"], ["status", "--json"], ["rise", "Cy"], ["charge", "give", "Ben", "Flo",
@@ -371,7 +371,8 @@ def test_e65_harmless_root_options_still_run(sealed_room: tuple[Any, Path, Path]
 def test_e65_every_root_option_is_judged(tmp_path: Path) -> None:
     """The root group's options are the ones this file knows: refused or harmless. A new root
     option fails here until it is judged (and is refused meanwhile)."""
-    from referee.cli import runner, station
+    from referee.cli import runner
+    from referee.cli.room import station
 
     options = {o for p in runner.root_command().params if p.param_type_name == "option"
                for o in (*p.opts, *p.secondary_opts)}

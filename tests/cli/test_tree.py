@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import typer
 
-from referee.cli import contents, main, reference
+from referee.cli import main
+from referee.cli.help import contents, reference
 
 
 def _words(app: typer.Typer) -> list[str]:
@@ -50,7 +51,8 @@ def test_a_command_line_imports_the_module_of_its_word_only() -> None:
     code = ("import sys; import referee.cli.main as m; m.only(sys.argv[1]); "
             "print(' '.join(sorted(k for k in sys.modules if k.startswith('referee.cli.'))))")
     groups = {f"referee.cli.{m}" for m, _ in main.TREE}
-    for word, module in (("status", "evening"), ("scum", "scum"), ("rules", "rules")):
+    for word, module in (("status", "table.evening"), ("scum", "side.scum"),
+                         ("rules", "rulebook.rules")):
         out = subprocess.run([sys.executable, "-c", code, word], capture_output=True,
                              text=True, check=True).stdout.split()
         assert f"referee.cli.{module}" in out
@@ -112,7 +114,7 @@ def test_a_tab_on_the_command_word_says_what_each_does_and_builds_none() -> None
     from prompt_toolkit.completion import CompleteEvent
     from prompt_toolkit.document import Document
 
-    from referee.cli import shell
+    from referee.cli.shell import shell
 
     sh = shell.Shell(main.lazy_root(), Path("e.json"), debug=False)
     found = {c.text: c.display_meta_text for c in shell.make_completer(sh.root, sh.vocabulary)
@@ -140,17 +142,18 @@ def test_the_shell_starts_without_importing_any_module_of_commands() -> None:
     groups = {f"referee.cli.{m}" for m, _ in main.TREE}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
-    assert (set(out) & groups) == {"referee.cli.rules"}, set(out) & groups
+    assert (set(out) & groups) == {"referee.cli.rulebook.rules"}, set(out) & groups
 
 
 def test_the_stored_table_of_contents_is_what_the_commands_say() -> None:
-    """`referee --help` reads ``referee.cli.contents``: the panels and first lines of the
+    """`referee --help` reads ``referee.cli.help.contents``: the panels and first lines of the
     registered commands, stored, so that it cannot drift from their docstrings."""
     assert contents.PANELS == main.panels(main.full_app())
-    written = (Path(__file__).resolve().parents[2] / "referee" / "cli" / "contents.py")
+    written = (Path(__file__).resolve().parents[2] / "referee" / "cli" / "help"
+               / "contents.py")
     assert written.read_text(encoding="utf-8") == reference.contents_source(), (
-        "referee/cli/contents.py is out of date: regenerate it with "
-        "`python -m referee.cli.reference --contents > referee/cli/contents.py`")
+        "referee/cli/help/contents.py is out of date: regenerate it with "
+        "`python -m referee.cli.help.reference --contents > referee/cli/help/contents.py`")
     names = [name for _, items in contents.PANELS for name, _ in items]
     assert sorted(n.removesuffix(" ...") for n in names) == sorted(
         w for _, words in main.TREE for w in words)

@@ -1,0 +1,209 @@
+"""`referee soul|charge`: the souls at the evening (study, guess, sell, trade, smash) and the
+Charges passed between sides."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from referee.cli.options import Json
+from referee.cli.powers import render_souls
+from referee.cli.printing import emit_json
+from referee.cli.typed_most import read_state, report_change, run
+from referee.rules.cards import to_roman
+
+if TYPE_CHECKING:
+    from referee.cli.powers.render_souls import SoulListed
+
+
+soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
+                       no_args_is_help=True)
+charge_app = typer.Typer(help="Charges between sides, away from the table (R25).",
+                         no_args_is_help=True)
+
+
+@soul_app.command("list")
+def soul_list(
+    reveal: Annotated[bool, typer.Option("--reveal", help="Add identities and Arcana (GM only).")
+                      ] = False,
+    as_json: Json = False,
+) -> None:
+    """Every soul: who holds it, bottled or own, destroyed; secrets only with --reveal."""
+    state = read_state()
+    rows: list[SoulListed] = []
+    for soul in state.souls:
+        # The `soul list --json` contract: exactly these keys (identity and Arcanum with --reveal).
+        row: SoulListed = {"soul": soul.key, "kind": soul.kind, "holder": soul.holder,
+                                  "destroyed": soul.destroyed is not None}
+        if reveal:
+            row["identity"] = soul.identity
+            row["arcanum"] = to_roman(soul.arcanum)
+        rows.append(row)
+    if as_json:
+        emit_json(rows)
+        return
+
+    for row in rows:  # the table also says whether a bottled soul has been named (R24)
+        row["identified"] = row["kind"] == "own" or any(
+            g["soul"] == row["soul"] and g["result"]["name"] == "correct" for g in state.guesses)
+    render_souls.soul_table(state, rows, reveal)
+
+
+@soul_app.command("study")
+def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
+    """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    _, after, events = run(lambda s: souls.study(s, assistant, soul))
+    e = events[0]
+    if as_json:
+        emit_json({"clue": e["clue"], "remaining": e["of"] - e["n"]})
+        return
+
+    render_souls.clue(e)
+
+
+@soul_app.command("guess")
+def soul_guess(
+    assistant: str,
+    soul: str,
+    name: Annotated[str | None, typer.Option("--name", help="Who the soul was.")] = None,
+    arcanum: Annotated[str | None, typer.Option("--arcanum", help="Its attuned Arcanum.")
+                       ] = None,
+    as_json: Json = False,
+) -> None:
+    """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    _, after, events = run(lambda s: souls.guess(s, assistant, soul, name, arcanum))
+    e = events[0]
+    if as_json:
+        emit_json({"name": e["result"]["name"], "arcanum": e["result"]["arcanum"],
+                   "charges_earned": e["charges"], "guesses_left": e["left"]})
+        return
+
+    render_souls.guess(e, after)
+
+
+@soul_app.command("auction")
+def soul_auction(
+    seller: str,
+    soul: Annotated[str | None, typer.Argument(help="The soul put up (the seller's own: their "
+                                               "name).", show_default=False)] = None,
+    withdraw: Annotated[bool, typer.Option("--withdraw", help="End the open auction unsold.")
+                        ] = False,
+    as_json: Json = False,
+) -> None:
+    """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
+
+
+@soul_app.command("bid")
+def soul_bid(
+    buyer: str,
+    chips: Annotated[str | None, typer.Argument(metavar="[COLOUR:N[,COLOUR:N]]",
+                                                help="Chips bid.", show_default=False)] = None,
+    promise: Annotated[str | None, typer.Option("--promise", help="A promise bid.")] = None,
+    as_json: Json = False,
+) -> None:
+    """BUYER bids at the open auction: chips, a promise, or both (R20)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.bid(s, buyer, chips, promise)), as_json)
+
+
+@soul_app.command("sell")
+def soul_sell(
+    seller: str,
+    soul: str,
+    buyer: str,
+    chips: Annotated[str | None, typer.Option("--chips", help="Winning bid, COLOUR:N[,...].")
+                     ] = None,
+    promise: Annotated[str | None, typer.Option("--promise", help="Promises accepted.")] = None,
+    as_json: Json = False,
+) -> None:
+    """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
+    bid named, BUYER's last bid at the open auction."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
+
+
+@soul_app.command("force-trade")
+def soul_force_trade(
+    seller: str,
+    with_: Annotated[str | None, typer.Option("--with", help="Pick among tied holders.")] = None,
+    as_json: Json = False,
+) -> None:
+    """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
+    their colour, for those chips (R21)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.force_trade(s, seller, with_)), as_json)
+
+
+@soul_app.command("buyout")
+def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
+    """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
+
+
+@soul_app.command("decline")
+def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
+    """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.decline(s, buyer, stakeholder)), as_json)
+
+
+@soul_app.command("smash")
+def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
+    """HOLDER, attacked away from the table by the soul's owner, smashes it: the owner dies
+    (R22)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.smash(s, holder, soul)),
+                  as_json)
+
+
+@soul_app.command("consume")
+def soul_consume(
+    holder: str,
+    soul: str,
+    arcanum: Annotated[str, typer.Option("--arcanum", help="The Arcanum to gain a point in.")],
+    as_json: Json = False,
+) -> None:
+    """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
+
+
+@soul_app.command("give")
+def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
+              target: Annotated[str, typer.Argument(metavar="TO")],
+              soul: str, as_json: Json = False) -> None:
+    """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.give_soul(s, source, target, soul)), as_json)
+
+
+@charge_app.command("give")
+def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
+                target: Annotated[str, typer.Argument(metavar="TO")],
+                n: int, as_json: Json = False) -> None:
+    """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
+    from referee.evening import souls  # the writes only: `soul list` reads without it
+
+    report_change(*run(lambda s: souls.give_charges(s, source, target, n)), as_json)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(soul_app, name="soul", rich_help_panel="Souls, Charges, powers")
+    app.add_typer(charge_app, name="charge", rich_help_panel="Souls, Charges, powers")

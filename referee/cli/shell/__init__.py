@@ -1,0 +1,2 @@
+"""The GM's shell for the night: the prompt, its history and completion, and a phone's request
+told at the prompt as it arrives."""

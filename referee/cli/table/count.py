@@ -1,0 +1,76 @@
+"""`referee count`: what lies on the table against the books, recorded as a count (E130-E132)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from referee.cli.context import db_path
+from referee.cli.printing import emit_json, lit, say
+from referee.cli.transaction import transact
+from referee.evening import count as counting
+from referee.evening.amend import effective
+from referee.names import plural
+from referee.storage.store import open_evening
+from referee.streams import plain, spec
+
+if TYPE_CHECKING:
+    from referee.evening.events import ChipsCounted, Difference
+    from referee.evening.state import State
+
+
+def count(
+    words: Annotated[list[str], typer.Argument(
+        metavar="NAME COLOUR:N ... [pot:N]",
+        help="Whose chips, then what lies there by colour; NAME:N (pot:4) for a total.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """Count the chips in front of people and in the pot against the books, colour by colour:
+    each difference is named with the moves that last touched it, and the count is recorded
+    (E130). Nothing is corrected: `chips settle ... --why` is the ruling (E132)."""
+    def build(state: State) -> list[ChipsCounted]:
+        counted = counting.parse_count(state, words)
+        found = counting.differences(counted, counting.books(state, counted))
+        moves = _moves(found) if found else None
+        return counting.count_chips(state, counted, moves)
+
+    _, _, events = transact("evening", build)
+    event = events[0]
+    if as_json:
+        emit_json(event)
+        return
+    _say_count(event)
+
+
+def _moves(found: list[Difference]) -> dict[str, list[str]]:
+    """The commands that last touched each difference (E131), from the whole log."""
+    sp = spec("evening")
+    with open_evening(db_path(), write=False) as ev:
+        commands = ((text, events) for _, text, events in effective(
+            (c.cmd, c.text, [plain(e) for e in c.events]) for c in ev.iter_commands("evening")))
+        return counting.last_moves(commands, sp.empty(), sp.apply, found)
+
+
+def _say_count(event: ChipsCounted) -> None:
+    counted = event["counted"]
+    diff = event["differences"]
+    if not diff:
+        names = ", ".join(lit(h) for h in counted)
+        say(f"The count agrees with the books: {names}. Recorded as a count (E130).")
+        return
+    for d in diff:
+        what = "chips in all" if d["colour"] is None else lit(d["colour"])
+        moves = d.get("moves") or []
+        last = ("; last touched by " + ", ".join(f"`{lit(m)}`" for m in moves)) if moves else ""
+        say(f"{lit(d['holder'])}: {d['counted']} {what} counted, the books say "
+            f"{d['books']}{last} (E131).")
+    agree = [h for h in counted if all(d["holder"] != h for d in diff)]
+    if agree:
+        say("Agrees with the books: " + ", ".join(lit(h) for h in agree) + ".")
+    say(f"{plural(len(diff), 'difference')}, recorded as a count (E130); nothing was corrected: "
+        "`referee chips settle FROM TO COLOUR:N --why TEXT` is the referee's ruling (E132).")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("count", rich_help_panel="Chips and seats")(count)
