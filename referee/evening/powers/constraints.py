@@ -48,6 +48,21 @@ def magic_card(hand: HandState, card: str) -> bool:
     return any(f["kind"] == "counts_as" and f["card"] == card for f in hand.effects)
 
 
+def magic_moves(hand: HandState, moved: dict[str, str]) -> None:
+    """E252: a magic card goes with its chip (S6): it counts as it did in the hand of whoever
+    holds it now, its other named cards left behind (seen to be its user's when it was used,
+    E56); a card named beside another's magic that moved is no longer asked of that hand."""
+    for f in hand.effects:
+        if f["kind"] != "counts_as":
+            continue
+        if f["card"] in moved:
+            f["target"] = moved[f["card"]]
+            f.pop("needs", None)
+            f.pop("suit", None)
+        elif any(c in moved for c in f.get("needs", [])):
+            f["needs"] = [c for c in f.get("needs", []) if c not in moved]
+
+
 def live_up(hand: HandState, name: str) -> list[str]:
     """The up cards that count in a showing hand: dead ones count for nothing (S21)."""
     dead = dead_cards(hand, name)

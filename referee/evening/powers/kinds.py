@@ -279,22 +279,7 @@ def _swap_in(state: State, hand: HandState, e: PowerUsed) -> None:
     mine, theirs = hand.showing[e["name"]], hand.showing[_target(e)]
     mine[mine.index(e["card"])] = e["new"]
     theirs[theirs.index(e["new"])] = e["card"]
-    _magic_moves(hand, {e["card"]: _target(e), e["new"]: e["name"]})
-
-
-def _magic_moves(hand: HandState, moved: dict[str, str]) -> None:
-    """E252: a magic card goes with its chip (S6): it counts as it did in the hand of whoever
-    holds it now, its other named cards left behind (seen to be its user's when it was used,
-    E56); a card named beside another's magic that moved is no longer asked of that hand."""
-    for f in hand.effects:
-        if f["kind"] != "counts_as":
-            continue
-        if f["card"] in moved:
-            f["target"] = moved[f["card"]]
-            f.pop("needs", None)
-            f.pop("suit", None)
-        elif any(c in moved for c in f.get("needs", [])):
-            f["needs"] = [c for c in f.get("needs", []) if c not in moved]
+    constraints.magic_moves(hand, {e["card"]: _target(e), e["new"]: e["name"]})
 
 
 @declare("swap_up", fold=_swap_in)
