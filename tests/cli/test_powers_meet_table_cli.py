@@ -154,8 +154,8 @@ def test_r44_a_power_cannot_name_a_down_card_when_every_one_is_known(gm: GM) -> 
     _every_down_card_known(gm)
     line = gm.fails("power", "use", "Cy", "waxing", "--card", "3S", "--as", "4S", "--access",
                     "XVIII")
-    assert line == ("error: Waxing and Waning: Cy holds 1 face-down card now and the console "
-                    "knows it (KW), so 3S cannot be in Cy's hand (R44)")
+    assert line == ("error: Waxing and Waning: Cy's face-down cards are all known (KW): 3S is "
+                    "not one of them (R44)")
     assert gm.status()["hand"]["to_give"]["Cy"] == 1
 
 
@@ -318,3 +318,25 @@ def test_e252_a_magic_card_cut_down_takes_its_magic_with_it(gm: GM) -> None:
     _to_the_showdown(gm)
     event = _showdown(gm.json("hand", "showdown", "Cy: 3S 4S", "Bea: 3W 9W"))
     assert event["best"]["Cy"]["category"] == "pair"  # KC KW; a 2C counted as KC: three Kings
+
+
+def test_r44_a_power_turns_up_only_a_down_card_that_can_be_there(gm: GM) -> None:
+    """R44: Cy's one face-down card is the hooded KW (IX and XII slid), so Daylight turns up
+    KW and nothing else: 3S is refused, naming the card known."""
+    gm("new", *HOOD)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("check")
+    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
+    gm("power", "access", "Cy", "XII", "upright")
+    gm("check")
+    line = gm.fails("power", "use", "Bea", "daylight", "--target", "Cy", "--card", "3S",
+                    "--access", "XIX")
+    assert line == ("error: Daylight: Cy's face-down cards are all known (KW): 3S is not one "
+                    "of them (R44)")
+    out = gm("power", "use", "Bea", "daylight", "--target", "Cy", "--card", "KW", "--access",
+             "XIX").output
+    assert "Cy turns KW face up" in out
+    assert _hooded_count(gm, "Cy") == 0

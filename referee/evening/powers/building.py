@@ -153,6 +153,10 @@ class Use:
         if holder != owner and how != "up":
             raise self.fail(f"{card} is {holder}'s ({how} named it as one of {holder}'s "
                             f"cards); it cannot be {whose}", "E56")
+        mine = seen.of(owner).down if owner is not None else ()
+        if owner is not None and card not in mine and len(mine) >= self.down_left(owner):
+            raise self.fail(f"{owner}'s face-down cards are all known ({' '.join(mine)}): "
+                            f"{card} is not one of them", "R44")
         return card
 
     def own(self, card: str, *, dead_ok: bool = False) -> str:
