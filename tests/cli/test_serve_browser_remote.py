@@ -171,3 +171,18 @@ def test_e220_an_assistants_token_opens_no_remote(server: Served, browser: Brows
     browser.open(f"http://127.0.0.1:{server.port}/gm#{token}", 390, 844)
     browser.wait_for(f"{ANSWER}.indexOf('cannot send commands') >= 0")
     assert browser.evaluate("document.querySelectorAll('#start-row button').length") == 0
+
+
+def test_e253_the_remote_says_when_it_is_not_live(tmp_path: Path, browser: Browser) -> None:
+    """E253: live, the remote shows no warning; the server gone, it says its updates are down
+    and when what it shows was read, where it looked live before."""
+    live = "document.getElementById('live')"
+    with served(new_evening(tmp_path / "night" / "e.json").db) as s:
+        browser.open(f"http://127.0.0.1:{s.port}/gm#{s.access.station}", 390, 844)
+        browser.wait_for("document.getElementById('where').textContent === 'Between hands'")
+        browser.wait_for(f"{live}.hidden")  # the push is open
+        assert browser.evaluate(f"{live}.hidden")
+    browser.wait_for(f"!{live}.hidden", timeout=15)
+    said = browser.evaluate(f"{live}.textContent")
+    assert said.startswith("Live updates are down: what shows was read at ")
+    assert said.endswith("; reading again every 3 s.") and "no time yet" not in said
