@@ -212,6 +212,17 @@ class Use:
         for f in constraints.binding(self.hand, who, ("no_fold",)):
             raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")
 
+    def may_fold(self, who: str) -> None:
+        """S17, S30: a fold forced on the player to act (Compulsion) is one the powers in
+        force leave them: not Chained, nor narrowed to moves without a fold (Excess, an
+        earlier Compulsion). Owing nothing and narrowed by none, a fold is still allowed."""
+        self.chained(who)
+        narrowing = constraints.binding(self.hand, who, constraints.NARROWING)
+        if narrowing and "fold" not in self.now.moves:
+            powers = ", ".join(dict.fromkeys(str(f["power"]) for f in narrowing))
+            raise self.fail(f"{who} may not fold on this turn: {' or '.join(self.now.moves)} "
+                            f"only ({powers})", "S17")
+
 
 def pay(state: State, who: str, n: int) -> dict[str, int]:
     return pick_chips(state.holding(who), min(n, state.stack(who)), own=state.colour_of(who),

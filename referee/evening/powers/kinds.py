@@ -199,6 +199,8 @@ def _force(use: Use, e: PowerUsed) -> str:
     legal = [*use.now.moves, "fold"]
     text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
     action, amount = _action(use, text, legal, f"action open to {who}")
+    if action == "fold":
+        use.may_fold(who)  # S30: Chained forbids a fold a power would force, too
     e["target"], e["action"] = who, action
     if amount is not None:  # E163: the target bets or raises exactly this
         if not use.now.may(who, action, amount):

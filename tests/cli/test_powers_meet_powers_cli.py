@@ -1,0 +1,46 @@
+"""Where a power meets another power in force (S17, S23, S30): each case two
+powers on one player or one card, read together by the rule whose code once asked only one."""
+
+from __future__ import annotations
+
+from tests.cli.conftest import GM
+
+TABLE = ["--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV",
+         "--seat", "Cal:V:green:Cat:VI"]
+ROUND_1 = ("Abe: KC KW", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+
+
+def _dealt(gm: GM) -> None:
+    """Every side holds Charges from a soul named (R24); hand 1's first up cards are given,
+    Abe (the pair of Kings) to act."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Ann", "cobalt", "--name", "houdini")  # +2 for Abe
+    gm("soul", "guess", "Bob", "amber", "--name", "catherine the great")  # +2 for Bea
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")  # +2 for Cal
+    gm("hand", "start")
+    gm("hand", "show", *ROUND_1)
+
+
+def test_s30_compulsion_cannot_force_a_chained_player_to_fold(gm: GM) -> None:
+    """S30: Chained forbids any fold this round, one a power would force included: Compulsion
+    naming a fold is refused, and Bea stays Chained (the fold was accepted, and the two powers
+    together gave way to the rules' moves, a fold among them)."""
+    _dealt(gm)
+    gm("power", "use", "Abe", "chained", "--target", "Bea", "--access", "XV")
+    gm("bet")
+    line = gm.fails("power", "use", "Cal", "compulsion", "--action", "fold", "--access", "I")
+    assert line == "error: Compulsion: Bea may not fold this round: Chained (S30)"
+    out = gm("power", "use", "Cal", "compulsion", "--action", "call", "--access", "I").output
+    assert "Bea must call on this turn" in out
+    line = gm.fails("fold", "Bea")
+    assert "Bea may not fold now" in line
+    assert gm.status()["hand"]["to_act"] == "Bea"
+
+
+def test_s17_compulsion_cannot_force_a_fold_excess_forbids(gm: GM) -> None:
+    """S17: Excess leaves Bea a raise and nothing else; Compulsion cannot then name a fold."""
+    _dealt(gm)
+    gm("bet")
+    gm("power", "use", "Abe", "excess", "--access", "XIV")
+    line = gm.fails("power", "use", "Cal", "compulsion", "--action", "fold", "--access", "I")
+    assert line == "error: Compulsion: Bea may not fold on this turn: raise only (Excess) (S17)"
