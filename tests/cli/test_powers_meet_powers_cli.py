@@ -44,3 +44,23 @@ def test_s17_compulsion_cannot_force_a_fold_excess_forbids(gm: GM) -> None:
     gm("power", "use", "Abe", "excess", "--access", "XIV")
     line = gm.fails("power", "use", "Cal", "compulsion", "--action", "fold", "--access", "I")
     assert line == "error: Compulsion: Bea may not fold on this turn: raise only (Excess) (S17)"
+
+
+def test_e260_the_last_trumpet_passes_a_player_whose_down_cards_are_all_held_fast(
+        gm: GM) -> None:
+    """E260, S23: Abe slid VIII for Hold Fast and holds his one face-down card, 3S, fast: no
+    power turns it, so The Last Trumpet turns one card of each other stakeholder and none of
+    Abe's (it was refused whichever way it was given: the GM had no way to record it)."""
+    _dealt(gm)
+    gm("power", "use", "Abe", "hold fast", "--card", "3S", "--access", "VIII")
+    gm("check")
+    line = gm.fails("power", "use", "Bea", "last trumpet", "--card", "Bea:2P", "--card",
+                    "Abe:3S", "--card", "Cal:2S", "--access", "XX")
+    assert line == ("error: The Last Trumpet: one --card NAME:CARD for each of Bea, Cal; Abe's "
+                    "face-down cards are all held fast, so Abe turns none (S23, E260)")
+    out = gm("power", "use", "Bea", "last trumpet", "--card", "Bea:2P", "--card", "Cal:2S",
+             "--access", "XX").output
+    assert "Bea turns 2P face up; Cal turns 2S face up" in out
+    players = {p["name"]: p for p in gm.status()["hand"]["players"]}
+    assert players["Abe"]["up"] == ["KC", "KW"]
+    assert "3S" not in players["Abe"]["up"]

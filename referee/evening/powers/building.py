@@ -208,6 +208,19 @@ class Use:
         hand = self.hand
         return face_down(hand, owner, 3 if hand.round.street >= 3 or hand.betting_over else 2)
 
+    def turnable(self, owner: str) -> int:
+        """E260: the face-down cards ``owner`` could turn up: those held, less the ones held
+        fast (S23), which no power turns."""
+        mine = known(self.hand).of(owner)
+        return max(0, self.down_left(owner) - len([c for c in mine.down if c in mine.held]))
+
+    def all_held_fast(self) -> str:
+        """E260: the stakeholders still in whose face-down cards are all held fast, said."""
+        fast = [p for p in self.hand.live if p != self.state.fool and self.down_left(p) > 0
+                and not self.turnable(p)]
+        return "".join(f"; {p}'s face-down cards are all held fast, so {p} turns none (S23, "
+                       "E260)" for p in fast)
+
     def chained(self, who: str) -> None:
         for f in constraints.binding(self.hand, who, ("no_fold",)):
             raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")

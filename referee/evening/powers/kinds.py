@@ -393,10 +393,11 @@ def _reveal(use: Use, e: PowerUsed) -> str:
             owner = use.name if match_name(who, use.state.stakeholders) == use.name else \
                 use.person(who)
             pairs.append((owner, parse_card(card).short))
-        wanted = [p for p in use.hand.live if p != use.state.fool and use.down_left(p) > 0]
+        wanted = [p for p in use.hand.live if p != use.state.fool and use.turnable(p)]
         named = [p for p, _ in pairs]
-        if sorted(named) != sorted(wanted):
-            raise BadInput(f"{use.title}: one --card NAME:CARD for each of {', '.join(wanted)}")
+        if sorted(named) != sorted(wanted):  # E260: one whose down cards are all held fast
+            raise BadInput(f"{use.title}: one --card NAME:CARD for each of {', '.join(wanted)}"
+                           + use.all_held_fast())
     for owner, card in pairs:
         if use.down_left(owner) < 1:
             raise use.fail(f"{owner} holds no down card", "S21")
