@@ -64,3 +64,32 @@ def test_e260_the_last_trumpet_passes_a_player_whose_down_cards_are_all_held_fas
     players = {p["name"]: p for p in gm.status()["hand"]["players"]}
     assert players["Abe"]["up"] == ["KC", "KW"]
     assert "3S" not in players["Abe"]["up"]
+
+
+def test_e261_second_thoughts_after_a_forced_bet_leaves_check_call_or_fold(gm: GM) -> None:
+    """E261: Bea's Compulsion made Abe bet; Cal's Second Thoughts takes the bet back, and Abe
+    acts again only as Second Thoughts says: check or fold. The Compulsion put back with the
+    bet and the Second Thoughts together left no move, so the console gave way to the rules'
+    moves and let Abe bet again."""
+    _dealt(gm)
+    gm("power", "use", "Bea", "compulsion", "--action", "bet", "--access", "I")
+    gm("bet")
+    out = gm("power", "use", "Cal", "second thoughts", "--access", "XX").output
+    assert "Abe acts again and may only check, call or fold" in out
+    hand = gm.status()["hand"]
+    assert hand["to_act"] == "Abe" and hand["bet"] == 0
+    line = gm.fails("bet", "Abe")
+    assert line.startswith("error: Abe may not bet now: Abe must check or fold (Second Thoughts")
+    gm("check", "Abe")
+    assert gm.status()["hand"]["to_act"] == "Bea"
+
+
+def test_e261_second_thoughts_after_a_cowed_bet_lets_the_player_check(gm: GM) -> None:
+    """E261: Cowed with nothing bet, Abe bet one chip as it says; Second Thoughts takes it
+    back, and Abe may check (Cowed, spent by the bet, no longer leaves him a fold alone)."""
+    _dealt(gm)
+    gm("power", "use", "Bea", "cowed", "--access", "VIII")
+    gm("bet")
+    gm("power", "use", "Cal", "second thoughts", "--access", "XX")
+    gm("check", "Abe")
+    assert gm.status()["hand"]["to_act"] == "Bea"
