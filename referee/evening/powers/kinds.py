@@ -12,6 +12,7 @@ effect kind) and, for a new kind, one builder here declared with its fold.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +106,11 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         paid = [c for c, n in chips.items() for _ in range(n)]
         hand.contrib.setdefault(name, [])[dead:dead] = paid
         hand.antes[name] = dead + len(paid)
+    passed = [p for p in hand.live if p not in (e["name"], state.fool, *e["paid"], *e["folded"])]
+    if passed and e["paid"]:  # E262: as if all-in, they play for the pot as it stood
+        chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())
+        hand.effects.append(made_effect(e, "toll_paid", HAND, None, chips=dict(chips),
+                                        passed=passed))  # state.TOLL
     hand.folded.extend(e["folded"])
 
 
