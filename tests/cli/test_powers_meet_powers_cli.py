@@ -93,3 +93,45 @@ def test_e261_second_thoughts_after_a_cowed_bet_lets_the_player_check(gm: GM) ->
     gm("power", "use", "Cal", "second thoughts", "--access", "XX")
     gm("check", "Abe")
     assert gm.status()["hand"]["to_act"] == "Bea"
+
+
+def _cut_down(gm: GM) -> None:
+    """Bea cuts down Abe's KC in round 1 (dead, S21); in round 2 Abe is to act."""
+    _dealt(gm)
+    gm("check")
+    gm("power", "use", "Bea", "cut down", "--target", "Abe", "--card", "KC", "--access",
+       "XIII")
+    gm("check")
+    gm("check")
+    gm("hand", "show", "Abe: +2C 3W", "Bea: +PC KnW", "Cal: +2S 4S", "Fay: +AS 3P")
+    assert gm.status()["hand"]["to_act"] == "Abe"
+
+
+def test_e263_onward_discards_a_dead_up_card(gm: GM) -> None:
+    """E263, S21: Abe's KC, cut down, still lies on the table as one of his up cards: Onward
+    may discard it and take the top card in its place, which counts (it was refused as dead,
+    and no other move records it)."""
+    _cut_down(gm)
+    out = gm("power", "use", "Abe", "onward", "--card", "KC", "--new", "QC", "--access",
+             "VII").output
+    assert "Abe discards KC face up and takes QC face up in its place" in out
+    abe = next(p for p in gm.status()["hand"]["players"] if p["name"] == "Abe")
+    assert abe["up"] == ["QC", "KW", "2C", "3W"]
+    assert "QC(dead)" not in gm("status").output
+    for _ in range(3):
+        gm("check")
+    gm("hand", "show", "Fay: +4P")
+    for _ in range(3):
+        gm("check")
+    event = gm.json("hand", "showdown", "Abe: QS 6W", "Bea: 6S 7S", "Cal: KS KP QP")
+    showdown = next(e for e in event["events"] if e["kind"] == "showdown")
+    assert showdown["best"]["Abe"]["category"] == "pair"  # QC QS: the new card counts
+
+
+def test_e263_the_dance_discards_a_dead_up_card(gm: GM) -> None:
+    """E263: The Dance discards "any one of your cards, up card or down card": the dead KC."""
+    _cut_down(gm)
+    out = gm("power", "use", "Abe", "dance", "--card", "KC", "--access", "XXI").output
+    assert "discards KC (an up card)" in out
+    abe = next(p for p in gm.status()["hand"]["players"] if p["name"] == "Abe")
+    assert abe["up"] == ["KW", "2C", "3W"]

@@ -127,11 +127,13 @@ class Use:
                             "in the hand", "S7")
         return who
 
-    def up_card(self, owner: str, card: str) -> str:
+    def up_card(self, owner: str, card: str, *, dead_ok: bool = False) -> str:
+        """One of ``owner``'s up cards, not held fast (S23); a dead one only when ``dead_ok``:
+        a card cut down stays on the table, so the user may discard it (E263, S21)."""
         if card not in self.hand.showing.get(owner, []):
             shown = " ".join(self.hand.showing.get(owner, [])) or "none"
             raise self.fail(f"{card} is not one of {owner}'s up cards ({shown})", "S21")
-        if card in constraints.dead_cards(self.hand, owner):
+        if not dead_ok and card in constraints.dead_cards(self.hand, owner):
             raise self.fail(f"{owner}'s {card} is dead and counts for nothing", "S21")
         self.unprotected(owner, card)
         return card

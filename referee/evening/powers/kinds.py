@@ -312,7 +312,7 @@ def _replace_in(state: State, hand: HandState, e: PowerUsed) -> None:
 def _replace(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "who") == "self":
         owner = use.name
-        card = use.up_card(owner, use.one_card("cards", f"the up card {owner} discards"))
+        card = use.up_card(owner, use.one_card("cards", f"{owner}'s up card"), dead_ok=True)
     else:
         owner = use.target()
         up = constraints.live_up(use.hand, owner)
@@ -426,7 +426,7 @@ def _discard(use: Use, e: PowerUsed) -> str:
     card = use.one_card("cards", f"the card {use.name} discards, up or down")
     e["up"] = card in use.hand.showing.get(use.name, [])
     if e["up"]:
-        use.up_card(use.name, card)
+        use.up_card(use.name, card, dead_ok=True)  # E263: a dead card may be discarded
     else:
         use.own_cards([card], dead_ok=True)  # E56: one of the user's own down cards
         use.unprotected(use.name, card)
