@@ -377,3 +377,21 @@ def test_e262_a_toll_paid_after_a_suspension_is_not_the_suspended_players(gm: GM
                               "Cal: KS KP QS"))
     won = {p["name"]: (sum(p["chips"].values()), p["winners"]) for p in event["pots"]}
     assert won == {"main pot": (3, ["Cal"]), "side pot 1": (1, ["Abe"])}
+
+
+def test_e264_a_hooded_major_was_dealt_face_up_and_gives_no_power(gm: GM) -> None:
+    """E264, R26: powers come from a major dealt face down; Cy's XIX was dealt face up and
+    only turned down by Hood the Lantern, so it cannot be slid for a power (it was taken,
+    and granted Daylight, for a card hooded at no cost)."""
+    gm("new", *HOOD)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC XIX", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("power", "use", "Cy", "hood", "--card", "XIX", "--access", "IX")
+    line = gm.fails("power", "access", "Cy", "XIX", "upright")
+    assert line == ("error: The Sun was dealt face up to Cy and turned face down by a power "
+                    "(hooded); powers come from cards dealt face down (R26, E264)")
+    gm.fails("power", "use", "Cy", "daylight", "--target", "Bea", "--card", "2W", "--access",
+             "XIX")
+    sun = {p["key"]: p for p in gm.json("power", "list")["powers"]}["XIX-upright"]
+    assert sun["holder"] is None and sun["available"]
+    assert _hooded_count(gm, "Cy") == 1  # still Cy's down card, known (R44)
