@@ -135,3 +135,31 @@ def test_e263_the_dance_discards_a_dead_up_card(gm: GM) -> None:
     assert "discards KC (an up card)" in out
     abe = next(p for p in gm.status()["hand"]["players"] if p["name"] == "Abe")
     assert abe["up"] == ["KW", "2C", "3W"]
+
+
+def test_s15_history_a_bet_second_thoughts_took_back_stands_when_mistrial_cancels_it(
+        gm: GM) -> None:
+    """S15, E135: Cal's Second Thoughts on Abe's bet is cancelled by Bea's Mistrial, so the bet
+    stands (Bea and Cal call it); `hand history` told it as taken back, chips and all."""
+    _dealt(gm)
+    gm("bet")
+    gm("power", "use", "Cal", "second thoughts", "--access", "XX")
+    gm("power", "use", "Bea", "mistrial", "--access", "XI")
+    assert gm.status()["hand"]["bet"] == 1
+    gm("call")
+    gm("call")
+    gm("hand", "show", "Abe: +2C 3W", "Bea: +PC KnW", "Cal: +2S 4S", "Fay: +AS 3P")
+    for _ in range(3):
+        gm("check")
+    gm("hand", "show", "Fay: +4P")
+    for _ in range(3):
+        gm("check")
+    gm("hand", "showdown", "Abe: 5C 6W 7P", "Bea: 6S 7S", "Cal: KS KP")
+    steps = gm.json("hand", "history")["rounds"][0]["steps"]
+    bet = next(s for s in steps if s["kind"] == "action" and s["name"] == "Abe")
+    assert bet["action"] == "bet" and "taken_back" not in bet
+    second = next(s for s in steps if s["kind"] == "power_used" and s["name"] == "Cal")
+    assert second["cancelled"] == "Mistrial"
+    lines = gm("hand", "history").output.splitlines()
+    assert "  Abe bets 1" in lines
+    assert not any("taken back by Second Thoughts" in line for line in lines)
