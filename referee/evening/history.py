@@ -263,7 +263,7 @@ def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text:
         effect = event.get("effect")
         answer = hand.answerable
         if effect in ("take_back", "cancel") and answer is not None:
-            _undo(out, answer, title)
+            _undo(out, answer, title, "bet" if effect == "take_back" else "power")
         elif effect == "no_raises":  # Iron Rule: the bet or raise it came with, this command's
             mine = [m for m in _steps(out) if m["kind"] == "action" and m["cmd"] == cmd
                     and m["name"] == name and not m["auto"]]
@@ -284,19 +284,24 @@ def _step(out: HandTold, state: State, hand: HandState, cmd: int, at: int, text:
             "cards": list(event["cards"])}
 
 
-def _undo(out: HandTold, answer: Answerable, title: str) -> None:
+def _undo(out: HandTold, answer: Answerable, title: str, undone: str) -> None:
     """S15: Second Thoughts puts the hand back as it stood before the bet it answers,
-    Mistrial as it stood before the power it cancels: that step, and every move after it
-    (the Fool's forced moves), are marked with the power that undid them."""
+    Mistrial as it stood before the power it cancels (``undone``: bet or power): that step,
+    and every move after it (the Fool's forced moves), are marked with the power that undid
+    them; a power the bet came with (Iron Rule) is told cancelled with it (E265)."""
     steps = _steps(out)
+    if undone == "bet" and answer["kind"] == "power":
+        for step in steps:
+            if step["kind"] == "power_used" and step["power"] == answer["event"]["title"]:
+                step["cancelled"] = title
     for i in range(len(steps) - 1, -1, -1):
         step = steps[i]
         if step["name"] != answer["by"]:
             continue
-        if answer["kind"] == "bet" and step["kind"] == "action" and not step["auto"] \
+        if undone == "bet" and step["kind"] == "action" and not step["auto"] \
                 and "taken_back" not in step and step["action"] in ("bet", "raise"):
             break
-        if answer["kind"] == "power" and step["kind"] == "power_used" \
+        if undone == "power" and step["kind"] == "power_used" \
                 and "cancelled" not in step:
             step["cancelled"] = title
             _stands_again(steps, step["power"])

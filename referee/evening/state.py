@@ -78,6 +78,14 @@ class Answerable(TypedDict):
     via: NotRequired[str]                 # who slid a card for the answer (R38)
     event: NotRequired[PowerUsed]         # the power's use, as recorded
     before: dict[str, Any]                # the state before it (``dump``)
+    bet_before: NotRequired[dict[str, Any]]  # E265: before the bet it came with (Iron Rule)
+
+
+def answered(answer: Answerable | None, want: str) -> bool:
+    """S15, R38: whether the last thing that happened is a ``want`` (a bet, or a power) that
+    may be answered now: a bet made with a power in one act (Iron Rule) is both (E265)."""
+    return answer is not None and (
+        answer["kind"] == want or (want == "bet" and "bet_before" in answer))
 
 
 class PowerHeld(TypedDict):

@@ -163,3 +163,38 @@ def test_s15_history_a_bet_second_thoughts_took_back_stands_when_mistrial_cancel
     lines = gm("hand", "history").output.splitlines()
     assert "  Abe bets 1" in lines
     assert not any("taken back by Second Thoughts" in line for line in lines)
+
+
+def test_e265_second_thoughts_answers_the_bet_iron_rule_came_with(gm: GM) -> None:
+    """E265, R38, S15: Abe bets with Iron Rule, one act; Cal answers the bet with Second
+    Thoughts (refused as "nothing else may have happened since": no way to record it). The
+    bet goes back, chips and all, and Iron Rule with it: spent to no effect, its Charges
+    lost; raises are allowed again."""
+    _dealt(gm)
+    gm("power", "use", "Abe", "iron rule", "--action", "bet", "--access", "IV")
+    out = " ".join(gm("power", "use", "Cal", "second thoughts", "--access", "XX").output.split())
+    assert ("Abe's bet is taken back, chips and all; Abe acts again and may only check, call "
+            "or fold; Iron Rule, used with it, is spent to no effect, its Charges lost (E265)"
+            ) in out
+    status = gm.status()
+    assert status["hand"]["bet"] == 0 and status["hand"]["to_act"] == "Abe"
+    assert status["chips"]["Abe"] == {"red": 10} and status["charges"]["Abe"] == 0
+    iron = {p["key"]: p for p in gm.json("power", "list")["powers"]}["IV-reversed"]
+    assert iron["spent"] == "cancelled by Second Thoughts"
+    gm("check", "Abe")
+    gm("bet", "Bea")
+    gm("raise", "Cal")  # Iron Rule no longer binds the round
+    assert gm.status()["in_force"] == []
+
+
+def test_e265_mistrial_of_the_second_thoughts_puts_the_iron_rule_bet_back(gm: GM) -> None:
+    """E265, S15: Bea's Mistrial cancels Cal's Second Thoughts: Abe's bet and Iron Rule stand
+    (no raises this round)."""
+    _dealt(gm)
+    gm("power", "use", "Abe", "iron rule", "--action", "bet", "--access", "IV")
+    gm("power", "use", "Cal", "second thoughts", "--access", "XX")
+    gm("power", "use", "Bea", "mistrial", "--access", "XI")
+    hand = gm.status()["hand"]
+    assert hand["bet"] == 1 and hand["to_act"] == "Bea"
+    assert gm.fails("raise", "Bea") == ("error: Bea may not raise now: Bea must call or fold "
+                                        "(Iron Rule, S17)")

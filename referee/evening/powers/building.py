@@ -223,6 +223,17 @@ class Use:
         return "".join(f"; {p}'s face-down cards are all held fast, so {p} turns none (S23, "
                        "E260)" for p in fast)
 
+    def taken_back(self) -> tuple[str, str]:
+        """S15: whose bet or raise Second Thoughts takes back, and what it says; a power
+        used with it in one act (Iron Rule) is spent with it, to no effect (E265)."""
+        answer = self.hand.answerable
+        assert answer is not None
+        by = answer["by"]
+        came = f"; {answer['event']['title']}, used with it, is spent to no effect, its " \
+            "Charges lost (E265)" if answer["kind"] == "power" else ""
+        return by, (f"{by}'s {answer['action']} is taken back, chips and all; {by} acts again "
+                    f"and may only check, call or fold{came}")
+
     def chained(self, who: str) -> None:
         for f in constraints.binding(self.hand, who, ("no_fold",)):
             raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")

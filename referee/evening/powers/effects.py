@@ -14,12 +14,22 @@ before it (S15); ``State.barred``, ``surcharges`` and ``exiles`` reach past the 
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee.errors import InvariantViolation
 from referee.evening.events import Action, PowerAccessed, PowerUsed
 from referee.evening.powers.kinds import KINDS, made_effect
-from referee.evening.state import ROUND, TURN, Answerable, HandState, PowerHeld, State, dump, load
+from referee.evening.state import (
+    ROUND,
+    TURN,
+    Answerable,
+    HandState,
+    PowerHeld,
+    State,
+    answered,
+    dump,
+    load,
+)
 
 if TYPE_CHECKING:
     from referee.jsontypes import JSONObject
@@ -49,11 +59,18 @@ def on_access(hand: HandState, e: PowerAccessed) -> None:
     answer["via"] = e["name"]
     # The state put back is shared by every copy of this one (``state.copy``): replaced with
     # the card given, never changed in place.
-    was = answer["before"]
+    answer["before"] = _granted(answer["before"], e, hand.no)
+    if "bet_before" in answer:  # E265: the state Second Thoughts would put back
+        answer["bet_before"] = _granted(answer["bet_before"], e, hand.no)
+
+
+def _granted(was: dict[str, Any], e: PowerAccessed, hand_no: int) -> dict[str, Any]:
+    """``was`` (a state an answer puts back, ``dump``) with the card ``e`` slid given and its
+    power granted."""
     forfeited = {k: list(v) for k, v in was["hand"]["forfeited"].items()}
     powers = dict(was["powers"])
-    grant(forfeited, powers, e, hand.no)
-    answer["before"] = {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
+    grant(forfeited, powers, e, hand_no)
+    return {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
 
 
 def snapshot(state: State) -> JSONObject:
@@ -118,19 +135,20 @@ def apply_power(state: State, e: PowerUsed) -> State:
     if hand is None:  # events from before powers took effect at the table
         spend(state, e)
         return state
-    before = snapshot(state)
+    before, prior = snapshot(state), hand.answerable
     if kind in ("cancel", "take_back"):
         answer = hand.answerable
         want = "power" if kind == "cancel" else "bet"
-        if answer is None or answer["kind"] != want or answer["by"] == e["name"]:
+        if answer is None or not answered(answer, want) or answer["by"] == e["name"]:
             raise InvariantViolation(f"S15: {e['power']} answers no {want} now")
-        state = _restore(state, answer["before"])
+        with_bet = kind == "take_back" and answer["kind"] == "power"  # E265: and its power
+        state = _restore(state, answer["bet_before"] if with_bet else answer["before"])
         hand = state.hand
         assert hand is not None
-        if kind == "cancel":
+        if kind == "cancel" or with_bet:
             spend(state, answer["event"])
             state.powers[answer["power"]]["cancelled"] = e["title"]  # E57
-        else:  # E261: the turn's powers were obeyed by the move taken back, and spent
+        if kind == "take_back":  # E261: the turn's powers the move obeyed are spent
             hand.effects = [f for f in hand.effects
                             if not (f["scope"] == TURN and f["target"] == answer["by"])]
             hand.effects.append(made_effect(e, "no_bets", TURN, answer["by"]))
@@ -140,8 +158,12 @@ def apply_power(state: State, e: PowerUsed) -> State:
     if kind in KINDS:
         KINDS[kind].fold(state, hand, e)
     if state.hand is not None:
-        state.hand.answerable = Answerable(kind="power", by=e["name"], power=e["power"],
-                                           event=copy.deepcopy(e), before=before)
+        made = Answerable(kind="power", by=e["name"], power=e["power"],
+                          event=copy.deepcopy(e), before=before)
+        if kind == "no_raises" and prior is not None and prior["kind"] == "bet" \
+                and prior["by"] == e["name"]:  # E265: the bet made with it, in one act
+            made["bet_before"], made["action"] = prior["before"], prior["action"]
+        state.hand.answerable = made
     return state
 
 

@@ -133,11 +133,8 @@ def _toll(use: Use, e: PowerUsed) -> str:
 
 @declare("take_back")
 def _take_back(use: Use, e: PowerUsed) -> str:
-    answer = use.hand.answerable
-    assert answer is not None
-    e["target"] = answer["by"]
-    return (f"{answer['by']}'s {answer['action']} is taken back, chips and all; "
-            f"{answer['by']} acts again and may only check, call or fold")
+    e["target"], told = use.taken_back()
+    return told
 
 
 def _skip_in(state: State, hand: HandState, e: PowerUsed) -> None:

@@ -4,6 +4,7 @@ hand as it stands, or one refusal saying which moment it is."""
 from __future__ import annotations
 
 from referee.evening.powers.building import Use
+from referee.evening.state import answered
 from referee.rules.power_vocab import TIMINGS
 from referee.said import said
 
@@ -39,7 +40,7 @@ def check_timing(use: Use, timing: str) -> None:
     elif timing in ("answer_bet", "answer_power"):
         want = "bet" if timing == "answer_bet" else "power"
         answer = hand.answerable
-        if answer is None or answer["kind"] != want or answer["by"] == name:
+        if answer is None or not answered(answer, want) or answer["by"] == name:
             raise use.fail(f"played {moment}, at once: nothing else may have happened since "
                            "(S15)", "S15")
         if answer.get("via") not in (None, name):
