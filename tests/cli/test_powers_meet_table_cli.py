@@ -395,3 +395,26 @@ def test_e264_a_hooded_major_was_dealt_face_up_and_gives_no_power(gm: GM) -> Non
     sun = {p["key"]: p for p in gm.json("power", "list")["powers"]}["XIX-upright"]
     assert sun["holder"] is None and sun["available"]
     assert _hooded_count(gm, "Cy") == 1  # still Cy's down card, known (R44)
+
+
+def test_e266_a_card_showing_counts_as_what_magic_made_it_for_the_opener(gm: GM) -> None:
+    """E266, R9, S22: Abe's up 2C counts as KC by Royal Decree until the hand ends, the chip on
+    it for all to see: his showing hand is King high, above Bea's Queen, so he opens (Bea
+    opened, the 2C ranked as a Two)."""
+    gm("new", *FORTUNE)
+    gm("soul", "guess", "Ann", "cobalt", "--name", "houdini")  # +2 for Abe
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: QC 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    assert gm.status()["hand"]["to_act"] == "Bea"
+    gm("power", "use", "Abe", "royal decree", "--card", "2C", "--access", "IV")
+    assert gm.status()["hand"]["to_act"] == "Abe"
+
+
+def test_e266_the_fool_need_not_bet_when_magic_showing_beats_him(gm: GM) -> None:
+    """E266, R15, R45: after Fortune Reversed, Abe's up 2C waxes to 3C: his showing 3C 3W 3C
+    is three Threes, above the Fool's pair of Kings, so the Fool, his turn come with nothing
+    bet, checks (he bet, the 2C ranked as a Two)."""
+    _fortune_reversed_round(gm, abe="+3C 10W")
+    gm("power", "use", "Abe", "waxing", "--card", "2C", "--as", "3C", "--access", "XVIII")
+    out = gm("check", "Cal").output
+    assert "Fay checks - forced: nothing to call (R15)" in out

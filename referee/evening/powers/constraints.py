@@ -69,9 +69,16 @@ def live_up(hand: HandState, name: str) -> list[str]:
     return [c for c in hand.showing.get(name, []) if c not in dead]
 
 
+def showing_as(hand: HandState, name: str) -> list[str]:
+    """E266: ``name``'s showing hand: the up cards that count (S21), each a power made count
+    as another counted so (S22; the later power where two changed it, S52)."""
+    made = {f["card"]: f["counts"] for f in binding(hand, name, ("counts_as",))}
+    return [made.get(c, c) for c in live_up(hand, name)]
+
+
 def live_showing(hand: HandState) -> dict[str, list[str]]:
-    """Every player's up cards that count in a showing hand (S21)."""
-    return {name: live_up(hand, name) for name in hand.showing}
+    """Every player's showing hand: the up cards that count, as they count (S21, E266)."""
+    return {name: showing_as(hand, name) for name in hand.showing}
 
 
 #: The effects that narrow a player's moves (S17).
@@ -110,7 +117,7 @@ class Constraints:
     never asks the powers one by one. Cards are parsed and ranked here, once."""
 
     suspended: frozenset[str]             # S19: play as if all-in, take no further action
-    ranks: dict[str, int]                 # S21: the up cards that count, ranked (``Hand.key``)
+    ranks: dict[str, int]                 # S21, E266: the showing hands, ranked (``Hand.key``)
     openers: tuple[str, ...]              # S20: whom a power names to open, first first
     narrowing: dict[str, list[Effect]]    # S17: the effects that narrow each player's moves
     left: dict[str, Narrowed]             # S17: the moves those effects leave each player
@@ -125,12 +132,9 @@ def constraints(state: State, hand: HandState,
     only while the round is still to open, for only then is its opener read from them (R9)."""
     street = hand.round.street
     narrowing: dict[str, list[Effect]] = {}
-    dead: dict[str, list[str]] = {}
     opening = None
     for f in hand.effects:
         kind, target = f["kind"], f["target"]
-        if kind == "dead" and target is not None:
-            dead.setdefault(target, []).append(f["card"])
         if f["scope"] == ROUND and f["street"] != street:
             continue
         if kind == "opener" and opening is None:
@@ -151,8 +155,8 @@ def constraints(state: State, hand: HandState,
     suspended = suspended_players(hand)  # S19
     ranks: dict[str, int] = {}  # S21
     if hand.round.actions == 0:
-        for name, shown in hand.showing.items():
-            cards = parse_cards([c for c in shown if c not in dead.get(name, ())])
+        for name in hand.showing:
+            cards = parse_cards(showing_as(hand, name))  # S21, E266
             if cards:
                 ranks[name] = best_hand(cards, magic=True).key
     openers: tuple[str, ...] = ()  # S20
