@@ -64,3 +64,30 @@ def test_a_copy_shares_nothing_a_fold_changes(logs: list[list[EveningEvent]]) ->
     assert "x" not in state.chips[state.fool] and "x" not in state.hand.round.committed
     assert "x" not in state.hand.showing.get(state.hand.order[0], [])
     assert not state.seats[0].dead
+
+
+def test_a_magic_card_moved_on_a_copy_stays_where_it_was_on_the_original(
+        tmp_path: Path) -> None:
+    """E252, E155: Exchange of Vows moves a magic card's effect to its new holder; folded on a
+    copy (a dry run, a refused command, the shell's kept evening) it left the original's
+    effect moved too, so the shell's next line ruled on a swap never recorded."""
+    db = tmp_path / "e.json"
+    lines = [["new", "--fool", "Fay", "--seat", "Cy:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV"],
+             ["soul", "guess", "Bob", "cobalt", "--name", "houdini"],
+             ["soul", "guess", "Ann", "amber", "--name", "catherine the great"],
+             ["hand", "start"], ["hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S"],
+             ["check"], ["check"], ["hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P"],
+             ["power", "use", "Cy", "royal decree", "--card", "2C", "--access", "IV"], ["check"],
+             ["power", "use", "Bea", "exchange of vows", "--card", "6C", "--target", "Cy",
+              "--new", "2C", "--access", "VI"]]
+    for args in lines:
+        result = CliRunner().invoke(app, ["--db", str(db), *args])
+        assert result.exit_code == 0, result.output
+    state = State()
+    for event in _events(db):
+        was = dump(state)
+        mine = folds.apply(copy(state), event)
+        assert dump(state) == was, event["kind"]
+        state = mine
+    assert state.hand is not None
+    assert [f["target"] for f in state.hand.effects if f["kind"] == "counts_as"] == ["Bea"]

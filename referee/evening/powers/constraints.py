@@ -51,16 +51,21 @@ def magic_card(hand: HandState, card: str) -> bool:
 def magic_moves(hand: HandState, moved: dict[str, str]) -> None:
     """E252: a magic card goes with its chip (S6): it counts as it did in the hand of whoever
     holds it now, its other named cards left behind (seen to be its user's when it was used,
-    E56); a card named beside another's magic that moved is no longer asked of that hand."""
-    for f in hand.effects:
+    E56); a card named beside another's magic that moved is no longer asked of that hand.
+    Each effect changed is replaced, never changed in place: a copy of the state shares the
+    effects of the one it was copied from (``state.copy``)."""
+    for i, f in enumerate(hand.effects):
         if f["kind"] != "counts_as":
             continue
         if f["card"] in moved:
-            f["target"] = moved[f["card"]]
-            f.pop("needs", None)
-            f.pop("suit", None)
+            made = Effect(**f)
+            made["target"] = moved[f["card"]]
+            made.pop("needs", None)
+            made.pop("suit", None)
+            hand.effects[i] = made
         elif any(c in moved for c in f.get("needs", [])):
-            f["needs"] = [c for c in f.get("needs", []) if c not in moved]
+            hand.effects[i] = Effect(**{**f, "needs": [c for c in f.get("needs", [])
+                                                       if c not in moved]})
 
 
 def live_up(hand: HandState, name: str) -> list[str]:
