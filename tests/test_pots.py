@@ -94,6 +94,20 @@ def test_r11_split_conserves_chips_and_shares_differ_by_at_most_one(
 # -- antes are dead money (R13, R15) ------------------------------------------------------------
 
 
+def test_e262_a_toll_paid_after_an_all_in_lies_with_the_side_pot() -> None:
+    # Ada all-in for 2, which Cy and Ed call; then each pays a toll chip (dead, counted with
+    # the antes) and bets 3 more: the tolls join the side pot Ada cannot win.
+    contrib = {"Ada": ["red"] * 2, "Cy": ["blue"] * 6, "Ed": ["green"] * 6}
+    tolls = [({"blue": 1, "green": 1}, ["Ada"])]
+    layering = build_pots(contrib, ["Cy", "Ed", "Ada", "Fool"], "Fool",
+                          antes={"Cy": 1, "Ed": 1}, barred=tolls)
+    main, side = layering.pots
+    assert (main.size, main.eligible) == (6, ("Cy", "Ed", "Ada", "Fool"))
+    assert side.chips == {"blue": 4, "green": 4}
+    assert side.eligible == ("Cy", "Ed", "Fool")
+    assert layering.returned == {}
+
+
 def test_r15_antes_lie_in_the_main_pot_and_are_never_returned() -> None:
     # Ada and Cy antes; Cy bets 1, Ada folds, the Fool (no ante) calls 1: nothing is uncalled.
     contrib = {"Ada": ["red"], "Cy": ["blue"] * 3, "Max": ["red", "blue"]}

@@ -299,12 +299,23 @@ def _undo(out: HandTold, answer: Answerable, title: str) -> None:
         if answer["kind"] == "power" and step["kind"] == "power_used" \
                 and "cancelled" not in step:
             step["cancelled"] = title
+            _stands_again(steps, step["power"])
             break
     else:
         return
     for later in steps[i:]:
         if later["kind"] == "action":
             later["taken_back"] = title
+
+
+def _stands_again(steps: list[StepTold], cancelled: str) -> None:
+    """S15: what the power ``cancelled`` had undone (the bet Second Thoughts took back, the
+    power an earlier Mistrial cancelled) stands again, for that power never took effect."""
+    for step in steps:
+        if step["kind"] == "action" and step.get("taken_back") == cancelled:
+            del step["taken_back"]
+        elif step["kind"] == "power_used" and step.get("cancelled") == cancelled:
+            del step["cancelled"]
 
 
 def _steps(out: HandTold) -> list[StepTold]:

@@ -34,6 +34,7 @@ ALL = -1
 #: How long an effect of a power binds (S17): until its target's next action, to the end of
 #: the betting round (``street``), or to the end of the hand.
 TURN, ROUND, HAND = "turn", "round", "hand"
+TOLL = "toll_paid"  #: E262: the record of a toll some live players were passed over for
 
 
 # -- the books the fold keeps: plain JSON records, so a snapshot is the state as it is ---------
@@ -63,6 +64,8 @@ class Effect(TypedDict):
     counts: NotRequired[str]              # counts_as: what the card counts as (E56)
     needs: NotRequired[list[str]]
     suit: NotRequired[str]
+    chips: NotRequired[dict[str, int]]    # toll: the chips paid (E262)
+    passed: NotRequired[list[str]]        # toll: the players passed over, who cannot win them
 
 
 class Answerable(TypedDict):

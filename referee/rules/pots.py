@@ -89,7 +89,8 @@ def pot_name(i: int) -> str:
 
 
 def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
-               fool: str | None, antes: Mapping[str, int] | None = None) -> Layering:
+               fool: str | None, antes: Mapping[str, int] | None = None,
+               barred: Sequence[tuple[Mapping[str, int], Sequence[str]]] = ()) -> Layering:
     """Split the contributions into a main pot and side pots (R14, R15).
 
     Args:
@@ -98,6 +99,8 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
         live: players still in the hand (not folded), in seat order; the Fool included.
         fool: the Fool's name; he is eligible for every pot whatever he put in (R15).
         antes: how many of each player's first chips were an ante (R13).
+        barred: dead chips some live players may not win, with those players (E262: a toll
+            paid while they were all-in or Suspended); they are counted in ``antes`` too.
 
     Antes are dead money (R15): they lie in the main pot, are never returned and match no
     bet, so the pot levels are cut by the bets alone. A player all-in on the ante contests
@@ -112,6 +115,9 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
         dead.update(paid[:k])
         if len(paid) > k:
             bets[p] = paid[k:]
+    for chips_, _ in barred:
+        dead.subtract(chips_)
+    dead = +dead  # the barred chips make pots of their own (E262)
     amounts = {p: len(c) for p, c in bets.items()}
     out = Layering()
     if dead:
@@ -137,7 +143,23 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
             else:
                 out.pots.append(Pot(dict(chips), tuple(eligible)))
         prev = level
+    for chips_, passed in barred:
+        _dead_for(out, chips_, tuple(p for p in live if p not in passed or p == fool))
     return out
+
+
+def _dead_for(out: Layering, chips: Mapping[str, int], eligible: tuple[str, ...]) -> None:
+    """E262: dead chips only ``eligible`` may win, in the pot they alone contest, made where
+    the pots narrow past them (main pot first) when there is none."""
+    for i, pot in enumerate(out.pots):
+        if pot.eligible == eligible:
+            merged = Counter(pot.chips)
+            merged.update(chips)
+            out.pots[i] = Pot(dict(merged), eligible)
+            return
+    at = next((i for i, pot in enumerate(out.pots) if len(pot.eligible) < len(eligible)),
+              len(out.pots))
+    out.pots.insert(at, Pot({c: n for c, n in chips.items() if n}, eligible))
 
 
 def split_pot(chips: Mapping[str, int], winners: Sequence[str],

@@ -325,3 +325,58 @@ def test_r44_a_power_turns_up_only_a_down_card_that_can_be_there(gm: GM) -> None
              "XIX").output
     assert "Cy turns KW face up" in out
     assert _hooded_count(gm, "Cy") == 0
+
+
+def _toll_after_suspended(gm: GM) -> None:
+    """Everyone calls Abe's bet in round 1 (a pot of 3); in round 2 Abe makes Cal play as if
+    all-in (Suspended) and checks, and Bea takes The Reaper's Toll: Abe pays it, Cal is passed
+    over (S16). Round 3 is checked through."""
+    gm("new", *FORTUNE)
+    gm("soul", "guess", "Ann", "cobalt", "--name", "houdini")  # +2 for Abe
+    gm("soul", "guess", "Bob", "amber", "--name", "catherine the great")  # +2 for Bea
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("bet")
+    gm("call")
+    gm("call")
+    gm("hand", "show", "Abe: +2C 3W", "Bea: +PC KnW", "Cal: +2S 4S", "Fay: +AS 3P")
+    gm("power", "use", "Abe", "suspended", "--target", "Cal", "--access", "XII")
+    gm("check")
+    out = gm("power", "use", "Bea", "toll", "--access", "XIII").output
+    assert "Abe pays" in out
+    gm("check")
+    gm("hand", "show", "Fay: +4P")
+    gm("check")
+    gm("check")
+
+
+def test_e262_a_toll_paid_after_a_suspension_is_not_the_suspended_players(gm: GM) -> None:
+    """E262, S19, R14: Cal, Suspended at a pot of 3, plays only for the pot as it stood; the
+    chip Abe paid for the toll after it lies in a pot Cal cannot win (Cal's pair of Kings took
+    all 4)."""
+    _toll_after_suspended(gm)
+    pots = gm.status()["hand"]["pots"]
+    assert [(p["size"], p["eligible"]) for p in pots] == [
+        (3, ["Abe", "Bea", "Cal", "Fay"]), (1, ["Abe", "Bea", "Fay"])]
+    event = _showdown(gm.json("hand", "showdown", "Abe: 5C 6W", "Bea: 6S 7S",
+                              "Cal: KS KP QS"))
+    won = {p["name"]: (sum(p["chips"].values()), p["winners"]) for p in event["pots"]}
+    assert won == {"main pot": (3, ["Cal"]), "side pot 1": (1, ["Abe"])}
+
+
+def test_e264_a_hooded_major_was_dealt_face_up_and_gives_no_power(gm: GM) -> None:
+    """E264, R26: powers come from a major dealt face down; Cy's XIX was dealt face up and
+    only turned down by Hood the Lantern, so it cannot be slid for a power (it was taken,
+    and granted Daylight, for a card hooded at no cost)."""
+    gm("new", *HOOD)
+    gm("hand", "start")
+    gm("hand", "show", "Cy: KC XIX", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    gm("power", "use", "Cy", "hood", "--card", "XIX", "--access", "IX")
+    line = gm.fails("power", "access", "Cy", "XIX", "upright")
+    assert line == ("error: The Sun was dealt face up to Cy and turned face down by a power "
+                    "(hooded); powers come from cards dealt face down (R26, E264)")
+    gm.fails("power", "use", "Cy", "daylight", "--target", "Bea", "--card", "2W", "--access",
+             "XIX")
+    sun = {p["key"]: p for p in gm.json("power", "list")["powers"]}["XIX-upright"]
+    assert sun["holder"] is None and sun["available"]
+    assert _hooded_count(gm, "Cy") == 1  # still Cy's down card, known (R44)

@@ -127,11 +127,13 @@ class Use:
                             "in the hand", "S7")
         return who
 
-    def up_card(self, owner: str, card: str) -> str:
+    def up_card(self, owner: str, card: str, *, dead_ok: bool = False) -> str:
+        """One of ``owner``'s up cards, not held fast (S23); a dead one only when ``dead_ok``:
+        a card cut down stays on the table, so the user may discard it (E263, S21)."""
         if card not in self.hand.showing.get(owner, []):
             shown = " ".join(self.hand.showing.get(owner, [])) or "none"
             raise self.fail(f"{card} is not one of {owner}'s up cards ({shown})", "S21")
-        if card in constraints.dead_cards(self.hand, owner):
+        if not dead_ok and card in constraints.dead_cards(self.hand, owner):
             raise self.fail(f"{owner}'s {card} is dead and counts for nothing", "S21")
         self.unprotected(owner, card)
         return card
@@ -208,9 +210,33 @@ class Use:
         hand = self.hand
         return face_down(hand, owner, 3 if hand.round.street >= 3 or hand.betting_over else 2)
 
+    def turnable(self, owner: str) -> int:
+        """E260: the face-down cards ``owner`` could turn up: those held, less the ones held
+        fast (S23), which no power turns."""
+        mine = known(self.hand).of(owner)
+        return max(0, self.down_left(owner) - len([c for c in mine.down if c in mine.held]))
+
+    def all_held_fast(self) -> str:
+        """E260: the stakeholders still in whose face-down cards are all held fast, said."""
+        fast = [p for p in self.hand.live if p != self.state.fool and self.down_left(p) > 0
+                and not self.turnable(p)]
+        return "".join(f"; {p}'s face-down cards are all held fast, so {p} turns none (S23, "
+                       "E260)" for p in fast)
+
     def chained(self, who: str) -> None:
         for f in constraints.binding(self.hand, who, ("no_fold",)):
             raise self.fail(f"{who} may not fold this round: {f['power']}", "S30")
+
+    def may_fold(self, who: str) -> None:
+        """S17, S30: a fold forced on the player to act (Compulsion) is one the powers in
+        force leave them: not Chained, nor narrowed to moves without a fold (Excess, an
+        earlier Compulsion). Owing nothing and narrowed by none, a fold is still allowed."""
+        self.chained(who)
+        narrowing = constraints.binding(self.hand, who, constraints.NARROWING)
+        if narrowing and "fold" not in self.now.moves:
+            powers = ", ".join(dict.fromkeys(str(f["power"]) for f in narrowing))
+            raise self.fail(f"{who} may not fold on this turn: {' or '.join(self.now.moves)} "
+                            f"only ({powers})", "S17")
 
 
 def pay(state: State, who: str, n: int) -> dict[str, int]:

@@ -130,7 +130,9 @@ def apply_power(state: State, e: PowerUsed) -> State:
         if kind == "cancel":
             spend(state, answer["event"])
             state.powers[answer["power"]]["cancelled"] = e["title"]  # E57
-        else:
+        else:  # E261: the turn's powers were obeyed by the move taken back, and spent
+            hand.effects = [f for f in hand.effects
+                            if not (f["scope"] == TURN and f["target"] == answer["by"])]
             hand.effects.append(made_effect(e, "no_bets", TURN, answer["by"]))
     spend(state, e)
     if e.get("opener") and hand.round.actions == 0:  # S11: a turn begun fixes the opener (E3)

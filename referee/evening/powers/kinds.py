@@ -12,6 +12,7 @@ effect kind) and, for a new kind, one builder here declared with its fold.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +106,11 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         paid = [c for c, n in chips.items() for _ in range(n)]
         hand.contrib.setdefault(name, [])[dead:dead] = paid
         hand.antes[name] = dead + len(paid)
+    passed = [p for p in hand.live if p not in (e["name"], state.fool, *e["paid"], *e["folded"])]
+    if passed and e["paid"]:  # E262: as if all-in, they play for the pot as it stood
+        chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())
+        hand.effects.append(made_effect(e, "toll_paid", HAND, None, chips=dict(chips),
+                                        passed=passed))  # state.TOLL
     hand.folded.extend(e["folded"])
 
 
@@ -199,6 +205,8 @@ def _force(use: Use, e: PowerUsed) -> str:
     legal = [*use.now.moves, "fold"]
     text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
     action, amount = _action(use, text, legal, f"action open to {who}")
+    if action == "fold":
+        use.may_fold(who)  # S30: Chained forbids a fold a power would force, too
     e["target"], e["action"] = who, action
     if amount is not None:  # E163: the target bets or raises exactly this
         if not use.now.may(who, action, amount):
@@ -304,7 +312,7 @@ def _replace_in(state: State, hand: HandState, e: PowerUsed) -> None:
 def _replace(use: Use, e: PowerUsed) -> str:
     if param(use.effect, "who") == "self":
         owner = use.name
-        card = use.up_card(owner, use.one_card("cards", f"the up card {owner} discards"))
+        card = use.up_card(owner, use.one_card("cards", f"{owner}'s up card"), dead_ok=True)
     else:
         owner = use.target()
         up = constraints.live_up(use.hand, owner)
@@ -391,10 +399,11 @@ def _reveal(use: Use, e: PowerUsed) -> str:
             owner = use.name if match_name(who, use.state.stakeholders) == use.name else \
                 use.person(who)
             pairs.append((owner, parse_card(card).short))
-        wanted = [p for p in use.hand.live if p != use.state.fool and use.down_left(p) > 0]
+        wanted = [p for p in use.hand.live if p != use.state.fool and use.turnable(p)]
         named = [p for p, _ in pairs]
-        if sorted(named) != sorted(wanted):
-            raise BadInput(f"{use.title}: one --card NAME:CARD for each of {', '.join(wanted)}")
+        if sorted(named) != sorted(wanted):  # E260: one whose down cards are all held fast
+            raise BadInput(f"{use.title}: one --card NAME:CARD for each of {', '.join(wanted)}"
+                           + use.all_held_fast())
     for owner, card in pairs:
         if use.down_left(owner) < 1:
             raise use.fail(f"{owner} holds no down card", "S21")
@@ -417,7 +426,7 @@ def _discard(use: Use, e: PowerUsed) -> str:
     card = use.one_card("cards", f"the card {use.name} discards, up or down")
     e["up"] = card in use.hand.showing.get(use.name, [])
     if e["up"]:
-        use.up_card(use.name, card)
+        use.up_card(use.name, card, dead_ok=True)  # E263: a dead card may be discarded
     else:
         use.own_cards([card], dead_ok=True)  # E56: one of the user's own down cards
         use.unprotected(use.name, card)

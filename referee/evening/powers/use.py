@@ -141,6 +141,10 @@ def access(state: State, who: str, card_text: str,
     if card.short in hand.showing.get(name, []):
         raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
                             "dealt face down (R26)", ruling="R26")
+    if card.short in hand.hooded.get(name, []):  # E264: dealt face up, turned down by a power
+        raise IllegalAction(f"{card.name} was dealt face up to {name} and turned face down by a "
+                            "power (hooded); powers come from cards dealt face down (R26, E264)",
+                            ruling="E264")
     for other, shown in hand.showing.items():
         if card.short in shown:
             raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
