@@ -126,14 +126,14 @@ def showdown_line(hand: HandState) -> Said:
     live player (the console adds the ones it knows), and the move that records it (E240)."""
     asked = [(name, n) for name, n in still_to_give(hand).items() if n > 0]
     if not asked:
-        return said("every card of the hands still in is known: record the showdown with ",
+        return said("every card still in is known: record the showdown with ",
                     Suggest(("hand", "showdown")))
     fool = hand.order[-1]  # the Fool sits last (E2); his cards are all up (R9)
     counts = ", ".join(f"{name} {n}" + (" still to come, all up" if name == fool else "")
                        for name, n in asked)
     first = asked[0][0]
     return said(f"record the showdown with the cards nobody has seen ({counts}; the console "
-                "adds the ones it knows): ",
+                "adds the ones it knows, R44): ",
                 Suggest(("hand", "showdown"), (f"{first}: CARDS", "...")))
 
 

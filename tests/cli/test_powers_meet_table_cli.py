@@ -53,20 +53,38 @@ def test_r45_the_fool_checks_when_another_shows_the_high_hand(gm: GM) -> None:
 HOOD = ["--fool", "Fay", "--seat", "Cy:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV"]
 
 
-def _hooded(gm: GM) -> None:
-    """Cy turns KW face down with Hood the Lantern (slid IX for it): known as Cy's (R44)."""
+#: Souls the assistants guess right, two Charges each for their side (R24).
+CHARGES = {"Bea": ("Bob", "cobalt", "houdini"), "Cy": ("Ann", "amber", "catherine the great")}
+
+
+def _round_two(gm: GM, *charged: str) -> None:
+    """The hood table at round 2, Cy to act: round 1 checked round, the sides of ``charged``
+    with two Charges each from a soul guessed."""
     gm("new", *HOOD)
+    for side in charged:
+        helper, soul, name = CHARGES[side]
+        gm("soul", "guess", helper, soul, "--name", name)
     gm("hand", "start")
     gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
     gm("check")
     gm("check")
     gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
-    gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
-    gm("check")
+
+
+def _to_the_showdown(gm: GM) -> None:
+    """Bea checks round 2 out; round 3 is checked round (the Fool's last card up first)."""
     gm("check")
     gm("hand", "show", "Fay: +4P")
     gm("check")
     gm("check")
+
+
+def _hooded(gm: GM) -> None:
+    """Cy turns KW face down with Hood the Lantern (slid IX for it): known as Cy's (R44)."""
+    _round_two(gm)
+    gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
+    gm("check")
+    _to_the_showdown(gm)
 
 
 def _showdown(result: Any) -> dict[str, Any]:
@@ -225,15 +243,8 @@ def _hooded_count(gm: GM, name: str) -> int:
 
 
 def _wheel(gm: GM) -> None:
-    """Cy turns KW face down (Hood the Lantern); then Bea, with Charges from a soul guessed,
-    plays Turn of the Wheel: every stakeholder passes a down card to the left, unseen."""
-    gm("new", *HOOD)
-    gm("soul", "guess", "Bob", "cobalt", "--name", "houdini")  # +2 Charges for Bea (R24)
-    gm("hand", "start")
-    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
-    gm("check")
-    gm("check")
-    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    """Cy turns KW face down (Hood the Lantern); Bea, with Charges, is to act in round 2."""
+    _round_two(gm, "Bea")
     gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
     gm("check")
 
@@ -248,10 +259,7 @@ def test_e251_a_hooded_card_moved_unseen_is_known_as_nobodys(gm: GM) -> None:
     assert ("the cards turned face down (KW of Cy) may have moved unseen, so the showdown asks "
             "for them with the cards nobody has seen (E251)") in out
     assert _hooded_count(gm, "Cy") == 0
-    gm("check")
-    gm("hand", "show", "Fay: +4P")
-    gm("check")
-    gm("check")
+    _to_the_showdown(gm)
     event = _showdown(gm.json("hand", "showdown", "Cy: 3S 4S 9C", "Bea: KW 3W"))
     assert "KW" in event["hands"]["Bea"] and "KW" not in event["hands"]["Cy"]
 
@@ -263,34 +271,16 @@ def test_e251_only_the_users_own_hooded_cards_are_forgotten_by_their_own_exchang
     _wheel(gm)
     out = gm("power", "use", "Bea", "behind the veil", "--access", "II").output
     assert "E251" not in out and _hooded_count(gm, "Cy") == 1
-    gm("check")
-    gm("hand", "show", "Fay: +4P")
-    gm("check")
-    gm("check")
+    _to_the_showdown(gm)
     line = gm.fails("hand", "showdown", "Cy: 3S 4S", "Bea: KW 3W")
     assert line == ("error: KW is Cy's (turned face down by a power); it cannot be in Bea's hand "
                     "(R44; --magic if a power changed the cards)")
 
 
 def _decreed(gm: GM) -> None:
-    """Cy's up 2C counts as KC by Royal Decree (Charges from a soul guessed); Bea, with her
-    own Charges, is to act in round 2."""
-    gm("new", *HOOD)
-    gm("soul", "guess", "Bob", "cobalt", "--name", "houdini")  # +2 Charges for Bea (R24)
-    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")  # +2 for Cy
-    gm("hand", "start")
-    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
-    gm("check")
-    gm("check")
-    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    """Cy's up 2C counts as KC by Royal Decree; Bea, with Charges, is to act in round 2."""
+    _round_two(gm, "Bea", "Cy")
     gm("power", "use", "Cy", "royal decree", "--card", "2C", "--access", "IV")
-    gm("check")
-
-
-def _to_the_showdown(gm: GM) -> None:
-    gm("check")
-    gm("hand", "show", "Fay: +4P")
-    gm("check")
     gm("check")
 
 
@@ -323,12 +313,7 @@ def test_e252_a_magic_card_cut_down_takes_its_magic_with_it(gm: GM) -> None:
 def test_r44_a_power_turns_up_only_a_down_card_that_can_be_there(gm: GM) -> None:
     """R44: Cy's one face-down card is the hooded KW (IX and XII slid), so Daylight turns up
     KW and nothing else: 3S is refused, naming the card known."""
-    gm("new", *HOOD)
-    gm("hand", "start")
-    gm("hand", "show", "Cy: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
-    gm("check")
-    gm("check")
-    gm("hand", "show", "Cy: +10C 2C", "Bea: +6C 7W", "Fay: +2P 3P")
+    _round_two(gm)
     gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
     gm("power", "access", "Cy", "XII", "upright")
     gm("check")

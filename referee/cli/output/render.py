@@ -12,6 +12,8 @@ from referee.cli import context
 from referee.cli.context import console
 from referee.cli.output.tables import Grid, console_width
 from referee.cli.printing import clock, echo, lit, money, printable, say, short_money, stood
+from referee.cli.suggest import told
+from referee.evening.known import showdown_line
 from referee.names import plural
 from referee.rules.cards import parse_cards, to_roman
 
@@ -208,16 +210,8 @@ def _hand_line(state: State, hand: HandView) -> str:
     head = f"Hand {hand['no']}, {street[hand['street']]}: bet {hand['bet']}"
     if hand["phase"] == "limit":
         head += f", raises {hand['raises']}/3"
-    if hand["betting_over"]:
-        asked = [(p, n) for p, n in hand["to_give"].items() if n]
-        if not asked:
-            return head + (". [bold]Betting is over:[/] every card still in is known: record "
-                           "the showdown with `referee hand showdown`.")
-        counts = ", ".join(f"{lit(p)} {n}" + (" still to come, all up" if p == state.fool
-                                              else "") for p, n in asked)
-        return head + (". [bold]Betting is over:[/] record the showdown with the cards nobody "
-                       f"has seen ({counts}; the console adds the ones it knows, R44): "
-                       f"`referee hand showdown \"{lit(asked[0][0])}: CARDS\" ...`.")
+    if hand["betting_over"] and state.hand is not None:  # the core's words (R44, E240)
+        return head + ". [bold]Betting is over:[/] " + lit(told(showdown_line(state.hand))) + "."
     if hand["to_act"] is None and hand["missing_up"]:
         missing = ", ".join(
             f"{lit(p)} {len(hand['showing'].get(p, []))} of {hand['up_due'][p]}"
