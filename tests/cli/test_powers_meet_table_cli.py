@@ -403,3 +403,19 @@ def test_e266_the_fool_need_not_bet_when_magic_showing_beats_him(gm: GM) -> None
     gm("power", "use", "Abe", "waxing", "--card", "2C", "--as", "3C", "--access", "XVIII")
     out = gm("check", "Cal").output
     assert "Fay checks - forced: nothing to call (R15)" in out
+
+
+def test_e267_the_dance_may_discard_the_card_it_just_dealt(gm: GM) -> None:
+    """E267, R44: Cy's one face-down card is the hooded KW (IX and XXI slid); The Dance deals
+    him the top card face down, then he discards "any one of [his] cards": the new one,
+    unseen. It was refused as no card of his ("face-down cards are all known ()")."""
+    _round_two(gm)
+    gm("power", "use", "Cy", "hood", "--card", "KW", "--access", "IX")
+    out = gm("power", "use", "Cy", "dance", "--card", "5S", "--access", "XXI").output
+    assert "Cy takes the top card of the deck face down and discards 5S" in out
+    assert _hooded_count(gm, "Cy") == 1  # KW is still his, known (R44)
+    gm("check")
+    _to_the_showdown(gm)
+    assert gm.status()["hand"]["to_give"]["Cy"] == 1  # 5 cards: KC 10C 2C up, KW hooded
+    line = gm.fails("hand", "showdown", "Cy: 5S", "Bea: 2S 3W 9W")
+    assert "5S" in line and "discarded" in line

@@ -72,6 +72,7 @@ class Use:
         self.taken: set[str] = set()
         self.moves: list[tuple[str, str, int | None]] = []  # bets made with the power, first
         self.after: list[EveningEvent] = []
+        self.drawn = 0  # E267: cards the power dealt its user face down before it names one
 
     @property
     def kind(self) -> str:
@@ -206,9 +207,12 @@ class Use:
                             "swap, turn or remove it", "S23")
 
     def down_left(self, owner: str) -> int:
-        """Face-down cards ``owner`` still holds: two, three after the last card (R26)."""
+        """Face-down cards ``owner`` still holds: two, three after the last card (R26), and
+        for the user the ones this power has just dealt them (The Dance, E267)."""
         hand = self.hand
-        return face_down(hand, owner, 3 if hand.round.street >= 3 or hand.betting_over else 2)
+        drawn = self.drawn if owner == self.name else 0
+        return drawn + face_down(hand, owner,
+                                 3 if hand.round.street >= 3 or hand.betting_over else 2)
 
     def turnable(self, owner: str) -> int:
         """E260: the face-down cards ``owner`` could turn up: those held, less the ones held

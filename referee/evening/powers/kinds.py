@@ -424,8 +424,9 @@ def _discard(use: Use, e: PowerUsed) -> str:
     e["up"] = card in use.hand.showing.get(use.name, [])
     if e["up"]:
         use.up_card(use.name, card, dead_ok=True)  # E263: a dead card may be discarded
-    else:
-        use.own_cards([card], dead_ok=True)  # E56: one of the user's own down cards
+    else:  # E56: one of the user's own down cards, the one just taken among them (E267)
+        use.drawn = 1
+        use.own_cards([card], dead_ok=True)
         use.unprotected(use.name, card)
     e["card"] = card
     return (f"{use.name} takes the top card of the deck face down and discards {card}"
