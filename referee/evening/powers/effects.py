@@ -14,7 +14,7 @@ before it (S15); ``State.barred``, ``surcharges`` and ``exiles`` reach past the 
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal
 
 from referee.errors import InvariantViolation
 from referee.evening.events import Action, PowerAccessed, PowerUsed
@@ -59,18 +59,20 @@ def on_access(hand: HandState, e: PowerAccessed) -> None:
     answer["via"] = e["name"]
     # The state put back is shared by every copy of this one (``state.copy``): replaced with
     # the card given, never changed in place.
-    answer["before"] = _granted(answer["before"], e, hand.no)
+    _granted(answer, "before", e, hand.no)
     if "bet_before" in answer:  # E265: the state Second Thoughts would put back
-        answer["bet_before"] = _granted(answer["bet_before"], e, hand.no)
+        _granted(answer, "bet_before", e, hand.no)
 
 
-def _granted(was: dict[str, Any], e: PowerAccessed, hand_no: int) -> dict[str, Any]:
-    """``was`` (a state an answer puts back, ``dump``) with the card ``e`` slid given and its
-    power granted."""
+def _granted(answer: Answerable, key: Literal["before", "bet_before"], e: PowerAccessed,
+             hand_no: int) -> None:
+    """The state ``answer`` puts back under ``key`` (``dump``) replaced by one with the card
+    ``e`` slid given and its power granted."""
+    was = answer[key]
     forfeited = {k: list(v) for k, v in was["hand"]["forfeited"].items()}
     powers = dict(was["powers"])
     grant(forfeited, powers, e, hand_no)
-    return {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
+    answer[key] = {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
 
 
 def snapshot(state: State) -> JSONObject:
