@@ -73,7 +73,7 @@ def fool_must(state: State) -> str:
     """What R15 and R45 make the Fool do, his turn come, read from the rule text alone: call
     what he owes; with nothing bet, bet when his showing hand beats every other showing hand
     of those who can still bet (a tie goes to the stakeholder, H5; and there must be one) and
-    he holds chips; else check."""
+    he holds chips; else check. A showing hand counts its magic cards as they count (E266)."""
     hand = state.hand
     assert hand is not None
     r = hand.round
@@ -85,7 +85,12 @@ def fool_must(state: State) -> str:
     suspended = {f["target"] for f in hand.effects if f["kind"] == "all_in"}
     able = [p for p in hand.order if p not in hand.folded and state.stack(p) > 0
             and p not in suspended]
-    keys = {p: _key([c for c in hand.showing.get(p, []) if (p, c) not in dead]) for p in able}
+    # E266: a face-up card a magic power changed counts in the showing hand as its chip says
+    # (the later power's, S52)
+    magic = {(f["target"], f["card"]): f["counts"] for f in hand.effects
+             if f["kind"] == "counts_as"}
+    keys = {p: _key([magic.get((p, c), c) for c in hand.showing.get(p, []) if (p, c) not in dead])
+            for p in able}
     mine = keys.get(FOOL)
     others = [k for p, k in keys.items() if p != FOOL and k is not None]
     if not others:  # nobody left who can bet against him
