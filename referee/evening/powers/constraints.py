@@ -39,6 +39,17 @@ def suspended(hand: HandState, name: str) -> bool:
     return any(f["kind"] == "all_in" and f["target"] == name for f in hand.effects)
 
 
+def cannot_open(state: State, hand: HandState, name: str) -> tuple[str, str]:
+    """S20, E270: why ``name`` cannot be the one a power names to open a round, and the rule
+    that says so: no chips left (R14), or Suspended (S19: no further action this hand); an
+    empty reason when they can."""
+    if not state.stack(name):
+        return "holds no chips", "S20"
+    if suspended(hand, name):
+        return "is Suspended and takes no further action this hand (S19)", "E270"
+    return "", ""
+
+
 def dead_cards(hand: HandState, name: str) -> list[str]:
     return [f["card"] for f in hand.effects if f["kind"] == "dead" and f["target"] == name]
 

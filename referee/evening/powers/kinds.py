@@ -269,8 +269,9 @@ def _opener_in(state: State, hand: HandState, e: PowerUsed) -> None:
 def _opener(use: Use, e: PowerUsed) -> str:
     e["street"], e["who"] = use.hand.round.street, param(use.effect, "who")
     if e["who"] == "self":
-        if not use.state.stack(use.name):
-            raise use.fail(f"{use.name} holds no chips and cannot open a round", "S20")
+        why, rule = constraints.cannot_open(use.state, use.hand, use.name)  # S20, E270
+        if why:
+            raise use.fail(f"{use.name} {why}, so cannot open round {e['street']}", rule)
         return f"{use.name} opens round {e['street']}"
     return f"the lowest hand showing opens round {e['street']}"
 
