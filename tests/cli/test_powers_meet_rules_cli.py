@@ -37,3 +37,26 @@ def test_e270_take_the_reins_is_refused_to_a_suspended_player(gm: GM) -> None:
     assert gm.status()["charges"]["Cal"] == 2
     reins = next(p for p in gm.json("power", "list")["powers"] if p["key"] == "VII-reversed")
     assert reins["holder"] == "Cal" and reins["spent"] == "unused"
+
+
+def _decreed(gm: GM) -> None:
+    """Bea's 4C counts as KC by Royal Decree (S22), marked with a chip (S6); Cal to act."""
+    _dealt(gm)
+    gm("check")
+    gm("power", "use", "Bea", "royal decree", "--card", "4C", "--access", "IV")
+    gm("check")
+
+
+def test_e271_lightning_strike_takes_the_highest_up_card_as_it_counts(gm: GM) -> None:
+    """E271, E266: Bea's 4C counts as the King of Cups until the hand ends, so it is her
+    highest up card, above 5W; Lightning Strike discarded 5W, the card as dealt."""
+    _decreed(gm)
+    line = gm.fails("power", "use", "Cal", "lightning strike", "--target", "Bea", "--new", "2S",
+                    "--card", "5W", "--access", "XVI")
+    assert line == "error: Lightning Strike: Bea's highest up card is 4C (counts as KC), not 5W " \
+        "(E271)"
+    out = gm("power", "use", "Cal", "lightning strike", "--target", "Bea", "--new", "2S",
+             "--access", "XVI").output
+    assert "Bea discards 4C face up and takes 2S face up in its place; its magic ends" in out
+    players = {p["name"]: p for p in gm.status()["hand"]["players"]}
+    assert players["Bea"]["up"] == ["2S", "5W"]

@@ -85,11 +85,32 @@ def live_up(hand: HandState, name: str) -> list[str]:
     return [c for c in hand.showing.get(name, []) if c not in dead]
 
 
-def showing_as(hand: HandState, name: str) -> list[str]:
-    """E266: ``name``'s showing hand: the up cards that count (S21), each a power made count
-    as another counted so (S22; the later power where two changed it, S52)."""
+def counting(hand: HandState, name: str, *, dead: bool = False) -> dict[str, str]:
+    """E266: ``name``'s up cards that count (with ``dead``, every up card as it lies), each
+    with what it counts as: a card a power made count as another counted so (S22; the later
+    power where two changed it, S52), any other as itself."""
     made = {f["card"]: f["counts"] for f in binding(hand, name, ("counts_as",))}
-    return [made.get(c, c) for c in live_up(hand, name)]
+    cards = hand.showing.get(name, []) if dead else live_up(hand, name)
+    return {c: made.get(c, c) for c in cards}
+
+
+def showing_as(hand: HandState, name: str) -> list[str]:
+    """E266: ``name``'s showing hand: the up cards that count (S21), as they count."""
+    return list(counting(hand, name).values())
+
+
+def highest_up(hand: HandState, name: str) -> list[str]:
+    """S21, E271: ``name``'s highest up cards (Lightning Strike's), of those that count, each
+    ranked as it counts (E266): a Four that counts as a King is a King."""
+    up = counting(hand, name)
+    top = max((parse_card(c).strength for c in up.values()), default=None)
+    return [c for c, made in up.items() if parse_card(made).strength == top]
+
+
+def told_as(hand: HandState, name: str, cards: Sequence[str]) -> str:
+    """``cards`` of ``name``'s as the table reads them: ``4C (counts as KC)`` (S6, E266)."""
+    up = counting(hand, name, dead=True)
+    return " or ".join(c + (f" (counts as {up[c]})" if up.get(c, c) != c else "") for c in cards)
 
 
 def live_showing(hand: HandState) -> dict[str, list[str]]:

@@ -313,17 +313,15 @@ def _replace(use: Use, e: PowerUsed) -> str:
         card = use.up_card(owner, use.one_card("cards", f"{owner}'s up card"), dead_ok=True)
     else:
         owner = use.target()
-        up = constraints.live_up(use.hand, owner)
-        if not up:
+        highest = constraints.highest_up(use.hand, owner)  # E271: as it counts (E266)
+        if not highest:
             raise use.fail(f"{owner} shows no up card", "S21")
-        top = max(parse_card(c).strength for c in up)
-        highest = [c for c in up if parse_card(c).strength == top]
         given = use.take("cards")
         if given:
             card = parse_card(str(given[0])).short
             if card not in highest:
-                raise use.fail(f"{owner}'s highest up card is {' or '.join(highest)}, not {card}",
-                               "S21")
+                told = constraints.told_as(use.hand, owner, highest)
+                raise use.fail(f"{owner}'s highest up card is {told}, not {card}", "E271")
         elif len(highest) > 1:
             raise BadInput(f"{use.title}: {owner}'s highest up cards tie ({' '.join(highest)}); "
                            "name the one discarded with --card")
