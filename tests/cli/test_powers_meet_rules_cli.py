@@ -60,3 +60,18 @@ def test_e271_lightning_strike_takes_the_highest_up_card_as_it_counts(gm: GM) ->
     assert "Bea discards 4C face up and takes 2S face up in its place; its magic ends" in out
     players = {p["name"]: p for p in gm.status()["hand"]["players"]}
     assert players["Bea"]["up"] == ["2S", "5W"]
+
+
+def test_e272_counterfeit_copies_an_up_card_as_it_counts(gm: GM) -> None:
+    """E272, E266: Bea's 4C counts as KC; Cal's Counterfeit of it makes his 6C a King of Cups
+    too, named by the card (4C) or by what it counts as (KC). It made 6C a Four, as dealt."""
+    _decreed(gm)
+    result = gm.json("power", "use", "Cal", "counterfeit", "--card", "6C", "--target", "Bea",
+                     "--as", "4C", "--access", "XV")
+    used = next(e for e in result["events"] if e["kind"] == "power_used")
+    assert used["as"] == "KC"
+    assert "Cal's 6C counts as KC: Counterfeit" in gm("status").output
+    gm("undo")
+    result = gm.json("power", "use", "Cal", "counterfeit", "--card", "6C", "--target", "Bea",
+                     "--as", "KC", "--access", "XV")
+    assert next(e for e in result["events"] if e["kind"] == "power_used")["as"] == "KC"
