@@ -75,3 +75,23 @@ def test_e272_counterfeit_copies_an_up_card_as_it_counts(gm: GM) -> None:
     result = gm.json("power", "use", "Cal", "counterfeit", "--card", "6C", "--target", "Bea",
                      "--as", "KC", "--access", "XV")
     assert next(e for e in result["events"] if e["kind"] == "power_used")["as"] == "KC"
+
+
+def test_e273_a_card_turned_up_by_daylight_may_still_be_slid(gm: GM) -> None:
+    """E273, R26: Bea's XIII was dealt face down; Daylight turned it up, and it may still be
+    slid for a power (it was refused as 'one of Bea's up cards; powers come from cards dealt
+    face down'). Slid, it is out of her up cards, and her hand holds six cards."""
+    gm("new", *TABLE)
+    gm("hand", "start")
+    gm("hand", "show", *ROUND_1)
+    gm("power", "use", "Abe", "daylight", "--target", "Bea", "--card", "XIII", "--access", "XIX")
+    out = gm("power", "access", "Bea", "XIII", "reversed").output
+    assert "XIII Death is out of Bea's hand for this hand (R26)" in out
+    players = {p["name"]: p for p in gm.status()["hand"]["players"]}
+    assert players["Bea"]["up"] == ["4C", "5W"]
+    gm.check_around({"Abe": "5S 6S KC KW 2C 3W 7S", "Bea": "XIII 8W 4C 5W PC KnW 9W",
+                     "Cal": "3S 8C 6C 7W 2S 4S 9C", "Fay": "AC 8P 9S 10S 3C 3P 4P"})
+    assert gm.status()["hand"]["to_give"]["Bea"] == 2
+    event = next(e for e in gm.json("hand", "showdown", "Abe: 5S 6S", "Bea: 8W 9W",
+                                    "Cal: 3S 8C 9C")["events"] if e["kind"] == "showdown")
+    assert sorted(event["hands"]["Bea"]) == sorted("4C 5W PC KnW 8W 9W".split())

@@ -372,6 +372,7 @@ def _reveal_in(state: State, hand: HandState, e: PowerUsed) -> None:
         hand.showing.setdefault(owner, []).append(card)
         hand.shift[owner] = hand.shift.get(owner, 0) - 1
         _unhood(hand, owner, card)
+        hand.turned_up.setdefault(owner, []).append(card)  # E273: still dealt face down
 
 
 @declare("reveal", fold=_reveal_in)

@@ -138,15 +138,16 @@ def access(state: State, who: str, card_text: str,
     if not card.is_major:
         raise IllegalAction(f"{card.name} is a minor card; only the Major Arcana hold powers "
                             "(R26)", ruling="R26")
-    if card.short in hand.showing.get(name, []):
+    turned = card.short in hand.turned_up.get(name, [])  # E273: dealt down, a power turned it
+    if card.short in hand.showing.get(name, []) and not turned:
         raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
                             "dealt face down (R26)", ruling="R26")
-    if card.short in hand.hooded.get(name, []):  # E264: dealt face up, turned down by a power
+    if card.short in hand.hooded.get(name, []) and not turned:  # E264: dealt up, hooded
         raise IllegalAction(f"{card.name} was dealt face up to {name} and turned face down by a "
                             "power (hooded); powers come from cards dealt face down (R26, E264)",
                             ruling="E264")
     for other, shown in hand.showing.items():
-        if card.short in shown:
+        if card.short in shown and other != name:
             raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
                                 f"once, so {name} cannot hold it face down (R8, R26)",
                                 ruling="R26")
