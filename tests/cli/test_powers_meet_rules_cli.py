@@ -95,3 +95,30 @@ def test_e273_a_card_turned_up_by_daylight_may_still_be_slid(gm: GM) -> None:
     event = next(e for e in gm.json("hand", "showdown", "Abe: 5S 6S", "Bea: 8W 9W",
                                     "Cal: 3S 8C 9C")["events"] if e["kind"] == "showdown")
     assert sorted(event["hands"]["Bea"]) == sorted("4C 5W PC KnW 8W 9W".split())
+
+
+def test_e274_mistrial_answers_the_downfall_that_drew_it(gm: GM) -> None:
+    """E274, S15: Downfall drew Abe's unused Mistrial; Mistrial cancels Downfall "before it
+    takes effect", so Abe still holds it to answer with (it was refused as lost to Downfall)."""
+    _dealt(gm)
+    gm("power", "access", "Abe", "XI", "reversed")
+    out = gm("power", "use", "Bea", "downfall", "--target", "Abe", "--seed", "1",
+             "--access", "XVI").output
+    assert "Abe loses Mistrial (XI reversed)" in out
+    out = gm("power", "use", "Abe", "mistrial").output
+    assert "Downfall of Bea is cancelled before it takes effect" in out
+    spent = {p["name"]: p["spent"] for p in gm.json("power", "list")["powers"] if p["holder"]}
+    assert spent == {"Mistrial": "used", "Downfall": "cancelled by Mistrial"}
+    assert gm.status()["charges"] == {"Abe": 1, "Bea": 1, "Cal": 2}
+
+
+def test_e274_mistrial_of_ill_star_costs_no_more(gm: GM) -> None:
+    """E274, S25: Mistrial cancels Bea's Ill Star on Abe before it takes effect, so the Ill
+    Star does not make that Mistrial dearer: one Charge, not two; nothing is left owing."""
+    _dealt(gm)
+    gm("power", "use", "Bea", "ill star", "--target", "Abe", "--access", "XVII")
+    out = gm("power", "use", "Abe", "mistrial", "--access", "XI").output
+    assert "Abe uses Mistrial on Bea, paying 1 Charge" in out
+    status = gm.status()
+    assert status["charges"]["Abe"] == 1
+    assert not [f for f in status["in_force"] if f["kind"] == "surcharge"]

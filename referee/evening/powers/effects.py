@@ -95,6 +95,11 @@ def snapshot(state: State) -> JSONObject:
         state.scenario, state.history, hand.answerable = saved
 
 
+def put_back(state: State, before: JSONObject) -> State:
+    """The evening as it stood before a power or bet that may be answered (S15)."""
+    return _restore(state, before)
+
+
 def _restore(state: State, before: JSONObject) -> State:
     return load({**copy.deepcopy(before), "scenario": state.scenario, "history": state.history})
 
