@@ -122,3 +122,16 @@ def test_e274_mistrial_of_ill_star_costs_no_more(gm: GM) -> None:
     status = gm.status()
     assert status["charges"]["Abe"] == 1
     assert not [f for f in status["in_force"] if f["kind"] == "surcharge"]
+
+
+def test_e275_abundance_copies_a_card_as_it_counts(gm: GM) -> None:
+    """E275, S22: Bea's 4C waxes to count as 5C (Waxing and Waning); Abundance makes her 5W
+    a second copy of it, so 5W counts as 5C, the card as it counts. It counted as 4C."""
+    _dealt(gm)
+    gm("check")
+    gm("power", "use", "Bea", "waxing", "--card", "4C", "--as", "5C", "--access", "XVIII")
+    result = gm.json("power", "use", "Bea", "abundance", "--card", "5W", "--as", "4C",
+                     "--access", "III")
+    used = next(e for e in result["events"] if e["kind"] == "power_used")
+    assert used["as"] == "5C" and used["needs"] == ["4C"]
+    assert "Bea's 5W counts as 5C: Abundance" in gm("status").output

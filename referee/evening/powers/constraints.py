@@ -94,6 +94,12 @@ def counting(hand: HandState, name: str, *, dead: bool = False) -> dict[str, str
     return {c: made.get(c, c) for c in cards}
 
 
+def counts_now(hand: HandState, name: str, card: str) -> str:
+    """E275: what ``card`` of ``name``'s hand, up or down, counts as now (S22, S52)."""
+    made = {f["card"]: f["counts"] for f in binding(hand, name, ("counts_as",))}
+    return made.get(card, card)
+
+
 def showing_as(hand: HandState, name: str) -> list[str]:
     """E266: ``name``'s showing hand: the up cards that count (S21), as they count."""
     return list(counting(hand, name).values())

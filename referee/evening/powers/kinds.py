@@ -461,7 +461,8 @@ def _counts_as(use: Use, e: PowerUsed) -> str:
     elif second is not None:
         needs.append(second.short)
     use.own_cards(needs)
-    e.update({"card": card.short, "target": target, "as": made})
+    copied = constraints.counts_now(use.hand, use.name, made) if rule == "own_card" else made
+    e.update({"card": card.short, "target": target, "as": copied})  # E275: copied as it counts
     if len(needs) > 1:
         e["needs"] = needs[1:]
     elif rule == "same_rank":
