@@ -135,3 +135,16 @@ def test_e275_abundance_copies_a_card_as_it_counts(gm: GM) -> None:
     used = next(e for e in result["events"] if e["kind"] == "power_used")
     assert used["as"] == "5C" and used["needs"] == ["4C"]
     assert "Bea's 5W counts as 5C: Abundance" in gm("status").output
+
+
+def test_e273_mistrial_from_the_card_daylight_turned_up(gm: GM) -> None:
+    """E273, R38: Daylight turned up Bea's XI; she slides it at once for Mistrial and cancels
+    the Daylight (refused before as an up card): XI is out of her hand, her other down card
+    still down."""
+    _dealt(gm)
+    gm("power", "use", "Abe", "daylight", "--target", "Bea", "--card", "XI", "--access", "XIX")
+    out = gm("power", "use", "Bea", "mistrial", "--access", "XI").output
+    assert "Daylight of Abe is cancelled before it takes effect" in out
+    players = {p["name"]: p for p in gm.status()["hand"]["players"]}
+    assert players["Bea"]["up"] == ["4C", "5W"]
+    assert "sound" in gm("verify").output
