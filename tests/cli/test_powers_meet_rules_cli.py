@@ -148,3 +148,25 @@ def test_e273_mistrial_from_the_card_daylight_turned_up(gm: GM) -> None:
     players = {p["name"]: p for p in gm.status()["hand"]["players"]}
     assert players["Bea"]["up"] == ["4C", "5W"]
     assert "sound" in gm("verify").output
+
+
+def test_e276_no_power_is_used_on_the_dead(gm: GM) -> None:
+    """E276, R22, R17: Cal sold his soul to Bea, who smashed it away from the table: Cal is
+    dead and out of the game. Exile, Neglect and Ill Star, which reach past the hand, were
+    accepted on him (Abe's Charge spent, Cal 'rises' and 'sits out' a hand); refused now."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Ann", "cobalt", "--name", "houdini")
+    gm("soul", "auction", "Cal", "Cal's soul")
+    gm("soul", "bid", "Bea", "blue:1")
+    gm("soul", "sell", "Cal", "Cal's soul", "Bea")
+    gm("rise", "Cal")
+    gm("rise", "Bea")
+    gm("soul", "smash", "Bea", "Cal's soul")
+    gm("sit", "Bea")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    for power, card in (("exile", "IX"), ("neglect", "III"), ("ill star", "XVII")):
+        line = gm.fails("power", "use", "Abe", power, "--target", "Cal", "--access", card)
+        assert line.endswith(": Cal is out of the game (dead); a power is used on a "
+                             "stakeholder still in the game (E276)"), line
+    assert gm.status()["charges"]["Abe"] == 2 and not gm.status()["in_force"]

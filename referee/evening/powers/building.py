@@ -123,6 +123,10 @@ class Use:
         if who == self.name:
             raise self.fail(f"the power is used on another stakeholder, not on {who} "
                             "themselves", "S7")
+        seat = state.seat(who)
+        if seat.dead or seat.resigned:  # E276: no longer a stakeholder (R17, R22)
+            raise self.fail(f"{who} is out of the game ({'dead' if seat.dead else 'resigned'}); "
+                            "a power is used on a stakeholder still in the game", "E276")
         if live and who not in self.hand.live:
             raise self.fail(f"{who} is not in hand {self.hand.no}; choose a stakeholder still "
                             "in the hand", "S7")
