@@ -170,3 +170,17 @@ def test_e276_no_power_is_used_on_the_dead(gm: GM) -> None:
         assert line.endswith(": Cal is out of the game (dead); a power is used on a "
                              "stakeholder still in the game (E276)"), line
     assert gm.status()["charges"]["Abe"] == 2 and not gm.status()["in_force"]
+
+
+def test_e273_a_hooded_card_turned_up_again_gives_no_power(gm: GM) -> None:
+    """E273, E264: Bea's XIII was dealt face up; hooded, then turned up again by Daylight, it
+    was never dealt face down, and sliding it is still refused."""
+    gm("new", *TABLE)
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C XIII", "Cal: 2C 3W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("power", "use", "Bea", "hood", "--card", "XIII", "--access", "IX")
+    gm("check")
+    gm("power", "use", "Cal", "daylight", "--target", "Bea", "--card", "XIII", "--access", "XIX")
+    line = gm.fails("power", "access", "Bea", "XIII", "reversed")
+    assert "powers come from cards dealt face down (R26)" in line

@@ -371,8 +371,9 @@ def _reveal_in(state: State, hand: HandState, e: PowerUsed) -> None:
     for owner, card in e["revealed"]:
         hand.showing.setdefault(owner, []).append(card)
         hand.shift[owner] = hand.shift.get(owner, 0) - 1
+        if card not in hand.hooded.get(owner, []):  # E273: dealt face down (not hooded, E264)
+            hand.turned_up.setdefault(owner, []).append(card)
         _unhood(hand, owner, card)
-        hand.turned_up.setdefault(owner, []).append(card)  # E273: still dealt face down
 
 
 @declare("reveal", fold=_reveal_in)
