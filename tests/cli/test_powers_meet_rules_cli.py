@@ -184,3 +184,19 @@ def test_e273_a_hooded_card_turned_up_again_gives_no_power(gm: GM) -> None:
     gm("power", "use", "Cal", "daylight", "--target", "Bea", "--card", "XIII", "--access", "XIX")
     line = gm.fails("power", "access", "Bea", "XIII", "reversed")
     assert "powers come from cards dealt face down (R26)" in line
+
+
+def test_s21_a_card_the_dance_discarded_is_not_slid(gm: GM) -> None:
+    """S21, R26, E22: Bea discards her face-down XIII with The Dance: it is out of the hand, and
+    sliding it for a power is refused (it was taken from the discards and its power granted,
+    and Bea was counted as holding no face-down card)."""
+    gm("new", *TABLE)
+    gm("hand", "start")
+    gm("hand", "show", *ROUND_1)
+    gm("check")
+    gm("power", "use", "Bea", "the dance", "--card", "XIII", "--access", "XXI")
+    line = gm.fails("power", "access", "Bea", "XIII", "reversed")
+    assert line == ("error: Death was discarded by a power (Bea's); it is out of this hand, and "
+                    "only a card held is slid (R26, S21)")
+    assert not [p for p in gm.json("power", "list")["powers"] if p["key"].startswith("XIII")
+                and p["holder"]]

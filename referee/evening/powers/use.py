@@ -151,6 +151,10 @@ def access(state: State, who: str, card_text: str,
             raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
                                 f"once, so {name} cannot hold it face down (R8, R26)",
                                 ruling="R26")
+    for other, gone in hand.out.items():  # S21: a card discarded by a power left the hand
+        if card.short in gone:
+            raise IllegalAction(f"{card.name} was discarded by a power ({other}'s); it is out of "
+                                "this hand, and only a card held is slid (R26, S21)", ruling="S21")
     for other, gone in hand.forfeited.items():
         if card.short in gone:
             raise IllegalAction(said(f"{card.name} was already given up by {other} this hand; ",
