@@ -462,7 +462,7 @@ def _power_accessed(state: State, e: PowerAccessed) -> State:
     from referee.evening.powers import effects
 
     hand = _hand(state)
-    effects.grant(hand.forfeited, state.powers, e, hand.no)
+    effects.grant(hand.forfeited, state.powers, e, hand.no, hand.showing, hand.shift)
     effects.on_access(hand, e)  # R38: slid for an answer
     return state
 

@@ -290,6 +290,8 @@ class HandState:
     out: dict[str, list[str]] = field(default_factory=dict)
     #: Up cards a power turned face down (Hood the Lantern), per player: down cards now (E77).
     hooded: dict[str, list[str]] = field(default_factory=dict)
+    #: Down cards a power turned face up (Daylight and the like), per player: dealt down (E273).
+    turned_up: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def live(self) -> list[str]:
@@ -554,6 +556,7 @@ def _copy_hand(hand: HandState) -> HandState:
         answerable=None if answer is None else Answerable(**answer),
         shift=dict(hand.shift), out={k: list(v) for k, v in hand.out.items()},
         hooded={k: list(v) for k, v in hand.hooded.items()},
+        turned_up={k: list(v) for k, v in hand.turned_up.items()},
     )
 
 

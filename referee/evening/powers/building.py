@@ -123,6 +123,10 @@ class Use:
         if who == self.name:
             raise self.fail(f"the power is used on another stakeholder, not on {who} "
                             "themselves", "S7")
+        seat = state.seat(who)
+        if seat.dead or seat.resigned:  # E276: no longer a stakeholder (R17, R22)
+            raise self.fail(f"{who} is out of the game ({'dead' if seat.dead else 'resigned'}); "
+                            "a power is used on a stakeholder still in the game", "E276")
         if live and who not in self.hand.live:
             raise self.fail(f"{who} is not in hand {self.hand.no}; choose a stakeholder still "
                             "in the hand", "S7")
@@ -296,6 +300,8 @@ def counts_as(use: Use, rule: str, card: Card, target: str | None,
     if wanted is None:
         raise BadInput(f"{use.title} needs --as CARD: the card {card.short} may count as "
                        f"{why}")
+    # E272: a copy of the target's up card is of that card as it counts (E266)
+    copies = constraints.counting(use.hand, target, dead=True) if target else {}
     ok = {
         "any": True,
         "same_suit": wanted.suit == card.suit and wanted != card,
@@ -303,11 +309,11 @@ def counts_as(use: Use, rule: str, card: Card, target: str | None,
         "any_minor": card.is_major and not wanted.is_major,
         "same_rank": not card.is_major and not wanted.is_major and wanted.rank == card.rank
         and wanted != card,
-        "target_up": target is not None and wanted.short in use.hand.showing.get(target, []),
+        "target_up": wanted.short in copies or wanted.short in copies.values(),
         "adjacent": not card.is_major and wanted.suit == card.suit
         and (wanted.rank - card.rank) % 14 in (1, 13),
     }[rule]
     if not ok:
         raise use.fail(f"{card.short} may count only as {why}, not {wanted.short}", "S22")
-    return wanted.short
+    return copies.get(wanted.short, wanted.short)
 

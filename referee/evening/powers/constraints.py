@@ -39,6 +39,17 @@ def suspended(hand: HandState, name: str) -> bool:
     return any(f["kind"] == "all_in" and f["target"] == name for f in hand.effects)
 
 
+def cannot_open(state: State, hand: HandState, name: str) -> tuple[str, str]:
+    """S20, E270: why ``name`` cannot be the one a power names to open a round, and the rule
+    that says so: no chips left (R14), or Suspended (S19: no further action this hand); an
+    empty reason when they can."""
+    if not state.stack(name):
+        return "holds no chips", "S20"
+    if suspended(hand, name):
+        return "is Suspended and takes no further action this hand (S19)", "E270"
+    return "", ""
+
+
 def dead_cards(hand: HandState, name: str) -> list[str]:
     return [f["card"] for f in hand.effects if f["kind"] == "dead" and f["target"] == name]
 
@@ -74,11 +85,38 @@ def live_up(hand: HandState, name: str) -> list[str]:
     return [c for c in hand.showing.get(name, []) if c not in dead]
 
 
-def showing_as(hand: HandState, name: str) -> list[str]:
-    """E266: ``name``'s showing hand: the up cards that count (S21), each a power made count
-    as another counted so (S22; the later power where two changed it, S52)."""
+def counting(hand: HandState, name: str, *, dead: bool = False) -> dict[str, str]:
+    """E266: ``name``'s up cards that count (with ``dead``, every up card as it lies), each
+    with what it counts as: a card a power made count as another counted so (S22; the later
+    power where two changed it, S52), any other as itself."""
     made = {f["card"]: f["counts"] for f in binding(hand, name, ("counts_as",))}
-    return [made.get(c, c) for c in live_up(hand, name)]
+    cards = hand.showing.get(name, []) if dead else live_up(hand, name)
+    return {c: made.get(c, c) for c in cards}
+
+
+def counts_now(hand: HandState, name: str, card: str) -> str:
+    """E275: what ``card`` of ``name``'s hand, up or down, counts as now (S22, S52)."""
+    made = {f["card"]: f["counts"] for f in binding(hand, name, ("counts_as",))}
+    return made.get(card, card)
+
+
+def showing_as(hand: HandState, name: str) -> list[str]:
+    """E266: ``name``'s showing hand: the up cards that count (S21), as they count."""
+    return list(counting(hand, name).values())
+
+
+def highest_up(hand: HandState, name: str) -> list[str]:
+    """S21, E271: ``name``'s highest up cards (Lightning Strike's), of those that count, each
+    ranked as it counts (E266): a Four that counts as a King is a King."""
+    up = counting(hand, name)
+    top = max((parse_card(c).strength for c in up.values()), default=None)
+    return [c for c, made in up.items() if parse_card(made).strength == top]
+
+
+def told_as(hand: HandState, name: str, cards: Sequence[str]) -> str:
+    """``cards`` of ``name``'s as the table reads them: ``4C (counts as KC)`` (S6, E266)."""
+    up = counting(hand, name, dead=True)
+    return " or ".join(c + (f" (counts as {up[c]})" if up.get(c, c) != c else "") for c in cards)
 
 
 def live_showing(hand: HandState) -> dict[str, list[str]]:

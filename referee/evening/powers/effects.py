@@ -39,10 +39,14 @@ if TYPE_CHECKING:
 
 
 def grant(forfeited: dict[str, list[str]], powers: dict[str, PowerHeld], e: PowerAccessed,
-          hand_no: int) -> None:
-    """R26: the card slid is out of the hand; the power, if free, goes to the one who slid
-    it. On the state, and on the state an answer would put back (R38)."""
+          hand_no: int, showing: dict[str, list[str]], shift: dict[str, int]) -> None:
+    """R26: the card slid is out of the hand (out of the up cards, when a power had turned it
+    face up, E273); the power, if free, goes to the one who slid it. On the state, and on the
+    state an answer would put back (R38)."""
     forfeited.setdefault(e["name"], []).append(e["card"])
+    if e["card"] in showing.get(e["name"], []):  # E273: turned up by a power, now slid
+        showing[e["name"]] = [c for c in showing[e["name"]] if c != e["card"]]
+        shift[e["name"]] = shift.get(e["name"], 0) + 1
     if e["granted"]:
         if e["power"] in powers:
             raise InvariantViolation(f"R26: power {e['power']} given out twice")
@@ -70,9 +74,12 @@ def _granted(answer: Answerable, key: Literal["before", "bet_before"], e: PowerA
     ``e`` slid given and its power granted."""
     was = answer[key]
     forfeited = {k: list(v) for k, v in was["hand"]["forfeited"].items()}
+    showing = {k: list(v) for k, v in was["hand"]["showing"].items()}
+    shift = dict(was["hand"]["shift"])
     powers = dict(was["powers"])
-    grant(forfeited, powers, e, hand_no)
-    answer[key] = {**was, "hand": {**was["hand"], "forfeited": forfeited}, "powers": powers}
+    grant(forfeited, powers, e, hand_no, showing, shift)
+    answer[key] = {**was, "hand": {**was["hand"], "forfeited": forfeited, "showing": showing,
+                                   "shift": shift}, "powers": powers}
 
 
 def snapshot(state: State) -> JSONObject:
@@ -86,6 +93,11 @@ def snapshot(state: State) -> JSONObject:
         return dump(state)
     finally:
         state.scenario, state.history, hand.answerable = saved
+
+
+def put_back(state: State, before: JSONObject) -> State:
+    """The evening as it stood before a power or bet that may be answered (S15)."""
+    return _restore(state, before)
 
 
 def _restore(state: State, before: JSONObject) -> State:

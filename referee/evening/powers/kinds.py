@@ -269,8 +269,9 @@ def _opener_in(state: State, hand: HandState, e: PowerUsed) -> None:
 def _opener(use: Use, e: PowerUsed) -> str:
     e["street"], e["who"] = use.hand.round.street, param(use.effect, "who")
     if e["who"] == "self":
-        if not use.state.stack(use.name):
-            raise use.fail(f"{use.name} holds no chips and cannot open a round", "S20")
+        why, rule = constraints.cannot_open(use.state, use.hand, use.name)  # S20, E270
+        if why:
+            raise use.fail(f"{use.name} {why}, so cannot open round {e['street']}", rule)
         return f"{use.name} opens round {e['street']}"
     return f"the lowest hand showing opens round {e['street']}"
 
@@ -312,17 +313,15 @@ def _replace(use: Use, e: PowerUsed) -> str:
         card = use.up_card(owner, use.one_card("cards", f"{owner}'s up card"), dead_ok=True)
     else:
         owner = use.target()
-        up = constraints.live_up(use.hand, owner)
-        if not up:
+        highest = constraints.highest_up(use.hand, owner)  # E271: as it counts (E266)
+        if not highest:
             raise use.fail(f"{owner} shows no up card", "S21")
-        top = max(parse_card(c).strength for c in up)
-        highest = [c for c in up if parse_card(c).strength == top]
         given = use.take("cards")
         if given:
             card = parse_card(str(given[0])).short
             if card not in highest:
-                raise use.fail(f"{owner}'s highest up card is {' or '.join(highest)}, not {card}",
-                               "S21")
+                told = constraints.told_as(use.hand, owner, highest)
+                raise use.fail(f"{owner}'s highest up card is {told}, not {card}", "E271")
         elif len(highest) > 1:
             raise BadInput(f"{use.title}: {owner}'s highest up cards tie ({' '.join(highest)}); "
                            "name the one discarded with --card")
@@ -372,6 +371,8 @@ def _reveal_in(state: State, hand: HandState, e: PowerUsed) -> None:
     for owner, card in e["revealed"]:
         hand.showing.setdefault(owner, []).append(card)
         hand.shift[owner] = hand.shift.get(owner, 0) - 1
+        if card not in hand.hooded.get(owner, []):  # E273: dealt face down (not hooded, E264)
+            hand.turned_up.setdefault(owner, []).append(card)
         _unhood(hand, owner, card)
 
 
@@ -461,7 +462,8 @@ def _counts_as(use: Use, e: PowerUsed) -> str:
     elif second is not None:
         needs.append(second.short)
     use.own_cards(needs)
-    e.update({"card": card.short, "target": target, "as": made})
+    copied = constraints.counts_now(use.hand, use.name, made) if rule == "own_card" else made
+    e.update({"card": card.short, "target": target, "as": copied})  # E275: copied as it counts
     if len(needs) > 1:
         e["needs"] = needs[1:]
     elif rule == "same_rank":

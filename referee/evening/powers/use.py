@@ -22,7 +22,7 @@ from referee.evening.powers.building import TableNow, Use
 from referee.evening.powers.building import label as _label
 from referee.evening.powers.kinds import KINDS
 from referee.evening.powers.timing import check_timing
-from referee.evening.state import HandState, State, require_evening
+from referee.evening.state import HandState, State, answered, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
 from referee.said import Suggest, said
@@ -138,18 +138,23 @@ def access(state: State, who: str, card_text: str,
     if not card.is_major:
         raise IllegalAction(f"{card.name} is a minor card; only the Major Arcana hold powers "
                             "(R26)", ruling="R26")
-    if card.short in hand.showing.get(name, []):
+    turned = card.short in hand.turned_up.get(name, [])  # E273: dealt down, a power turned it
+    if card.short in hand.showing.get(name, []) and not turned:
         raise IllegalAction(f"{card.name} is one of {name}'s up cards; powers come from cards "
                             "dealt face down (R26)", ruling="R26")
-    if card.short in hand.hooded.get(name, []):  # E264: dealt face up, turned down by a power
+    if card.short in hand.hooded.get(name, []) and not turned:  # E264: dealt up, hooded
         raise IllegalAction(f"{card.name} was dealt face up to {name} and turned face down by a "
                             "power (hooded); powers come from cards dealt face down (R26, E264)",
                             ruling="E264")
     for other, shown in hand.showing.items():
-        if card.short in shown:
+        if card.short in shown and other != name:
             raise IllegalAction(f"{card.name} is showing for {other}; a deck holds each card "
                                 f"once, so {name} cannot hold it face down (R8, R26)",
                                 ruling="R26")
+    for other, gone in hand.out.items():  # S21: a card discarded by a power left the hand
+        if card.short in gone:
+            raise IllegalAction(f"{card.name} was discarded by a power ({other}'s); it is out of "
+                                "this hand, and only a card held is slid (R26, S21)", ruling="S21")
     for other, gone in hand.forfeited.items():
         if card.short in gone:
             raise IllegalAction(said(f"{card.name} was already given up by {other} this hand; ",
@@ -231,7 +236,8 @@ def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
     ``referee.evening.power_moves``."""
     name = user(state, who)
     spec = find_power(state, power_text, name)
-    held = state.powers.get(spec["key"])
+    base = as_answered(state, spec)  # E274: Mistrial, as things stood before what it cancels
+    held = base.powers.get(spec["key"])
     if held is None or held["holder"] != name:
         owner = held["holder"] if held else "nobody"
         raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
@@ -240,11 +246,11 @@ def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
         raise IllegalAction(said(f"{spec['name']} was already {effects.spent(held)}; a power "
                                  "is used once (R26, E57); ", LIST, " shows what is left"),
                             ruling="R26")
-    extra = constraints.surcharge(state, name)
+    extra = constraints.surcharge(base, name)
     cost = spec["charges"] + extra
-    have = state.charges.get(name, 0)
+    have = base.charges.get(name, 0)
     if have < cost:
-        star = f", one more for {state.surcharges[name][0]['power']} (S25)" if extra else ""
+        star = f", one more for {base.surcharges[name][0]['power']} (S25)" if extra else ""
         raise IllegalAction(f"{spec['name']} needs {plural(cost, 'Charge')}{star}; "
                             f"{name}'s side has {have} (R26)", ruling="R26")
     hand = state.hand
@@ -273,6 +279,18 @@ def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
     event["summary"] = KINDS[kind].build(use, event)
     use.leftovers()
     return Used([event, *use.after], use.moves)
+
+
+def as_answered(state: State, spec: PowerSpec) -> State:
+    """E274: the evening a power that cancels another (Mistrial) is judged on: as it stood
+    before the power it answers, which is cancelled "before it takes effect" (S15), and which
+    so cannot take the power that cancels it (Downfall) nor make it dearer (Ill Star)."""
+    hand = state.hand
+    answer = None if hand is None else hand.answerable
+    if (spec.get("effect") or {}).get("kind") != "cancel" or not answered(answer, "power"):
+        return state
+    assert answer is not None
+    return effects.put_back(state, answer["before"])
 
 
 def access_for(state: State, name: str, spec: PowerSpec,
