@@ -26,9 +26,7 @@ from tests import profiles
 
 profiles.load()
 
-# Keep the compiled test and package modules between runs even where PYTHONDONTWRITEBYTECODE is
-# set: compiling (and rewriting the asserts of) some 150 modules anew is seconds of every run.
-sys.dont_write_bytecode = False
+# The compiled modules are kept between runs (sys.dont_write_bytecode, in tests/__init__.py).
 
 # Typer converts the whole command tree (evaluating every annotation) on each invoke; the tree
 # never changes during a test run, so build each app's command once.
@@ -74,6 +72,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _MADE = pytest.StashKey[str]()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    browser = sys.modules.get("tests.browser")
+    if browser is not None:
+        browser.close_shared()  # the Chromium the browser tests of this process shared
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
