@@ -55,8 +55,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return (cores or 1) + (1 if waiting else 0)
 
 
-#: What each test module took in the run before (seconds, the sum of its tests' setup, call and
-#: teardown), kept in pytest's cache (.pytest_cache): the next run hands the longest out first.
+#: What each test module took in the runs before (seconds, the sum of its tests' setup, call
+#: and teardown), kept in pytest's cache (.pytest_cache): the next run hands the longest out
+#: first.
 SECONDS = "referee/module-seconds"
 #: This run's seconds by module, summed where the reports arrive (the controller under xdist).
 _RAN: dict[str, float] = {}
@@ -73,7 +74,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     modules with the most tests first, which put the longest (the crash tests, the stateful
     machines: one to three tests each) last, a worker running each alone at the end.
 
-    How long a module takes is what it took in the run before, where pytest's cache has it;
+    How long a module takes is what it took in the runs before, where pytest's cache has it;
     a module not timed yet (a fresh clone) is guessed from its tests: half a second for one
     that starts processes or is a property test, 20 ms for any other."""
     if not os.environ.get("PYTEST_XDIST_WORKER") or not items:
@@ -128,8 +129,11 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         browser.close_shared()  # the Chromium the browser tests of this process shared
     cache = getattr(session.config, "cache", None)
     if _RAN and cache is not None:  # the modules this run timed, beside those it did not run
-        kept = cache.get(SECONDS, None) or {}
-        cache.set(SECONDS, {**kept, **{m: round(s, 2) for m, s in _RAN.items()}})
+        kept: dict[str, float] = cache.get(SECONDS, None) or {}
+        # Half this run's time, half the runs' before: one run on a loaded machine moves a
+        # module only halfway.
+        cache.set(SECONDS, {**kept, **{m: round((s + kept.get(m, s)) / 2, 2)
+                                       for m, s in _RAN.items()}})
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
