@@ -10,6 +10,7 @@ which keep every fsync.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -59,6 +60,10 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 #: and teardown), kept in pytest's cache (.pytest_cache): the next run hands the longest out
 #: first.
 SECONDS = "referee/module-seconds"
+#: The same, measured on this project's machine, for a run without pytest's cache (a fresh
+#: clone, as CI runs): only the order depends on them. Refreshed by copying the cache's
+#: ``.pytest_cache/v/referee/module-seconds`` over it.
+MEASURED = Path(__file__).with_name("module_seconds.json")
 #: This run's seconds by module, summed where the reports arrive (the controller under xdist).
 _RAN: dict[str, float] = {}
 
@@ -74,13 +79,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     modules with the most tests first, which put the longest (the crash tests, the stateful
     machines: one to three tests each) last, a worker running each alone at the end.
 
-    How long a module takes is what it took in the runs before, where pytest's cache has it;
-    a module not timed yet (a fresh clone) is guessed from its tests: half a second for one
-    that starts processes or is a property test, 20 ms for any other."""
+    How long a module takes is what it took in the runs before, where pytest's cache has it,
+    else what it took on this project's machine (``MEASURED``); a module timed in neither (a
+    new one) is guessed from its tests: half a second for one that starts processes or is a
+    property test, 20 ms for any other."""
     if not os.environ.get("PYTEST_XDIST_WORKER") or not items:
         return
     cache = getattr(config, "cache", None)
-    seconds: dict[str, float] = (cache.get(SECONDS, None) if cache is not None else None) or {}
+    seconds: dict[str, float] = json.loads(MEASURED.read_text()) if MEASURED.exists() else {}
+    seconds.update((cache.get(SECONDS, None) if cache is not None else None) or {})
     guess: dict[str, float] = {}
     first: dict[str, int] = {}
     for at, item in enumerate(items):
