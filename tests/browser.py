@@ -141,6 +141,18 @@ class Browser:
         path.write_bytes(data)
         return data
 
+    def blank(self) -> None:
+        """Close the open page, if any: the next ``open`` starts from a new one."""
+        if self.target is not None:
+            try:
+                self.send("Target.closeTarget", {"targetId": self.target})
+            except (RuntimeError, TimeoutError):
+                pass
+        self.target = self.session = None
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
     def close(self) -> None:
         try:
             self.send("Browser.close")
@@ -156,13 +168,35 @@ class Browser:
         shutil.rmtree(self.profile, ignore_errors=True)
 
 
+#: The test process's one Chromium (``shared``), closed when the session ends (``close_shared``,
+#: from the root conftest).
+_SHARED: list[Browser] = []
+
+
+def shared() -> Browser:
+    """The one headless Chromium of this test process (an xdist worker), started when first
+    asked for and again if it died: each start is about 0.6 s of CPU and a second of waiting,
+    which a dozen modules each paid. Every test still opens its own page (``open``)."""
+    if _SHARED and not _SHARED[0].alive():
+        _SHARED.pop().close()
+    if not _SHARED:
+        binary = chromium()
+        assert binary is not None
+        _SHARED.append(Browser(binary))
+    return _SHARED[0]
+
+
+def close_shared() -> None:
+    while _SHARED:
+        _SHARED.pop().close()
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for the tests of a module (import it there as a fixture)."""
-    binary = chromium()
-    assert binary is not None
-    b = Browser(binary)
+    """The process's headless Chromium for the tests of a module (import it there as a
+    fixture); the module's last page is closed after it."""
+    b = shared()
     try:
         yield b
     finally:
-        b.close()
+        b.blank()

@@ -10,6 +10,7 @@ which keep every fsync.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import shutil
 import subprocess
@@ -26,9 +27,7 @@ from tests import profiles
 
 profiles.load()
 
-# Keep the compiled test and package modules between runs even where PYTHONDONTWRITEBYTECODE is
-# set: compiling (and rewriting the asserts of) some 150 modules anew is seconds of every run.
-sys.dont_write_bytecode = False
+# The compiled modules are kept between runs (sys.dont_write_bytecode, in tests/__init__.py).
 
 # Typer converts the whole command tree (evaluating every annotation) on each invoke; the tree
 # never changes during a test run, so build each app's command once.
@@ -57,7 +56,62 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     return (cores or 1) + (1 if waiting else 0)
 
 
+#: What each test module took in the runs before (seconds, the sum of its tests' setup, call
+#: and teardown), kept in pytest's cache (.pytest_cache): the next run hands the longest out
+#: first.
+SECONDS = "referee/module-seconds"
+#: The same, measured on this project's machine, for a run without pytest's cache (a fresh
+#: clone, as CI runs): only the order depends on them. Refreshed by copying the cache's
+#: ``.pytest_cache/v/referee/module-seconds`` over it.
+MEASURED = Path(__file__).with_name("module_seconds.json")
+#: This run's seconds by module, summed where the reports arrive (the controller under xdist).
+_RAN: dict[str, float] = {}
+
+
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+@pytest.hookimpl(trylast=True)  # after Hypothesis has marked its tests
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist, the modules longest first (each module's tests in their own order), so
+    that no long module is left to run alone at the end. xdist's ``loadscope`` hands out
+    modules with the most tests first, which put the longest (the crash tests, the stateful
+    machines: one to three tests each) last, a worker running each alone at the end.
+
+    How long a module takes is what it took in the runs before, where pytest's cache has it,
+    else what it took on this project's machine (``MEASURED``); a module timed in neither (a
+    new one) is guessed from its tests: half a second for one that starts processes or is a
+    property test, 20 ms for any other."""
+    if not os.environ.get("PYTEST_XDIST_WORKER") or not items:
+        return
+    cache = getattr(config, "cache", None)
+    seconds: dict[str, float] = json.loads(MEASURED.read_text()) if MEASURED.exists() else {}
+    seconds.update((cache.get(SECONDS, None) if cache is not None else None) or {})
+    guess: dict[str, float] = {}
+    first: dict[str, int] = {}
+    for at, item in enumerate(items):
+        module = _module(item.nodeid)
+        first.setdefault(module, at)
+        slow = item.get_closest_marker("system") or item.get_closest_marker("hypothesis")
+        guess[module] = guess.get(module, 0.0) + (0.5 if slow else 0.02)
+
+    def longest_first(item: pytest.Item) -> tuple[float, int]:
+        module = _module(item.nodeid)
+        return -float(seconds.get(module, guess[module])), first[module]
+
+    items.sort(key=longest_first)  # stable: a module's own tests keep their order
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        module = _module(report.nodeid)
+        _RAN[module] = _RAN.get(module, 0.0) + report.duration
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "dist", None) == "loadscope":
+        config.option.loadscopereorder = False  # the order is pytest_collection_modifyitems'
     if config.option.basetemp or os.environ.get("PYTEST_XDIST_WORKER") or \
             os.environ.get("REFEREE_TEST_ON_DISK") or not MEMORY.is_dir() or \
             not os.access(MEMORY, os.W_OK):
@@ -74,6 +128,19 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 _MADE = pytest.StashKey[str]()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    browser = sys.modules.get("tests.browser")
+    if browser is not None:
+        browser.close_shared()  # the Chromium the browser tests of this process shared
+    cache = getattr(session.config, "cache", None)
+    if _RAN and cache is not None:  # the modules this run timed, beside those it did not run
+        kept: dict[str, float] = cache.get(SECONDS, None) or {}
+        # Half this run's time, half the runs' before: one run on a loaded machine moves a
+        # module only halfway.
+        cache.set(SECONDS, {**kept, **{m: round((s + kept.get(m, s)) / 2, 2)
+                                       for m, s in _RAN.items()}})
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

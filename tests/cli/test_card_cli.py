@@ -14,7 +14,7 @@ import pytest
 from referee.cli.rulebook import players_card
 from referee.rules.cards import parse_cards
 from referee.rules.hands import CATEGORIES, CATEGORY_TITLES, best_hand
-from tests.browser import Browser, chromium
+from tests.browser import Browser, chromium, shared
 from tests.cli.conftest import GM
 
 NEW = ("new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat", "Cy:III:blue:Di:II")
@@ -99,14 +99,13 @@ def test_e174_the_page_holds_every_hand_and_no_script(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def printer() -> Iterator[Browser]:
-    binary = chromium()
-    if binary is None:
+    if chromium() is None:
         pytest.skip("no Chromium")
-    b = Browser(binary)
+    b = shared()
     try:
         yield b
     finally:
-        b.close()
+        b.blank()
 
 
 def _pages(pdf: bytes) -> int:

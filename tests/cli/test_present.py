@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -121,19 +120,18 @@ def test_report_html_is_standalone_and_printable(demo: GM, tmp_path: Path) -> No
 
 @pytest.mark.system
 def test_report_html_renders_in_headless_chromium(demo: GM, tmp_path: Path) -> None:
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    if browser is None:
+    from tests.browser import chromium, shared
+
+    if chromium() is None:
         pytest.skip("headless Chromium is not installed (apt-get install chromium)")
     page = tmp_path / "report.html"
     demo("report", "--html", str(page))
-    shot = tmp_path / "report.png"
-    subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
-         f"--screenshot={shot}", "--window-size=900,1400", page.as_uri()],
-        check=True, capture_output=True, timeout=120)
-    data = shot.read_bytes()
+    browser = shared()  # the test process's Chromium, a page of its own
+    try:
+        browser.open(page.as_uri(), 900, 1400)
+        data = browser.screenshot(tmp_path / "report.png")
+    finally:
+        browser.blank()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     # Not blank: a PNG of one flat colour compresses to almost nothing.
     assert len(data) > 20_000, len(data)

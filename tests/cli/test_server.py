@@ -431,16 +431,15 @@ VIOLATIONS = ("window.violations = []; document.addEventListener('securitypolicy
 
 @pytest.fixture
 def browser() -> Iterator[object]:
-    from tests.browser import Browser, chromium
+    from tests.browser import chromium, shared
 
-    binary = chromium()
-    if binary is None:
+    if chromium() is None:
         pytest.skip("headless Chromium is not installed (apt-get install chromium)")
-    b = Browser(binary)
+    b = shared()
     try:
         yield b
     finally:
-        b.close()
+        b.blank()
 
 
 def _open_watching(browser: object, url: str, width: int, height: int) -> None:

@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -33,13 +34,27 @@ def referee(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess
 
 class Serving:
     def __init__(self, proc: subprocess.Popen[str], url: str, token: str,
-                 links: dict[str, str]) -> None:
-        self.proc, self.url, self.token, self.links = proc, url, token, links
+                 links: dict[str, str], db: Path) -> None:
+        self.proc, self.url, self.token, self.links, self.db = proc, url, token, links, db
 
 
 @pytest.fixture
 def serving(demo_db: Path, tmp_path: Path) -> Iterator[Serving]:
-    db = copy_evening(demo_db, tmp_path / "night")
+    """A `referee serve --station` of its own, for a test that writes through it."""
+    with _serving(copy_evening(demo_db, tmp_path / "night")) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def read_only(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
+    """One `referee serve --station` for the module's tests that only read through it (each
+    checks that nothing changed): a start is 0.4 s of CPU, and these need not pay it each."""
+    with _serving(copy_evening(demo_db, tmp_path_factory.mktemp("night"))) as s:
+        yield s
+
+
+@contextmanager
+def _serving(db: Path) -> Iterator[Serving]:
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
                              "--port", "0", "--station", "--links"], env=ENV,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -55,7 +70,7 @@ def serving(demo_db: Path, tmp_path: Path) -> Iterator[Serving]:
         token = re.search(r"--token (\S+)", text)
         assert url and token, text
         links = dict(re.findall(r"^\s+(Ben|Di|Flo|Hal)\s+(http\S+)$", text, re.M))
-        yield Serving(proc, url.group(1), token.group(1), links)
+        yield Serving(proc, url.group(1), token.group(1), links, db)
     finally:
         proc.send_signal(signal.SIGINT)
         proc.wait(timeout=30)
@@ -75,13 +90,13 @@ def test_station_command_runs_there_and_answers_here(serving: Serving, demo_db: 
     assert done.returncode == 0, done.stderr
 
 
-def test_station_with_an_assistants_token_writes_nothing(serving: Serving,
-                                                         tmp_path: Path) -> None:
-    db = tmp_path / "night" / "demo.json"
+def test_station_with_an_assistants_token_writes_nothing(read_only: Serving) -> None:
+    db = read_only.db
     before = db.read_bytes()
-    token = serving.links["Ben"].rsplit("/", 1)[1]
+    token = read_only.links["Ben"].rsplit("/", 1)[1]
     for bad in (token, "not-the-token-at-all", ""):
-        args = ["--station", serving.url, "--token", bad] if bad else ["--station", serving.url]
+        args = ["--station", read_only.url, "--token", bad] if bad else ["--station",
+                                                                        read_only.url]
         result = referee(*args, "charge", "give", "Ben", "Flo", "1")
         assert result.returncode == 2
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
@@ -100,10 +115,10 @@ def test_shell_at_a_station_runs_each_line_there(serving: Serving, where: str) -
     assert status["charges"]["Ada"] == 1  # one Charge given; nothing after `exit` ran
 
 
-def test_links_printed_by_serve_open_the_sheets(serving: Serving) -> None:
+def test_links_printed_by_serve_open_the_sheets(read_only: Serving) -> None:
     import urllib.request
 
-    for name, link in serving.links.items():
+    for name, link in read_only.links.items():
         with urllib.request.urlopen(link, timeout=30) as page:
             assert f"Clue sheet: {name}" in page.read().decode()
 
@@ -381,12 +396,12 @@ def test_e65_every_root_option_is_judged(tmp_path: Path) -> None:
     assert set(station.root_spellings()) == set(REFUSED_ROOT)
 
 
-def test_e65_the_real_command_line_at_a_station(serving: Serving, tmp_path: Path) -> None:
+def test_e65_the_real_command_line_at_a_station(read_only: Serving, tmp_path: Path) -> None:
     """`referee --station URL --token T ... --db OTHER` through a real `referee serve`."""
-    other = tmp_path / "night" / "other.json"
+    other = read_only.db.parent / "other.json"  # beside the served evening
     new = tmp_path / "somewhere" / "new" / "x.json"
-    before = _listing(tmp_path)
-    station = ["--station", serving.url, "--token", serving.token]
+    before = _listing(tmp_path), _listing(read_only.db.parent)
+    station = ["--station", read_only.url, "--token", read_only.token]
     for line in (["status", "--db", str(other)], ["rise", "Cy", "--db", str(other)],
                  ["--db", str(other), "status"], ["new", "--fool", "F", "--seat", "A:I:red",
                                                   "--seat", "B:II:blue", "--db", str(new)]):
@@ -394,7 +409,7 @@ def test_e65_the_real_command_line_at_a_station(serving: Serving, tmp_path: Path
         assert result.returncode == 2, result
         assert "E65" in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
         assert result.stdout == ""
-    assert _listing(tmp_path) == before
+    assert (_listing(tmp_path), _listing(read_only.db.parent)) == before
     assert not (tmp_path / "somewhere").exists()
 
 
