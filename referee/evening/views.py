@@ -53,7 +53,8 @@ if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of th
         up: list[str]
         round: int                       # chips in this round
         hand: int                        # chips in this hand
-        ante: int
+        ante: int                        # the ante paid (R13), no toll (E280)
+        toll: int                        # paid to The Reaper's Toll (S16, E280)
         stack: int
         folded: bool
         all_in: bool
@@ -225,7 +226,8 @@ def _player_views(state: State, hand: HandState, to_act: str | None,
             "up": list(hand.showing.get(name, [])),
             "round": hand.round.committed.get(name, 0),
             "hand": len(hand.contrib.get(name, [])),
-            "ante": hand.antes.get(name, 0),
+            "ante": hand.antes.get(name, 0) - hand.tolls.get(name, 0),  # E280
+            "toll": hand.tolls.get(name, 0),
             "stack": state.stack(name),
             "folded": name in hand.folded,
             "all_in": name != state.fool and name not in hand.folded

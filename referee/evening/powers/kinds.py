@@ -106,6 +106,7 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         paid = [c for c, n in chips.items() for _ in range(n)]
         hand.contrib.setdefault(name, [])[dead:dead] = paid
         hand.antes[name] = dead + len(paid)
+        hand.tolls[name] = hand.tolls.get(name, 0) + len(paid)  # E280: dead, but no ante
     passed = [p for p in hand.live if p not in (e["name"], state.fool, *e["paid"], *e["folded"])]
     if passed and e["paid"]:  # E262: as if all-in, they play for the pot as it stood
         chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())

@@ -1,0 +1,42 @@
+"""What the console says against what it then holds: `status --json` tells what each player
+paid as it was paid (E280)."""
+
+from __future__ import annotations
+
+from tests.cli.conftest import GM
+from tests.cli.test_powers_meet_rules_cli import _dealt
+
+
+def _players(gm: GM) -> dict[str, dict[str, object]]:
+    return {p["name"]: p for p in gm.status()["hand"]["players"]}
+
+
+def test_e280_a_toll_is_told_as_a_toll_never_as_an_ante(gm: GM) -> None:
+    """E280, S16, R12: in the limit phase nobody antes; Bea's Reaper's Toll takes a chip from
+    Abe and Cal. `status --json` said each had paid an ante of 1."""
+    _dealt(gm)
+    gm("check")
+    out = gm("power", "use", "Bea", "reaper's toll", "--access", "XIII").output
+    assert "toll of 1 chip into the pot, no bet: Abe, Cal pay" in out
+    players = _players(gm)
+    assert players["Abe"]["ante"] == 0, "no ante in the limit phase (R12)"
+    assert {n: (p["ante"], p["toll"], p["hand"]) for n, p in players.items()} == {
+        "Abe": (0, 1, 1), "Bea": (0, 0, 0), "Cal": (0, 1, 1), "Fay": (0, 0, 0)}
+
+
+def test_e280_an_ante_and_a_toll_are_told_apart(gm: GM) -> None:
+    """E280, R13, S16: in the open phase Abe antes 1 and pays Bea's toll of 1: two dead chips,
+    one of them an ante."""
+    gm("new", "--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV",
+       "--seat", "Cal:V:green:Cat:VI")
+    gm("soul", "guess", "Bob", "amber", "--name", "catherine the great")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("power", "use", "Bea", "reaper's toll", "--access", "XIII")
+    players = _players(gm)
+    assert {n: (p["ante"], p["toll"], p["hand"]) for n, p in players.items()} == {
+        "Abe": (1, 1, 2), "Bea": (1, 0, 1), "Cal": (1, 1, 2), "Fay": (0, 0, 0)}
+    gm("undo")
+    assert {p["toll"] for p in _players(gm).values()} == {0}
