@@ -40,3 +40,14 @@ def test_e280_an_ante_and_a_toll_are_told_apart(gm: GM) -> None:
         "Abe": (1, 1, 2), "Bea": (1, 0, 1), "Cal": (1, 1, 2), "Fay": (0, 0, 0)}
     gm("undo")
     assert {p["toll"] for p in _players(gm).values()} == {0}
+
+
+def test_e133_a_dry_run_bet_in_the_open_phase_names_r13_not_r12(gm: GM) -> None:
+    """E133, R12, R13: a dry run names the rulings its move applies; a bet of 3 in the open
+    phase is R13's bet at will. It named R12, the limit phase's one chip."""
+    gm("new", "--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
+    assert gm.json("--dry-run", "bet", "3")["rulings"] == ["R9", "R13", "R11"]
+    assert "Rulings: R9, R13, R11" in gm("--dry-run", "bet", "3").output
