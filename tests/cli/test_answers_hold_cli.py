@@ -4,7 +4,7 @@ paid as it was paid (E280)."""
 from __future__ import annotations
 
 from tests.cli.conftest import GM
-from tests.cli.test_powers_meet_rules_cli import _dealt
+from tests.cli.test_powers_meet_rules_cli import TABLE, _dealt
 
 
 def _players(gm: GM) -> dict[str, dict[str, object]]:
@@ -51,3 +51,21 @@ def test_e133_a_dry_run_bet_in_the_open_phase_names_r13_not_r12(gm: GM) -> None:
     gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Fay: AC 8P 9S 10S")
     assert gm.json("--dry-run", "bet", "3")["rulings"] == ["R9", "R13", "R11"]
     assert "Rulings: R9, R13, R11" in gm("--dry-run", "bet", "3").output
+
+
+def test_e281_betting_over_after_round_1_is_told_after_four_cards(gm: GM) -> None:
+    """E281, R14: Bea and Cal all-in and Abe folded in round 1: betting is over with four
+    cards each on the table. It was told "after six cards" (street 2) before any was dealt."""
+    gm("new", *TABLE)
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("bet", "5")
+    gm("raise", "all")
+    gm("call")
+    out = gm("fold").output
+    assert "Hand 1, after four cards: bet 0. Betting is over" in out
+    assert gm.status()["hand"]["street"] == 1
+    out = gm("hand", "show", "Fay: +2W 3W").output
+    assert "Hand 1, after six cards: bet 0. Betting is over" in out
+    assert gm.status()["hand"]["street"] == 2
