@@ -69,3 +69,23 @@ def test_e281_betting_over_after_round_1_is_told_after_four_cards(gm: GM) -> Non
     out = gm("hand", "show", "Fay: +2W 3W").output
     assert "Hand 1, after six cards: bet 0. Betting is over" in out
     assert gm.status()["hand"]["street"] == 2
+
+
+def test_s16_a_toll_no_one_can_pay_says_so_and_names_who_was_passed(gm: GM) -> None:
+    """S16, E262: Abe and Bea are all-in and Cal folded; Dee's toll takes nothing and passes
+    both over. It said "toll of 1 chip into the pot, no bet: nobody pay", naming no one."""
+    gm("new", *TABLE, "--seat", "Dee:VII:white:Dan:VIII")
+    gm("soul", "guess", "Dan", "green", "--name", "thoreau")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Cal: 6C 7W", "Dee: 2C 2W",
+       "Fay: AC 8P 9S 10S")
+    gm("bet", "9")
+    gm("call")
+    gm("fold")
+    before = gm.status()["chips"]
+    out = gm("power", "use", "Dee", "reaper's toll", "--access", "XIII").output
+    assert ("toll of 1 chip into the pot, no bet: nobody pays; Abe, Bea passed over, all-in "
+            "or Suspended (S16)") in out
+    assert gm.status()["chips"] == before
+    assert {p["toll"] for p in _players(gm).values()} == {0}
