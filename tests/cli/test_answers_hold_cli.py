@@ -89,3 +89,15 @@ def test_s16_a_toll_no_one_can_pay_says_so_and_names_who_was_passed(gm: GM) -> N
             "or Suspended (S16)") in out
     assert gm.status()["chips"] == before
     assert {p["toll"] for p in _players(gm).values()} == {0}
+
+
+def test_e138_an_amendment_recorded_names_what_it_amended_and_what_it_dropped(gm: GM) -> None:
+    """E138, E140: #9 (Bea's call) amended to a fold and #8 (a guess) dropped: the answer said
+    "#8 is amended", the first command it reached, and nothing of #9."""
+    _dealt(gm)  # commands #1-#6
+    gm("bet")  # 7
+    gm("soul", "guess", "Bob", "cobalt", "--arcanum", "XXI")  # 8
+    gm("call")  # 9
+    out = gm("amend", "9", "--drop", "8", "--yes", "--", "fold").output
+    assert "Recorded: #9 is amended, #8 is dropped;" in out
+    assert gm.status()["hand"]["folded"] == ["Bea"]
