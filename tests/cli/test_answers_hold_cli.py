@@ -1,5 +1,6 @@
-"""What the console says against what it then holds: `status --json` tells what each player
-paid as it was paid (E280)."""
+"""What the console says against what it then holds: what each player paid, as it was paid
+(E280, S16); the rulings a dry run names (E133); the cards on the table once the betting is
+over (E281); what an amendment recorded (E138)."""
 
 from __future__ import annotations
 
