@@ -14,3 +14,11 @@ def test_e133_rulings_come_from_the_kind_the_move_and_the_ids_the_events_name() 
     assert rulings([{"kind": "action", "name": "Max", "action": "call", "chips": {},
                      "all_in": False, "auto": True}]) == ["R15"]
     assert rulings([]) == []
+
+
+def test_e133_a_bet_is_ruled_by_its_phase() -> None:
+    """R12 is the limit phase's one chip; a bet or raise in the open phase is R13's."""
+    bet = [{"kind": "action", "name": "Ed", "action": "bet", "chips": {"green": 5},
+            "all_in": False, "auto": False}]
+    assert rulings(bet) == rulings(bet, "limit") == ["R9", "R12", "R11"]
+    assert rulings(bet, "open") == ["R9", "R13", "R11"]

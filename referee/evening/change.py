@@ -60,8 +60,10 @@ class Turn(TypedDict):
     betting_over: bool
 
 
-def rulings(events: list[Event]) -> list[str]:
-    """The ids of the rulings ``events`` apply, in the order they first come (E133)."""
+def rulings(events: list[Event], phase: str = "limit") -> list[str]:
+    """The ids of the rulings ``events`` apply, in the order they first come (E133); a bet or
+    a raise is ruled by its hand's ``phase``: one chip in the limit phase (R12), any number
+    in the open phase (R13)."""
     found: list[str] = []
 
     def add(ruling: str) -> None:
@@ -84,7 +86,7 @@ def rulings(events: list[Event]) -> list[str]:
         if kind == "action":
             add("R15" if event.get("auto") else "R9")
             if event.get("action") in ("bet", "raise"):
-                add("R12")
+                add("R13" if phase == "open" else "R12")
             if event.get("all_in"):
                 add("R14")
             if event.get("chips"):

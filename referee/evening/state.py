@@ -278,7 +278,8 @@ class HandState:
     betting_over: bool = False
     forfeited: dict[str, list[str]] = field(default_factory=dict)  # cards given for powers
     started: float = 0.0
-    antes: dict[str, int] = field(default_factory=dict)   # chips each put in as the ante (R13)
+    antes: dict[str, int] = field(default_factory=dict)   # dead chips each put in: ante, tolls
+    tolls: dict[str, int] = field(default_factory=dict)   # of those, tolls paid (S16, E280)
     #: Each round's opening as it happened: street, opener, who could bet (for ``hand fix``).
     openings: list[Opening] = field(default_factory=list)
     # Powers in force (S11-S30), folded from power_used events by referee.evening.powers.effects:
@@ -551,7 +552,8 @@ def _copy_hand(hand: HandState) -> HandState:
                     r.opener, r.last),
         betting_over=hand.betting_over,
         forfeited={k: list(v) for k, v in hand.forfeited.items()},
-        started=hand.started, antes=dict(hand.antes), openings=list(hand.openings),
+        started=hand.started, antes=dict(hand.antes), tolls=dict(hand.tolls),
+        openings=list(hand.openings),
         effects=list(hand.effects),
         answerable=None if answer is None else Answerable(**answer),
         shift=dict(hand.shift), out={k: list(v) for k, v in hand.out.items()},

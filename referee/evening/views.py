@@ -53,7 +53,8 @@ if TYPE_CHECKING:  # records for the checker alone: ``status`` builds none of th
         up: list[str]
         round: int                       # chips in this round
         hand: int                        # chips in this hand
-        ante: int
+        ante: int                        # the ante paid (R13), no toll (E280)
+        toll: int                        # paid to The Reaper's Toll (S16, E280)
         stack: int
         folded: bool
         all_in: bool
@@ -171,7 +172,7 @@ def hand_view(state: State) -> HandView | None:
     return {
         "no": hand.no,
         "phase": hand.phase,
-        "street": hand.round.street,
+        "street": _street_dealt(state, hand),
         "in": hand.live,
         "folded": list(hand.folded),
         "all_in": [p for p in hand.live if p != state.fool
@@ -225,7 +226,8 @@ def _player_views(state: State, hand: HandState, to_act: str | None,
             "up": list(hand.showing.get(name, [])),
             "round": hand.round.committed.get(name, 0),
             "hand": len(hand.contrib.get(name, [])),
-            "ante": hand.antes.get(name, 0),
+            "ante": hand.antes.get(name, 0) - hand.tolls.get(name, 0),  # E280
+            "toll": hand.tolls.get(name, 0),
             "stack": state.stack(name),
             "folded": name in hand.folded,
             "all_in": name != state.fool and name not in hand.folded
@@ -276,6 +278,17 @@ def opener_note(state: State, hand: HandState) -> str | None:
 
 #: Cards each stakeholder holds once a round's cards are dealt (R9): 4, 6, then 7.
 DEALT = {1: 4, 2: 6, 3: 7}
+
+
+def _street_dealt(state: State, hand: HandState) -> int:
+    """The round being dealt or bet (1, 2, 3: after four, six, seven cards); once the betting
+    is over, the cards the table holds, read from the Fool's, all up (R9, R15): betting that
+    ends with a round (all but one all-in, E281) deals the next cards without betting, not
+    before them."""
+    if not hand.betting_over:
+        return hand.round.street
+    shown = len(hand.showing.get(state.fool, []))
+    return max((s for s, n in DEALT.items() if n <= shown), default=1)
 
 
 def down_cards(state: State, hand: HandState, name: str) -> int:

@@ -360,8 +360,9 @@ def test_status_mid_hand_shows_each_player_and_every_pot(gm: GM) -> None:
     hand = gm.status()["hand"]
     players = {p["name"]: p for p in hand["players"]}
     assert players["Cy"] == {"name": "Cy", "up": ["KC", "KW"], "round": 1, "hand": 2,
-                             "ante": 1, "stack": 0, "folded": False, "all_in": True,
-                             "suspended": False, "to_act": False, "down": 2, "hooded": 0,
+                             "ante": 1, "toll": 0, "stack": 0, "folded": False,
+                             "all_in": True, "suspended": False, "to_act": False, "down": 2,
+                             "hooded": 0,
                              "cards": [{"card": c, "dead": False, "counts_as": None,
                                         "held": False} for c in ("KC", "KW")]}
     assert players["Ed"]["round"] == 4 and players["Ed"]["hand"] == 5

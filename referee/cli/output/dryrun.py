@@ -43,9 +43,12 @@ def report(dry: DryRunDone) -> DryReport:
     """The dry run as data: the command, its events, the rulings, the changes per table."""
     events = [r["event"] for r in dry.added]
     gone = [r["event"] for r in dry.removed]
+    evening = dry.before.get("evening")
+    hand = None if evening is None else evening.hand
+    phase = hand.phase if hand is not None else "limit"  # R12 or R13: the phase its bets are in
     out: DryReport = {"dry_run": True, "written": False, "command": dry.text,
                       "events": events, "undone": gone,
-                      "rulings": rulings(events or gone), "changes": {}}
+                      "rulings": rulings(events or gone, phase), "changes": {}}
     for stream, after in dry.after.items():
         before = dry.before.get(stream)
         if stream == "evening":

@@ -350,8 +350,10 @@ def _show(result: Amendment, plan: Plan, *, recorded: bool, dry: bool, as_json: 
         say("  No opener, pot, winner, status point or promotion changes.")
     for r in result["ripple"]:
         say(f"  {lit(r['what'])}: {lit(_text(r['before']))} -> {lit(_text(r['after']))}")
-    if recorded:
-        say(f"Recorded: #{first} is amended; the log keeps both versions, `referee log` marks "
+    if recorded:  # each command by what befell it: one amended, another dropped (E138)
+        done = [f"#{c['cmd']} is amended" for c in result["changed"]] + [
+            f"#{d['cmd']} is dropped" for d in result["dropped"]]
+        say(f"Recorded: {', '.join(done)}; the log keeps both versions, `referee log` marks "
             "it, and `referee undo` takes the amendment back (E138).")
     elif dry:
         say("Dry run: nothing was written (E133).")

@@ -106,6 +106,7 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         paid = [c for c, n in chips.items() for _ in range(n)]
         hand.contrib.setdefault(name, [])[dead:dead] = paid
         hand.antes[name] = dead + len(paid)
+        hand.tolls[name] = hand.tolls.get(name, 0) + len(paid)  # E280: dead, but no ante
     passed = [p for p in hand.live if p not in (e["name"], state.fool, *e["paid"], *e["folded"])]
     if passed and e["paid"]:  # E262: as if all-in, they play for the pot as it stood
         chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())
@@ -125,10 +126,11 @@ def _toll(use: Use, e: PowerUsed) -> str:
         use.chained(who)
     e["paid"] = {p: pay(use.state, p, n) for p in payers if p not in folding}
     e["folded"] = folding
-    paid = ", ".join(e["paid"]) or "nobody"
-    return (f"toll of {plural(n, 'chip')} into the pot, no bet: {paid} "
-            + ("pays" if len(e["paid"]) == 1 else "pay")
-            + (f"; {', '.join(folding)} fold" if folding else ""))
+    passed = [p for p in use.hand.live if p not in (use.name, use.state.fool, *payers)]
+    told = [f"{', '.join(e['paid']) or 'nobody'} {'pay' if len(e['paid']) > 1 else 'pays'}",
+            *([f"{', '.join(folding)} fold"] if folding else []),  # S16, E262: and who is passed
+            *([f"{', '.join(passed)} passed over, all-in or Suspended (S16)"] if passed else [])]
+    return f"toll of {plural(n, 'chip')} into the pot, no bet: " + "; ".join(told)
 
 
 @declare("take_back")
