@@ -391,7 +391,7 @@ def _say_showdown(event: Mapping[str, Any]) -> None:
         shares = "; ".join(f"{lit(w)} takes {holding_text(c)}" for w, c in pot["shares"].items())
         who = lit(" and ".join(pot["winners"]))
         verb = "split" if len(pot["winners"]) > 1 else "won by"
-        say(f"[bold]{pot['name'].capitalize()}[/] ({size} chips, {money(size)}) {verb} "
+        say(f"[bold]{pot['name'].capitalize()}[/] ({plural(size, 'chip')}, {money(size)}) {verb} "
             f"[bold]{who}[/]: {lit(pot['why'])}. {shares}.")
 
 

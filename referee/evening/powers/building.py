@@ -13,7 +13,7 @@ from referee.errors import BadInput, IllegalAction
 from referee.evening.events import EveningEvent, PowerSpec
 from referee.evening.known import face_down, known
 from referee.evening.powers import constraints
-from referee.evening.state import HandState, State
+from referee.evening.state import ALL, HandState, State
 from referee.names import match_name
 from referee.rules.cards import ACE, KING, Card, parse_card
 from referee.rules.pots import pick_chips
@@ -108,6 +108,31 @@ class Use:
 
     def fail(self, text: str | Said, ruling: str = "S11") -> IllegalAction:
         return IllegalAction(said(f"{self.title}: ", text), ruling=ruling)  # the id once (line())
+
+    def action(self, text: str, legal: list[str], what: str) -> tuple[str, int | None]:
+        """E163: ``--action`` as the GM says it, the chips of a bet or raise after it as the
+        `bet` and `raise` commands read them (``raise 2``: two over the bet; ``raise all``); none
+        given, the betting's own default. In the limit phase a bet or raise is one chip (R12)."""
+        word, _, rest = text.strip().partition(" ")
+        action = match_name(word, list(dict.fromkeys(legal)), what)
+        rest = rest.strip()
+        if not rest:
+            return action, None
+        if action not in ("bet", "raise"):
+            raise BadInput(f"{self.title}: only a bet or a raise carries chips; give --action "
+                           f"{action}, not {text!r} (E163)", ruling="E163")
+        if rest.lower() == "all":
+            amount = ALL
+        elif rest.isascii() and rest.isdigit() and int(rest) >= 1:
+            amount = int(rest)
+        else:
+            raise BadInput(f"{self.title}: {rest!r} is no amount; give --action '{action} N' "
+                           f"with a whole number of chips, 1 or more, or '{action} all' (E27, "
+                           "E163)", ruling="E163")
+        if self.hand.phase == "limit" and amount != 1:
+            raise self.fail(f"limit phase: every bet and raise is exactly one chip; give --action "
+                           f"{action} (amounts are for the open phase)", "R12")
+        return action, amount
 
     # -- people and cards --
 
@@ -317,3 +342,7 @@ def counts_as(use: Use, rule: str, card: Card, target: str | None,
         raise use.fail(f"{card.short} may count only as {why}, not {wanted.short}", "S22")
     return copies.get(wanted.short, wanted.short)
 
+
+def said_action(action: str, amount: int | None) -> str:
+    """A move as ``--action`` gives it: ``raise 5``, ``bet all``, ``call`` (E163)."""
+    return action if amount is None else f"{action} {'all' if amount == ALL else amount}"

@@ -20,8 +20,8 @@ from typing import Any
 from referee.errors import BadInput, InvariantViolation
 from referee.evening.events import PowerUsed
 from referee.evening.powers import constraints
-from referee.evening.powers.building import Use, counts_as, pay, power_label
-from referee.evening.state import ALL, HAND, POT, ROUND, TURN, Effect, HandState, State, move_chips
+from referee.evening.powers.building import Use, counts_as, pay, power_label, said_action
+from referee.evening.state import HAND, POT, ROUND, TURN, Effect, HandState, State, move_chips
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
@@ -159,36 +159,6 @@ def _skip(use: Use, e: PowerUsed) -> str:
     return f"{who}'s turn is skipped: {who} checks"
 
 
-def _action(use: Use, text: str, legal: list[str], what: str) -> tuple[str, int | None]:
-    """E163: ``--action`` as the GM says it, the chips of a bet or raise after it as the
-    `bet` and `raise` commands read them (``raise 2``: two over the bet; ``raise all``); none
-    given, the betting's own default. In the limit phase a bet or raise is one chip (R12)."""
-    word, _, rest = text.strip().partition(" ")
-    action = match_name(word, list(dict.fromkeys(legal)), what)
-    rest = rest.strip()
-    if not rest:
-        return action, None
-    if action not in ("bet", "raise"):
-        raise BadInput(f"{use.title}: only a bet or a raise carries chips; give --action "
-                       f"{action}, not {text!r} (E163)", ruling="E163")
-    if rest.lower() == "all":
-        amount = ALL
-    elif rest.isascii() and rest.isdigit() and int(rest) >= 1:
-        amount = int(rest)
-    else:
-        raise BadInput(f"{use.title}: {rest!r} is no amount; give --action '{action} N' with a "
-                       f"whole number of chips, 1 or more, or '{action} all' (E27, E163)",
-                       ruling="E163")
-    if use.hand.phase == "limit" and amount != 1:
-        raise use.fail(f"limit phase: every bet and raise is exactly one chip; give --action "
-                       f"{action} (amounts are for the open phase)", "R12")
-    return action, amount
-
-
-def _said(action: str, amount: int | None) -> str:
-    return action if amount is None else f"{action} {'all' if amount == ALL else amount}"
-
-
 def _turn_in(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
     def fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
         more = {"moves": [e["action"]]} if kind == "only" else {}
@@ -203,7 +173,7 @@ def _force(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
     legal = [*use.now.moves, "fold"]
     text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
-    action, amount = _action(use, text, legal, f"action open to {who}")
+    action, amount = use.action(text, legal, f"action open to {who}")
     if action == "fold":
         use.may_fold(who)  # S30: Chained forbids a fold a power would force, too
     e["target"], e["action"] = who, action
@@ -211,9 +181,9 @@ def _force(use: Use, e: PowerUsed) -> str:
         if not use.now.may(who, action, amount):
             due = use.now.owed.get(who, 0)
             raise use.fail(f"{who} holds {plural(use.state.stack(who), 'chip')} and owes {due}: "
-                           f"{who} cannot {_said(action, amount)}", "E163")
+                           f"{who} cannot {said_action(action, amount)}", "E163")
         e["amount"] = amount
-    return f"{who} must {_said(action, amount)} on this turn"
+    return f"{who} must {said_action(action, amount)} on this turn"
 
 
 @declare("call_or_fold", fold=_turn_in("call_or_fold"))
@@ -239,10 +209,10 @@ def _round_in(kind: str, everyone: bool = False) -> Callable[[State, HandState, 
 def _no_raises(use: Use, e: PowerUsed) -> str:
     text = str(use.need("action", "the bet or raise it comes with (bet or raise, and its "
                                   "chips in the open phase: 'raise 5')"))
-    action, amount = _action(use, text, ["bet", "raise"], "action with this power")
+    action, amount = use.action(text, ["bet", "raise"], "action with this power")
     use.moves.append((use.name, action, amount))  # made first (use)
     e["street"] = use.hand.round.street
-    said = _said(action, amount).replace(action, f"{action}s", 1)
+    said = said_action(action, amount).replace(action, f"{action}s", 1)
     return f"{use.name} {said}: no more raises this round; the others call or fold"
 
 
@@ -482,7 +452,8 @@ def _cancel(use: Use, e: PowerUsed) -> str:
     assert answer is not None
     e["target"], e["cancels"] = answer["by"], answer["power"]
     return (f"{answer['event']['title']} of {answer['by']} is cancelled before it takes effect; "
-            f"it is spent and its {plural(answer['event']['charges'], 'Charge')} are lost")
+            f"it is spent and its {plural(answer['event']['charges'], 'Charge')} "
+            f"{'is' if answer['event']['charges'] == 1 else 'are'} lost")
 
 
 def _lose_in(state: State, hand: HandState, e: PowerUsed) -> None:
