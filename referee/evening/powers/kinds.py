@@ -86,7 +86,11 @@ def _to_act(use: Use) -> str:
 
 
 def _fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
+    """E285: the chips stay in the pot, but a bet no live player made is owed by nobody: the
+    round's bet comes down to the most a live player has put in this round."""
     hand.folded.append(_target(e))
+    r = hand.round
+    r.bet = min(r.bet, max((r.committed.get(p, 0) for p in hand.live), default=0))
 
 
 @declare("fold", fold=_fold_in)

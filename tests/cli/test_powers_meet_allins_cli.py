@@ -1,0 +1,35 @@
+"""Where a power meets the betting of the open phase (R13, R14, R15): a power that folds the
+player whose bet stood (E285)."""
+
+from __future__ import annotations
+
+from tests.cli.conftest import GM
+
+TABLE = ["--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV",
+         "--seat", "Cal:V:green:Cat:VI"]
+
+
+def _errand_on_the_bettor(gm: GM) -> None:
+    """Open phase, the Fool without chips: Cal checks, Abe bets 1, Bea folds, and Cal, with two
+    Charges from a soul guessed, sends Abe on an Errand."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("bet", "Abe", "1")
+    gm("fold", "Bea")
+    gm("power", "use", "Cal", "errand", "--target", "Abe", "--access", "0")
+
+
+def test_e285_a_bet_folded_by_a_power_is_owed_by_nobody(gm: GM) -> None:
+    """E285, R15: Abe's chip stays in the pot, but no live player made that bet: Cal owes
+    nothing and is not offered a call of it."""
+    _errand_on_the_bettor(gm)
+    hand = gm.status()["hand"]
+    assert hand["bet"] == 0 and hand.get("owes", 0) == 0
+    out = gm("check", "Cal").output
+    assert "Cal checks" in out
+    pots = gm.status()["hand"]["pots"]
+    assert sum(p["size"] for p in pots) == 4  # three antes and Abe's chip: it stays in
