@@ -105,7 +105,9 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
     Antes are dead money (R15): they lie in the main pot, are never returned and match no
     bet, so the pot levels are cut by the bets alone. A player all-in on the ante contests
     the antes (and the first bets) but no chip bet above what they bet. A layer of bets that
-    no other live player matched is an uncalled bet and goes back to its owner (R15).
+    no other live player matched is an uncalled bet and goes back to its owner (R15). Bets
+    no live player reached (a bettor a power folded, E286) are dead money in the top pot the
+    live contest, never a pot of the Fool's alone.
     """
     antes = antes or {}
     dead: Counter[str] = Counter()
@@ -134,8 +136,12 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
             back = out.returned.setdefault(owner, {})
             for colour, n in chips.items():
                 back[colour] = back.get(colour, 0) + n
+        elif not live_in and out.pots:  # E286: bet by the folded alone, dead in the top pot
+            merged = Counter(out.pots[-1].chips)
+            merged.update(chips)
+            out.pots[-1] = Pot(dict(merged), out.pots[-1].eligible)
         else:
-            eligible = [p for p in live if p in live_in or p == fool]
+            eligible = [p for p in live if p in live_in or p == fool or not live_in]
             if out.pots and list(out.pots[-1].eligible) == eligible:
                 merged = Counter(out.pots[-1].chips)
                 merged.update(chips)

@@ -1,5 +1,5 @@
 """Where a power meets the betting of the open phase (R13, R14, R15): a power that folds the
-player whose bet stood (E285)."""
+player whose bet stood (E285), and the pot their chips lie in (E286)."""
 
 from __future__ import annotations
 
@@ -33,3 +33,16 @@ def test_e285_a_bet_folded_by_a_power_is_owed_by_nobody(gm: GM) -> None:
     assert "Cal checks" in out
     pots = gm.status()["hand"]["pots"]
     assert sum(p["size"] for p in pots) == 4  # three antes and Abe's chip: it stays in
+
+
+def test_e286_the_folded_bettors_chips_go_to_the_pot_they_were_bet_into(gm: GM) -> None:
+    """E286, R15: no live player matched Abe's chip, yet it is no pot of the Fool's alone: it
+    lies in the pot Cal and the Fool play for, and Cal's two pair takes all four chips."""
+    _errand_on_the_bettor(gm)
+    gm("check", "Cal")
+    pots = gm.status()["hand"]["pots"]
+    assert [(p["size"], p["eligible"]) for p in pots] == [(4, ["Cal", "Fay"])]
+    out = gm("hand", "showdown", "Cal: AS AW KS KP", "Fay: 2S 3S 4P").output
+    assert "Side pot" not in out
+    chips = gm.status()["chips"]
+    assert chips["Cal"] == {"blue": 1, "green": 10, "red": 2} and chips["Fay"] == {}
