@@ -46,3 +46,21 @@ def test_e286_the_folded_bettors_chips_go_to_the_pot_they_were_bet_into(gm: GM) 
     assert "Side pot" not in out
     chips = gm.status()["chips"]
     assert chips["Cal"] == {"blue": 1, "green": 10, "red": 2} and chips["Fay"] == {}
+
+
+def test_e285_a_bettor_who_folds_rather_than_pay_the_toll_is_owed_by_nobody(gm: GM) -> None:
+    """E285, S16: The Reaper's Toll folds the bettor as Sent on an Errand does: Abe folds
+    rather than pay, his three chips stay in the pot, and Cal owes nothing."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("bet", "Abe", "3")
+    gm("fold", "Bea")
+    out = gm("power", "use", "Cal", "toll", "--fold", "Abe", "--access", "XIII").output
+    assert "nobody pays; Abe folds" in out
+    hand = gm.status()["hand"]
+    assert hand["bet"] == 0 and hand.get("owes", 0) == 0
+    assert [(p["size"], p["eligible"]) for p in hand["pots"]] == [(6, ["Cal", "Fay"])]

@@ -88,7 +88,13 @@ def _to_act(use: Use) -> str:
 def _fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
     """E285: the chips stay in the pot, but a bet no live player made is owed by nobody: the
     round's bet comes down to the most a live player has put in this round."""
-    hand.folded.append(_target(e))
+    _folded(hand, [_target(e)])
+
+
+def _folded(hand: HandState, names: list[str]) -> None:
+    """``names`` fold by a power (E285): the round's bet comes down to the most a live player
+    has put in this round; the folded players' chips stay in the pot."""
+    hand.folded.extend(names)
     r = hand.round
     r.bet = min(r.bet, max((r.committed.get(p, 0) for p in hand.live), default=0))
 
@@ -116,7 +122,7 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())
         hand.effects.append(made_effect(e, "toll_paid", HAND, None, chips=dict(chips),
                                         passed=passed))  # state.TOLL
-    hand.folded.extend(e["folded"])
+    _folded(hand, e["folded"])  # E285: a bettor who folds rather than pay is owed by nobody
 
 
 @declare("toll", fold=_toll_in)
@@ -132,7 +138,8 @@ def _toll(use: Use, e: PowerUsed) -> str:
     e["folded"] = folding
     passed = [p for p in use.hand.live if p not in (use.name, use.state.fool, *payers)]
     told = [f"{', '.join(e['paid']) or 'nobody'} {'pay' if len(e['paid']) > 1 else 'pays'}",
-            *([f"{', '.join(folding)} fold"] if folding else []),  # S16, E262: and who is passed
+            *([f"{', '.join(folding)} {'fold' if len(folding) > 1 else 'folds'}"]
+              if folding else []),  # S16, E262: and who is passed
             *([f"{', '.join(passed)} passed over, all-in or Suspended (S16)"] if passed else [])]
     return f"toll of {plural(n, 'chip')} into the pot, no bet: " + "; ".join(told)
 
