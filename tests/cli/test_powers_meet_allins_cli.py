@@ -29,8 +29,7 @@ def test_e285_a_bet_folded_by_a_power_is_owed_by_nobody(gm: GM) -> None:
     _errand_on_the_bettor(gm)
     hand = gm.status()["hand"]
     assert hand["bet"] == 0 and hand.get("owes", 0) == 0
-    out = gm("check", "Cal").output
-    assert "Cal checks" in out
+    assert hand["betting_over"] and hand["to_act"] is None  # R14: nobody left to bet against
     pots = gm.status()["hand"]["pots"]
     assert sum(p["size"] for p in pots) == 4  # three antes and Abe's chip: it stays in
 
@@ -39,7 +38,6 @@ def test_e286_the_folded_bettors_chips_go_to_the_pot_they_were_bet_into(gm: GM) 
     """E286, R15: no live player matched Abe's chip, yet it is no pot of the Fool's alone: it
     lies in the pot Cal and the Fool play for, and Cal's two pair takes all four chips."""
     _errand_on_the_bettor(gm)
-    gm("check", "Cal")
     pots = gm.status()["hand"]["pots"]
     assert [(p["size"], p["eligible"]) for p in pots] == [(4, ["Cal", "Fay"])]
     out = gm("hand", "showdown", "Cal: AS AW KS KP", "Fay: 2S 3S 4P").output
@@ -62,5 +60,22 @@ def test_e285_a_bettor_who_folds_rather_than_pay_the_toll_is_owed_by_nobody(gm: 
     out = gm("power", "use", "Cal", "toll", "--fold", "Abe", "--access", "XIII").output
     assert "nobody pays; Abe folds" in out
     hand = gm.status()["hand"]
-    assert hand["bet"] == 0 and hand.get("owes", 0) == 0
+    assert hand["bet"] == 0 and hand.get("owes", 0) == 0 and hand["betting_over"]
     assert [(p["size"], p["eligible"]) for p in hand["pots"]] == [(6, ["Cal", "Fay"])]
+
+
+def test_e285_a_bet_a_live_player_called_is_still_owed(gm: GM) -> None:
+    """E285: Bea called Abe's three chips, so the bet is a live player's: folding Abe leaves
+    Cal owing three, to call or fold, and the betting goes on."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("bet", "Abe", "3")
+    gm("call", "Bea")
+    gm("power", "use", "Cal", "errand", "--target", "Abe", "--access", "0")
+    hand = gm.status()["hand"]
+    assert hand["bet"] == 3 and hand["owes"] == 3 and hand["to_act"] == "Cal"
+    assert not hand["betting_over"]

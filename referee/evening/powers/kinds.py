@@ -88,15 +88,20 @@ def _to_act(use: Use) -> str:
 def _fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
     """E285: the chips stay in the pot, but a bet no live player made is owed by nobody: the
     round's bet comes down to the most a live player has put in this round."""
-    _folded(hand, [_target(e)])
+    _folded(state, hand, [_target(e)])
 
 
-def _folded(hand: HandState, names: list[str]) -> None:
+def _folded(state: State, hand: HandState, names: list[str]) -> None:
     """``names`` fold by a power (E285): the round's bet comes down to the most a live player
-    has put in this round; the folded players' chips stay in the pot."""
+    has put in this round; the folded players' chips stay in the pot. Left one player able to
+    bet, who owes nothing, the betting is over (R14)."""
     hand.folded.extend(names)
     r = hand.round
     r.bet = min(r.bet, max((r.committed.get(p, 0) for p in hand.live), default=0))
+    able = [p for p in hand.live if state.stack(p) > 0
+            and p not in constraints.suspended_players(hand)]
+    if len(able) < 2 and all(r.committed.get(p, 0) >= r.bet for p in able):
+        hand.betting_over = True
 
 
 @declare("fold", fold=_fold_in)
@@ -122,7 +127,7 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())
         hand.effects.append(made_effect(e, "toll_paid", HAND, None, chips=dict(chips),
                                         passed=passed))  # state.TOLL
-    _folded(hand, e["folded"])  # E285: a bettor who folds rather than pay is owed by nobody
+    _folded(state, hand, e["folded"])  # E285: a bettor who folds rather than pay is owed by nobody
 
 
 @declare("toll", fold=_toll_in)
