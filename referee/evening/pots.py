@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from referee.evening.events import Showdown
-from referee.evening.state import TOLL, HandState, State
+from referee.evening.state import LATE, TOLL, HandState, State
 from referee.rules.pots import build_pots, pot_name, split_pot
 
 if TYPE_CHECKING:
@@ -17,7 +17,9 @@ if TYPE_CHECKING:
 def pots(state: State, hand: HandState) -> Layering:
     """The hand's main pot, side pots and uncalled chips as they stand (R14, R15)."""
     tolls = [(f["chips"], f["passed"]) for f in hand.effects if f["kind"] == TOLL]  # E262
-    return build_pots(hand.contrib, hand.live, state.fool, hand.antes, tolls)
+    late = [(str(f["target"]), sum(f["chips"].values()), f["passed"])
+            for f in hand.effects if f["kind"] == LATE]  # E286
+    return build_pots(hand.contrib, hand.live, state.fool, hand.antes, tolls, late)
 
 
 def uncontested(state: State, hand: HandState) -> Showdown:

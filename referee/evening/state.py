@@ -34,7 +34,7 @@ ALL = -1
 #: How long an effect of a power binds (S17): until its target's next action, to the end of
 #: the betting round (``street``), or to the end of the hand.
 TURN, ROUND, HAND = "turn", "round", "hand"
-TOLL = "toll_paid"  #: E262: the record of a toll some live players were passed over for
+TOLL, LATE = "toll_paid", "late_bet"  #: E262, E286: chips some live players cannot win
 
 
 # -- the books the fold keeps: plain JSON records, so a snapshot is the state as it is ---------

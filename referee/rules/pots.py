@@ -90,7 +90,8 @@ def pot_name(i: int) -> str:
 
 def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
                fool: str | None, antes: Mapping[str, int] | None = None,
-               barred: Sequence[tuple[Mapping[str, int], Sequence[str]]] = ()) -> Layering:
+               barred: Sequence[tuple[Mapping[str, int], Sequence[str]]] = (),
+               late: Sequence[tuple[str, int, Sequence[str]]] = ()) -> Layering:
     """Split the contributions into a main pot and side pots (R14, R15).
 
     Args:
@@ -101,6 +102,9 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
         antes: how many of each player's first chips were an ante (R13).
         barred: dead chips some live players may not win, with those players (E262: a toll
             paid while they were all-in or Suspended); they are counted in ``antes`` too.
+        late: a folded player's last chips bet, with the live players who cannot win them
+            (E286: a bet no live player matched, its bettor folded by a power while those
+            players were all-in or Suspended): dead money for the others.
 
     Antes are dead money (R15): they lie in the main pot, are never returned and match no
     bet, so the pot levels are cut by the bets alone. A player all-in on the ante contests
@@ -120,6 +124,11 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
     for chips_, _ in barred:
         dead.subtract(chips_)
     dead = +dead  # the barred chips make pots of their own (E262)
+    for p, n, passed in late:  # E286: the last chips of a folded bettor's, theirs no more
+        barred = [*barred, (Counter(bets[p][-n:]), passed)]
+        bets[p] = bets[p][:-n]
+        if not bets[p]:
+            del bets[p]
     amounts = {p: len(c) for p, c in bets.items()}
     out = Layering()
     if dead:

@@ -1,5 +1,5 @@
 """Where a power meets the betting of the open phase (R13, R14, R15): a power that folds the
-player whose bet stood (E285), and the pot their chips lie in (E286)."""
+player whose bet stood (E285), and the pot their chips lie in (E286, S19)."""
 
 from __future__ import annotations
 
@@ -79,3 +79,24 @@ def test_e285_a_bet_a_live_player_called_is_still_owed(gm: GM) -> None:
     hand = gm.status()["hand"]
     assert hand["bet"] == 3 and hand["owes"] == 3 and hand["to_act"] == "Cal"
     assert not hand["betting_over"]
+
+
+def test_e286_a_suspended_player_does_not_win_the_folded_bet_made_after(gm: GM) -> None:
+    """E286, S19: Bea, Suspended, plays for the pot as it stood; Abe bets three after, and Cal
+    sends him on an Errand: Abe's chips are for Cal and the Fool, not for Bea's full house."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
+    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("check")
+    gm("power", "use", "Abe", "suspended", "--target", "Bea", "--access", "XII")
+    gm("bet", "Abe", "3")
+    gm("power", "use", "Cal", "errand", "--target", "Abe", "--access", "0")
+    pots = gm.status()["hand"]["pots"]
+    assert [(p["size"], p["eligible"]) for p in pots] == [
+        (3, ["Bea", "Cal", "Fay"]), (3, ["Cal", "Fay"])]
+    gm("hand", "showdown", "Bea: AS AW AP KS KP", "Cal: 2S 3S 5P 9W", "Fay: 2P 3P 4P")
+    chips = gm.status()["chips"]
+    assert chips["Bea"] == {"blue": 10, "green": 1, "red": 1} and chips["Fay"] == {"red": 3}

@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from referee.errors import BadInput
 from referee.evening.known import known
-from referee.evening.state import HAND, ROUND, TOLL, TURN, Effect, HandState, State
+from referee.evening.state import HAND, LATE, ROUND, TOLL, TURN, Effect, HandState, State
 from referee.names import plural
 from referee.rules.cards import Card, Suit, parse_card, parse_cards
 from referee.rules.hands import Hand, best_hand
@@ -354,7 +354,7 @@ def in_force(state: State) -> list[InForce]:
     if hand is not None:
         street = hand.round.street
         for f in hand.effects:
-            if (f["scope"] == ROUND and f["street"] != street) or f["kind"] == TOLL:
+            if (f["scope"] == ROUND and f["street"] != street) or f["kind"] in (TOLL, LATE):
                 continue  # a toll is told by the pots (E262)
             if f["kind"] in ("counts_as", "protect") and f["card"] not in hand.showing.get(
                     str(f["target"]), []):

@@ -21,7 +21,7 @@ from referee.errors import BadInput, InvariantViolation
 from referee.evening.events import PowerUsed
 from referee.evening.powers import constraints
 from referee.evening.powers.building import Use, counts_as, pay, power_label, said_action
-from referee.evening.state import HAND, POT, ROUND, TURN, Effect, HandState, State, move_chips
+from referee.evening.state import HAND, LATE, POT, ROUND, TURN, Effect, HandState, State, move_chips
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card
 from referee.rules.power_vocab import param
@@ -88,18 +88,26 @@ def _to_act(use: Use) -> str:
 def _fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
     """E285: the chips stay in the pot, but a bet no live player made is owed by nobody: the
     round's bet comes down to the most a live player has put in this round."""
-    _folded(state, hand, [_target(e)])
+    _folded(state, hand, e, [_target(e)])
 
 
-def _folded(state: State, hand: HandState, names: list[str]) -> None:
+def _folded(state: State, hand: HandState, e: PowerUsed, names: list[str]) -> None:
     """``names`` fold by a power (E285): the round's bet comes down to the most a live player
-    has put in this round; the folded players' chips stay in the pot. Left one player able to
-    bet, who owes nothing, the betting is over (R14)."""
+    has put in this round; the folded players' chips stay in the pot, and what no live player
+    matched is for those who could still bet to win (E286). Left one player able to bet, who
+    owes nothing, the betting is over (R14)."""
     hand.folded.extend(names)
     r = hand.round
     r.bet = min(r.bet, max((r.committed.get(p, 0) for p in hand.live), default=0))
     able = [p for p in hand.live if state.stack(p) > 0
             and p not in constraints.suspended_players(hand)]
+    passed = [p for p in hand.live if p not in able and p != state.fool]
+    for name in names:
+        late = r.committed.get(name, 0) - r.bet
+        if late > 0 and passed:  # E286: bet above them, all-in or Suspended, and unmatched
+            chips = Counter(hand.contrib[name][-late:])
+            hand.effects.append(made_effect(e, LATE, HAND, name, chips=dict(chips),
+                                            passed=passed))
     if len(able) < 2 and all(r.committed.get(p, 0) >= r.bet for p in able):
         hand.betting_over = True
 
@@ -127,7 +135,7 @@ def _toll_in(state: State, hand: HandState, e: PowerUsed) -> None:
         chips = sum((Counter(paid) for paid in e["paid"].values()), Counter())
         hand.effects.append(made_effect(e, "toll_paid", HAND, None, chips=dict(chips),
                                         passed=passed))  # state.TOLL
-    _folded(state, hand, e["folded"])  # E285: a bettor who folds rather than pay is owed by nobody
+    _folded(state, hand, e, e["folded"])  # E285: a bettor folding rather than pay: owed by none
 
 
 @declare("toll", fold=_toll_in)
