@@ -100,3 +100,16 @@ def test_e286_a_suspended_player_does_not_win_the_folded_bet_made_after(gm: GM) 
     gm("hand", "showdown", "Bea: AS AW AP KS KP", "Cal: 2S 3S 5P 9W", "Fay: 2P 3P 4P")
     chips = gm.status()["chips"]
     assert chips["Bea"] == {"blue": 10, "green": 1, "red": 1} and chips["Fay"] == {"red": 3}
+
+
+def test_e285_suspending_the_last_player_able_to_bet_ends_the_betting(gm: GM) -> None:
+    """E285, R14, S19: Abe suspends Bea, the only other stakeholder; the Fool holds no chips.
+    Nobody is left to bet against: the betting is over, Abe is not offered a bet."""
+    gm("new", "--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:Bob:IV")
+    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: KC KW", "Bea: 4C 5W", "Fay: 2C 8P 9S 10S")
+    gm("power", "use", "Abe", "suspended", "--target", "Bea", "--access", "XII")
+    hand = gm.status()["hand"]
+    assert hand["betting_over"] and hand["to_act"] is None

@@ -86,30 +86,33 @@ def _to_act(use: Use) -> str:
 
 
 def _fold_in(state: State, hand: HandState, e: PowerUsed) -> None:
-    """E285: the chips stay in the pot, but a bet no live player made is owed by nobody: the
-    round's bet comes down to the most a live player has put in this round."""
-    _folded(state, hand, e, [_target(e)])
+    _folded(state, hand, e, [_target(e)])  # E285
 
 
 def _folded(state: State, hand: HandState, e: PowerUsed, names: list[str]) -> None:
     """``names`` fold by a power (E285): the round's bet comes down to the most a live player
-    has put in this round; the folded players' chips stay in the pot, and what no live player
-    matched is for those who could still bet to win (E286). Left one player able to bet, who
-    owes nothing, the betting is over (R14)."""
+    has put in this round; their chips stay in the pot, and what no live player matched is for
+    those who could still bet to win (E286)."""
     hand.folded.extend(names)
     r = hand.round
     r.bet = min(r.bet, max((r.committed.get(p, 0) for p in hand.live), default=0))
-    able = [p for p in hand.live if state.stack(p) > 0
-            and p not in constraints.suspended_players(hand)]
+    able = _lone(state, hand)
     passed = [p for p in hand.live if p not in able and p != state.fool]
     for name in names:
         late = r.committed.get(name, 0) - r.bet
         if late > 0 and passed:  # E286: bet above them, all-in or Suspended, and unmatched
-            chips = Counter(hand.contrib[name][-late:])
-            hand.effects.append(made_effect(e, LATE, HAND, name, chips=dict(chips),
-                                            passed=passed))
+            chips = dict(Counter(hand.contrib[name][-late:]))
+            hand.effects.append(made_effect(e, LATE, HAND, name, chips=chips, passed=passed))
+
+
+def _lone(state: State, hand: HandState) -> list[str]:
+    """Who can still bet; left one, owing nothing, the betting is over (R14, E285)."""
+    r = hand.round
+    able = [p for p in hand.live if state.stack(p) > 0
+            and p not in constraints.suspended_players(hand)]
     if len(able) < 2 and all(r.committed.get(p, 0) >= r.bet for p in able):
         hand.betting_over = True
+    return able
 
 
 @declare("fold", fold=_fold_in)
@@ -242,6 +245,7 @@ def _no_raises(use: Use, e: PowerUsed) -> str:
 
 def _all_in_in(state: State, hand: HandState, e: PowerUsed) -> None:
     hand.effects.append(made_effect(e, "all_in", HAND, e["target"]))
+    _lone(state, hand)  # E285: left alone to bet, the user bets against nobody
 
 
 @declare("no_fold", fold=_round_in("no_fold"))
