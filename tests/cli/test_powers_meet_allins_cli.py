@@ -1,5 +1,6 @@
 """Where a power meets the betting of the open phase (R13, R14, R15): a power that folds the
-player whose bet stood (E285), and the pot their chips lie in (E286, S19)."""
+player whose bet stood, Sent on an Errand or The Reaper's Toll (E285, S16), or suspends the
+last player able to bet (S19), and the pot the folded chips lie in (E286)."""
 
 from __future__ import annotations
 
