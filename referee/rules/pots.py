@@ -113,22 +113,7 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
     no live player reached (a bettor a power folded, E286) are dead money in the top pot the
     live contest, never a pot of the Fool's alone.
     """
-    antes = antes or {}
-    dead: Counter[str] = Counter()
-    bets: dict[str, Sequence[str]] = {}
-    for p, paid in contrib.items():
-        k = min(antes.get(p, 0), len(paid))
-        dead.update(paid[:k])
-        if len(paid) > k:
-            bets[p] = paid[k:]
-    for chips_, _ in barred:
-        dead.subtract(chips_)
-    dead = +dead  # the barred chips make pots of their own (E262)
-    for p, n, passed in late:  # E286: the last chips of a folded bettor's, theirs no more
-        barred = [*barred, (Counter(bets[p][-n:]), passed)]
-        bets[p] = bets[p][:-n]
-        if not bets[p]:
-            del bets[p]
+    dead, bets, barred = _dead_and_bets(contrib, antes or {}, barred, late)
     amounts = {p: len(c) for p, c in bets.items()}
     out = Layering()
     if dead:
@@ -146,21 +131,49 @@ def build_pots(contrib: Mapping[str, Sequence[str]], live: Sequence[str],
             for colour, n in chips.items():
                 back[colour] = back.get(colour, 0) + n
         elif not live_in and out.pots:  # E286: bet by the folded alone, dead in the top pot
-            merged = Counter(out.pots[-1].chips)
-            merged.update(chips)
-            out.pots[-1] = Pot(dict(merged), out.pots[-1].eligible)
+            _into_top(out, chips)
         else:
             eligible = [p for p in live if p in live_in or p == fool or not live_in]
             if out.pots and list(out.pots[-1].eligible) == eligible:
-                merged = Counter(out.pots[-1].chips)
-                merged.update(chips)
-                out.pots[-1] = Pot(dict(merged), tuple(eligible))
+                _into_top(out, chips)
             else:
                 out.pots.append(Pot(dict(chips), tuple(eligible)))
         prev = level
     for chips_, passed in barred:
         _dead_for(out, chips_, tuple(p for p in live if p not in passed or p == fool))
     return out
+
+
+def _dead_and_bets(contrib: Mapping[str, Sequence[str]], antes: Mapping[str, int],
+                   barred: Sequence[tuple[Mapping[str, int], Sequence[str]]],
+                   late: Sequence[tuple[str, int, Sequence[str]]]
+                   ) -> tuple[Counter[str], dict[str, Sequence[str]],
+                              list[tuple[Mapping[str, int], Sequence[str]]]]:
+    """The dead chips (antes, less those ``barred`` from some players, E262), each player's
+    bets, and the chips barred, with a folded bettor's ``late`` chips among them (E286)."""
+    dead: Counter[str] = Counter()
+    bets: dict[str, Sequence[str]] = {}
+    for p, paid in contrib.items():
+        k = min(antes.get(p, 0), len(paid))
+        dead.update(paid[:k])
+        if len(paid) > k:
+            bets[p] = paid[k:]
+    for chips, _ in barred:
+        dead.subtract(chips)
+    held = list(barred)
+    for p, n, passed in late:  # E286: the last chips of a folded bettor's, theirs no more
+        held.append((Counter(bets[p][-n:]), passed))
+        bets[p] = bets[p][:-n]
+        if not bets[p]:
+            del bets[p]
+    return +dead, bets, held  # the barred chips make pots of their own (E262)
+
+
+def _into_top(out: Layering, chips: Mapping[str, int]) -> None:
+    """``chips`` added to the last pot made, for the same players."""
+    merged = Counter(out.pots[-1].chips)
+    merged.update(chips)
+    out.pots[-1] = Pot(dict(merged), out.pots[-1].eligible)
 
 
 def _dead_for(out: Layering, chips: Mapping[str, int], eligible: tuple[str, ...]) -> None:
