@@ -11,6 +11,7 @@ Below the betting machine and the powers: it reads the hand's plain data and not
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from referee.evening.state import HandState
 from referee.said import Said, Suggest, said
@@ -68,25 +69,38 @@ class Known:
 GIVEN, DISCARDED = "given", "discarded"
 
 
-def known(hand: HandState) -> Known:
-    """The known cards of every player of ``hand`` (R44), read once from the fold."""
-    dead: dict[str, list[str]] = {}
-    counts: dict[str, dict[str, str]] = {}
-    held: dict[str, set[str]] = {}
-    named: dict[str, list[tuple[str, str]]] = {}
+class _Named(NamedTuple):
+    """What the powers in force say of each player's cards (S21, S22, S23, E56)."""
+
+    dead: dict[str, list[str]]
+    counts: dict[str, dict[str, str]]
+    held: dict[str, set[str]]
+    named: dict[str, list[tuple[str, str]]]  # card, and the power that named it
+
+
+def _by_powers(hand: HandState) -> _Named:
+    """The dead cards, what magic cards count as, the cards held fast and every card a power
+    named as a player's, by player, read from the effects in force."""
+    out = _Named({}, {}, {}, {})
     for f in hand.effects:
         kind, target = f["kind"], f["target"]
         if target is None:
             continue
         if kind == "dead":
-            dead.setdefault(target, []).append(f["card"])
+            out.dead.setdefault(target, []).append(f["card"])
         elif kind in ("protect", "counts_as"):
             if kind == "protect":
-                held.setdefault(target, set()).add(f["card"])
+                out.held.setdefault(target, set()).add(f["card"])
             else:
-                counts.setdefault(target, {})[f["card"]] = f["counts"]
+                out.counts.setdefault(target, {})[f["card"]] = f["counts"]
             for card in (f["card"], *f.get("needs", [])):
-                named.setdefault(target, []).append((str(card), str(f["power"])))
+                out.named.setdefault(target, []).append((str(card), str(f["power"])))
+    return out
+
+
+def known(hand: HandState) -> Known:
+    """The known cards of every player of ``hand`` (R44), read once from the fold."""
+    dead, counts, held, named = _by_powers(hand)
     out = {card: (who, GIVEN) for who, cards in hand.forfeited.items() for card in cards}
     out.update({card: (who, DISCARDED) for who, cards in hand.out.items() for card in cards})
     owners: dict[str, tuple[str, str]] = {}
