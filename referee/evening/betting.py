@@ -315,8 +315,6 @@ def move_commands(state: State, hand: HandState, what: Options | None = None) ->
 # -- verifying an action ---------------------------------------------------------------------
 
 
-
-
 def verify_turn(state: State, hand: HandState, name: str, action: str,
                 amount: int | None = None, table: Table | None = None) -> None:
     """Raise IllegalAction unless it is ``name``'s turn to move and the powers in force allow
@@ -341,7 +339,8 @@ def verify_turn(state: State, hand: HandState, name: str, action: str,
     if left is not None and action not in left.moves:
         raise IllegalAction(f"{name} may not {action} now: {name} must "
                             f"{' or '.join(left.moves)} ({left.powers}, S17)", ruling="S17")
-    if left is not None and (wrong := left.wrong_chips(name, action, amount)):  # S17, E163
+    whole = state.stack(name) - (owed(state, hand, name) if action == "raise" else 0)
+    if left is not None and (wrong := left.wrong_chips(name, action, amount, whole)):  # E163
         raise IllegalAction(wrong, ruling="S17")
 
 

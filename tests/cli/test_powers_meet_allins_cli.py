@@ -114,3 +114,44 @@ def test_e285_suspending_the_last_player_able_to_bet_ends_the_betting(gm: GM) ->
     gm("power", "use", "Abe", "suspended", "--target", "Bea", "--access", "XII")
     hand = gm.status()["hand"]
     assert hand["betting_over"] and hand["to_act"] is None
+
+
+def test_e290_a_forced_raise_all_is_met_by_its_chips_however_named(gm: GM) -> None:
+    """E290, E163, R14: Cal holds 8 and owes 7, and Compulsion forces him to raise all: his
+    `raise 1` puts in the very same eight chips and is that raise, not one of another size."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    for _ in range(3):
+        gm("fold")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: KC KW", "Cal: 6C 7W", "Fay: QC QP 9S 10S")
+    gm("bet", "Bea", "7")
+    gm("power", "use", "Abe", "compulsion", "--action", "raise all", "--access", "I")
+    out = gm("raise", "Cal", "1").output
+    assert "Cal raises, putting in 8 and is all-in (R14)" in out
+    hand = gm.status()["hand"]
+    assert hand["bet"] == 8 and hand["to_act"] == "Abe"  # the Fool called his three
+    chips = gm.status()["chips"]
+    assert chips["Cal"] == {} and chips["Fay"] == {}
+    assert sum(sum(c.values()) for c in chips.values()) == 30  # held and in the pot
+
+
+def test_s17_compulsion_names_no_raise_to_a_stack_that_can_only_call(gm: GM) -> None:
+    """S17, R14, E163: Cal holds 8 and owes 8, so the rules leave him call or fold: Compulsion
+    naming a raise is refused saying so, each move offered once, and nothing is recorded."""
+    gm("new", *TABLE)
+    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", "Abe: 2C 3W", "Bea: KC KW", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    gm("bet", "Bea", "9")
+    line = gm.fails("power", "use", "Abe", "compulsion", "--action", "raise all",
+                    "--access", "I")
+    assert "the rules leave no raise here; action open to Cal: call or fold" in line
+    assert "(call/fold)" in gm.fails("power", "use", "Abe", "compulsion", "--access", "I")
+    out = gm("power", "use", "Abe", "compulsion", "--action", "call", "--access", "I").output
+    assert "Cal must call on this turn" in out
+    assert "Cal calls 9 and is all-in (R14)" in gm("call", "Cal").output

@@ -114,7 +114,11 @@ class Use:
         `bet` and `raise` commands read them (``raise 2``: two over the bet; ``raise all``); none
         given, the betting's own default. In the limit phase a bet or raise is one chip (R12)."""
         word, _, rest = text.strip().partition(" ")
-        action = match_name(word, list(dict.fromkeys(legal)), what)
+        moves = list(dict.fromkeys(legal))
+        if word.lower() in ("check", "bet", "call", "raise", "fold") and word.lower() not in moves:
+            raise self.fail(f"the rules leave no {word.lower()} here; {what}: "
+                            f"{' or '.join(moves)}", "S17")  # R14: a short stack only calls
+        action = match_name(word, moves, what)
         rest = rest.strip()
         if not rest:
             return action, None

@@ -140,13 +140,16 @@ class Narrowed:
     one_chip: bool                        # a bet is one chip (call_or_fold: bet one or fold)
     amount: int | None = None             # E163: the chips a bet or raise must be (Compulsion)
 
-    def wrong_chips(self, name: str, action: str, amount: int | None) -> str | Said | None:
-        """Why a bet or raise of ``amount`` chips (None: the default one; -1: all) is not the
-        one these powers force, if it is not: one chip (S17), the chips named (E163)."""
+    def wrong_chips(self, name: str, action: str, amount: int | None,
+                    whole: int) -> str | Said | None:
+        """Why a bet or raise of ``amount`` chips (None: the default one; -1: all, which comes
+        to ``whole`` for this player) is not the one these powers force, if it is not: one chip
+        (S17), the chips named (E163); "all" and its number are the same move (E290)."""
         if self.one_chip and action == "bet" and amount not in (None, 1):
             return f"{name} must bet one chip or fold ({self.powers}, S17)"
+        sized = {None: 1, -1: whole}
         if self.amount is None or action not in ("bet", "raise") or \
-                (1 if amount is None else amount) == self.amount:
+                sized.get(amount, amount) == sized.get(self.amount, self.amount):
             return None
         said = "all" if self.amount < 0 else str(self.amount)
         return Said((f"{name} must {action} {said} ({self.powers}, S17, E163): ",

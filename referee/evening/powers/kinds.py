@@ -198,7 +198,7 @@ def _turn_in(kind: str) -> Callable[[State, HandState, PowerUsed], None]:
 @declare("force_action", fold=_turn_in("only"))
 def _force(use: Use, e: PowerUsed) -> str:
     who = _to_act(use)
-    legal = [*use.now.moves, "fold"]
+    legal = list(dict.fromkeys([*use.now.moves, "fold"]))
     text = str(use.need("action", f"the action {who} must take ({'/'.join(legal)})"))
     action, amount = use.action(text, legal, f"action open to {who}")
     if action == "fold":
