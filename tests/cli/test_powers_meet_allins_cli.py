@@ -10,14 +10,27 @@ TABLE = ["--fool", "Fay", "--seat", "Abe:I:red:Ann:II", "--seat", "Bea:III:blue:
          "--seat", "Cal:V:green:Cat:VI"]
 
 
+#: Souls the assistants guess right, two Charges each for their side (R24).
+CHARGES = {"Cal": ("Cat", "green", "thoreau"), "Abe": ("Ann", "amber", "catherine the great")}
+DEALT = ("Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+
+
+def _open_hand(gm: GM, *charged: str, shown: tuple[str, ...] = DEALT) -> None:
+    """The open phase at the table, the Fool without chips, a hand dealt and its round 1 up
+    cards ``shown``; the sides of ``charged`` with two Charges each from a soul guessed."""
+    gm("new", *TABLE)
+    for side in charged:
+        helper, soul, name = CHARGES[side]
+        gm("soul", "guess", helper, soul, "--name", name)
+    gm("open-phase")
+    gm("hand", "start")
+    gm("hand", "show", *shown)
+
+
 def _errand_on_the_bettor(gm: GM) -> None:
     """Open phase, the Fool without chips: Cal checks, Abe bets 1, Bea folds, and Cal, with two
     Charges from a soul guessed, sends Abe on an Errand."""
-    gm("new", *TABLE)
-    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
-    gm("open-phase")
-    gm("hand", "start")
-    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    _open_hand(gm, "Cal")
     gm("check")
     gm("bet", "Abe", "1")
     gm("fold", "Bea")
@@ -50,11 +63,7 @@ def test_e286_the_folded_bettors_chips_go_to_the_pot_they_were_bet_into(gm: GM) 
 def test_e285_a_bettor_who_folds_rather_than_pay_the_toll_is_owed_by_nobody(gm: GM) -> None:
     """E285, S16: The Reaper's Toll folds the bettor as Sent on an Errand does: Abe folds
     rather than pay, his three chips stay in the pot, and Cal owes nothing."""
-    gm("new", *TABLE)
-    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
-    gm("open-phase")
-    gm("hand", "start")
-    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    _open_hand(gm, "Cal")
     gm("check")
     gm("bet", "Abe", "3")
     gm("fold", "Bea")
@@ -68,11 +77,7 @@ def test_e285_a_bettor_who_folds_rather_than_pay_the_toll_is_owed_by_nobody(gm: 
 def test_e285_a_bet_a_live_player_called_is_still_owed(gm: GM) -> None:
     """E285: Bea called Abe's three chips, so the bet is a live player's: folding Abe leaves
     Cal owing three, to call or fold, and the betting goes on."""
-    gm("new", *TABLE)
-    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
-    gm("open-phase")
-    gm("hand", "start")
-    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    _open_hand(gm, "Cal")
     gm("check")
     gm("bet", "Abe", "3")
     gm("call", "Bea")
@@ -85,12 +90,7 @@ def test_e285_a_bet_a_live_player_called_is_still_owed(gm: GM) -> None:
 def test_e286_a_suspended_player_does_not_win_the_folded_bet_made_after(gm: GM) -> None:
     """E286, S19: Bea, Suspended, plays for the pot as it stood; Abe bets three after, and Cal
     sends him on an Errand: Abe's chips are for Cal and the Fool, not for Bea's full house."""
-    gm("new", *TABLE)
-    gm("soul", "guess", "Cat", "green", "--name", "thoreau")
-    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
-    gm("open-phase")
-    gm("hand", "start")
-    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    _open_hand(gm, "Cal", "Abe")
     gm("check")
     gm("power", "use", "Abe", "suspended", "--target", "Bea", "--access", "XII")
     gm("bet", "Abe", "3")
@@ -119,11 +119,7 @@ def test_e285_suspending_the_last_player_able_to_bet_ends_the_betting(gm: GM) ->
 def test_e290_a_forced_raise_all_is_met_by_its_chips_however_named(gm: GM) -> None:
     """E290, E163, R14: Cal holds 8 and owes 7, and Compulsion forces him to raise all: his
     `raise 1` puts in the very same eight chips and is that raise, not one of another size."""
-    gm("new", *TABLE)
-    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
-    gm("open-phase")
-    gm("hand", "start")
-    gm("hand", "show", "Abe: 2C 3W", "Bea: 4C 5W", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    _open_hand(gm, "Abe")
     for _ in range(3):
         gm("fold")
     gm("hand", "start")
@@ -142,11 +138,7 @@ def test_e290_a_forced_raise_all_is_met_by_its_chips_however_named(gm: GM) -> No
 def test_s17_compulsion_names_no_raise_to_a_stack_that_can_only_call(gm: GM) -> None:
     """S17, R14, E163: Cal holds 8 and owes 8, so the rules leave him call or fold: Compulsion
     naming a raise is refused saying so, each move offered once, and nothing is recorded."""
-    gm("new", *TABLE)
-    gm("soul", "guess", "Ann", "amber", "--name", "catherine the great")
-    gm("open-phase")
-    gm("hand", "start")
-    gm("hand", "show", "Abe: 2C 3W", "Bea: KC KW", "Cal: 6C 7W", "Fay: AC 8P 9S 10S")
+    _open_hand(gm, "Abe", shown=("Abe: 2C 3W", "Bea: KC KW", "Cal: 6C 7W", "Fay: AC 8P 9S 10S"))
     gm("bet", "Bea", "9")
     line = gm.fails("power", "use", "Abe", "compulsion", "--action", "raise all",
                     "--access", "I")
