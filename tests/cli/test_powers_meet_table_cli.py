@@ -419,3 +419,15 @@ def test_e267_the_dance_may_discard_the_card_it_just_dealt(gm: GM) -> None:
     assert gm.status()["hand"]["to_give"]["Cy"] == 1  # 5 cards: KC 10C 2C up, KW hooded
     line = gm.fails("hand", "showdown", "Cy: 5S", "Bea: 2S 3W 9W")
     assert "5S" in line and "discarded" in line
+
+
+def test_r38_a_power_nobody_holds_names_the_way_to_it(gm: GM) -> None:
+    """R26, R38: a power used before its card was slid is refused with the move that slides the
+    card for it in the same act, which then records both."""
+    _round_two(gm)
+    line = gm.fails("power", "use", "Cy", "hood", "--card", "KW")
+    assert line == ("error: Cy does not hold Hood the Lantern (IX-upright), and nobody does yet: "
+                    "slide its card for it in the same act, `referee power use Cy \"Hood the "
+                    "Lantern\" --access IX` (R26, R38)")
+    out = gm("power", "use", "Cy", "Hood the Lantern", "--access", "IX", "--card", "KW").output
+    assert "Cy turns KW face down" in out

@@ -238,10 +238,16 @@ def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
     spec = find_power(state, power_text, name)
     base = as_answered(state, spec)  # E274: Mistrial, as things stood before what it cancels
     held = base.powers.get(spec["key"])
-    if held is None or held["holder"] != name:
-        owner = held["holder"] if held else "nobody"
+    if held is None:  # R38: the way to it is its card, slid in the same act
+        raise IllegalAction(said(
+            f"{name} does not hold {spec['name']} ({spec['key']}), and nobody does yet: slide "
+            "its card for it in the same act, ",
+            Suggest(("power", "use"), (name, spec["name"], "--access", to_roman(spec["card"]))),
+            " (R26, R38)"), ruling="R26")
+    if held["holder"] != name:
         raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
-                            f"{owner}. Powers cannot be given or traded (R26)", ruling="R26")
+                            f"{held['holder']}. Powers cannot be given or traded (R26)",
+                            ruling="R26")
     if held.get("used"):
         raise IllegalAction(said(f"{spec['name']} was already {effects.spent(held)}; a power "
                                  "is used once (R26, E57); ", LIST, " shows what is left"),
