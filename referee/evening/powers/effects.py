@@ -17,7 +17,7 @@ import copy
 from typing import TYPE_CHECKING, Literal
 
 from referee.errors import InvariantViolation
-from referee.evening.events import Action, PowerAccessed, PowerUsed
+from referee.evening.events import Action, PowerAccessed, PowerSpec, PowerUsed
 from referee.evening.powers.kinds import KINDS, made_effect
 from referee.evening.state import (
     ROUND,
@@ -98,6 +98,17 @@ def snapshot(state: State) -> JSONObject:
 def put_back(state: State, before: JSONObject) -> State:
     """The evening as it stood before a power or bet that may be answered (S15)."""
     return _restore(state, before)
+
+
+def as_answered(state: State, spec: PowerSpec) -> State:
+    """E274: the evening a power that cancels another (Mistrial) is judged on: as it stood
+    before the power it answers, which is cancelled "before it takes effect" (S15), and which
+    so cannot take the power that cancels it (Downfall) nor make it dearer (Ill Star)."""
+    answer = None if state.hand is None else state.hand.answerable
+    if answer is None or answer["kind"] != "power" or \
+            (spec.get("effect") or {}).get("kind") != "cancel":
+        return state
+    return _restore(state, answer["before"])
 
 
 def _restore(state: State, before: JSONObject) -> State:

@@ -22,7 +22,7 @@ from referee.evening.powers.building import TableNow, Use
 from referee.evening.powers.building import label as _label
 from referee.evening.powers.kinds import KINDS
 from referee.evening.powers.timing import check_timing
-from referee.evening.state import HandState, State, answered, require_evening
+from referee.evening.state import HandState, State, require_evening
 from referee.names import match_name, plural
 from referee.rules.cards import parse_card, to_roman
 from referee.said import Suggest, said
@@ -236,13 +236,13 @@ def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
     ``referee.evening.power_moves``."""
     name = user(state, who)
     spec = find_power(state, power_text, name)
-    base = as_answered(state, spec)  # E274: Mistrial, as things stood before what it cancels
+    base = effects.as_answered(state, spec)  # E274: Mistrial, before what it cancels
     held = base.powers.get(spec["key"])
     if held is None:  # R38: the way to it is its card, slid in the same act
         raise IllegalAction(said(
             f"{name} does not hold {spec['name']} ({spec['key']}), and nobody does yet: slide "
             "its card for it in the same act, ",
-            Suggest(("power", "use"), (name, spec["name"], "--access", to_roman(spec["card"]))),
+            Suggest(("power", "use"), (name, spec["name"], "--access", spec["key"].split("-")[0])),
             " (R26, R38)"), ruling="R26")
     if held["holder"] != name:
         raise IllegalAction(f"{name} does not hold {spec['name']} ({spec['key']}); held by "
@@ -285,18 +285,6 @@ def use_power(state: State, who: str, power_text: str, now: TableNow | None, *,
     event["summary"] = KINDS[kind].build(use, event)
     use.leftovers()
     return Used([event, *use.after], use.moves)
-
-
-def as_answered(state: State, spec: PowerSpec) -> State:
-    """E274: the evening a power that cancels another (Mistrial) is judged on: as it stood
-    before the power it answers, which is cancelled "before it takes effect" (S15), and which
-    so cannot take the power that cancels it (Downfall) nor make it dearer (Ill Star)."""
-    hand = state.hand
-    answer = None if hand is None else hand.answerable
-    if (spec.get("effect") or {}).get("kind") != "cancel" or not answered(answer, "power"):
-        return state
-    assert answer is not None
-    return effects.put_back(state, answer["before"])
 
 
 def access_for(state: State, name: str, spec: PowerSpec,
