@@ -98,9 +98,11 @@ BUILTIN_CALLS = {"print", "open", "__import__", "input", "exec", "eval", "compil
                  "breakpoint"}
 #: Calls that import a module by a name given as text.
 IMPORT_CALLS = {"__import__", "importlib.import_module", "importlib.__import__"}
-#: The only module below the CLI that imports by a name it computes: the streams' registry
-#: (``referee.streams.STREAMS``) names the fold each stream reads, imported when it is read.
-COMPUTED_IMPORTS = {"referee.streams"}
+#: The only modules below the CLI that import by a name they compute: the streams' registry
+#: (``referee.streams.STREAMS``) names the fold each stream reads, imported when it is read;
+#: the table's moves (``referee.table.api.MOVES``) name the core function deciding each, imported
+#: when a move is made (``tests/test_api.py`` holds every name they give to the core's layers).
+COMPUTED_IMPORTS = {"referee.streams", "referee.table.api"}
 #: The shared random generator's own constructors; every other ``random.x`` call draws from
 #: (or reseeds) the one generator every module shares.
 OWN_RANDOM = {"random.Random", "random.SystemRandom"}

@@ -62,7 +62,8 @@ class Context:
     (A plain class, not a dataclass: it is built on every command's start-up path.)
     """
 
-    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "note", "_console")
+    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "note", "parse_only",
+                 "_console")
 
     def __init__(self, db: Path | None = None, debug: bool = False, explain: bool = False,
                  station: Path | None = None, dry_run: bool = False) -> None:
@@ -77,6 +78,8 @@ class Context:
         #: Who asked for this line, when a phone did and the GM accepted (R46, E214): the log
         #: keeps it after the line's words, as a comment the shell would read past.
         self.note: str | None = None
+        #: Read the line into its request to the table and stop there (``referee.cli.requests``).
+        self.parse_only = False
         self._console: Console | None = preset_console()
 
     def __repr__(self) -> str:

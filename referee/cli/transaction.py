@@ -1,20 +1,34 @@
-"""The one way a command changes the evening file: ``transact``, under the command's log
-text (``command_text``, derived in one place), and `undo` / `redo` of a table's stream."""
+"""The one way a command changes the evening file: a request to the table's API
+(``perform``, ``referee.table.api``) under the command's log text (``command_text``, derived
+in one place), ``transact`` for the commands that open or carry evenings (`new`, `next`,
+`count`), and `undo` / `redo` of a table's stream."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.cli.context import current, db_path
 from referee.cli.printing import echo
+from referee.errors import IllegalAction
 from referee.jsontypes import JSONObject
 from referee.table import Move, Outcome, run
+from referee.table.api import Args, Request
+from referee.table.api import perform as perform_request
 from referee.table.transaction import E, More
 
 if TYPE_CHECKING:
     import typer
+
+
+class Parsed(Exception):  # noqa: N818  (not an error: the end of a parse, as DryRunDone)
+    """A command line read as far as its request to the table, which is not made
+    (``referee.cli.requests.parse``)."""
+
+    def __init__(self, request: Request) -> None:
+        super().__init__(request.move)
+        self.request = request
 
 
 def command_text(extra: JSONObject | None = None) -> str:
@@ -22,17 +36,38 @@ def command_text(extra: JSONObject | None = None) -> str:
     ``redo``. Derived from the parsed arguments in this one place; ``extra`` overrides values
     the console chose (a drawn seed, an Elixir), so that retyping the line replays the same.
     Who asked for it (R46, E214) is the move's own (``Move.asked_by``), after these words."""
-    own = current().line  # read without the parser (``referee.cli.entry``): its own words
-    if own is not None and not extra:
-        return own
-    import shlex
+    return line_of()(extra or {})
 
+
+def line_of() -> Callable[[Mapping[str, object]], str]:
+    """The running command's words as a function of what the core chose: read from this
+    run's context now, so that the words can be asked later, outside it (a parsed request
+    made after its parse, ``referee.cli.requests``)."""
+    own = current().line  # read without the parser (``referee.cli.entry``): its own words
+    if own is not None:
+        return lambda chosen: own if not chosen else _words_of_context(chosen)
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
     click_ctx = get_current_context()
-    words = click_ctx.command_path.split()[1:]
-    params = {**click_ctx.params, **(extra or {})}
-    for param in click_ctx.command.params:
+    path = click_ctx.command_path.split()[1:]
+    specs = list(click_ctx.command.params)
+    params = dict(click_ctx.params)
+    return lambda chosen: _words(path, specs, {**params, **chosen})
+
+
+def _words_of_context(chosen: Mapping[str, object]) -> str:
+    from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
+
+    click_ctx = get_current_context()
+    return _words(click_ctx.command_path.split()[1:], list(click_ctx.command.params),
+                  {**click_ctx.params, **chosen})
+
+
+def _words(path: list[str], specs: list[Any], params: Mapping[str, object]) -> str:
+    import shlex
+
+    words = list(path)
+    for param in specs:
         value = params.get(param.name or "")
         if param.name == "as_json" or _left_out(value, param.default):
             continue
@@ -63,6 +98,9 @@ def move(stream: str, *, extra: JSONObject | None = None, path: Path | None = No
     has built, so that ``extra`` may carry what it chose), who asked (E214) and ``--dry-run``
     (E133), all read from this run's context here, in one place."""
     ctx = current()
+    if ctx.parse_only:
+        raise IllegalAction(f"`{command_text()}` opens or carries an evening: it is typed, "
+                            "never replayed (E140)", ruling="E140")
     return Move(evening=path or ctx.path(), stream=stream,
                 line=lambda: command_text(extra), asked_by=ctx.note, dry=ctx.dry_run,
                 fresh=fresh)
@@ -83,6 +121,24 @@ def transact(stream: str, build: Callable[[Any], list[E]], *,
     ``new --force`` open a missing file whose evening's backups lie beside it (E182).
     """
     return run(move(stream, extra=extra, path=path, fresh=fresh), build, more=more)
+
+
+def perform(name: str, args: Args) -> Outcome[Any, Any]:
+    """The running command as a request to the table (``referee.table.api``): the move
+    ``name`` with ``args``, on this run's evening (``--db``), under this command's words, for
+    whom it was asked (E214), dry or not (E133), all read from this run's context here.
+    Parsing only (``referee.cli.requests.parse``), the request is raised as ``Parsed``,
+    not made.
+
+    Raises:
+        Parsed: the run only parses its words into the request.
+    """
+    ctx = current()
+    request = Request(name, args, evening=ctx.path(), line=line_of(), asked_by=ctx.note,
+                      dry=ctx.dry_run)
+    if ctx.parse_only:
+        raise Parsed(request)
+    return perform_request(request)
 
 
 def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:

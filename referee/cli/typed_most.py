@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from referee.evening.state import State
     from referee.jsontypes import JSONObject
     from referee.storage.tables import Undone
+    from referee.table.api import Args
 
 STREAM: Final = "evening"
 #: The records a command's build returns (``list[SoulStudied]`` for ``soul study`` ...).
@@ -41,6 +42,14 @@ def run(build: Callable[["State"], list[E]], extra: "JSONObject | None" = None,
     from referee.cli.transaction import transact  # the writes only
 
     return transact(STREAM, build, extra=extra)
+
+
+def perform(name: str, args: "Args") -> tuple["State", "State", list[Any]]:
+    """An evening command as a request to the table's API (``transaction.perform``)."""
+    from referee.cli.transaction import perform as perform_request  # the writes only
+
+    before, after, events = perform_request(name, args)
+    return before, after, events
 
 
 def read_state() -> "State":
@@ -111,7 +120,6 @@ def _is_amount(text: str) -> bool:
 
 def _action(action: str, who: str | None, amount: str | None, chips: str | None,
             as_json: bool) -> None:
-    from referee.evening import play  # the betting moves only
 
     for word in (who, amount):  # unknown options reach here as words (`bet -1`, E27)
         if word is not None and word.startswith("-") and not word[1:].isdigit():
@@ -124,16 +132,17 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
-    before, after, events = run(lambda s: play.act_said(s, who, action, n, chips))
+    before, after, events = perform(action, {"who": who, "action": action, "amount": n,
+                                             "chips_text": chips})
     report_change(before, after, events, as_json)
 
 
 
 def give(source: str, target: str, chips: str, as_json: bool) -> None:
     """`chips give FROM TO COLOUR:N[,COLOUR:N] [--json]`."""
-    from referee.evening import commands  # `chips give` only
 
-    before, after, events = run(lambda s: commands.give_chips(s, source, target, chips))
+    before, after, events = perform("chips give", {"source": source, "target": target,
+                                                   "chips_text": chips})
     report_change(before, after, events, as_json)
 
 

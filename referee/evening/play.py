@@ -255,6 +255,13 @@ def show_cards(state: State, who: str, cards_text: str, *,
     return show(state, [(who, cards_text)], magic=magic)
 
 
+def show_said(state: State, items: list[tuple[str, str]], words: list[str], *,
+              magic: bool = False) -> list[EveningEvent]:
+    """``hand show`` as the GM says it (E27): ``items`` as ``NAME: CARDS`` pairs, or else
+    ``words`` grouped against the evening's players (``by_names``)."""
+    return show(state, items or by_names(state, words), magic=magic)
+
+
 def fix(state: State, who: str, old_text: str, new_text: str, *, magic: bool = False,
         ) -> list[EveningEvent]:
     """The explicit correction of one up card (E25): says what changed and whether it would

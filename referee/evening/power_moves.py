@@ -39,3 +39,19 @@ def slide_and_use(state: State, who: str, power_text: str, access_card: str,
     spec = powers.find_power(state, power_text)
     slid = powers.access_for(state, name, spec, access_card)
     return slid + use_power(replay(state, slid), name, spec["key"], **given)
+
+
+def use_said(state: State, who: str, power_text: str, access_card: str | None = None,
+             **given: Any) -> list[EveningEvent]:
+    """``power use NAME POWER [--access CARD]`` as the table's request (``referee.table.api``):
+    with a card to slide, ``slide_and_use`` (R38); else ``use_power``."""
+    if access_card:
+        return slide_and_use(state, who, power_text, access_card, **given)
+    return use_power(state, who, power_text, **given)
+
+
+def drawn(events: list[EveningEvent]) -> dict[str, int]:
+    """What a use chose that its words must say, so that retyping them replays the same:
+    Downfall's draw (``seed``)."""
+    seeds = [e["seed"] for e in events if e["kind"] == "power_used" and "seed" in e]
+    return {"seed": seeds[0]} if seeds else {}

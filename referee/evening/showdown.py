@@ -15,7 +15,7 @@ from referee.evening.events import BestHand, EveningEvent, Showdown, ShowdownPot
 from referee.evening.folds import replay
 from referee.evening.known import GIVEN, Known, still_to_give
 from referee.evening.known import known as known_cards
-from referee.evening.play import need_hand
+from referee.evening.play import by_names, need_hand
 from referee.evening.pots import pots as hand_pots
 from referee.evening.powers.constraints import counted_hand  # S21, S22: powers in force
 from referee.evening.state import HandState, State
@@ -113,6 +113,16 @@ def _still_to_give(state: State, hand: HandState, known: Known, name: str) -> st
     unseen = "down card" if not mine.down else "down card nobody has seen"
     return (f"{name}'s cards are missing ({what}; give the {n} "
             f"{unseen if n == 1 else unseen.replace('card', 'cards')} as \"{name}: CARDS\")")
+
+
+def showdown_said(state: State, items: list[tuple[str, str]], words: list[str], *,
+                  magic: bool, now: float, keep: list[str] | None = None
+                  ) -> list[EveningEvent]:
+    """``hand showdown`` as the GM says it (E27, R44): ``items`` as ``NAME: CARDS`` pairs, or
+    else ``words`` grouped against the evening's players (``play.by_names``); none given, the
+    console's known cards alone."""
+    given = items or (by_names(state, words) if words else [])
+    return showdown(state, list(given), magic=magic, now=now, keep=keep)
 
 
 def showdown(state: State, hands_text: list[tuple[str | None, str]], *, magic: bool,

@@ -14,7 +14,7 @@ import typer
 from referee.cli.context import console
 from referee.cli.options import Json
 from referee.cli.printing import emit_json, lit, say
-from referee.cli.typed_most import read_state, run
+from referee.cli.typed_most import perform, read_state
 from referee.evening import ceremony
 from referee.names import plural, quoted
 from referee.rules.cards import parse_arcanum
@@ -36,7 +36,7 @@ app = typer.Typer(help="The promotion ceremony once the evening has ended (R40);
 
 def end(as_json: Json = False) -> None:
     """The Fool declares the evening's end, between hands; the ceremony follows (R40, E100)."""
-    before, after, events = run(lambda s: ceremony.end(s, now=time.time()))
+    before, after, events = perform("end", {"now": time.time()})
     if as_json:
         emit_json({"events": events, "ceremony": ceremony.summary(after)})
         return
@@ -129,7 +129,7 @@ def _decided(after: State, events: list[EveningEvent], as_json: bool) -> None:
 def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
     """NAME, outside the Major Arcana, is given ARCANUM: 7 points for a vacant one, more than
     the occupant's for a held one, who then leaves the Major Arcana (R28, R40)."""
-    _, after, events = run(lambda s: ceremony.promote(s, name, arcanum))
+    _, after, events = perform("ceremony promote", {"who": name, "arcanum": arcanum})
     _decided(after, events, as_json)
 
 
@@ -137,7 +137,7 @@ def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
 def switch(member: Annotated[str, typer.Argument(metavar="MEMBER")], arcanum: Arcanum,
            as_json: Json = False) -> None:
     """MEMBER moves to ARCANUM on the same terms, leaving their old Arcanum vacant (R40)."""
-    _, after, events = run(lambda s: ceremony.switch(s, member, arcanum))
+    _, after, events = perform("ceremony switch", {"who": member, "arcanum": arcanum})
     _decided(after, events, as_json)
 
 
@@ -150,14 +150,14 @@ def decline(
     as_json: Json = False,
 ) -> None:
     """NAME declines a claim that would succeed; it is not heard again (R40, E104)."""
-    _, after, events = run(lambda s: ceremony.decline(s, name, arcanum))
+    _, after, events = perform("ceremony decline", {"who": name, "arcanum_text": arcanum})
     _decided(after, events, as_json)
 
 
 @app.command("close")
 def close(as_json: Json = False) -> None:
     """Record the roster, who holds which Arcanum, as the evening's last event (R40)."""
-    _, after, events = run(lambda s: ceremony.close(s, now=time.time()))
+    _, after, events = perform("ceremony close", {"now": time.time()})
     data = ceremony.summary(after)
     if as_json:
         emit_json({"events": events, "ceremony": data})

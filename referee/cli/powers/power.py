@@ -3,7 +3,6 @@ their moment, listed and read aloud (R26, S11)."""
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -12,18 +11,16 @@ from referee.cli import context
 from referee.cli.options import Json
 from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json
-from referee.cli.typed_most import read_state, report_change, run
+from referee.cli.typed_most import perform, read_state, report_change
 from referee.errors import IllegalAction
-from referee.evening import power_moves
 from referee.evening.powers import use as powers
 from referee.evening.powers.effects import spent
-from referee.jsontypes import JSONObject
 from referee.names import match_name
 from referee.rules.cards import parse_card, to_roman
 
 if TYPE_CHECKING:
     from referee.cli.powers.render_souls import PowerListed
-    from referee.evening.events import EveningEvent, PowerSpec
+    from referee.evening.events import PowerSpec
     from referee.evening.state import State
 
 
@@ -39,7 +36,11 @@ def power_access(
     as_json: Json = False,
 ) -> None:
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
-    _, after, events = run(lambda s: powers.access(s, name, card, orientation))
+    _, after, events = perform("power access", {
+            "who": name,
+            "card_text": card,
+            "orientation": orientation
+    })
     e = events[0]
     spec = powers.power_spec(after, e["rank"], e["orientation"])
     if as_json:
@@ -84,19 +85,12 @@ def power_use(
     """NAME uses POWER at its moment, paying its Charges; the console applies its effect
     and says it in one line (R26, S11). POWER is its name, a word of it, or its card (E55);
     `referee --explain power use ...` reads the power's text too."""
-    extra: JSONObject = {}
-
-    def build(s: State) -> list[EveningEvent]:
-        use = partial(power_moves.slide_and_use, s, name, power, access) if access else \
-            partial(power_moves.use_power, s, name, power)  # --access: slid in the same act (R38)
-        events = use(target=target, cards=card or (), new=new, as_card=as_card, action=action,
-                     folds=fold or (), seed=seed)
-        drawn = [e["seed"] for e in events if e["kind"] == "power_used" and "seed" in e]
-        if drawn:  # Downfall's draw: retyping the logged line draws the same power
-            extra["seed"] = drawn[0]
-        return events
-
-    before, after, events = run(build, extra)
+    # --access: slid in the same act (R38); Downfall's draw is put in the logged words, so
+    # that retyping them draws the same power (``power_moves.drawn``)
+    before, after, events = perform("power use", {
+        "who": name, "power_text": power, "access_card": access, "target": target,
+        "cards": tuple(card or ()), "new": new, "as_card": as_card, "action": action,
+        "folds": tuple(fold or ()), "seed": seed})
     report_change(before, after, events, as_json)
     # One line at the table: the use and what it did. The power's words were read when it was
     # granted (`power access`); `--explain` reads them again, as `power show` does.

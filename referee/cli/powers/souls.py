@@ -10,7 +10,7 @@ import typer
 from referee.cli.options import Json
 from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json
-from referee.cli.typed_most import read_state, report_change, run
+from referee.cli.typed_most import perform, read_state, report_change
 from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:
@@ -53,9 +53,8 @@ def soul_list(
 @soul_app.command("study")
 def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
     """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    _, after, events = run(lambda s: souls.study(s, assistant, soul))
+    _, after, events = perform("soul study", {"who": assistant, "soul_text": soul})
     e = events[0]
     if as_json:
         emit_json({"clue": e["clue"], "remaining": e["of"] - e["n"]})
@@ -74,9 +73,13 @@ def soul_guess(
     as_json: Json = False,
 ) -> None:
     """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    _, after, events = run(lambda s: souls.guess(s, assistant, soul, name, arcanum))
+    _, after, events = perform("soul guess", {
+            "who": assistant,
+            "soul_text": soul,
+            "name": name,
+            "arcanum": arcanum
+    })
     e = events[0]
     if as_json:
         emit_json({"name": e["result"]["name"], "arcanum": e["result"]["arcanum"],
@@ -96,9 +99,12 @@ def soul_auction(
     as_json: Json = False,
 ) -> None:
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.auction(s, seller, soul, withdraw=withdraw)), as_json)
+    report_change(*perform("soul auction", {
+            "seller_text": seller,
+            "soul_text": soul,
+            "withdraw": withdraw
+    }), as_json)
 
 
 @soul_app.command("bid")
@@ -110,9 +116,12 @@ def soul_bid(
     as_json: Json = False,
 ) -> None:
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.bid(s, buyer, chips, promise)), as_json)
+    report_change(*perform("soul bid", {
+            "buyer_text": buyer,
+            "chips_text": chips,
+            "promise": promise
+    }), as_json)
 
 
 @soul_app.command("sell")
@@ -127,9 +136,14 @@ def soul_sell(
 ) -> None:
     """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
     bid named, BUYER's last bid at the open auction."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.sell(s, seller, soul, buyer, chips, promise)), as_json)
+    report_change(*perform("soul sell", {
+            "seller_text": seller,
+            "soul_text": soul,
+            "buyer_text": buyer,
+            "chips_text": chips,
+            "promise": promise
+    }), as_json)
 
 
 @soul_app.command("force-trade")
@@ -140,34 +154,39 @@ def soul_force_trade(
 ) -> None:
     """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
     their colour, for those chips (R21)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.force_trade(s, seller, with_)), as_json)
+    report_change(*perform("soul force-trade", {
+            "seller_text": seller,
+            "with_text": with_
+    }), as_json)
 
 
 @soul_app.command("buyout")
 def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.buyout(s, buyer, stakeholder)), as_json)
+    report_change(*perform("soul buyout", {
+            "buyer_text": buyer,
+            "owner_text": stakeholder
+    }), as_json)
 
 
 @soul_app.command("decline")
 def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.decline(s, buyer, stakeholder)), as_json)
+    report_change(*perform("soul decline", {
+            "buyer_text": buyer,
+            "owner_text": stakeholder
+    }), as_json)
 
 
 @soul_app.command("smash")
 def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
     """HOLDER, attacked away from the table by the soul's owner, smashes it: the owner dies
     (R22)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.smash(s, holder, soul)),
+    report_change(*perform("soul smash", {"holder_text": holder, "soul_text": soul}),
                   as_json)
 
 
@@ -179,9 +198,12 @@ def soul_consume(
     as_json: Json = False,
 ) -> None:
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.consume(s, holder, soul, arcanum)), as_json)
+    report_change(*perform("soul consume", {
+            "holder_text": holder,
+            "soul_text": soul,
+            "arcanum": arcanum
+    }), as_json)
 
 
 @soul_app.command("give")
@@ -189,9 +211,12 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
               target: Annotated[str, typer.Argument(metavar="TO")],
               soul: str, as_json: Json = False) -> None:
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.give_soul(s, source, target, soul)), as_json)
+    report_change(*perform("soul give", {
+            "source": source,
+            "target": target,
+            "soul_text": soul
+    }), as_json)
 
 
 @charge_app.command("give")
@@ -199,9 +224,8 @@ def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
                 target: Annotated[str, typer.Argument(metavar="TO")],
                 n: int, as_json: Json = False) -> None:
     """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
-    from referee.evening import souls  # the writes only: `soul list` reads without it
 
-    report_change(*run(lambda s: souls.give_charges(s, source, target, n)), as_json)
+    report_change(*perform("charge give", {"source": source, "target": target, "n": n}), as_json)
 
 
 def register(app: typer.Typer) -> None:

@@ -20,7 +20,7 @@ from referee.cli.context import current, db_path
 from referee.cli.printing import clock as shown
 from referee.cli.printing import emit_json, lit, say
 from referee.cli.table.history import read_history
-from referee.cli.typed_most import read_state, run
+from referee.cli.typed_most import perform, read_state
 from referee.errors import BadInput, RefereeError, StoreError
 from referee.evening import clock
 from referee.names import check_text, plural
@@ -59,7 +59,7 @@ def show() -> None:
     ran = ""
     if state is not None and _on_break(state, now):
         # R47: the break is the evening's; it ends here as `room resume` would end it
-        _, after, _ = run(lambda s: clock.resume(s, now=now))
+        _, after, _ = perform("room show", {"now": now})
         before.append(with_clock(Room(), clock.paused(state, now)).says(now))
         ran = (f"; the clock runs again {_played(after, now)} (R47)"
                if clock.clock_end(after, now) is None else "")
@@ -124,7 +124,7 @@ def take_break(
     """A break: the clock stands still and the wall counts MINUTES down over the table, then
     both run on by themselves; `room resume` ends it sooner (R47, E82)."""
     now = time.time()
-    _, after, _ = run(lambda s: clock.take_break(s, minutes, now=now))
+    _, after, _ = perform("room break", {"minutes": minutes, "now": now})
     back = time.strftime("%H:%M", time.localtime(now + minutes * 60))
     if clock.clock_end(after, now) is not None:  # E80: the clock stopped at the end
         say(f"A break of {plural(minutes, 'minute')}, back at {back}, counted down on the "
@@ -139,7 +139,7 @@ def take_break(
 def pause() -> None:
     """Stop the evening's clock until `room resume`: the hour of R13 counts play only (R47)."""
     now = time.time()
-    _, after, _ = run(lambda s: clock.pause(s, now=now))
+    _, after, _ = perform("room pause", {"now": now})
     say(f"The clock is paused {_played(after, now)}: `referee room resume` starts it again "
         "(R47).")
 
@@ -148,7 +148,7 @@ def pause() -> None:
 def resume() -> None:
     """Start the evening's clock again after `room pause`, or end a break now (R47)."""
     now = time.time()
-    before, after, _ = run(lambda s: clock.resume(s, now=now))
+    before, after, _ = perform("room resume", {"now": now})
     stop = before.stop
     what = "break" if stop is not None and stop["why"] == "break" else "pause"
     took = int(now - stop["at"]) if stop is not None else 0

@@ -24,8 +24,8 @@ from referee.cli.typed_most import (  # the bodies, typer-free: `referee.cli.ent
     _action,
     _table,
     give,
+    perform,
     report_change,
-    run,
     show_log,
     show_status,
 )
@@ -208,9 +208,8 @@ def fold(name: Who = None, as_json: Json = False) -> None:
 
 def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
-    from referee.evening import commands  # not at the top: undo and redo fold no state
 
-    before, after, events = run(lambda s: commands.open_phase(s, now=time.time()))
+    before, after, events = perform("open-phase", {"now": time.time()})
     report_change(before, after, events, as_json)
 
 
@@ -240,31 +239,32 @@ def chips_settle(
 ) -> None:
     """The referee moves chips by ruling, between hands: a split overridden (R11), a dead
     player's chips settled (R22)."""
-    from referee.evening import commands  # not at the top: undo and redo fold no state
 
-    before, after, events = run(lambda s: commands.settle_chips(s, source, target, chips, why))
+    before, after, events = perform("chips settle", {
+            "source": source,
+            "target": target,
+            "chips_text": chips,
+            "why": why
+    })
     report_change(before, after, events, as_json)
 
 
 def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
-    from referee.evening import commands  # not at the top: undo and redo fold no state
 
-    report_change(*run(lambda s: commands.rise(s, name)), as_json)
+    report_change(*perform("rise", {"who": name}), as_json)
 
 
 def sit(name: str, as_json: Json = False) -> None:
     """NAME sits at the table again and is dealt into the next hand (R17)."""
-    from referee.evening import commands  # not at the top: undo and redo fold no state
 
-    report_change(*run(lambda s: commands.sit(s, name)), as_json)
+    report_change(*perform("sit", {"who": name}), as_json)
 
 
 def resign(name: str, as_json: Json = False) -> None:
     """NAME, whose side holds no chips, resigns for good (R17)."""
-    from referee.evening import commands  # not at the top: undo and redo fold no state
 
-    report_change(*run(lambda s: commands.resign(s, name)), as_json)
+    report_change(*perform("resign", {"who": name}), as_json)
 
 
 # -- the log ------------------------------------------------------------------------------------

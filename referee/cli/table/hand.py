@@ -11,12 +11,11 @@ import typer
 from referee.cli.options import Json
 from referee.cli.printing import say
 from referee.cli.table import equity, hand_rulings, history
-from referee.cli.typed_most import report_change, run
+from referee.cli.typed_most import perform, report_change
 from referee.errors import BadInput
 
 if TYPE_CHECKING:
-    from referee.evening.events import EveningEvent
-    from referee.evening.state import State
+    pass
 
 
 app = typer.Typer(
@@ -38,10 +37,10 @@ def start(
     as_json: Json = False,
 ) -> None:
     """Deal a hand: every seated stakeholder with chips, and the Fool (antes when open)."""
-    from referee.evening import clock, play  # the rulings of this group play no hand
+    from referee.evening import clock  # the rulings of this group play no hand
 
     now = time.time()
-    before, after, events = run(lambda s: play.start_hand(s, now=now, open_phase=open_phase))
+    before, after, events = perform("hand start", {"now": now, "open_phase": open_phase})
     report_change(before, after, events, as_json)
     if not as_json and after.phase == "limit" and clock.hour_passed(after, now):  # R47
         say("[yellow]An hour has passed since the first hand: the Fool may declare the "
@@ -82,14 +81,11 @@ def show(
     as_json: Json = False,
 ) -> None:
     """Give up cards as they are dealt: those showing stay, `+CARDS` adds (R9, E25)."""
-    from referee.evening import play  # the rulings of this group play no hand (~11 ms)
 
     items = _named(cards, "show")
-
-    def build(s: State) -> list[EveningEvent]:
-        return play.show(s, items or play.by_names(s, " ".join(cards).split()), magic=magic)
-
-    before, after, events = run(build)
+    before, after, events = perform("hand show", {"items": items,
+                                                  "words": " ".join(cards).split(),
+                                                  "magic": magic})
     report_change(before, after, events, as_json)
 
 
@@ -102,9 +98,9 @@ def fix(
     as_json: Json = False,
 ) -> None:
     """Correct one of NAME's up cards; says if it would have changed an opener (E25)."""
-    from referee.evening import play  # the rulings of this group play no hand (~11 ms)
 
-    before, after, events = run(lambda s: play.fix(s, name, old, new, magic=magic))
+    before, after, events = perform("hand fix", {"who": name, "old_text": old, "new_text": new,
+                                                 "magic": magic})
     report_change(before, after, events, as_json)
 
 
@@ -128,17 +124,13 @@ def showdown(
     Give each stakeholder's down cards nobody has seen; the console adds the cards it knows:
     up cards, hooded ones, cards a power named as theirs (E26, R44).
     """
-    from referee.evening import play  # as above: no hand in the rulings
-    from referee.evening import showdown as showdowns
 
     hands = hands or []
     named = _named(hands, "showdown") if hands else []
 
-    def build(s: State) -> list[EveningEvent]:
-        given = named or (play.by_names(s, " ".join(hands).split()) if hands else [])
-        return showdowns.showdown(s, list(given), magic=magic, now=time.time(), keep=keep)
-
-    before, after, events = run(build)
+    before, after, events = perform("hand showdown", {
+        "items": named, "words": " ".join(hands).split(), "magic": magic, "now": time.time(),
+        "keep": keep})
     report_change(before, after, events, as_json)
 
 
