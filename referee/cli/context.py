@@ -48,12 +48,14 @@ class Sealed:
     click context's ``obj`` (a station's line, E65): any other ``--db``, or ``--debug``, is
     refused there too, behind the station's own refusal."""
 
-    __slots__ = ("evening", "note")
+    __slots__ = ("evening", "note", "parse_only")
 
-    def __init__(self, evening: Path, note: str | None = None) -> None:
+    def __init__(self, evening: Path, note: str | None = None, parse_only: bool = False) -> None:
         self.evening = evening
         #: What the log says of the line besides its words: who asked for it (R46, E214).
         self.note = note
+        #: Read the line into its request to the table, not made (``referee.cli.requests``).
+        self.parse_only = parse_only
 
 
 class Context:

@@ -165,6 +165,8 @@ class RefereeGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
+        if getattr(ctx.obj, "parse_only", False):  # read into its request only: what it
+            return super().invoke(ctx)  # raises is the reader's (``referee.cli.requests``)
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         rv, code = guarded(lambda: super(RefereeGroup, self).invoke(ctx), words,
                            (typer.Exit, typer.Abort))

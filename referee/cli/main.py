@@ -89,8 +89,10 @@ def main(
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
     note = ctx.obj.note if isinstance(ctx.obj, Sealed) else None
+    parse_only = isinstance(ctx.obj, Sealed) and ctx.obj.parse_only
     ctx.obj = start(db, debug, explain, sealed, dry_run)
     ctx.obj.note = note  # R46: who asked, for the log (E214)
+    ctx.obj.parse_only = parse_only  # the line read into its request only (``cli.requests``)
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "

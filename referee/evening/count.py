@@ -10,14 +10,15 @@ each difference. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
 from referee.errors import BadInput, InvariantViolation
+from referee.evening.amend import effective
 from referee.evening.events import ChipsCounted, Counted, Difference
 from referee.evening.state import POT, State, require_evening
 from referee.names import match_name
 from referee.said import Suggest, said
-from referee.streams import Event
+from referee.streams import Event, plain, spec
 
 #: How many of the moves that last touched a difference are named (E131).
 MOVES_NAMED = 3
@@ -180,3 +181,20 @@ def last_moves(commands: Iterable[tuple[str, list[Event]]], state: State,
 def _held(state: State, holder: str, colour: str | None) -> int:
     holding = state.holding(holder)
     return sum(holding.values()) if colour is None else holding.get(colour, 0)
+
+
+def count_said(state: State, words: list[str],
+               log: Callable[[], Iterable[tuple[int, str, Sequence[Mapping[str, object]]]]]
+               ) -> list[ChipsCounted]:
+    """`count NAME COLOUR:N ...` (E130): the count read against the books and recorded, each
+    difference with the newest commands that touched it (E131), read from the evening's
+    ``log`` (its commands, oldest first, as the table hands them) only when there is one."""
+    counted = parse_count(state, words)
+    found = differences(counted, books(state, counted))
+    moves = None
+    if found:
+        sp = spec("evening")
+        commands = ((text, events) for _, text, events in effective(
+            (cmd, text, [plain(e) for e in events]) for cmd, text, events in log()))
+        moves = last_moves(commands, sp.empty(), sp.apply, found)
+    return count_chips(state, counted, moves)

@@ -30,11 +30,15 @@ class Declared(NamedTuple):
     """A move as the table knows it: the stream it writes, the core function that decides it
     (``"module:function"``, called as ``function(state, **args)`` and returning the events),
     and, for a move whose words must say what the core chose so that retyping them replays
-    the same (Downfall's draw), the function that reads that from the events."""
+    the same (Downfall's draw), the function that reads that from the events. ``log``: the
+    core function is handed the stream's commands as well (``log=``, a function returning
+    them oldest first, read under the same lock), as a count names the moves that last
+    touched what it finds (E131)."""
 
     stream: str
     decide: str
     chose: str | None = None
+    log: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +76,7 @@ MOVES: dict[str, Declared] = {
     "rise": Declared("evening", "referee.evening.commands:rise"),
     "sit": Declared("evening", "referee.evening.commands:sit"),
     "resign": Declared("evening", "referee.evening.commands:resign"),
+    "count": Declared("evening", "referee.evening.count:count_said", log=True),
     # the hand (R9, E25, E26, R44)
     "hand start": Declared("evening", "referee.evening.play:start_hand"),
     "hand show": Declared("evening", "referee.evening.play:show_said"),
@@ -136,8 +141,9 @@ def perform(request: Request) -> Outcome[Any, Any]:
     chose = _function(move.chose) if move.chose else None
     chosen: Chosen = {}
 
-    def build(state: Any) -> list[Any]:
-        events: list[Any] = decide(state, **request.args)
+    def build(state: Any, log: Any = None) -> list[Any]:
+        more = {"log": log} if move.log else {}
+        events: list[Any] = decide(state, **request.args, **more)
         if chose is not None:
             chosen.update(chose(events))
         return events
@@ -146,4 +152,5 @@ def perform(request: Request) -> Outcome[Any, Any]:
     line: str | Callable[[], str] = given if isinstance(given, str) else (
         lambda: given(chosen))
     return run(Move(evening=request.evening, stream=move.stream, line=line,
-                    asked_by=request.asked_by, dry=request.dry, fresh=request.fresh), build)
+                    asked_by=request.asked_by, dry=request.dry, fresh=request.fresh), build,
+               log=move.log)

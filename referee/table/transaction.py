@@ -54,12 +54,14 @@ class Outcome(NamedTuple, Generic[S, E]):
     events: list[E]
 
 
-def run(move: Move, build: Callable[[Any], list[E]], *,
-        more: More | None = None) -> Outcome[Any, E]:
+def run(move: Move, build: Callable[..., list[E]], *,
+        more: More | None = None, log: bool = False) -> Outcome[Any, E]:
     """Run ``move``: open its evening under the lock, fold its stream, let ``build(state)``
     return the events (or raise a RefereeError: nothing is written), and commit them at once
     under the move's line. ``more`` holds events of other streams, committed after under the
-    same line (the Card of Fate characters an evening carries, R42).
+    same line (the Card of Fate characters an evening carries, R42). ``log``: ``build`` is
+    handed a second argument, a function returning the stream's commands oldest first as
+    ``(number, words, events)``, read under the same lock.
 
     Raises:
         RefereeError: the core refused the move, or the evening cannot be opened or written.
@@ -71,7 +73,11 @@ def run(move: Move, build: Callable[[Any], list[E]], *,
     with open_evening(move.evening, fresh=move.fresh, dry=move.dry) as ev:
         state = ev.state(move.stream)
         before = copy(move.stream, state)  # the stream's own deep copy (``streams.copy``)
-        events = build(state)
+        if log:
+            events = build(state, lambda: ((c.cmd, c.text, c.events)
+                                           for c in ev.iter_commands(move.stream)))
+        else:
+            events = build(state)
         line = move.text()
         after = ev.commit(move.stream, events, line) if events else state
         for other, other_events in (more or {}).items():

@@ -14,7 +14,11 @@ from referee.cli.typed_most import perform, read_state, report_change
 from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from referee.cli.powers.render_souls import SoulListed
+    from referee.evening.events import EveningEvent
+    from referee.evening.state import State
 
 
 soul_app = typer.Typer(help="Bottled souls and own souls: study, guess, sell, trade (R19-R24).",
@@ -55,11 +59,16 @@ def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
     """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
 
     _, after, events = perform("soul study", {"who": assistant, "soul_text": soul})
+    show_study(after, events, as_json)
+
+
+def show_study(after: State, events: list[EveningEvent], as_json: bool = False) -> None:
+    """The answer to `soul study`: the clue learnt (R23)."""
     e = events[0]
+    assert e["kind"] == "soul_studied"
     if as_json:
         emit_json({"clue": e["clue"], "remaining": e["of"] - e["n"]})
         return
-
     render_souls.clue(e)
 
 
@@ -74,18 +83,19 @@ def soul_guess(
 ) -> None:
     """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
 
-    _, after, events = perform("soul guess", {
-            "who": assistant,
-            "soul_text": soul,
-            "name": name,
-            "arcanum": arcanum
-    })
+    _, after, events = perform("soul guess", {"who": assistant, "soul_text": soul,
+                                              "name": name, "arcanum": arcanum})
+    show_guess(after, events, as_json)
+
+
+def show_guess(after: State, events: list[EveningEvent], as_json: bool = False) -> None:
+    """The answer to `soul guess`: what was right, the Charges earned, the guesses left (R24)."""
     e = events[0]
+    assert e["kind"] == "soul_guessed"
     if as_json:
         emit_json({"name": e["result"]["name"], "arcanum": e["result"]["arcanum"],
                    "charges_earned": e["charges"], "guesses_left": e["left"]})
         return
-
     render_souls.guess(e, after)
 
 
@@ -101,10 +111,23 @@ def soul_auction(
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
 
     report_change(*perform("soul auction", {
-            "seller_text": seller,
-            "soul_text": soul,
-            "withdraw": withdraw
+        "seller_text": seller,
+        "soul_text": soul,
+        "withdraw": withdraw
     }), as_json)
+
+
+def show_bid(before: State, after: State, events: list[EveningEvent]) -> None:
+    """The answer to `soul bid`: the change it made (R20)."""
+    report_change(before, after, events, False)
+
+
+#: The answer of each move a phone may ask for (R46), as its command gives it.
+ANSWERS: dict[str, Callable[[State, State, list[EveningEvent]], None]] = {
+    "soul study": lambda before, after, events: show_study(after, events),
+    "soul guess": lambda before, after, events: show_guess(after, events),
+    "soul bid": show_bid,
+}
 
 
 @soul_app.command("bid")
@@ -118,9 +141,9 @@ def soul_bid(
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
 
     report_change(*perform("soul bid", {
-            "buyer_text": buyer,
-            "chips_text": chips,
-            "promise": promise
+        "buyer_text": buyer,
+        "chips_text": chips,
+        "promise": promise
     }), as_json)
 
 
@@ -138,11 +161,11 @@ def soul_sell(
     bid named, BUYER's last bid at the open auction."""
 
     report_change(*perform("soul sell", {
-            "seller_text": seller,
-            "soul_text": soul,
-            "buyer_text": buyer,
-            "chips_text": chips,
-            "promise": promise
+        "seller_text": seller,
+        "soul_text": soul,
+        "buyer_text": buyer,
+        "chips_text": chips,
+        "promise": promise
     }), as_json)
 
 
@@ -156,8 +179,8 @@ def soul_force_trade(
     their colour, for those chips (R21)."""
 
     report_change(*perform("soul force-trade", {
-            "seller_text": seller,
-            "with_text": with_
+        "seller_text": seller,
+        "with_text": with_
     }), as_json)
 
 
@@ -166,8 +189,8 @@ def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
 
     report_change(*perform("soul buyout", {
-            "buyer_text": buyer,
-            "owner_text": stakeholder
+        "buyer_text": buyer,
+        "owner_text": stakeholder
     }), as_json)
 
 
@@ -176,8 +199,8 @@ def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
 
     report_change(*perform("soul decline", {
-            "buyer_text": buyer,
-            "owner_text": stakeholder
+        "buyer_text": buyer,
+        "owner_text": stakeholder
     }), as_json)
 
 
@@ -200,9 +223,9 @@ def soul_consume(
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
 
     report_change(*perform("soul consume", {
-            "holder_text": holder,
-            "soul_text": soul,
-            "arcanum": arcanum
+        "holder_text": holder,
+        "soul_text": soul,
+        "arcanum": arcanum
     }), as_json)
 
 
@@ -213,9 +236,9 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
 
     report_change(*perform("soul give", {
-            "source": source,
-            "target": target,
-            "soul_text": soul
+        "source": source,
+        "target": target,
+        "soul_text": soul
     }), as_json)
 
 

@@ -1,25 +1,31 @@
 """`referee requests`: what the assistants asked from their phones (R46), and the GM's answer.
 
 The queue lives in ``PATH.asks`` beside the evening (``referee.serve.asks``, E210). Listing or
-declining a request never touches the evening; accepting one runs the very command line the GM
-would type (``soul study Di amber``) through the one in-process runner, sealed to this evening,
-and the log keeps who asked after its words (E214). `ok N` and `no N REASON` at the shell's
-prompt are `requests accept N` and `requests decline N REASON`.
+declining a request never touches the evening; accepting one reads the words the phone's form
+gave (``soul study Di amber``) into the table's request, as the GM's typed line would be read
+(``referee.cli.requests``), and makes it through the table's API on this evening, answered as
+its command answers; the log keeps who asked after its words (E214). `ok N` and `no N REASON`
+at the shell's prompt are `requests accept N` and `requests decline N REASON`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli import runner
 from referee.cli.context import current, db_path
-from referee.cli.printing import echo, emit_json
-from referee.errors import BadInput
+from referee.cli.guard import refuse
+from referee.cli.powers.souls import ANSWERS
+from referee.cli.printing import echo, emit_json, printable
+from referee.cli.requests import parse
+from referee.cli.suggest import told
+from referee.errors import BadInput, DryRunDone, RefereeError
 from referee.serve import asks
+from referee.table.api import Request, perform
 
 if TYPE_CHECKING:
     from referee.serve.asks import Ask
@@ -116,43 +122,53 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
     if answer:
         raise BadInput(f"request {no} is a {ask['kind']}; accept it with `ok {no}` alone (an "
                        "answer goes with a question) (E212)", ruling="E212")
+    request = _request(evening, ask, dry)
     if dry:  # E133: what it would record; the queue is left as it is
-        code, out, err = runner.run_line(["--dry-run", *ask["args"]], db=evening, sealed=True,
-                                         note=asks.note(ask))
-        _show(out, err)
-        return code
+        return 0 if _made(request) == 0 else 2
     asks.claim(evening, no)
     try:
-        code, out, err = runner.run_line(ask["args"], db=evening, sealed=True,
-                                         note=asks.note(ask))
+        code = _made(request)
     except BaseException:
         asks.finish(evening, no, "open", None)
         raise
-    _show(out, err)
     if code == 0:
         asks.finish(evening, no, "accepted", None)
         echo(f"Accepted {no}: {ask['assistant']}'s phone shows it; the log says who asked.")
-    elif code == 2:
-        why = _refusal(err)
-        asks.finish(evening, no, "failed", why)
+    elif isinstance(code, str):
+        asks.finish(evening, no, "failed", code)
         echo(f"Request {no} was not recorded: the evening refused it; "
              f"{ask['assistant']}'s phone shows why.", err=True)
-    else:  # a bug: the request waits again, nothing was recorded
-        asks.finish(evening, no, "open", None)
+        return 2
     return code
 
 
-def _refusal(err: str) -> str:
-    lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
-    last = lines[0] if lines else "refused"
-    return last.removeprefix("error: ")
+def _request(evening: Path, ask: asks.Ask, dry: bool) -> Request:
+    """The table's request an ask makes: its words (as the phone's form gave them, E210) read
+    by their command's parser, on ``evening``, for whom it was asked (E214), dry or not."""
+    request = parse(list(ask["args"]), evening=evening)
+    if request is None or request.move not in ANSWERS:  # the queue holds no other kind
+        raise BadInput(f"request {ask['no']} asks for no move a phone may ask for (E210)",
+                       ruling="E210")
+    return dataclasses.replace(request, asked_by=asks.note(ask), dry=dry)
 
 
-def _show(out: str, err: str) -> None:
-    if out:
-        echo(out.rstrip("\n"))
-    if err:
-        echo(err.rstrip("\n"), err=True)
+def _made(request: Request) -> int | str:
+    """Make ``request`` through the table's API and say its answer as its command does: 0,
+    or the refusal's one line (printed, and returned for the phone). A dry run shows what
+    it would record (E133)."""
+    try:
+        before, after, events = perform(request)
+    except DryRunDone as done:
+        from referee.cli.output import dryrun  # --dry-run only
+
+        dryrun.show(done, False)
+        return 0
+    except RefereeError as exc:
+        why = told(exc)
+        refuse(printable(why), exc.ruling)
+        return why.removeprefix("error: ")
+    ANSWERS[request.move](before, after, events)
+    return 0
 
 
 def decline(evening: Path, no: int, reason: str) -> int:

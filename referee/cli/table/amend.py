@@ -2,11 +2,12 @@
 
 One amendment may replace several commands and drop others (E140): ``amend 3 -- hand show
 Cy '2C 3W' -- 5 -- bet Ada --drop 6``. The evening up to the first of them is written to a
-scratch file in a temporary folder, and from there every command of the evening table is run
-again through the in-process runner: a replaced one as it should have been, a dropped one not
-at all, every other one exactly as typed; the two timelines are compared
-(``referee.evening.amend``). Only with ``--yes`` is anything recorded: one
-``command_amended`` event in the real evening, under its lock, carrying the replay.
+scratch file in a temporary folder, and from there every command of the evening table is made
+again through the table's API: each line read by its command's own parser into its request
+(``referee.cli.requests.parse``) and made there (``referee.table.api.perform``), a replaced
+one as it should have been, a dropped one not at all, every other one exactly as typed; the
+two timelines are compared (``referee.evening.amend``). Only with ``--yes`` is anything
+recorded: one ``command_amended`` event in the real evening, under its lock, carrying the replay.
 """
 
 from __future__ import annotations
@@ -19,16 +20,18 @@ from typing import TYPE_CHECKING, Annotated, Any, NamedTuple, TypedDict
 
 import typer
 
-from referee.cli import runner
 from referee.cli.context import current, db_path
 from referee.cli.printing import emit_json, lit, say
-from referee.errors import BadInput, IllegalAction
+from referee.cli.requests import parse as parse_request
+from referee.cli.suggest import told
+from referee.errors import BadInput, IllegalAction, RefereeError
 from referee.evening import amend as amending
 from referee.evening.amend import amendment
 from referee.evening.amend import recheck as rechecking
 from referee.evening.state import require_evening
 from referee.storage.store import WRITTEN, open_evening
 from referee.streams import plain, spec
+from referee.table.api import perform
 
 if TYPE_CHECKING:
     from referee.evening.events import Dropped, Replaced, Replayed, Rippled
@@ -265,9 +268,7 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
     with open_evening(scratch) as t:
         for c in commands[:index]:
             t.commit("evening", [plain(e) for e in c.events], c.text)
-    # The scratch evening's write is no command of the GM's: were the replay refused before
-    # any line ran, the boundary must not call the amendment recorded (E180).
-    WRITTEN[:] = [w for w in WRITTEN if w.get("file") != str(scratch)]
+    _forget(scratch)
     replayed: list[_Cmd] = []
     for c in commands[index:]:
         if c.cmd in plan.drops:
@@ -283,6 +284,12 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
                                 "(E140)", ruling="E140")
         replayed.append(_Cmd(c.cmd, again[0], again[1]))
     return replayed
+
+
+def _forget(scratch: Path) -> None:
+    """The scratch evening's writes are no command of the GM's: were the amendment refused
+    after them, the boundary must not call it recorded (E180)."""
+    WRITTEN[:] = [w for w in WRITTEN if w.get("file") != str(scratch)]
 
 
 def _ways(c: Any, plan: Plan, undos: int, new: list[str] | None) -> str:
@@ -310,18 +317,23 @@ def _run(scratch: Path, words: list[str], was: Any, new: list[str] | None, plan:
     nothing. A refusal is the amendment's refusal, naming the command and the ways on (E140)."""
     with open_evening(scratch, write=False) as t:
         count = t.meta["next_cmd"]
-    # Sealed as a station's line is (E65): the scratch evening and nothing else.
-    code, _, err = runner.run_line(words, db=scratch, sealed=True)
-    if code != 0:
-        why = next((ln.removeprefix("error: ") for ln in err.splitlines() if ln.strip()),
-                   "refused")
+    try:  # read by the command's own parser into its request, made on the scratch evening
+        request = parse_request(words, evening=scratch)
+        if request is None:
+            raise BadInput(f"`{shlex.join(words)}` is no move of the evening's table")
+        perform(request)
+    except RefereeError as exc:
+        _forget(scratch)
+        why = told(exc).removeprefix("error: ")
         why = _HINT.sub("", why.split(" (E")[0]).rstrip(" .;:")
         if new is not None:
             raise IllegalAction(f"the new command for #{was.cmd}, `{shlex.join(words)}`, does "
                                 f"not apply there: {why}; {_ways(was, plan, undos, new)} "
-                                "(E140)", ruling="E140")
+                                "(E140)", ruling="E140") from None
         raise IllegalAction(f"after the amendment, #{was.cmd} `{was.text}` no longer applies: "
-                            f"{why}; {_ways(was, plan, undos, None)} (E140)", ruling="E140")
+                            f"{why}; {_ways(was, plan, undos, None)} (E140)",
+                            ruling="E140") from None
+    _forget(scratch)
     with open_evening(scratch, write=False) as t:
         if t.meta["next_cmd"] == count:
             return None

@@ -6,18 +6,12 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from referee.cli.context import db_path
 from referee.cli.printing import emit_json, lit, say
-from referee.cli.transaction import transact
-from referee.evening import count as counting
-from referee.evening.amend import effective
+from referee.cli.transaction import perform
 from referee.names import plural
-from referee.storage.store import open_evening
-from referee.streams import plain, spec
 
 if TYPE_CHECKING:
-    from referee.evening.events import ChipsCounted, Difference
-    from referee.evening.state import State
+    from referee.evening.events import ChipsCounted
 
 
 def count(
@@ -29,27 +23,12 @@ def count(
     """Count the chips in front of people and in the pot against the books, colour by colour:
     each difference is named with the moves that last touched it, and the count is recorded
     (E130). Nothing is corrected: `chips settle ... --why` is the ruling (E132)."""
-    def build(state: State) -> list[ChipsCounted]:
-        counted = counting.parse_count(state, words)
-        found = counting.differences(counted, counting.books(state, counted))
-        moves = _moves(found) if found else None
-        return counting.count_chips(state, counted, moves)
-
-    _, _, events = transact("evening", build)
+    _, _, events = perform("count", {"words": words})
     event = events[0]
     if as_json:
         emit_json(event)
         return
     _say_count(event)
-
-
-def _moves(found: list[Difference]) -> dict[str, list[str]]:
-    """The commands that last touched each difference (E131), from the whole log."""
-    sp = spec("evening")
-    with open_evening(db_path(), write=False) as ev:
-        commands = ((text, events) for _, text, events in effective(
-            (c.cmd, c.text, [plain(e) for e in c.events]) for c in ev.iter_commands("evening")))
-        return counting.last_moves(commands, sp.empty(), sp.apply, found)
 
 
 def _say_count(event: ChipsCounted) -> None:
