@@ -109,6 +109,30 @@ MOVES: dict[str, Declared] = {
     "ceremony switch": Declared("evening", "referee.evening.ceremony:switch"),
     "ceremony decline": Declared("evening", "referee.evening.ceremony:decline"),
     "ceremony close": Declared("evening", "referee.evening.ceremony:close"),
+    # the side tables' own streams: Tarot Scum (R29-R31)
+    "scum deal": Declared("scum", "referee.rules.scum.match:deal_hand"),
+    "scum pass-cards": Declared("scum", "referee.rules.scum.match:pass_cards"),
+    # the Card of Fate (R35-R37): the seed a draw chose is said in the words (F3)
+    "fate deck": Declared("fate", "referee.rules.fate.moves:set_deck"),
+    "fate char new": Declared("fate", "referee.rules.fate.moves:new_character"),
+    "fate char edit": Declared("fate", "referee.rules.fate.moves:edit_character"),
+    "fate test": Declared("fate", "referee.rules.fate.moves:run_test",
+                          chose="referee.rules.fate.moves:drawn"),
+    "fate fight": Declared("fate", "referee.rules.fate.moves:fight",
+                           chose="referee.rules.fate.moves:drawn"),
+    "fate drink": Declared("fate", "referee.rules.fate.moves:drink",
+                           chose="referee.rules.fate.moves:drawn"),
+    "fate heal": Declared("fate", "referee.rules.fate.moves:heal",
+                          chose="referee.rules.fate.moves:drawn"),
+    "fate check": Declared("fate", "referee.rules.fate.moves:check"),
+    "fate grow": Declared("fate", "referee.rules.fate.moves:grow",
+                          chose="referee.rules.fate.moves:drawn"),
+    "fate duel pistols": Declared("fate", "referee.rules.fate.moves:duel_start"),
+    "fate duel swords": Declared("fate", "referee.rules.fate.moves:duel_start"),
+    "fate duel phase": Declared("fate", "referee.rules.fate.moves:duel_phase"),
+    "fate duel round": Declared("fate", "referee.rules.fate.moves:duel_round"),
+    "fate duel surrender": Declared("fate", "referee.rules.fate.moves:duel_surrender"),
+    "fate duel end": Declared("fate", "referee.rules.fate.moves:duel_end"),
 }
 
 

@@ -1,7 +1,9 @@
 """`referee fate`: the Card of Fate, away from the table (R35-R37, F1-F18).
 
-Thin shell over ``referee.rules.fate``: each command reads the ``fate`` stream,
-calls one pure function, records its events (if any) and prints its lines.
+Thin shell over ``referee.rules.fate``: a command that may record is a move of the table's
+API (``fate_run.write``; the moves are ``referee.rules.fate.moves``), which records its events
+(if any) under the command's words; one that only shows calls one pure function on the
+``fate`` stream read only (``fate_run.run``); both print the rules' lines.
 The rules (~10 ms) are imported inside each command that uses them: `fate log` reads the
 lines stored with each command and does without them, and importing this module stays
 light (no rules, rich or store: ``tests/cli/test_fate_cli.py``).
@@ -9,7 +11,6 @@ light (no rules, rich or store: ``tests/cli/test_fate_cli.py``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any, TypedDict
 
 import typer
@@ -32,6 +33,7 @@ from referee.cli.side.fate_run import (
     run,
     tup,
     typed,
+    write,
 )
 from referee.cli.side.side_log import add_log
 from referee.cli.transaction import add_undo_redo
@@ -86,17 +88,16 @@ def deck(
     as_json: Json = False,
 ) -> None:
     """Show or set the deck: standard (52 + Joker) or tarot (the Fool is the Joker, R35)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-    from referee.rules.fate import Outcome
+    from referee.rules.fate import Outcome  # not at the top: `fate log` does without the rules
 
     if kind is None:
         def show(state: Any) -> Outcome:
             d = state["settings"]["deck"]
             return Outcome([], {"deck": d}, [f"Card of Fate deck: {d} (R35)."])
 
-        run(show, write=False, as_json=as_json)
+        run(show, as_json=as_json)
         return
-    run(lambda state: fate.set_deck(state, kind), as_json=as_json)
+    write("fate deck", {"kind": kind}, as_json)
 
 
 # -- characters ---------------------------------------------------------------------------------
@@ -128,25 +129,10 @@ def char_new(
     as_json: Json = False,
 ) -> None:
     """Create a character; the seed's creation budgets are checked (F15)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-    from referee.rules.fate import Outcome
-    from referee.rules.fate.characters import budget_left
-
     entries = _entries(measure, credit, trait, rep, exp, item, player, weapon, fight_trait)
-
-    def call(state: Any) -> tuple[Outcome, str]:
-        data = fate.tables(state)
-        events = fate.new_character(state, name, npc=npc, **entries)
-        char = events[0]["char"]
-        left = budget_left(char, data)
-        lines = [f"Created {char['name']}" + (" (Host's character)" if npc else "") + "."]
-        if not npc and any(left.values()):
-            lines.append(f"Unspent: {left['points']} Measure/Credit points, {left['experiences']}"
-                         f" Experiences, {left['trait_points']} Trait points.")
-        return Outcome([*events], {"char": _char_json(char, data), "unspent": left},
-                       lines), char["name"]
-
-    _write_char(call, as_json)
+    outcome = write("fate char new", {"name": name, "npc": npc, **entries}, as_json)
+    if not as_json:
+        char_show(outcome.data["char"]["name"])
 
 
 class _Entries(TypedDict):
@@ -170,32 +156,6 @@ def _entries(measure: Many, credit: int | None, trait: Many, rep: Many, exp: Man
     return {"measures": tup(measure), "credit": credit, "traits": tup(trait), "reps": tup(rep),
             "exps": tup(exp), "items": tup(item), "player": _player(player), "weapon": weapon,
             "fight_traits": tup(fight_trait)}
-
-
-def _write_char(call: Callable[[Any], tuple[Outcome, str]], as_json: bool) -> None:
-    """``char new`` and ``char edit`` alike: ``call`` gives the rules' outcome and the name of
-    the character it changed; recorded, the sheet is shown (unless --json)."""
-    shown: list[str] = []
-
-    def write(state: Any) -> Outcome:
-        outcome, name = call(state)
-        shown.append(name)
-        return outcome
-
-    run(write, as_json=as_json)
-    if not as_json:
-        char_show(shown[-1])
-
-
-def _char_json(char: Char, data: FateData) -> Char:
-    """The character as ``--json`` shows it: every Measure side with its value, not only
-    each pair's first."""
-    measures = {}
-    for first, second in data.pairs:
-        value = char["measures"][first]
-        measures[first] = value
-        measures[second] = 10 - value
-    return {**char, "measures": measures}
 
 
 def _show_char(char: Char, data: FateData) -> None:
@@ -261,11 +221,11 @@ def char_show(
 ) -> None:
     """Show a character: Measures, Reputations and their states, Traits, checks."""
     from referee.rules import fate  # not at the top: `fate log` does without the rules
-    from referee.rules.fate.characters import find
+    from referee.rules.fate.characters import char_json, find
 
     state = read_state()
     data = fate.tables(state)
-    char = _char_json(find(state, name), data)
+    char = char_json(find(state, name), data)
     if as_json:
         emit_json(char)
     else:
@@ -278,11 +238,12 @@ def char_list(as_json: Json = False) -> None:
     from rich.table import Table  # the human table only
 
     from referee.rules import fate  # not at the top: `fate log` does without the rules
+    from referee.rules.fate.characters import char_json
 
     state = read_state()
     chars = list(state["chars"].values())
     if as_json:
-        emit_json([_char_json(c, fate.tables(state)) for c in chars])
+        emit_json([char_json(c, fate.tables(state)) for c in chars])
         return
     if not chars:
         console().print("No characters yet: fate char new NAME")
@@ -320,21 +281,11 @@ def char_edit(
     as_json: Json = False,
 ) -> None:
     """Change a character after creation: what play gives and takes (no budgets)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-    from referee.rules.fate import Outcome
-
     entries = _entries(measure, credit, trait, rep, exp, item, player, weapon, fight_trait)
-
-    def call(state: Any) -> tuple[Outcome, str]:
-        notes: list[str] = []
-        events = fate.edit_character(state, name, shifts=tup(shift), drop=tup(drop),
-                                     notes=notes, **entries)
-        who = events[0]["char"]
-        return Outcome([*events], {"char": who, "events": events, "notes": notes},
-                       [f"{who}: {len(events)} change{'s' if len(events) != 1 else ''}.",
-                        *notes]), who
-
-    _write_char(call, as_json)
+    outcome = write("fate char edit", {"name": name, "shifts": tup(shift), "drop": tup(drop),
+                                       **entries}, as_json)
+    if not as_json:
+        char_show(outcome.data["char"])
 
 
 # -- tests and fights ---------------------------------------------------------------------------
@@ -375,6 +326,7 @@ def test(
     """A test (R36): typed-in cards or a seeded draw; recorded when a character takes part.
     A pool's base is one of --pool and --measure (F5, E190)."""
     from referee.rules import fate  # not at the top: `fate log` does without the rules
+    from referee.rules.fate.moves import opposed
 
     if sum(x is not None for x in (vs, static, vs_char)) > 1:
         raise BadInput("give one opposition: --vs N, --static LEVEL or --vs-char NAME")
@@ -388,17 +340,16 @@ def test(
                            reps=tup(rep), items=tup(item), aid=tup(aid), exps=tup(exp), bonus=bonus,
                            physical=physical)
 
-    def call(state: Any) -> Outcome:
-        if static is not None:
-            spec_b = fate.static_pool(state, static)
-        else:
-            spec_b = fate.PoolSpec(char=vs_char, base=vs, base_label="opposition",
-                                   measure=vs_measure, traits=tup(vs_trait), reps=tup(vs_rep),
-                                   aid=tup(vs_aid), physical=physical)
-        return fate.run_test(state, spec_a, spec_b, typed=typed(cof, a, b, gate), seed=seed,
-                             deck=deck_)
-
-    run(call, write=char is not None or vs_char is not None, as_json=as_json)
+    spec_b = None if static is not None else fate.PoolSpec(
+        char=vs_char, base=vs, base_label="opposition", measure=vs_measure, traits=tup(vs_trait),
+        reps=tup(vs_rep), aid=tup(vs_aid), physical=physical)
+    cards = typed(cof, a, b, gate)
+    if char is not None or vs_char is not None:  # recorded when a character takes part
+        write("fate test", {"a": spec_a, "b": spec_b, "static": static, "typed": cards,
+                            "seed": seed, "deck": deck_}, as_json)
+        return
+    run(lambda state: opposed(state, spec_a, spec_b, static, typed=cards, seed=seed,
+                              deck=deck_), as_json)
 
 
 def _aid_needs_a_pool(a: tuple[Many, int | None, str | None],
@@ -462,13 +413,12 @@ def fight(
 ) -> None:
     """One full combat in one draw: both deal their best result as damage, the loser too
     (R37, F8, F29)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-
-    run(lambda state: fate.fight(
-        state, a_name, b_name, a_weapon=a_weapon, b_weapon=b_weapon, a_traits=tup(a_trait),
-        b_traits=tup(b_trait), a_reps=tup(a_rep), b_reps=tup(b_rep), unaware=unaware,
-        static=static, typed=typed(cof, a, b, gate, complications=complication), seed=seed,
-        deck=deck_), as_json=as_json)
+    write("fate fight", {
+        "a": a_name, "b": b_name, "a_weapon": a_weapon, "b_weapon": b_weapon,
+        "a_traits": tup(a_trait), "b_traits": tup(b_trait), "a_reps": tup(a_rep),
+        "b_reps": tup(b_rep), "unaware": unaware, "static": static,
+        "typed": typed(cof, a, b, gate, complications=complication), "seed": seed,
+        "deck": deck_}, as_json)
 
 
 @app.command()
@@ -482,7 +432,7 @@ def compel(
     from referee.rules import fate  # not at the top: `fate log` does without the rules
 
     run(lambda state: fate.compel(state, name, measure, typed=typed(cof, a, b, None),
-                                   seed=seed, deck=deck_), write=False, as_json=as_json)
+                                   seed=seed, deck=deck_), as_json)
 
 
 # -- drinking, healing, changing ----------------------------------------------------------------
@@ -498,11 +448,8 @@ def drink(
 ) -> None:
     """Bohemian against the drink: +1, nothing or -1 card on the drinker's next test, fight,
     duel shot or sword round (F12, F25)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-
-    run(lambda state: fate.drink(state, name, strength, traits=tup(trait),
-                                  typed=typed(cof, a, b, None), seed=seed, deck=deck_),
-         as_json=as_json)
+    write("fate drink", {"name": name, "strength": strength, "traits": tup(trait),
+                         "typed": typed(cof, a, b, None), "seed": seed, "deck": deck_}, as_json)
 
 
 @app.command()
@@ -518,11 +465,9 @@ def heal(
 ) -> None:
     """Convalesce: the time needed, a test; failure adds a card to the next try (F13). The
     wound being healed costs no card (F30)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-
-    run(lambda state: fate.heal(state, name, area, measure, traits=tup(trait),
-                                 typed=typed(cof, cards, None, None), seed=seed, deck=deck_),
-         as_json=as_json)
+    write("fate heal", {"name": name, "area": area, "measure": measure, "traits": tup(trait),
+                        "typed": typed(cof, cards, None, None), "seed": seed, "deck": deck_},
+          as_json)
 
 
 @app.command()
@@ -532,9 +477,7 @@ def check(
     as_json: Json = False,
 ) -> None:
     """Record a check: the character acted by a Measure when it mattered (seed: Changing)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-
-    run(lambda state: fate.check(state, name, measure), as_json=as_json)
+    write("fate check", {"name": name, "measure": measure}, as_json)
 
 
 @app.command()
@@ -547,10 +490,9 @@ def grow(
     seed: Seed = None, deck_: Deck = None, as_json: Json = False,
 ) -> None:
     """A week of soul-searching: test the Measure; failing, it grows by one (F14)."""
-    from referee.rules import fate  # not at the top: `fate log` does without the rules
-
-    run(lambda state: fate.grow(state, name, measure, typed=typed(cof, cards, None, None),
-                                 seed=seed, deck=deck_), as_json=as_json)
+    write("fate grow", {"name": name, "measure": measure,
+                        "typed": typed(cof, cards, None, None), "seed": seed, "deck": deck_},
+          as_json)
 
 
 # -- the log ------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from referee.cli.side.fate_run import (
     run,
     tup,
     typed,
+    write,
 )
 
 duel_app = typer.Typer(
@@ -48,13 +49,10 @@ def duel_pistols(
     as_json: Json = False,
 ) -> None:
     """Start a pistol duel: four phases; then `fate duel phase CHOICE_A CHOICE_B` (F10)."""
-    from referee.rules import fate  # as in referee.cli.side.fate: not at the top
-
-    run(lambda state: fate.duel_start(state, "pistols", a_name, b_name, a_weapon=a_weapon,
-                                       b_weapon=b_weapon, a_traits=tup(a_trait),
-                                       b_traits=tup(b_trait), seed=seed, deck=deck_,
-                                       typed=typed(None, None, None, gate)),
-         as_json=as_json)
+    write("fate duel pistols", {
+        "kind": "pistols", "a": a_name, "b": b_name, "a_weapon": a_weapon, "b_weapon": b_weapon,
+        "a_traits": tup(a_trait), "b_traits": tup(b_trait), "seed": seed, "deck": deck_,
+        "typed": typed(None, None, None, gate)}, as_json)
 
 
 @duel_app.command("swords")
@@ -69,13 +67,10 @@ def duel_swords(
 ) -> None:
     """Start a sword duel; then `fate duel round` until it ends (F11). Each fights with
     their usual weapon and fight Traits unless told otherwise (F24, F27)."""
-    from referee.rules import fate  # as in referee.cli.side.fate: not at the top
-
-    run(lambda state: fate.duel_start(state, "swords", a_name, b_name, to=to,
-                                       a_weapon=a_weapon, b_weapon=b_weapon,
-                                       a_traits=tup(a_trait), b_traits=tup(b_trait), seed=seed,
-                                       deck=deck_, typed=typed(None, None, None, gate)),
-         as_json=as_json)
+    write("fate duel swords", {
+        "kind": "swords", "a": a_name, "b": b_name, "to": to, "a_weapon": a_weapon,
+        "b_weapon": b_weapon, "a_traits": tup(a_trait), "b_traits": tup(b_trait), "seed": seed,
+        "deck": deck_, "typed": typed(None, None, None, gate)}, as_json)
 
 
 @duel_app.command("phase")
@@ -91,20 +86,15 @@ def duel_phase(
     --calm for Aim and Stand, --cof/--a/--b for the shots: each duellist's cards in their own
     option, and for a lone shot the static side's cards in the other duellist's (b fires
     alone: --b her shot, --a the static side); --complication for a Maimed Health (F20)."""
-    from referee.rules import fate  # as in referee.cli.side.fate: not at the top
-
-    cards = typed(cof, a, b, None, calm, complication)
-    run(lambda state: fate.duel_phase(state, choice_a, choice_b, cards), as_json=as_json)
+    write("fate duel phase", {"choice_a": choice_a, "choice_b": choice_b,
+                              "typed": typed(cof, a, b, None, calm, complication)}, as_json)
 
 
 @duel_app.command("round")
 def duel_round(cof: Cof = None, a: CardsA = None, b: CardsB = None, complication: Comps = None,
                as_json: Json = False) -> None:
     """Play one round of the sword duel (F11); --cof/--a/--b type the cards in (F20)."""
-    from referee.rules import fate  # as in referee.cli.side.fate: not at the top
-
-    cards = typed(cof, a, b, None, None, complication)
-    run(lambda state: fate.duel_round(state, cards), as_json=as_json)
+    write("fate duel round", {"typed": typed(cof, a, b, None, None, complication)}, as_json)
 
 
 @duel_app.command("surrender")
@@ -114,9 +104,7 @@ def duel_surrender(
 ) -> None:
     """A sword duellist yields at the end of a round, never before the first, and loses
     (F11)."""
-    from referee.rules import fate  # as in referee.cli.side.fate: not at the top
-
-    run(lambda state: fate.duel_surrender(state, name), as_json=as_json)
+    write("fate duel surrender", {"name": name}, as_json)
 
 
 @duel_app.command("end")
@@ -125,9 +113,7 @@ def duel_end(
     as_json: Json = False,
 ) -> None:
     """Stop the duel under way without a winner."""
-    from referee.rules import fate  # as in referee.cli.side.fate: not at the top
-
-    run(lambda state: fate.duel_end(state, why), as_json=as_json)
+    write("fate duel end", {"why": why}, as_json)
 
 
 @duel_app.command("show")
@@ -135,4 +121,4 @@ def duel_show(as_json: Json = False) -> None:
     """The duel under way (or the last one) and the options open now."""
     from referee.rules.fate.duel import duel_view  # as in referee.cli.side.fate: not at the top
 
-    run(duel_view, write=False, as_json=as_json)
+    run(duel_view, as_json)

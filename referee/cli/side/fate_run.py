@@ -1,9 +1,10 @@
 """What `referee fate` and `referee fate duel` share: option types, running a command, output.
 
-Every Card of Fate command runs through ``run``: it reads the ``fate`` stream,
-copies the tables of ``data/fate.toml`` into it when it has none yet (F19),
-calls one pure function and, when that decided something, commits its events
-through ``transaction.transact`` under the command's own text.
+A Card of Fate command that may record is a move of the table's API (``write``:
+``transaction.perform``, the moves of ``referee.rules.fate.moves``): the rules decide on the
+``fate`` stream, given the tables of ``data/fate.toml`` for a stream that has none yet (F19),
+and what they decided is committed under the command's own words and shown. A command that
+only shows runs through ``run``, on the stream read only.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.printing import emit_json
-from referee.cli.transaction import transact
-from referee.jsontypes import JSONObject
+from referee.cli.transaction import perform
 
 if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
-    from referee.rules.fate.events import FateEvent, Said, TablesSet
+    from referee.rules.fate.events import TablesSet
+    from referee.table.api import Args
 
 STREAM: Final = "fate"
 
@@ -88,37 +89,25 @@ def read_state() -> State:
     return state
 
 
-def run(call: Callable[[State], Outcome], *, write: bool = True, as_json: bool = False,
-        ) -> Outcome:
-    """Run ``call(state)``; commit its events as one command (``transaction.transact``); print.
-
-    The log line is the command as typed, plus the seed the console drew (F3).
-    """
-    if not write:
-        outcome = call(read_state())
-        _report(outcome, as_json)
-        return outcome
-    done: list[Outcome] = []
-    extra: JSONObject = {}
-
-    def build(state: State) -> list[FateEvent]:
-        state, pre = with_tables(state)
-        outcome = call(state)
-        done.append(outcome)
-        if outcome.data.get("seed") is not None:
-            extra["seed"] = outcome.data["seed"]
-        if not outcome.events:
-            return []
-        return [*pre, *outcome.events, result_event(outcome)]
-
-    transact(STREAM, build, extra=extra)
-    _report(done[0], as_json)
-    return done[0]
+def run(call: Callable[[State], Outcome], as_json: bool = False) -> Outcome:
+    """Show ``call(state)`` on the ``fate`` stream read only (with its tables): nothing is
+    recorded."""
+    outcome = call(read_state())
+    _report(outcome, as_json)
+    return outcome
 
 
-def result_event(outcome: Outcome) -> Said:
-    """The lines the Host read, kept with the command for ``fate log`` (F21)."""
-    return {"kind": "said", "lines": list(outcome.lines)}
+def write(move: str, args: Args, as_json: bool = False) -> Outcome:
+    """The command as the table's move ``move`` (``referee.rules.fate.moves``): its events
+    recorded under its words, with the seed the console drew (F3); what the rules decided
+    shown, also when nothing was recorded. The tables of ``data/fate.toml`` go with it for a
+    stream that has none yet (F19)."""
+    from referee.content.side_tables import fate_tables  # as the rules, not at the top
+
+    told: list[Outcome] = []
+    perform(move, {**args, "tables": fate_tables(), "told": told})
+    _report(told[0], as_json)
+    return told[0]
 
 
 def typed(cof: str | None, a: str | None, b: str | None, gates: Many, calms: Many = None,

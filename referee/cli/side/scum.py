@@ -15,7 +15,7 @@ from referee.cli.context import console, db_path
 from referee.cli.printing import emit_json
 from referee.cli.side.side_log import add_log, plain
 from referee.cli.suggest import told
-from referee.cli.transaction import add_undo_redo, transact
+from referee.cli.transaction import add_undo_redo, perform, transact
 from referee.errors import BadInput, IllegalAction, UnknownCard
 from referee.jsontypes import JSONObject
 from referee.rules import scum
@@ -46,6 +46,10 @@ app = typer.Typer(
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 STREAM: Final = "scum"
+# `deal` and `pass-cards` are the table's moves (``perform``, ``referee.table.api.MOVES``);
+# `new`, `finish`, `play` and `pass` stay on ``transact``: their words say what the core
+# matched as text (the players' names, the cards played), which a move's ``chose`` (numbers
+# only) cannot carry.
 
 
 def _roles_json(roles: dict[str, Role]) -> JSONObject:
@@ -304,7 +308,7 @@ def deal(as_json: Json = False) -> None:
 
     Recorded: from then on a play of a card the player does not hold is refused (T16).
     """
-    _, after, _ = transact(STREAM, scum.deal_hand)
+    _, after, _ = perform("scum deal", {})
     match = after.match
     table = match.current()
     assert table.holdings is not None
@@ -365,8 +369,9 @@ def pass_cards(
 
     Without a console deal only the kinds, the counts and the role cards are checked (T27).
     """
-    gives = [parse_cards(to_magician), parse_cards(to_empress), parse_cards(to_fool)]
-    _, after, events = transact(STREAM, lambda state: scum.pass_cards(state, *gives))
+    _, after, events = perform("scum pass-cards", {
+        "to_magician": parse_cards(to_magician), "to_empress": parse_cards(to_empress),
+        "to_fool": parse_cards(to_fool)})
     if as_json:
         current = after.match.current()
         emit_json({"passes": events[0]["passes"], "table": current.to_json(),

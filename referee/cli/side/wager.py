@@ -36,6 +36,10 @@ app = typer.Typer(
 )
 
 STREAM: Final = "wager"
+# Every write stays on ``transact`` (no move in ``referee.table.api.MOVES``): its words say
+# what was matched as text (the players' names, the cards, an Elixir), which a move's
+# ``chose`` (numbers only) cannot carry.
+
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Top = Annotated[str, typer.Argument(
     help="Top card: 5C, KnC, II, Hermit, Prince, Thoth, an Elixir; ~ for a mirror (~5C or 5C~).",

@@ -323,6 +323,17 @@ def budget_left(char: Char, data: FateData) -> dict[str, int]:
     }
 
 
+def char_json(char: Char, data: FateData) -> Char:
+    """The character as ``--json`` shows it: every Measure side with its value, not only
+    each pair's first."""
+    measures = {}
+    for first, second in data.pairs:
+        value = char["measures"][first]
+        measures[first] = value
+        measures[second] = 10 - value
+    return {**char, "measures": measures}
+
+
 def edit_character(state: State, name: str, *, measures: Sequence[str] = (),
                    shifts: Sequence[str] = (), credit: int | None = None,
                    traits: Sequence[str] = (), reps: Sequence[str] = (),
