@@ -15,16 +15,25 @@ from tests.layers import RANK, layer
 CLI = Path(__file__).parent.parent / "referee" / "cli"
 
 
-def _requests() -> list[tuple[str, str, set[str]]]:
-    """Every ``perform("MOVE", {...})`` in the command line: (where, move, argument names)."""
+#: The command line's ways to make a request, with the arguments each adds to those given:
+#: ``perform`` itself, and the Card of Fate's ``write`` (its tables, and the list the rules'
+#: outcome is told into).
+MAKERS = {"perform": set(), "write": {"tables", "told"}}
+
+
+def _requests() -> list[tuple[str, str, set[str], bool]]:
+    """Every ``perform("MOVE", {...})`` in the command line: (where, move, argument names,
+    whether the dict also unpacks others)."""
     found = []
     for path in sorted(CLI.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "perform" \
-                    and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) \
+            name = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
+            if isinstance(node, ast.Call) and name in MAKERS and len(node.args) >= 2 \
+                    and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[1], ast.Dict):
                 keys = {k.value for k in node.args[1].keys if isinstance(k, ast.Constant)}
-                found.append((f"{path.name}:{node.lineno}", str(node.args[0].value), keys))
+                found.append((f"{path.name}:{node.lineno}", str(node.args[0].value),
+                              keys | MAKERS[name], None in node.args[1].keys))
     return found
 
 
@@ -41,16 +50,17 @@ def test_each_move_is_decided_by_a_core_function_below_the_table(move: str) -> N
 def test_every_request_of_the_command_line_is_a_declared_move_its_function_takes() -> None:
     found = _requests()
     assert len(found) >= 30  # the scan sees the command line's requests
-    for where, move, keys in found:
+    for where, move, keys, unpacks in found:
         assert move in api.MOVES, f"{where}: {move!r} is no declared move"
         declared = api.MOVES[move]
         signature = inspect.signature(api._function(declared.decide))
         more = {"log": None} if declared.log else {}
-        signature.bind(object(), **dict.fromkeys(keys), **more)  # TypeError: a name it lacks
+        bind = signature.bind_partial if unpacks else signature.bind
+        bind(object(), **dict.fromkeys(keys), **more)  # TypeError: a name it lacks
 
 
 def test_every_declared_move_is_asked_for_by_a_command() -> None:
-    asked = {move for _, move, _ in _requests()}
+    asked = {move for _, move, _, _ in _requests()}
     betting = {"bet", "raise", "call", "check", "fold"}  # one request, its move a name
     assert set(api.MOVES) - asked <= betting, set(api.MOVES) - asked - betting
 
