@@ -205,3 +205,20 @@ def test_accept_and_amend_make_their_moves_through_the_table_api_not_the_runner(
     assert all(r.move in api.MOVES for r in made)
     study = [t for t in log_texts(ev) if t.startswith("soul study")]
     assert study and study[-1].endswith("request 1")
+
+
+def test_e41_a_request_recorded_stays_accepted_when_its_answer_cannot_be_shown(
+        ev: GM, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The move is in the evening before its answer is printed: a failure printing it leaves
+    the request accepted (never open, to be accepted and recorded a second time)."""
+    from referee.cli.powers import souls as soul_commands
+
+    def broken(*args: object) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setitem(soul_commands.ANSWERS, "soul study", broken)
+    phone(ev, "Ben", "study", soul="green")
+    result = ev.invoke("requests", "accept", "1")
+    assert "could not be shown" in result.output, result.output
+    assert [t for t in log_texts(ev) if t.startswith("soul study")]
+    assert [a["status"] for a in asks.load_queue(ev.db).asks] == ["accepted"]

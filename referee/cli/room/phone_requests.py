@@ -98,8 +98,8 @@ def decline_cmd(
 
 
 def accept(evening: Path, no: int, answer: str | None = None) -> int:
-    """Accept request ``no`` of ``evening``: a question answered, or its command run through the
-    runner with who asked as the log's note (E214); the command's own answer printed, a
+    """Accept request ``no`` of ``evening``: a question answered, or its move made through the
+    table's API with who asked as the log's note (E214); the command's own answer printed, a
     refusal recorded for the phone. Returns the exit status (the command's).
 
     Raises:
@@ -114,9 +114,9 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
         return 0
     if ask["kind"] == "question":
         asks.claim(evening, no)
-        told = asks.finish(evening, no, "accepted", " ".join((answer or "").split()) or None)
-        echo(f"Answered {no} ({told['assistant']}): "
-             + (f"their phone shows: {told['reason']}" if told["reason"] else
+        done = asks.finish(evening, no, "accepted", " ".join((answer or "").split()) or None)
+        echo(f"Answered {no} ({done['assistant']}): "
+             + (f"their phone shows: {done['reason']}" if done["reason"] else
                 "their phone shows the GM will answer in person"))
         return 0
     if answer:
@@ -124,22 +124,26 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
                        "answer goes with a question) (E212)", ruling="E212")
     request = _request(evening, ask, dry)
     if dry:  # E133: what it would record; the queue is left as it is
-        return 0 if _made(request) == 0 else 2
+        return _dry(request)
     asks.claim(evening, no)
     try:
-        code = _made(request)
-    except BaseException:
-        asks.finish(evening, no, "open", None)
-        raise
-    if code == 0:
-        asks.finish(evening, no, "accepted", None)
-        echo(f"Accepted {no}: {ask['assistant']}'s phone shows it; the log says who asked.")
-    elif isinstance(code, str):
-        asks.finish(evening, no, "failed", code)
+        before, after, events = perform(request)
+    except RefereeError as exc:
+        why = told(exc)
+        asks.finish(evening, no, "failed", why.removeprefix("error: "))
+        refuse(printable(why), exc.ruling)
         echo(f"Request {no} was not recorded: the evening refused it; "
              f"{ask['assistant']}'s phone shows why.", err=True)
         return 2
-    return code
+    except BaseException:  # a bug, or Ctrl-C: nothing was recorded, the request waits again
+        asks.finish(evening, no, "open", None)
+        raise
+    # Recorded: the queue says so before anything is printed, so that an answer that cannot be
+    # shown leaves no request open for a move the evening holds (E41).
+    asks.finish(evening, no, "accepted", None)
+    ANSWERS[request.move](before, after, events)
+    echo(f"Accepted {no}: {ask['assistant']}'s phone shows it; the log says who asked.")
+    return 0
 
 
 def _request(evening: Path, ask: asks.Ask, dry: bool) -> Request:
@@ -152,23 +156,19 @@ def _request(evening: Path, ask: asks.Ask, dry: bool) -> Request:
     return dataclasses.replace(request, asked_by=asks.note(ask), dry=dry)
 
 
-def _made(request: Request) -> int | str:
-    """Make ``request`` through the table's API and say its answer as its command does: 0,
-    or the refusal's one line (printed, and returned for the phone). A dry run shows what
-    it would record (E133)."""
+def _dry(request: Request) -> int:
+    """What ``request`` would record, shown as `--dry-run` shows it (E133), or its refusal."""
     try:
-        before, after, events = perform(request)
+        perform(request)
     except DryRunDone as done:
         from referee.cli.output import dryrun  # --dry-run only
 
         dryrun.show(done, False)
         return 0
     except RefereeError as exc:
-        why = told(exc)
-        refuse(printable(why), exc.ruling)
-        return why.removeprefix("error: ")
-    ANSWERS[request.move](before, after, events)
-    return 0
+        refuse(printable(told(exc)), exc.ruling)
+        return 2
+    raise AssertionError("a dry request wrote")  # pragma: no cover  (perform raises above)
 
 
 def decline(evening: Path, no: int, reason: str) -> int:
