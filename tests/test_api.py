@@ -15,13 +15,22 @@ from tests.layers import RANK, layer
 CLI = Path(__file__).parent.parent / "referee" / "cli"
 
 
+#: The command line's calls that ask the table for a move named by their first argument, with
+#: the arguments of their second, by how many positional arguments they take:
+#: ``cli.transaction.perform`` and the Card of Fate's ``cli.side.fate_run.write`` (which adds
+#: the tables and an out-argument, then shows what the rules told, ``as_json`` third).
+ASKS = {"perform": (2,), "write": (2, 3)}
+
+
 def _requests() -> list[tuple[str, str, set[str]]]:
-    """Every ``perform("MOVE", {...})`` in the command line: (where, move, argument names)."""
+    """Every ``perform("MOVE", {...})`` (or ``write``) in the command line: (where, move,
+    argument names)."""
     found = []
     for path in sorted(CLI.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "perform" \
-                    and len(node.args) == 2 and isinstance(node.args[0], ast.Constant) \
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ASKS \
+                    and len(node.args) in ASKS[getattr(node.func, "id", "")] \
+                    and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[1], ast.Dict):
                 keys = {k.value for k in node.args[1].keys if isinstance(k, ast.Constant)}
                 found.append((f"{path.name}:{node.lineno}", str(node.args[0].value), keys))
