@@ -123,18 +123,24 @@ def transact(stream: str, build: Callable[[Any], list[E]], *,
     return run(move(stream, extra=extra, path=path, fresh=fresh), build, more=more)
 
 
-def perform(name: str, args: Args) -> Outcome[Any, Any]:
+def perform(name: str, args: Args, *,
+            words: Mapping[str, object] | None = None) -> Outcome[Any, Any]:
     """The running command as a request to the table (``referee.table.api``): the move
     ``name`` with ``args``, on this run's evening (``--db``), under this command's words, for
     whom it was asked (E214), dry or not (E133), all read from this run's context here.
-    Parsing only (``referee.cli.requests.parse``), the request is raised as ``Parsed``,
-    not made.
+    ``words`` overrides parsed values by parameter name where the command read its words
+    otherwise than the parser (`wager turn 3`: a count, not a player) or never says one (a
+    hidden flag); what the core chose overrides both. Parsing only
+    (``referee.cli.requests.parse``), the request is raised as ``Parsed``, not made.
 
     Raises:
         Parsed: the run only parses its words into the request.
     """
     ctx = current()
-    request = Request(name, args, evening=ctx.path(), line=line_of(), asked_by=ctx.note,
+    said = line_of()
+    read = dict(words or {})
+    line = said if not read else (lambda chosen: said({**read, **chosen}))
+    request = Request(name, args, evening=ctx.path(), line=line, asked_by=ctx.note,
                       dry=ctx.dry_run)
     if ctx.parse_only:
         raise Parsed(request)

@@ -22,15 +22,20 @@ from referee.table.transaction import Move, Outcome, run
 
 #: What a move's arguments are, by the name of the core function's parameter.
 Args = Mapping[str, object]
-#: What the core chose while deciding a move (a drawn seed), for the log's words.
-Chosen = dict[str, int]
+#: A value the core may choose for the log's words, as a command's parameter takes it: a
+#: seed, a name as matched, the cards played, a flag.
+Choice = str | int | bool | list[str] | None
+#: What the core chose while deciding a move (a drawn seed, the players as matched), for the
+#: log's words, by the name of the command's parameter it stands for.
+Chosen = dict[str, Choice]
 
 
 class Declared(NamedTuple):
     """A move as the table knows it: the stream it writes, the core function that decides it
     (``"module:function"``, called as ``function(state, **args)`` and returning the events),
     and, for a move whose words must say what the core chose so that retyping them replays
-    the same (Downfall's draw), the function that reads that from the events. ``log``: the
+    the same (Downfall's draw, the players as matched), the function that reads that from
+    the events (a mapping of ``Choice`` by parameter name, ``Chosen``). ``log``: the
     core function is handed the stream's commands as well (``log=``, a function returning
     them oldest first, read under the same lock), as a count names the moves that last
     touched what it finds (E131)."""
@@ -109,9 +114,27 @@ MOVES: dict[str, Declared] = {
     "ceremony switch": Declared("evening", "referee.evening.ceremony:switch"),
     "ceremony decline": Declared("evening", "referee.evening.ceremony:decline"),
     "ceremony close": Declared("evening", "referee.evening.ceremony:close"),
-    # the side tables' own streams: Tarot Scum (R29-R31)
+    # the side tables' own streams: Tarot Scum (R29-R31); the words say the players, the
+    # cards and the seed as the core matched and drew them (T21)
+    "scum new": Declared("scum", "referee.rules.scum.match:new_match",
+                         chose="referee.rules.scum.moves:started"),
+    "scum finish": Declared("scum", "referee.rules.scum.match:finish",
+                            chose="referee.rules.scum.moves:finished"),
     "scum deal": Declared("scum", "referee.rules.scum.match:deal_hand"),
     "scum pass-cards": Declared("scum", "referee.rules.scum.match:pass_cards"),
+    "scum play": Declared("scum", "referee.rules.scum.moves:play_words",
+                          chose="referee.rules.scum.moves:played"),
+    "scum pass": Declared("scum", "referee.rules.scum.match:pass_turn",
+                          chose="referee.rules.scum.moves:passed"),
+    # Weir's Wager (R32-R34): the words say the players, the cards and the Elixir as matched
+    "wager new": Declared("wager", "referee.rules.wager.game:new_game",
+                          chose="referee.rules.wager.moves:started"),
+    "wager score": Declared("wager", "referee.rules.wager.game:score",
+                            chose="referee.rules.wager.moves:scored"),
+    "wager turn": Declared("wager", "referee.rules.wager.game:turn",
+                           chose="referee.rules.wager.moves:turned"),
+    "wager elixir": Declared("wager", "referee.rules.wager.game:set_elixir",
+                             chose="referee.rules.wager.moves:set_to"),
     # the Card of Fate (R35-R37): the seed a draw chose is said in the words (F3)
     "fate deck": Declared("fate", "referee.rules.fate.moves:set_deck"),
     "fate char new": Declared("fate", "referee.rules.fate.moves:new_character"),
@@ -169,7 +192,7 @@ def perform(request: Request) -> Outcome[Any, Any]:
         more = {"log": log} if move.log else {}
         events: list[Any] = decide(state, **request.args, **more)
         if chose is not None:
-            chosen.update(chose(events))
+            chosen.update(dict(chose(events)))
         return events
 
     given = request.line

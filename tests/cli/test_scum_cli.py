@@ -226,6 +226,24 @@ def test_r31_rotation_is_the_default_and_draw_an_option(gm: GM, runner: CliRunne
     assert "scum new Ann Bea Cid Dan --seed 1" in gm("scum", "log").stdout
 
 
+def test_the_words_of_a_scum_move_say_what_was_matched_and_drawn(gm: GM) -> None:
+    """A move of the table's API (``referee.table.api.MOVES``) logs the words as before: the
+    names as written and matched, the seed the console drew, the player who played or passed
+    in full, never the default --rotate (T1, T21)."""
+    gm("scum", "new", " Ann ", *PLAYERS[1:], "--rotate")
+    gm("scum", "new", *PLAYERS, "--seed", "13", "--abandon")
+    gm("scum", "play", "5C")
+    gm("scum", "play", "da", "6C")
+    gm("scum", "pass")
+    gm("scum", "finish", "c", "d", "a", "b")
+    lines = [line.split(None, 1)[1] for line in gm("scum", "log").stdout.splitlines()
+             if line.split(None, 1)[1:2] and line.split(None, 1)[1].startswith("scum ")]
+    assert lines[0].startswith("scum new Ann Bea Cid Dan --seed ")
+    assert "--rotate" not in lines[0]
+    assert lines[1:] == ["scum new Ann Bea Cid Dan --seed 13 --abandon", "scum play Cid 5C",
+                         "scum play Dan 6C", "scum pass Ann", "scum finish Cid Dan Ann Bea"]
+
+
 def test_r29_pass_cards_through_the_cli(gm: GM) -> None:
     _dealt(gm)
     line = gm.fails("scum", "pass-cards", "--to-magician", "5C", "--to-empress", "KC KnW",

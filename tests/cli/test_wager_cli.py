@@ -212,6 +212,25 @@ def test_w12_turn_counts_alternate_and_the_log_says_who(gm: GM) -> None:
     assert gm.json("wager", "status")["turns"] == 0
 
 
+def test_the_words_of_a_wager_move_say_what_was_matched_and_drawn(gm: GM) -> None:
+    """A move of the table's API (``referee.table.api.MOVES``) logs the words as before: the
+    names and cards as matched, the Elixir and seed the console drew, a count read from the
+    first word said as a count, a count of 1 said when typed and not when left out."""
+    gm("wager", "new", " ann ", "bea", "--elixir-turns", "50")
+    gm("wager", "turn", "3")
+    gm("wager", "turn")
+    gm("wager", "turn", "1")
+    gm("wager", "score", "be", "5c", "6c")
+    gm("wager", "elixir", "calm" if gm.json("wager", "status")["elixir"] != "Calm" else "rest")
+    lines = [line.split(None, 1)[1] for line in gm("wager", "log").stdout.splitlines()
+             if line.split(None, 1)[1:2] and line.split(None, 1)[1].startswith("wager ")]
+    assert lines[0].startswith("wager new ann bea --elixir ")
+    assert " --elixir-turns 50 --seed " in lines[0]
+    assert lines[1:5] == ["wager turn ann 3", "wager turn bea", "wager turn ann 1",
+                          "wager score bea 5C 6C"]
+    assert lines[-1] in ("wager elixir Calm", "wager elixir Rest")
+
+
 @pytest.mark.parametrize(("top", "bottom", "kind", "quality"), [
     ("Prince", "Prince the", "mirror", "true"),
     ("Cups of Five", "Five of Cups", "mirror", "false"),

@@ -15,13 +15,13 @@ from referee.cli.context import console, db_path
 from referee.cli.printing import emit_json
 from referee.cli.side.side_log import add_log, plain
 from referee.cli.suggest import told
-from referee.cli.transaction import add_undo_redo, perform, transact
-from referee.errors import BadInput, IllegalAction, UnknownCard
+from referee.cli.transaction import add_undo_redo, perform
+from referee.errors import BadInput, IllegalAction
 from referee.jsontypes import JSONObject
 from referee.rules import scum
 from referee.rules.cards import format_cards, parse_cards
-from referee.rules.scum import describe, resolve_player
-from referee.rules.scum.table import PASSING_COMMAND, verify_turn
+from referee.rules.scum import describe
+from referee.rules.scum.table import PASSING_COMMAND
 from referee.said import said
 
 if TYPE_CHECKING:
@@ -29,11 +29,9 @@ if TYPE_CHECKING:
 
     from rich.table import Table
 
-    from referee.rules.cards import Card
-    from referee.rules.scum import Match, Role, ScumState
+    from referee.rules.scum import Match, Role
     from referee.rules.scum.events import (
         ScumHandFinished,
-        ScumMatchStarted,
         ScumPassed,
         ScumPlayed,
     )
@@ -46,10 +44,6 @@ app = typer.Typer(
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 STREAM: Final = "scum"
-# `deal` and `pass-cards` are the table's moves (``perform``, ``referee.table.api.MOVES``);
-# `new`, `finish`, `play` and `pass` stay on ``transact``: their words say what the core
-# matched as text (the players' names, the cards played), which a move's ``chose`` (numbers
-# only) cannot carry.
 
 
 def _roles_json(roles: dict[str, Role]) -> JSONObject:
@@ -156,14 +150,9 @@ def new(
                        "(R31); --draw draws them afresh every hand", ruling="T1")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    extra: JSONObject = {"seed": seed, "rotate": False}
-
-    def build(state: ScumState) -> list[ScumMatchStarted]:
-        events = scum.new_match(state, names, seed=seed, rotate=not draw, abandon=abandon)
-        extra["names"] = [*events[0]["players"]]
-        return events
-
-    _, after, _ = transact(STREAM, build, extra=extra)
+    _, after, _ = perform("scum new", {"names": names, "seed": seed, "rotate": not draw,
+                                       "abandon": abandon},
+                          words={"rotate": False})  # rotating is the default, never said
     match = after.match
     if as_json:
         emit_json({**_hand_json(match), "seed": seed, "rotate": match.rotate})
@@ -247,14 +236,7 @@ def finish(
 
     Plays recorded with `scum play` finish the hand themselves (T20).
     """
-    extra: JSONObject = {}
-
-    def build(state: ScumState) -> list[ScumHandFinished]:
-        events = scum.finish(state, names)
-        extra["names"] = [*events[0]["order"]]
-        return events
-
-    _, after, _ = transact(STREAM, build, extra=extra)
+    _, after, _ = perform("scum finish", {"names": names})
     _print_result(after.match, as_json)
 
 
@@ -387,25 +369,6 @@ def pass_cards(
               "and counts, and that no role card but the Fool's own was passed (T13, T27).")
 
 
-def _split(match: Match, words: list[str]) -> tuple[str | None, list[Card]]:
-    """``[NAME] CARDS...``: the first word is a player when it names one exactly, or is no card
-    (T21)."""
-    first, rest = words[0], words[1:]
-    exact = {p.casefold() for p in match.players}
-    try:
-        cards = parse_cards(" ".join(words))
-    except UnknownCard:
-        cards = None
-    if cards is not None and first.casefold() not in exact:
-        return None, cards
-    if not rest:
-        who = resolve_player(match, first)
-        verify_turn(match.current(), who, passing=False)  # out of turn says so first (T18)
-        raise BadInput(said(f"which cards does {who} play? give them after the name; ",
-                            match.current().commands(), " (T21)"), ruling="T21")
-    return first, parse_cards(" ".join(rest))
-
-
 def _print_move(match: Match, as_json: bool,
                 events: Sequence[ScumPlayed | ScumPassed | ScumHandFinished]) -> None:
 
@@ -438,17 +401,7 @@ def play(
 ) -> None:
     """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
     it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
-    extra: JSONObject = {}
-
-    def build(state: ScumState) -> list[ScumPlayed | ScumHandFinished]:
-        name, cards = _split(scum.require_match(state), words)
-        events = scum.play(state, name, cards)
-        played = events[0]
-        assert played["kind"] == "scum_played"  # the play, then the hand's score if it ended
-        extra["words"] = [played["player"], *played["cards"]]
-        return events
-
-    _, after, events = transact(STREAM, build, extra=extra)
+    _, after, events = perform("scum play", {"words": words})
     _print_move(after.match, as_json, events)
 
 
@@ -459,14 +412,7 @@ def pass_(
     as_json: Json = False,
 ) -> None:
     """A pass: that player is out of the series until the next lead (R30, T6)."""
-    extra: JSONObject = {}
-
-    def build(state: ScumState) -> list[ScumPassed]:
-        events = scum.pass_turn(state, name)
-        extra["name"] = events[0]["player"]
-        return events
-
-    _, after, events = transact(STREAM, build, extra=extra)
+    _, after, events = perform("scum pass", {"name": name})
     _print_move(after.match, as_json, events)
 
 

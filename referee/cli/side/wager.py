@@ -15,20 +15,14 @@ import typer
 from referee.cli.context import db_path
 from referee.cli.printing import emit_json
 from referee.cli.side.side_log import add_log, plain
-from referee.cli.transaction import add_undo_redo, transact
+from referee.cli.transaction import add_undo_redo, perform
 from referee.errors import BadInput
 from referee.jsontypes import JSONObject
 from referee.rules import wager
 from referee.rules.wager import TARGET, describe, elixir_summary
 
 if TYPE_CHECKING:
-    from referee.rules.wager import Elixir, Game, Hand, PointsTable, WagerState
-    from referee.rules.wager.events import (
-        WagerElixirChanged,
-        WagerGameStarted,
-        WagerHandScored,
-        WagerTurnsPlayed,
-    )
+    from referee.rules.wager import Elixir, Game, Hand, PointsTable
 
 app = typer.Typer(
     help="Weir's Wager side table: hand rulings under an Elixir and the race to 999 (R32-R34).",
@@ -36,9 +30,6 @@ app = typer.Typer(
 )
 
 STREAM: Final = "wager"
-# Every write stays on ``transact`` (no move in ``referee.table.api.MOVES``): its words say
-# what was matched as text (the players' names, the cards, an Elixir), which a move's
-# ``chose`` (numbers only) cannot carry.
 
 Json = Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
 Top = Annotated[str, typer.Argument(
@@ -150,16 +141,9 @@ def new(
     table = _table(points)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    extra: JSONObject = {"seed": seed, "elixir_turns": elixir_turns}
-
-    def build(state: WagerState) -> list[WagerGameStarted]:
-        events = wager.new_game(state, fool, mistress, seed=seed, table=table, elixir=first,
-                                elixir_turns=elixir_turns, abandon=abandon)
-        extra.update(fool=events[0]["fool"], mistress=events[0]["mistress"],
-                     elixir=events[0]["elixir"])
-        return events
-
-    _, after, _ = transact(STREAM, build, extra=extra)
+    _, after, _ = perform("wager new", {
+        "fool": fool, "mistress": mistress, "seed": seed, "table": table, "elixir": first,
+        "elixir_turns": elixir_turns, "abandon": abandon})
     game = after.game
     for note in wager.role_word_notes(game):  # W17: a name that is a role word
         typer.echo(f"note: {note}", err=True)
@@ -188,16 +172,8 @@ def score(
     A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
-    extra: JSONObject = {}
-
-    def build(state: WagerState) -> list[WagerHandScored | WagerElixirChanged]:
-        events = wager.score(state, player, *cards)
-        scored = events[0]
-        assert scored["kind"] == "wager_hand_scored"  # the turn, then any new Elixir
-        extra.update(player=scored["player"], top=scored["top"], bottom=scored["bottom"])
-        return events
-
-    before_state, after, events = transact(STREAM, build, extra=extra)
+    before_state, after, events = perform("wager score", {
+        "player": player, "top": cards[0], "bottom": cards[1]})
     game, before = after.game, before_state.game.elixir
     first = events[0]
     assert first["kind"] == "wager_hand_scored"
@@ -241,22 +217,17 @@ def turn(
     """
     if who is not None and who.isascii() and who.strip().lstrip("-").isdigit() and count is None:
         count, who = int(who), None
-    extra: JSONObject = {}
-
-    def build(state: WagerState) -> list[WagerTurnsPlayed | WagerElixirChanged]:
-        events = wager.turn(state, 1 if count is None else count, who)
-        played = events[0]
-        assert played["kind"] == "wager_turns_played"  # the turns, then any new Elixir
-        extra.update(who=played["player"], count=count)
-        return events
-
-    before_state, after, events = transact(STREAM, build, extra=extra)
+    before_state, after, events = perform(
+        "wager turn", {"count": 1 if count is None else count, "player": who},
+        words={"count": count})  # `wager turn 3`: a count, said as one
     game, before = after.game, before_state.game.elixir
     changes = [e["elixir"] for e in events if e["kind"] == "wager_elixir_changed"]
     if as_json:
         emit_json({**_status_json(game), "elixir_changed": changes})
         return
-    plain(_turns_line(game, str(extra["who"]), 1 if count is None else count))
+    first = events[0]
+    assert first["kind"] == "wager_turns_played"  # the turns, then any new Elixir
+    plain(_turns_line(game, first["player"], 1 if count is None else count))
     for changed in changes:
         plain(_change_line(before, wager.Elixir(changed), "turns"))
         before = wager.Elixir(changed)
@@ -287,8 +258,7 @@ def elixir(
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
     new_elixir = wager.parse_elixir(name)
-    before, _, _ = transact(STREAM, lambda state: wager.set_elixir(state, new_elixir),
-                            extra={"name": new_elixir.value})
+    before, _, _ = perform("wager elixir", {"elixir": new_elixir})
     plain(_change_line(before.game.elixir, new_elixir, "table"))
 
 
