@@ -130,7 +130,7 @@ def test_e211_invariant_no_side_floods_the_queue(steps: list[tuple[str, str, int
             continue
         try:
             asks.add(queue, kind=kind, assistant=who, side=side,  # type: ignore[arg-type]
-                     args=[], what=kind, now=now)
+                     asked=asks.Asked("", {}, [], kind), now=now)
         except RefereeError:
             pass
         for s in ("Ada", "Cara", "Eve"):

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Final, Literal, TypedDict, cast
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple, NotRequired, TypedDict, cast
 
 from referee.errors import BadInput, IllegalAction, StoreError
 from referee.jsontypes import JSONObject
@@ -59,7 +59,9 @@ class Ask(TypedDict):
     kind: Kind
     assistant: str
     side: str
-    args: list[str]
+    args: list[str]      # the words the log keeps of it (the command as the GM would type it)
+    move: NotRequired[str]                        # the table's move it asks for (a question:
+    fields: NotRequired[dict[str, str | None]]   # none), and its arguments by name
     what: str
     at: float
     status: Status
@@ -177,12 +179,22 @@ def _text(value: object, what: str, *, required: bool = False) -> str | None:
     return text or None
 
 
-def command_for(state: State, assistant: str, kind: str, fields: JSONObject
-                ) -> tuple[list[str], str]:
-    """The command line accepting this request will run, and the request in words, checked
-    now against the evening as the command itself checks it (R46): a study of a soul the
-    side does not hold, a fourth guess, a bid with no auction open are refused at the phone,
-    never queued. Nothing is written. A question runs no command.
+class Asked(NamedTuple):
+    """What a request asks of the table: the move (``referee.table.api.MOVES``) and its
+    arguments by name, as accepting it makes it; the words the log keeps of it; and the
+    request in the phone's words. A question asks for no move (``move`` is empty)."""
+
+    move: str
+    fields: dict[str, str | None]
+    args: list[str]
+    what: str
+
+
+def command_for(state: State, assistant: str, kind: str, fields: JSONObject) -> Asked:
+    """The move accepting this request will make, with its words and the request in words,
+    checked now against the evening as the move itself checks it (R46): a study of a soul
+    the side does not hold, a fourth guess, a bid with no auction open are refused at the
+    phone, never queued. Nothing is written. A question makes no move.
 
     Raises:
         RefereeError: the request is malformed, or the evening would refuse it now.
@@ -191,52 +203,73 @@ def command_for(state: State, assistant: str, kind: str, fields: JSONObject
 
     if kind == "question":
         text = _text(fields.get("text"), "the question", required=True)
-        return [], f"asks: {text}"
+        return Asked("", {}, [], f"asks: {text}")
     if kind == "study":
         soul = _text(fields.get("soul"), "the soul", required=True) or ""
         made = souls.study(state, assistant, soul)
         key = made[0]["soul"]
-        return ["soul", "study", assistant, key], f"study {key}"
+        return Asked("soul study", {"who": assistant, "soul_text": key},
+                     ["soul", "study", assistant, key], f"study {key}")
     if kind == "guess":
-        soul = _text(fields.get("soul"), "the soul", required=True) or ""
-        name = _text(fields.get("name"), "the name")
-        arcanum = _text(fields.get("arcanum"), "the Arcanum")
-        if not name and not arcanum:  # said in the phone's words, not the command line's
-            raise BadInput("a guess names the soul, its Arcanum or both: fill in Name or "
-                           "Arcanum (R24)", ruling="R24")
-        guessed = souls.guess(state, assistant, soul, name, arcanum)[0]
-        args = ["soul", "guess", assistant, guessed["soul"]]
-        said = []
-        if name:
-            args += ["--name", name]
-            said.append(f"name {name!r}")
-        if guessed["arcanum"]:
-            args += ["--arcanum", str(guessed["arcanum"])]
-            said.append(f"Arcanum {guessed['arcanum']}")
-        return args, f"guess {guessed['soul']}: {', '.join(said)}"
+        return _guess(state, assistant, fields)
     if kind == "bid":
-        chips = _text(fields.get("chips"), "the chips")
-        promise = _text(fields.get("promise"), "the promise")
-        if not chips and not promise and state.auction is not None:
-            raise BadInput("a bid is chips (e.g. red:2), a promise, or both: fill in one "
-                           "(R20)", ruling="R20")
-        made_bid = souls.bid(state, assistant, chips, promise)[0]
-        assert made_bid["kind"] == "auction_bid"
-        args = ["soul", "bid", assistant]
-        said = []
-        if made_bid["chips"]:
-            shown = ",".join(f"{c}:{n}" for c, n in made_bid["chips"].items())
-            args.append(shown)
-            said.append(shown)
-        if made_bid["promise"]:
-            args += ["--promise", made_bid["promise"]]
-            said.append(f"promise {made_bid['promise']!r}")
-        return args, f"bid for {made_bid['soul']}: {' and '.join(said)}"
+        return _bid(state, assistant, fields)
     raise BadInput(f"ask for one of {', '.join(KINDS)}; not {str(kind)[:20]!r} (E210)",
                    ruling="E210")
 
 
-def add(queue: Queue, *, kind: Kind, assistant: str, side: str, args: list[str], what: str,
+def _guess(state: State, assistant: str, fields: JSONObject) -> Asked:
+    """A guess asked for: the soul, and its name, its Arcanum or both (R24)."""
+    from referee.evening import souls  # the checks of the command itself
+
+    soul = _text(fields.get("soul"), "the soul", required=True) or ""
+    name = _text(fields.get("name"), "the name")
+    arcanum = _text(fields.get("arcanum"), "the Arcanum")
+    if not name and not arcanum:  # said in the phone's words, not the command line's
+        raise BadInput("a guess names the soul, its Arcanum or both: fill in Name or "
+                       "Arcanum (R24)", ruling="R24")
+    guessed = souls.guess(state, assistant, soul, name, arcanum)[0]
+    args = ["soul", "guess", assistant, guessed["soul"]]
+    said = []
+    if name:
+        args += ["--name", name]
+        said.append(f"name {name!r}")
+    if guessed["arcanum"]:
+        args += ["--arcanum", str(guessed["arcanum"])]
+        said.append(f"Arcanum {guessed['arcanum']}")
+    arcanum_said = str(guessed["arcanum"]) if guessed["arcanum"] else None
+    return Asked("soul guess", {"who": assistant, "soul_text": guessed["soul"],
+                                "name": name or None, "arcanum": arcanum_said},
+                 args, f"guess {guessed['soul']}: {', '.join(said)}")
+
+
+def _bid(state: State, assistant: str, fields: JSONObject) -> Asked:
+    """A bid at the open auction asked for: chips, a promise or both (R20)."""
+    from referee.evening import souls  # the checks of the command itself
+
+    chips = _text(fields.get("chips"), "the chips")
+    promise = _text(fields.get("promise"), "the promise")
+    if not chips and not promise and state.auction is not None:
+        raise BadInput("a bid is chips (e.g. red:2), a promise, or both: fill in one "
+                       "(R20)", ruling="R20")
+    made_bid = souls.bid(state, assistant, chips, promise)[0]
+    assert made_bid["kind"] == "auction_bid"
+    args = ["soul", "bid", assistant]
+    said = []
+    if made_bid["chips"]:
+        shown = ",".join(f"{c}:{n}" for c, n in made_bid["chips"].items())
+        args.append(shown)
+        said.append(shown)
+    if made_bid["promise"]:
+        args += ["--promise", made_bid["promise"]]
+        said.append(f"promise {made_bid['promise']!r}")
+    chips_said = args[3] if len(args) > 3 and args[3] != "--promise" else None
+    return Asked("soul bid", {"buyer_text": assistant, "chips_text": chips_said,
+                              "promise": made_bid["promise"] or None},
+                 args, f"bid for {made_bid['soul']}: {' and '.join(said)}")
+
+
+def add(queue: Queue, *, kind: Kind, assistant: str, side: str, asked: Asked,
         now: float) -> Ask:
     """Put a request in ``queue`` (pure: the caller writes it).
 
@@ -254,8 +287,10 @@ def add(queue: Queue, *, kind: Kind, assistant: str, side: str, args: list[str],
         raise TooMany(f"your side made {PER_MINUTE} requests in the last minute; ask "
                             f"again in {wait} s (E211)", ruling="E211")
     ask: Ask = {"no": queue.next_no, "kind": kind, "assistant": assistant, "side": side,
-                "args": args, "what": what, "at": now, "status": "open", "reason": None,
-                "done_at": None}
+                "args": asked.args, "what": asked.what, "at": now, "status": "open",
+                "reason": None, "done_at": None}
+    if asked.move:
+        ask["move"], ask["fields"] = asked.move, asked.fields
     queue.next_no += 1
     queue.asks.append(ask)
     return ask
@@ -274,13 +309,13 @@ def ask(evening: Path, state: State, assistant: str, kind: str, fields: JSONObje
     side = state.side_of(assistant)
     if side is None or assistant not in state.assistants:
         raise IllegalAction(f"{assistant} is no assistant at this evening (R46)", ruling="R46")
-    args, what = command_for(state, assistant, kind, fields)
+    asked = command_for(state, assistant, kind, fields)
     when = time.time() if now is None else now
     made: list[Ask] = []
 
     def put(queue: Queue) -> Queue:
-        made.append(add(queue, kind=kind, assistant=assistant, side=side,
-                        args=args, what=what, now=when))
+        made.append(add(queue, kind=kind, assistant=assistant, side=side, asked=asked,
+                        now=when))
         return queue
 
     change_queue(evening, put)

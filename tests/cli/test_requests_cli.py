@@ -5,6 +5,7 @@ who asked."""
 from __future__ import annotations
 
 import json
+import shlex
 
 import pytest
 from typer.testing import CliRunner
@@ -194,7 +195,9 @@ def test_accept_and_amend_make_their_moves_through_the_table_api_not_the_runner(
         monkeypatch.setattr(f"{module}.perform", spy)
     ev("soul", "give", "Dan", "Finn", "cobalt")
     phone(ev, "Ben", "study", soul="green")
-    ev("requests", "accept", "1")
+    with monkeypatch.context() as typed:  # the ask holds its move: no words are read for it
+        typed.setattr("referee.cli.room.phone_requests.parse", no_text)
+        ev("requests", "accept", "1")
     assert [(r.move, r.asked_by) for r in made] == [
         ("soul study", "asked by Ben from their phone, request 1")]
     assert made[0].args == {"who": "Ben", "soul_text": "the cracked green bottle"}
@@ -222,3 +225,44 @@ def test_e41_a_request_recorded_stays_accepted_when_its_answer_cannot_be_shown(
     assert "could not be shown" in result.output, result.output
     assert [t for t in log_texts(ev) if t.startswith("soul study")]
     assert [a["status"] for a in asks.load_queue(ev.db).asks] == ["accepted"]
+
+
+@pytest.mark.parametrize("kind, fields", [
+    ("study", {"soul": "green"}),
+    ("guess", {"soul": "green", "name": "Thoreau"}),
+    ("guess", {"soul": "green", "arcanum": "IX"}),
+])
+def test_r46_an_asks_move_is_the_one_its_words_make(ev: GM, kind: str,
+                                                   fields: dict[str, str]) -> None:
+    """The move and arguments an ask carries are exactly those its logged words make when
+    the command line reads them, and they log the same words."""
+    from referee.cli.requests import parse
+
+    made = phone(ev, "Ben", kind, **fields)
+    parsed = parse(list(made["args"]), evening=ev.db)
+    assert parsed is not None and (made["move"], made["fields"]) == (parsed.move, parsed.args)
+    line = parsed.line if isinstance(parsed.line, str) else parsed.line({})
+    assert line == shlex.join(made["args"])
+
+
+def test_r46_a_bid_asked_carries_its_move(ev: GM) -> None:
+    from referee.cli.requests import parse
+
+    ev("rise", "Cara")
+    ev("chips", "give", "Cara", "Dan", "blue:2")
+    ev("soul", "auction", "Ada", "green")
+    made = phone(ev, "Dan", "bid", chips="blue:1", promise="a favour")
+    assert made["fields"]["chips_text"] == "blue:1"
+    parsed = parse(list(made["args"]), evening=ev.db)
+    assert parsed is not None and (made["move"], made["fields"]) == (parsed.move, parsed.args)
+
+
+def test_r46_a_request_queued_before_asks_carried_their_move_is_still_accepted(ev: GM) -> None:
+    made = phone(ev, "Ben", "study", soul="green")
+    path = asks.asks_path(ev.db)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    for a in data["asks"]:
+        a.pop("move"), a.pop("fields")
+    path.write_text(json.dumps(data), encoding="utf-8")
+    ev("requests", "accept", str(made["no"]))
+    assert log_texts(ev)[-1].startswith(f"soul study Ben {shlex.quote(made['args'][3])}")

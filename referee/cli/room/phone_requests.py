@@ -1,16 +1,17 @@
 """`referee requests`: what the assistants asked from their phones (R46), and the GM's answer.
 
 The queue lives in ``PATH.asks`` beside the evening (``referee.serve.asks``, E210). Listing or
-declining a request never touches the evening; accepting one reads the words the phone's form
-gave (``soul study Di amber``) into the table's request, as the GM's typed line would be read
-(``referee.cli.requests``), and makes it through the table's API on this evening, answered as
-its command answers; the log keeps who asked after its words (E214). `ok N` and `no N REASON`
+declining a request never touches the evening; accepting one makes the move the phone's form
+asked for (``soul study`` with Di and amber, checked when it was asked) through the table's
+API on this evening, answered as its command answers; the log keeps its words
+(``soul study Di amber``) and who asked after them (E214). `ok N` and `no N REASON`
 at the shell's prompt are `requests accept N` and `requests decline N REASON`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -147,10 +148,20 @@ def accept(evening: Path, no: int, answer: str | None = None) -> int:
 
 
 def _request(evening: Path, ask: asks.Ask, dry: bool) -> Request:
-    """The table's request an ask makes: its words (as the phone's form gave them, E210) read
-    by their command's parser, on ``evening``, for whom it was asked (E214), dry or not."""
-    request = parse(list(ask["args"]), evening=evening)
-    if request is None or request.move not in ANSWERS:  # the queue holds no other kind
+    """The table's request an ask makes, on ``evening``, for whom it was asked (E214), dry or
+    not: its move and arguments as the phone's form gave them (E210), under the words the log
+    keeps. A request queued before asks carried their move is read from its words by their
+    command's parser."""
+    if "move" in ask and "fields" in ask:
+        request = Request(ask["move"], ask["fields"], evening=evening,
+                          line=shlex.join(ask["args"]))
+    else:
+        parsed = parse(list(ask["args"]), evening=evening)
+        if parsed is None:
+            raise BadInput(f"request {ask['no']} asks for no move a phone may ask for (E210)",
+                           ruling="E210")
+        request = parsed
+    if request.move not in ANSWERS:  # the queue holds no other kind
         raise BadInput(f"request {ask['no']} asks for no move a phone may ask for (E210)",
                        ruling="E210")
     return dataclasses.replace(request, asked_by=asks.note(ask), dry=dry)
