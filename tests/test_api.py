@@ -32,8 +32,13 @@ def _requests() -> list[tuple[str, str, set[str], bool]]:
                     and isinstance(node.args[0], ast.Constant) \
                     and isinstance(node.args[1], ast.Dict):
                 keys = {k.value for k in node.args[1].keys if isinstance(k, ast.Constant)}
-                found.append((f"{path.name}:{node.lineno}", str(node.args[0].value),
-                              keys | MAKERS[name], None in node.args[1].keys))
+                where = f"{path.name}:{node.lineno}"
+                # What the command does with the outcome is given with the request, so that a
+                # caller making the request itself answers as the command does.
+                assert name != "perform" or any(k.arg == "then" for k in node.keywords), \
+                    f"{where}: perform({node.args[0].value!r}, ...) without then="
+                found.append((where, str(node.args[0].value), keys | MAKERS[name],
+                              None in node.args[1].keys))
     return found
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee.cli.context import current, db_path
+from referee.cli.context import Context, current, db_path
 from referee.cli.printing import echo
 from referee.errors import IllegalAction
 from referee.jsontypes import JSONObject
@@ -22,13 +22,23 @@ if TYPE_CHECKING:
     import typer
 
 
-class Parsed(Exception):  # noqa: N818  (not an error: the end of a parse, as DryRunDone)
-    """A command line read as far as its request to the table, which is not made
-    (``referee.cli.requests.parse``)."""
+#: A move made: the stream's state before and after, and the events written.
+Done = Outcome[Any, Any]
+#: What a command does once its move is made: its answer (and any file beside the evening it
+#: changes with it, as `room show` the wall), from the outcome.
+Then = Callable[[Done], None]
 
-    def __init__(self, request: Request) -> None:
+
+class Parsed(Exception):  # noqa: N818  (not an error: the end of a parse, as DryRunDone)
+    """A command line read as far as its request to the table, which is not made here
+    (``referee.cli.requests``): the request, what the command does with its outcome, and the
+    run's context, in which that is done."""
+
+    def __init__(self, request: Request, then: Then | None, context: Context) -> None:
         super().__init__(request.move)
         self.request = request
+        self.then = then
+        self.context = context
 
 
 def command_text(extra: JSONObject | None = None) -> str:
@@ -123,15 +133,17 @@ def transact(stream: str, build: Callable[[Any], list[E]], *,
     return run(move(stream, extra=extra, path=path, fresh=fresh), build, more=more)
 
 
-def perform(name: str, args: Args, *,
-            words: Mapping[str, object] | None = None) -> Outcome[Any, Any]:
+def perform(name: str, args: Args, *, words: Mapping[str, object] | None = None,
+            then: Then | None = None) -> Outcome[Any, Any]:
     """The running command as a request to the table (``referee.table.api``): the move
     ``name`` with ``args``, on this run's evening (``--db``), under this command's words, for
     whom it was asked (E214), dry or not (E133), all read from this run's context here.
     ``words`` overrides parsed values by parameter name where the command read its words
     otherwise than the parser (`wager turn 3`: a count, not a player) or never says one (a
-    hidden flag); what the core chose overrides both. Parsing only
-    (``referee.cli.requests.parse``), the request is raised as ``Parsed``, not made.
+    hidden flag); what the core chose overrides both. ``then`` is what the command does with
+    the outcome (its answer), called here once the move is made. Parsing only
+    (``referee.cli.requests``), the request is raised as ``Parsed`` with ``then``, for the
+    caller to make through the API and answer.
 
     Raises:
         Parsed: the run only parses its words into the request.
@@ -143,8 +155,11 @@ def perform(name: str, args: Args, *,
     request = Request(name, args, evening=ctx.path(), line=line, asked_by=ctx.note,
                       dry=ctx.dry_run)
     if ctx.parse_only:
-        raise Parsed(request)
-    return perform_request(request)
+        raise Parsed(request, then, ctx)
+    outcome = perform_request(request)
+    if then is not None:
+        then(outcome)
+    return outcome
 
 
 def add_undo_redo(app: typer.Typer, stream: str, table: str) -> None:

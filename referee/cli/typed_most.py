@@ -23,6 +23,7 @@ from referee.names import match_name
 from referee.streams import STREAMS
 
 if TYPE_CHECKING:
+    from referee.cli.transaction import Done, Then
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
     from referee.jsontypes import JSONObject
@@ -44,12 +45,12 @@ def run(build: Callable[["State"], list[E]], extra: "JSONObject | None" = None,
     return transact(STREAM, build, extra=extra)
 
 
-def perform(name: str, args: "Args") -> tuple["State", "State", list[Any]]:
-    """An evening command as a request to the table's API (``transaction.perform``)."""
+def perform(name: str, args: "Args", then: "Then") -> None:
+    """An evening command as a request to the table's API (``transaction.perform``), and
+    ``then`` what the command does with the outcome (its answer)."""
     from referee.cli.transaction import perform as perform_request  # the writes only
 
-    before, after, events = perform_request(name, args)
-    return before, after, events
+    perform_request(name, args, then=then)
 
 
 def read_state() -> "State":
@@ -132,18 +133,24 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
-    before, after, events = perform(action, {"who": who, "action": action, "amount": n,
-                                             "chips_text": chips})
-    report_change(before, after, events, as_json)
+    def answer(outcome: "Done") -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform(action, {"who": who, "action": action, "amount": n,
+                                             "chips_text": chips}, then=answer)
 
 
 
 def give(source: str, target: str, chips: str, as_json: bool) -> None:
     """`chips give FROM TO COLOUR:N[,COLOUR:N] [--json]`."""
 
-    before, after, events = perform("chips give", {"source": source, "target": target,
-                                                   "chips_text": chips})
-    report_change(before, after, events, as_json)
+    def answer(outcome: "Done") -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform("chips give", {"source": source, "target": target,
+                                                   "chips_text": chips}, then=answer)
 
 
 

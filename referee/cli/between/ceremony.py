@@ -20,6 +20,7 @@ from referee.names import plural, quoted
 from referee.rules.cards import parse_arcanum
 
 if TYPE_CHECKING:
+    from referee.cli.transaction import Done
     from referee.evening.ceremony import CeremonyView
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
@@ -36,14 +37,17 @@ app = typer.Typer(help="The promotion ceremony once the evening has ended (R40);
 
 def end(as_json: Json = False) -> None:
     """The Fool declares the evening's end, between hands; the ceremony follows (R40, E100)."""
-    before, after, events = perform("end", {"now": time.time()})
-    if as_json:
-        emit_json({"events": events, "ceremony": ceremony.summary(after)})
-        return
-    say("[bold]The evening has ended[/]: the Fool declares it after "
-        f"{plural(after.hands_played, 'hand')}. Its books are closed; the ceremony is next "
-        "(R40, E101).")
-    _claims_hint(after)
+    def answer(outcome: Done) -> None:
+        before, after, events = outcome
+        if as_json:
+            emit_json({"events": events, "ceremony": ceremony.summary(after)})
+            return
+        say("[bold]The evening has ended[/]: the Fool declares it after "
+            f"{plural(after.hands_played, 'hand')}. Its books are closed; the ceremony is next "
+            "(R40, E101).")
+        _claims_hint(after)
+
+    perform("end", {"now": time.time()}, then=answer)
 
 
 @app.callback()
@@ -129,16 +133,22 @@ def _decided(after: State, events: list[EveningEvent], as_json: bool) -> None:
 def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
     """NAME, outside the Major Arcana, is given ARCANUM: 7 points for a vacant one, more than
     the occupant's for a held one, who then leaves the Major Arcana (R28, R40)."""
-    _, after, events = perform("ceremony promote", {"who": name, "arcanum": arcanum})
-    _decided(after, events, as_json)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        _decided(after, events, as_json)
+
+    perform("ceremony promote", {"who": name, "arcanum": arcanum}, then=answer)
 
 
 @app.command("switch")
 def switch(member: Annotated[str, typer.Argument(metavar="MEMBER")], arcanum: Arcanum,
            as_json: Json = False) -> None:
     """MEMBER moves to ARCANUM on the same terms, leaving their old Arcanum vacant (R40)."""
-    _, after, events = perform("ceremony switch", {"who": member, "arcanum": arcanum})
-    _decided(after, events, as_json)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        _decided(after, events, as_json)
+
+    perform("ceremony switch", {"who": member, "arcanum": arcanum}, then=answer)
 
 
 @app.command("decline")
@@ -150,29 +160,34 @@ def decline(
     as_json: Json = False,
 ) -> None:
     """NAME declines a claim that would succeed; it is not heard again (R40, E104)."""
-    _, after, events = perform("ceremony decline", {"who": name, "arcanum_text": arcanum})
-    _decided(after, events, as_json)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        _decided(after, events, as_json)
+
+    perform("ceremony decline", {"who": name, "arcanum_text": arcanum}, then=answer)
 
 
 @app.command("close")
 def close(as_json: Json = False) -> None:
     """Record the roster, who holds which Arcanum, as the evening's last event (R40)."""
-    _, after, events = perform("ceremony close", {"now": time.time()})
-    data = ceremony.summary(after)
-    if as_json:
-        emit_json({"events": events, "ceremony": data})
-        return
-    from referee.report import roster_line  # the human answer only (~4 ms)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        data = ceremony.summary(after)
+        if as_json:
+            emit_json({"events": events, "ceremony": data})
+            return
+        from referee.report import roster_line  # the human answer only (~4 ms)
+        say("[bold]The ceremony is closed[/]; the roster is the evening's last record (R40):")
+        for r in data["roster"]:
+            say(f"  {lit(roster_line(r))}")
+        if data["left"]:
+            say(f"Left the Major Arcana: {lit(', '.join(data['left']))}.")
+        for c in data["unheard"]:
+            say(f"Not heard: {lit(c['person'])}'s claim to {c['arcanum']} ({c['points']}).")
+        say("`referee next NEW.json` starts the next evening from it (R41); `referee undo` reopens "
+            "the ceremony.")
 
-    say("[bold]The ceremony is closed[/]; the roster is the evening's last record (R40):")
-    for r in data["roster"]:
-        say(f"  {lit(roster_line(r))}")
-    if data["left"]:
-        say(f"Left the Major Arcana: {lit(', '.join(data['left']))}.")
-    for c in data["unheard"]:
-        say(f"Not heard: {lit(c['person'])}'s claim to {c['arcanum']} ({c['points']}).")
-    say("`referee next NEW.json` starts the next evening from it (R41); `referee undo` reopens "
-        "the ceremony.")
+    perform("ceremony close", {"now": time.time()}, then=answer)
 
 
 def register(root: typer.Typer) -> None:

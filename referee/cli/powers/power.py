@@ -20,6 +20,7 @@ from referee.rules.cards import parse_card, to_roman
 
 if TYPE_CHECKING:
     from referee.cli.powers.render_souls import PowerListed
+    from referee.cli.transaction import Done
     from referee.evening.events import PowerSpec
     from referee.evening.state import State
 
@@ -36,19 +37,21 @@ def power_access(
     as_json: Json = False,
 ) -> None:
     """NAME slides face-down major CARD to the Fool for its upright or reversed power (R26)."""
-    _, after, events = perform("power access", {
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        e = events[0]
+        spec = powers.power_spec(after, e["rank"], e["orientation"])
+        if as_json:
+            emit_json({"granted": e["granted"], "power": spec["name"] if e["granted"] else None,
+                       "depleted": e["depleted"]})
+            return
+        render_souls.access(e, spec)
+
+    perform("power access", {
             "who": name,
             "card_text": card,
             "orientation": orientation
-    })
-    e = events[0]
-    spec = powers.power_spec(after, e["rank"], e["orientation"])
-    if as_json:
-        emit_json({"granted": e["granted"], "power": spec["name"] if e["granted"] else None,
-                   "depleted": e["depleted"]})
-        return
-
-    render_souls.access(e, spec)
+    }, then=answer)
 
 
 Cards = Annotated[list[str] | None, typer.Option(
@@ -87,16 +90,17 @@ def power_use(
     `referee --explain power use ...` reads the power's text too."""
     # --access: slid in the same act (R38); Downfall's draw is put in the logged words, so
     # that retyping them draws the same power (``power_moves.drawn``)
-    before, after, events = perform("power use", {
+    def answer(outcome: Done) -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+        if not as_json and context.current().explain:
+            used = next(e for e in events if e["kind"] == "power_used")
+            render_souls.power_text(powers.find_power(after, used["power"]), indent="  ")
+
+    perform("power use", {
         "who": name, "power_text": power, "access_card": access, "target": target,
         "cards": tuple(card or ()), "new": new, "as_card": as_card, "action": action,
-        "folds": tuple(fold or ()), "seed": seed})
-    report_change(before, after, events, as_json)
-    # One line at the table: the use and what it did. The power's words were read when it was
-    # granted (`power access`); `--explain` reads them again, as `power show` does.
-    if not as_json and context.current().explain:
-        used = next(e for e in events if e["kind"] == "power_used")
-        render_souls.power_text(powers.find_power(after, used["power"]), indent="  ")
+        "folds": tuple(fold or ()), "seed": seed}, then=answer)
 
 
 @power_app.command("list")

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from referee.cli.powers.render_souls import SoulListed
+    from referee.cli.transaction import Done
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
 
@@ -58,8 +59,11 @@ def soul_list(
 def soul_study(assistant: str, soul: str, as_json: Json = False) -> None:
     """ASSISTANT studies SOUL (held by their side) and learns the next clue (R23)."""
 
-    _, after, events = perform("soul study", {"who": assistant, "soul_text": soul})
-    show_study(after, events, as_json)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        show_study(after, events, as_json)
+
+    perform("soul study", {"who": assistant, "soul_text": soul}, then=answer)
 
 
 def show_study(after: State, events: list[EveningEvent], as_json: bool = False) -> None:
@@ -83,9 +87,12 @@ def soul_guess(
 ) -> None:
     """ASSISTANT guesses SOUL's name and/or Arcanum; three guesses per soul (R24)."""
 
-    _, after, events = perform("soul guess", {"who": assistant, "soul_text": soul,
-                                              "name": name, "arcanum": arcanum})
-    show_guess(after, events, as_json)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        show_guess(after, events, as_json)
+
+    perform("soul guess", {"who": assistant, "soul_text": soul,
+                                              "name": name, "arcanum": arcanum}, then=answer)
 
 
 def show_guess(after: State, events: list[EveningEvent], as_json: bool = False) -> None:
@@ -110,11 +117,11 @@ def soul_auction(
 ) -> None:
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
 
-    report_change(*perform("soul auction", {
+    perform("soul auction", {
         "seller_text": seller,
         "soul_text": soul,
         "withdraw": withdraw
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 def show_bid(before: State, after: State, events: list[EveningEvent]) -> None:
@@ -140,11 +147,11 @@ def soul_bid(
 ) -> None:
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
 
-    report_change(*perform("soul bid", {
+    perform("soul bid", {
         "buyer_text": buyer,
         "chips_text": chips,
         "promise": promise
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("sell")
@@ -160,13 +167,13 @@ def soul_sell(
     """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
     bid named, BUYER's last bid at the open auction."""
 
-    report_change(*perform("soul sell", {
+    perform("soul sell", {
         "seller_text": seller,
         "soul_text": soul,
         "buyer_text": buyer,
         "chips_text": chips,
         "promise": promise
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("force-trade")
@@ -178,30 +185,30 @@ def soul_force_trade(
     """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
     their colour, for those chips (R21)."""
 
-    report_change(*perform("soul force-trade", {
+    perform("soul force-trade", {
         "seller_text": seller,
         "with_text": with_
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("buyout")
 def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
 
-    report_change(*perform("soul buyout", {
+    perform("soul buyout", {
         "buyer_text": buyer,
         "owner_text": stakeholder
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("decline")
 def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
 
-    report_change(*perform("soul decline", {
+    perform("soul decline", {
         "buyer_text": buyer,
         "owner_text": stakeholder
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("smash")
@@ -209,8 +216,8 @@ def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
     """HOLDER, attacked away from the table by the soul's owner, smashes it: the owner dies
     (R22)."""
 
-    report_change(*perform("soul smash", {"holder_text": holder, "soul_text": soul}),
-                  as_json)
+    perform("soul smash", {"holder_text": holder, "soul_text": soul},
+            then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("consume")
@@ -222,11 +229,11 @@ def soul_consume(
 ) -> None:
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
 
-    report_change(*perform("soul consume", {
+    perform("soul consume", {
         "holder_text": holder,
         "soul_text": soul,
         "arcanum": arcanum
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @soul_app.command("give")
@@ -235,11 +242,11 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
               soul: str, as_json: Json = False) -> None:
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
 
-    report_change(*perform("soul give", {
+    perform("soul give", {
         "source": source,
         "target": target,
         "soul_text": soul
-    }), as_json)
+    }, then=lambda outcome: report_change(*outcome, as_json))
 
 
 @charge_app.command("give")
@@ -248,7 +255,8 @@ def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
                 n: int, as_json: Json = False) -> None:
     """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
 
-    report_change(*perform("charge give", {"source": source, "target": target, "n": n}), as_json)
+    perform("charge give", {"source": source, "target": target, "n": n},
+            then=lambda outcome: report_change(*outcome, as_json))
 
 
 def register(app: typer.Typer) -> None:

@@ -30,6 +30,7 @@ from referee.storage.files import check_path
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from referee.cli.transaction import Done
     from referee.evening.state import State
 
 app = typer.Typer(help="The room's wall (the projector's page) and clock: blank it, show the "
@@ -53,16 +54,24 @@ def blank() -> None:
 def show() -> None:
     """The table on the wall again: ends a blank, an announcement, a break (E82, R47) and a
     replay (E136)."""
-    before: list[str] = []
     now = time.time()
     state = _evening()
-    ran = ""
     if state is not None and _on_break(state, now):
         # R47: the break is the evening's; it ends here as `room resume` would end it
-        _, after, _ = perform("room show", {"now": now})
-        before.append(with_clock(Room(), clock.paused(state, now)).says(now))
-        ran = (f"; the clock runs again {_played(after, now)} (R47)"
-               if clock.clock_end(after, now) is None else "")
+        was = with_clock(Room(), clock.paused(state, now)).says(now)
+
+        def answer(outcome: Done) -> None:
+            after = outcome.after
+            _show_table(now, [was], (f"; the clock runs again {_played(after, now)} (R47)"
+                                     if clock.clock_end(after, now) is None else ""))
+
+        perform("room show", {"now": now}, then=answer)
+        return
+    _show_table(now, [], "")
+
+
+def _show_table(now: float, before: list[str], ran: str) -> None:
+    """The wall shows the table again (`room show`): what it showed before is said."""
 
     def clear(room: Room) -> Room:
         replay = room.more.get("replay")
@@ -124,40 +133,49 @@ def take_break(
     """A break: the clock stands still and the wall counts MINUTES down over the table, then
     both run on by themselves; `room resume` ends it sooner (R47, E82)."""
     now = time.time()
-    _, after, _ = perform("room break", {"minutes": minutes, "now": now})
-    back = time.strftime("%H:%M", time.localtime(now + minutes * 60))
-    if clock.clock_end(after, now) is not None:  # E80: the clock stopped at the end
-        say(f"A break of {plural(minutes, 'minute')}, back at {back}, counted down on the "
-            "wall; the evening's clock stopped for good at its end (E80).")
-        return
-    say(f"A break of {plural(minutes, 'minute')}, back at {back}: the clock stands still "
-        f"{_played(after, now)} and runs again by itself then; the wall counts it down "
-        "(`referee room resume` ends it sooner; R47).")
+    def answer(outcome: Done) -> None:
+        _, after, _ = outcome
+        back = time.strftime("%H:%M", time.localtime(now + minutes * 60))
+        if clock.clock_end(after, now) is not None:  # E80: the clock stopped at the end
+            say(f"A break of {plural(minutes, 'minute')}, back at {back}, counted down on the "
+                "wall; the evening's clock stopped for good at its end (E80).")
+            return
+        say(f"A break of {plural(minutes, 'minute')}, back at {back}: the clock stands still "
+            f"{_played(after, now)} and runs again by itself then; the wall counts it down "
+            "(`referee room resume` ends it sooner; R47).")
+
+    perform("room break", {"minutes": minutes, "now": now}, then=answer)
 
 
 @app.command("pause")
 def pause() -> None:
     """Stop the evening's clock until `room resume`: the hour of R13 counts play only (R47)."""
     now = time.time()
-    _, after, _ = perform("room pause", {"now": now})
-    say(f"The clock is paused {_played(after, now)}: `referee room resume` starts it again "
-        "(R47).")
+    def answer(outcome: Done) -> None:
+        _, after, _ = outcome
+        say(f"The clock is paused {_played(after, now)}: `referee room resume` starts it again "
+            "(R47).")
+
+    perform("room pause", {"now": now}, then=answer)
 
 
 @app.command("resume")
 def resume() -> None:
     """Start the evening's clock again after `room pause`, or end a break now (R47)."""
     now = time.time()
-    before, after, _ = perform("room resume", {"now": now})
-    stop = before.stop
-    what = "break" if stop is not None and stop["why"] == "break" else "pause"
-    took = int(now - stop["at"]) if stop is not None else 0
-    if clock.clock_end(after, now) is not None:  # E80
-        say(f"The {what} is over after {shown(took, exact=True)}; the evening's clock "
-            f"stopped for good at its end, {_played(after, now)} (E80).")
-        return
-    say(f"The clock runs again {_played(after, now)}, after a {what} of "
-        f"{shown(took, exact=True)} (R47).")
+    def answer(outcome: Done) -> None:
+        before, after, _ = outcome
+        stop = before.stop
+        what = "break" if stop is not None and stop["why"] == "break" else "pause"
+        took = int(now - stop["at"]) if stop is not None else 0
+        if clock.clock_end(after, now) is not None:  # E80
+            say(f"The {what} is over after {shown(took, exact=True)}; the evening's clock "
+                f"stopped for good at its end, {_played(after, now)} (E80).")
+            return
+        say(f"The clock runs again {_played(after, now)}, after a {what} of "
+            f"{shown(took, exact=True)} (R47).")
+
+    perform("room resume", {"now": now}, then=answer)
 
 
 def _played(state: State, now: float) -> str:

@@ -130,9 +130,8 @@ def char_new(
 ) -> None:
     """Create a character; the seed's creation budgets are checked (F15)."""
     entries = _entries(measure, credit, trait, rep, exp, item, player, weapon, fight_trait)
-    outcome = write("fate char new", {"name": name, "npc": npc, **entries}, as_json)
-    if not as_json:
-        char_show(outcome.data["char"]["name"])
+    write("fate char new", {"name": name, "npc": npc, **entries}, as_json,
+          then=None if as_json else lambda outcome: char_show(outcome.data["char"]["name"]))
 
 
 class _Entries(TypedDict):
@@ -282,10 +281,8 @@ def char_edit(
 ) -> None:
     """Change a character after creation: what play gives and takes (no budgets)."""
     entries = _entries(measure, credit, trait, rep, exp, item, player, weapon, fight_trait)
-    outcome = write("fate char edit", {"name": name, "shifts": tup(shift), "drop": tup(drop),
-                                       **entries}, as_json)
-    if not as_json:
-        char_show(outcome.data["char"])
+    write("fate char edit", {"name": name, "shifts": tup(shift), "drop": tup(drop), **entries},
+          as_json, then=None if as_json else lambda outcome: char_show(outcome.data["char"]))
 
 
 # -- tests and fights ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import typer
 
 from referee.cli.context import console, db_path
 from referee.cli.printing import emit_json
-from referee.cli.transaction import perform
+from referee.cli.transaction import Done, perform
 
 if TYPE_CHECKING:
     from referee.rules.fate import Outcome, State, Typed
@@ -97,17 +97,22 @@ def run(call: Callable[[State], Outcome], as_json: bool = False) -> Outcome:
     return outcome
 
 
-def write(move: str, args: Args, as_json: bool = False) -> Outcome:
+def write(move: str, args: Args, as_json: bool = False,
+          then: Callable[[Outcome], None] | None = None) -> None:
     """The command as the table's move ``move`` (``referee.rules.fate.moves``): its events
     recorded under its words, with the seed the console drew (F3); what the rules decided
-    shown, also when nothing was recorded. The tables of ``data/fate.toml`` go with it for a
-    stream that has none yet (F19)."""
+    shown, also when nothing was recorded, then ``then`` of it. The tables of
+    ``data/fate.toml`` go with it for a stream that has none yet (F19)."""
     from referee.content.side_tables import fate_tables  # as the rules, not at the top
 
     told: list[Outcome] = []
-    perform(move, {**args, "tables": fate_tables(), "told": told})
-    _report(told[0], as_json)
-    return told[0]
+
+    def answer(_: Done) -> None:
+        _report(told[0], as_json)
+        if then is not None:
+            then(told[0])
+
+    perform(move, {**args, "tables": fate_tables(), "told": told}, then=answer)
 
 
 def typed(cof: str | None, a: str | None, b: str | None, gates: Many, calms: Many = None,

@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from rich.table import Table
 
+    from referee.cli.transaction import Done
     from referee.rules.scum import Match, Role
     from referee.rules.scum.events import (
         ScumHandFinished,
@@ -150,17 +151,20 @@ def new(
                        "(R31); --draw draws them afresh every hand", ruling="T1")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    _, after, _ = perform("scum new", {"names": names, "seed": seed, "rotate": not draw,
+    def answer(outcome: Done) -> None:
+        _, after, _ = outcome
+        match = after.match
+        if as_json:
+            emit_json({**_hand_json(match), "seed": seed, "rotate": match.rotate})
+            return
+        mode = "rotated each hand (R31)" if match.rotate else "drawn afresh each hand (--draw)"
+        console().print(f"Tarot Scum: {', '.join(match.players)}; {match.hands} hands, roles "
+                        f"{mode}; seed {seed}", markup=False)
+        _print_hand(match, "drawn")
+
+    perform("scum new", {"names": names, "seed": seed, "rotate": not draw,
                                        "abandon": abandon},
-                          words={"rotate": False})  # rotating is the default, never said
-    match = after.match
-    if as_json:
-        emit_json({**_hand_json(match), "seed": seed, "rotate": match.rotate})
-        return
-    mode = "rotated each hand (R31)" if match.rotate else "drawn afresh each hand (--draw)"
-    console().print(f"Tarot Scum: {', '.join(match.players)}; {match.hands} hands, roles {mode}; "
-                    f"seed {seed}", markup=False)
-    _print_hand(match, "drawn")
+                          words={"rotate": False}, then=answer)
 
 
 @app.command()
@@ -236,8 +240,11 @@ def finish(
 
     Plays recorded with `scum play` finish the hand themselves (T20).
     """
-    _, after, _ = perform("scum finish", {"names": names})
-    _print_result(after.match, as_json)
+    def answer(outcome: Done) -> None:
+        _, after, _ = outcome
+        _print_result(after.match, as_json)
+
+    perform("scum finish", {"names": names}, then=answer)
 
 
 @app.command()
@@ -290,20 +297,23 @@ def deal(as_json: Json = False) -> None:
 
     Recorded: from then on a play of a card the player does not hold is refused (T16).
     """
-    _, after, _ = perform("scum deal", {})
-    match = after.match
-    table = match.current()
-    assert table.holdings is not None
-    if as_json:
-        emit_json({"hand": match.hand, "roles": _roles_json(match.roles),
-                   "cards": {name: [c.short for c in cards]
-                             for name, cards in table.holdings.items()}})
-        return
-    plain(f"Hand {match.hand} of {match.hands}, dealt by the console (seed {match.seed}):")
-    for role in scum.ROLES:
-        name = table.by_role(role)
-        cards = table.holdings[name]
-        plain(f"  {name} ({role.card_name}, {len(cards)}): {format_cards(cards)}")
+    def answer(outcome: Done) -> None:
+        _, after, _ = outcome
+        match = after.match
+        table = match.current()
+        assert table.holdings is not None
+        if as_json:
+            emit_json({"hand": match.hand, "roles": _roles_json(match.roles),
+                       "cards": {name: [c.short for c in cards]
+                                 for name, cards in table.holdings.items()}})
+            return
+        plain(f"Hand {match.hand} of {match.hands}, dealt by the console (seed {match.seed}):")
+        for role in scum.ROLES:
+            name = table.by_role(role)
+            cards = table.holdings[name]
+            plain(f"  {name} ({role.card_name}, {len(cards)}): {format_cards(cards)}")
+
+    perform("scum deal", {}, then=answer)
 
 
 @app.command()
@@ -351,22 +361,26 @@ def pass_cards(
 
     Without a console deal only the kinds, the counts and the role cards are checked (T27).
     """
-    _, after, events = perform("scum pass-cards", {
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        if as_json:
+            current = after.match.current()
+            emit_json({"passes": events[0]["passes"], "table": current.to_json(),
+                       "checked": current.holdings is not None})
+            return
+        table = after.match.current()
+        for p in events[0]["passes"]:
+            plain(f"{p['from']} gives {p['to']} {' '.join(p['cards'])}")
+        plain(f"Passing recorded (R29); {table.to_act} leads the first series.")
+        if table.holdings is None:
+            plain("Not checked: the console did not deal this hand, so it cannot tell whether "
+                  "these cards were the givers' or the Fool's two highest minors; it checked "
+                  "their kinds and counts, and that no role card but the Fool's own was passed "
+                  "(T13, T27).")
+
+    perform("scum pass-cards", {
         "to_magician": parse_cards(to_magician), "to_empress": parse_cards(to_empress),
-        "to_fool": parse_cards(to_fool)})
-    if as_json:
-        current = after.match.current()
-        emit_json({"passes": events[0]["passes"], "table": current.to_json(),
-                   "checked": current.holdings is not None})
-        return
-    table = after.match.current()
-    for p in events[0]["passes"]:
-        plain(f"{p['from']} gives {p['to']} {' '.join(p['cards'])}")
-    plain(f"Passing recorded (R29); {table.to_act} leads the first series.")
-    if table.holdings is None:
-        plain("Not checked: the console did not deal this hand, so it cannot tell whether these "
-              "cards were the givers' or the Fool's two highest minors; it checked their kinds "
-              "and counts, and that no role card but the Fool's own was passed (T13, T27).")
+        "to_fool": parse_cards(to_fool)}, then=answer)
 
 
 def _print_move(match: Match, as_json: bool,
@@ -401,8 +415,11 @@ def play(
 ) -> None:
     """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
     it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
-    _, after, events = perform("scum play", {"words": words})
-    _print_move(after.match, as_json, events)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        _print_move(after.match, as_json, events)
+
+    perform("scum play", {"words": words}, then=answer)
 
 
 @app.command("pass")
@@ -412,8 +429,11 @@ def pass_(
     as_json: Json = False,
 ) -> None:
     """A pass: that player is out of the series until the next lead (R30, T6)."""
-    _, after, events = perform("scum pass", {"name": name})
-    _print_move(after.match, as_json, events)
+    def answer(outcome: Done) -> None:
+        _, after, events = outcome
+        _print_move(after.match, as_json, events)
+
+    perform("scum pass", {"name": name}, then=answer)
 
 
 add_undo_redo(app, STREAM, "Tarot Scum")

@@ -22,6 +22,7 @@ from referee.rules import wager
 from referee.rules.wager import TARGET, describe, elixir_summary
 
 if TYPE_CHECKING:
+    from referee.cli.transaction import Done
     from referee.rules.wager import Elixir, Game, Hand, PointsTable
 
 app = typer.Typer(
@@ -141,21 +142,24 @@ def new(
     table = _table(points)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
-    _, after, _ = perform("wager new", {
+    def answer(outcome: Done) -> None:
+        _, after, _ = outcome
+        game = after.game
+        for note in wager.role_word_notes(game):  # W17: a name that is a role word
+            typer.echo(f"note: {note}", err=True)
+        if as_json:
+            emit_json({**_status_json(game), "seed": seed})
+            return
+        plain(f"Weir's Wager: {game.fool} (the Fool) against {game.mistress} (the Mistress), "
+              f"first to {wager.TARGET}; seed {seed}; points table {game.table.source}")
+        drawn = "" if first is not None else " — the console drew it: put it out on the table"
+        plain(f"Elixir {wager.elixir_summary(game.elixir)}{drawn}")
+        plain(f"It changes after a set or after {game.elixir_turns} turns; either may move first, "
+              "then turns alternate (W12).")
+
+    perform("wager new", {
         "fool": fool, "mistress": mistress, "seed": seed, "table": table, "elixir": first,
-        "elixir_turns": elixir_turns, "abandon": abandon})
-    game = after.game
-    for note in wager.role_word_notes(game):  # W17: a name that is a role word
-        typer.echo(f"note: {note}", err=True)
-    if as_json:
-        emit_json({**_status_json(game), "seed": seed})
-        return
-    plain(f"Weir's Wager: {game.fool} (the Fool) against {game.mistress} (the Mistress), "
-          f"first to {wager.TARGET}; seed {seed}; points table {game.table.source}")
-    drawn = "" if first is not None else " — the console drew it: put it out on the table"
-    plain(f"Elixir {wager.elixir_summary(game.elixir)}{drawn}")
-    plain(f"It changes after a set or after {game.elixir_turns} turns; either may move first, "
-          "then turns alternate (W12).")
+        "elixir_turns": elixir_turns, "abandon": abandon}, then=answer)
 
 
 @app.command()
@@ -172,32 +176,35 @@ def score(
     A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
-    before_state, after, events = perform("wager score", {
-        "player": player, "top": cards[0], "bottom": cards[1]})
-    game, before = after.game, before_state.game.elixir
-    first = events[0]
-    assert first["kind"] == "wager_hand_scored"
-    hand = wager.rank(*cards, before, game.table)
-    change = next((e for e in events if e["kind"] == "wager_elixir_changed"), None)
-    if as_json:
-        emit_json({
-            "player": first["player"],
-            "hand": hand.to_json(),
-            "scores": dict(game.scores),
-            "elixir_changed": None if change is None else {
-                "from": before.value, "to": change["elixir"], "reason": change["reason"]},
-            **{k: v for k, v in _status_json(game).items() if k not in ("scores",)},
-        })
-        return
-    plain(f"{first['player']} ({game.role_of(first['player'])}): {_hand_line(hand)}")
-    plain(f"  {hand.reason} (R33)")
-    plain(f"Score: {wager.score_line(game)}")
-    if game.winner is not None:
-        plain(f"{game.winner} wins, first to {wager.TARGET} (R34).")
-    elif change is not None:
-        plain(_change_line(before, game.elixir, change["reason"]))
-    else:
-        plain(_elixir_line(game))
+    def answer(outcome: Done) -> None:
+        before_state, after, events = outcome
+        game, before = after.game, before_state.game.elixir
+        first = events[0]
+        assert first["kind"] == "wager_hand_scored"
+        hand = wager.rank(*cards, before, game.table)
+        change = next((e for e in events if e["kind"] == "wager_elixir_changed"), None)
+        if as_json:
+            emit_json({
+                "player": first["player"],
+                "hand": hand.to_json(),
+                "scores": dict(game.scores),
+                "elixir_changed": None if change is None else {
+                    "from": before.value, "to": change["elixir"], "reason": change["reason"]},
+                **{k: v for k, v in _status_json(game).items() if k not in ("scores",)},
+            })
+            return
+        plain(f"{first['player']} ({game.role_of(first['player'])}): {_hand_line(hand)}")
+        plain(f"  {hand.reason} (R33)")
+        plain(f"Score: {wager.score_line(game)}")
+        if game.winner is not None:
+            plain(f"{game.winner} wins, first to {wager.TARGET} (R34).")
+        elif change is not None:
+            plain(_change_line(before, game.elixir, change["reason"]))
+        else:
+            plain(_elixir_line(game))
+
+    perform("wager score", {
+        "player": player, "top": cards[0], "bottom": cards[1]}, then=answer)
 
 
 @app.command()
@@ -217,21 +224,24 @@ def turn(
     """
     if who is not None and who.isascii() and who.strip().lstrip("-").isdigit() and count is None:
         count, who = int(who), None
-    before_state, after, events = perform(
+    def answer(outcome: Done) -> None:
+        before_state, after, events = outcome
+        game, before = after.game, before_state.game.elixir
+        changes = [e["elixir"] for e in events if e["kind"] == "wager_elixir_changed"]
+        if as_json:
+            emit_json({**_status_json(game), "elixir_changed": changes})
+            return
+        first = events[0]
+        assert first["kind"] == "wager_turns_played"  # the turns, then any new Elixir
+        plain(_turns_line(game, first["player"], 1 if count is None else count))
+        for changed in changes:
+            plain(_change_line(before, wager.Elixir(changed), "turns"))
+            before = wager.Elixir(changed)
+        plain(_elixir_line(game))
+
+    perform(
         "wager turn", {"count": 1 if count is None else count, "player": who},
-        words={"count": count})  # `wager turn 3`: a count, said as one
-    game, before = after.game, before_state.game.elixir
-    changes = [e["elixir"] for e in events if e["kind"] == "wager_elixir_changed"]
-    if as_json:
-        emit_json({**_status_json(game), "elixir_changed": changes})
-        return
-    first = events[0]
-    assert first["kind"] == "wager_turns_played"  # the turns, then any new Elixir
-    plain(_turns_line(game, first["player"], 1 if count is None else count))
-    for changed in changes:
-        plain(_change_line(before, wager.Elixir(changed), "turns"))
-        before = wager.Elixir(changed)
-    plain(_elixir_line(game))
+        words={"count": count}, then=answer)
 
 
 _WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
@@ -258,8 +268,11 @@ def elixir(
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
     new_elixir = wager.parse_elixir(name)
-    before, _, _ = perform("wager elixir", {"elixir": new_elixir})
-    plain(_change_line(before.game.elixir, new_elixir, "table"))
+    def answer(outcome: Done) -> None:
+        before, _, _ = outcome
+        plain(_change_line(before.game.elixir, new_elixir, "table"))
+
+    perform("wager elixir", {"elixir": new_elixir}, then=answer)
 
 
 @app.command()

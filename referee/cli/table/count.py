@@ -11,6 +11,7 @@ from referee.cli.transaction import perform
 from referee.names import plural
 
 if TYPE_CHECKING:
+    from referee.cli.transaction import Done
     from referee.evening.events import ChipsCounted
 
 
@@ -23,12 +24,15 @@ def count(
     """Count the chips in front of people and in the pot against the books, colour by colour:
     each difference is named with the moves that last touched it, and the count is recorded
     (E130). Nothing is corrected: `chips settle ... --why` is the ruling (E132)."""
-    _, _, events = perform("count", {"words": words})
-    event = events[0]
-    if as_json:
-        emit_json(event)
-        return
-    _say_count(event)
+    def answer(outcome: Done) -> None:
+        _, _, events = outcome
+        event = events[0]
+        if as_json:
+            emit_json(event)
+            return
+        _say_count(event)
+
+    perform("count", {"words": words}, then=answer)
 
 
 def _say_count(event: ChipsCounted) -> None:

@@ -37,6 +37,7 @@ from referee.storage.files import check_path
 from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
+    from referee.cli.transaction import Done
     from referee.evening.events import EveningCreated
     from referee.evening.state import State
 
@@ -209,8 +210,11 @@ def fold(name: Who = None, as_json: Json = False) -> None:
 def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
 
-    before, after, events = perform("open-phase", {"now": time.time()})
-    report_change(before, after, events, as_json)
+    def answer(outcome: "Done") -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform("open-phase", {"now": time.time()}, then=answer)
 
 
 # -- around the table ---------------------------------------------------------------------------
@@ -240,31 +244,34 @@ def chips_settle(
     """The referee moves chips by ruling, between hands: a split overridden (R11), a dead
     player's chips settled (R22)."""
 
-    before, after, events = perform("chips settle", {
+    def answer(outcome: "Done") -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform("chips settle", {
             "source": source,
             "target": target,
             "chips_text": chips,
             "why": why
-    })
-    report_change(before, after, events, as_json)
+    }, then=answer)
 
 
 def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
 
-    report_change(*perform("rise", {"who": name}), as_json)
+    perform("rise", {"who": name}, then=lambda outcome: report_change(*outcome, as_json))
 
 
 def sit(name: str, as_json: Json = False) -> None:
     """NAME sits at the table again and is dealt into the next hand (R17)."""
 
-    report_change(*perform("sit", {"who": name}), as_json)
+    perform("sit", {"who": name}, then=lambda outcome: report_change(*outcome, as_json))
 
 
 def resign(name: str, as_json: Json = False) -> None:
     """NAME, whose side holds no chips, resigns for good (R17)."""
 
-    report_change(*perform("resign", {"who": name}), as_json)
+    perform("resign", {"who": name}, then=lambda outcome: report_change(*outcome, as_json))
 
 
 # -- the log ------------------------------------------------------------------------------------

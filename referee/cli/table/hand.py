@@ -15,6 +15,7 @@ from referee.cli.typed_most import perform, report_change
 from referee.errors import BadInput
 
 if TYPE_CHECKING:
+    from referee.cli.transaction import Done
     pass
 
 
@@ -40,11 +41,14 @@ def start(
     from referee.evening import clock  # the rulings of this group play no hand
 
     now = time.time()
-    before, after, events = perform("hand start", {"now": now, "open_phase": open_phase})
-    report_change(before, after, events, as_json)
-    if not as_json and after.phase == "limit" and clock.hour_passed(after, now):  # R47
-        say("[yellow]An hour has passed since the first hand: the Fool may declare the "
-                   "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
+    def answer(outcome: Done) -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+        if not as_json and after.phase == "limit" and clock.hour_passed(after, now):  # R47
+            say("[yellow]An hour has passed since the first hand: the Fool may declare the "
+                       "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
+
+    perform("hand start", {"now": now, "open_phase": open_phase}, then=answer)
 
 
 def _named(args: list[str], what: str) -> list[tuple[str, str]]:
@@ -83,10 +87,13 @@ def show(
     """Give up cards as they are dealt: those showing stay, `+CARDS` adds (R9, E25)."""
 
     items = _named(cards, "show")
-    before, after, events = perform("hand show", {"items": items,
+    def answer(outcome: Done) -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform("hand show", {"items": items,
                                                   "words": " ".join(cards).split(),
-                                                  "magic": magic})
-    report_change(before, after, events, as_json)
+                                                  "magic": magic}, then=answer)
 
 
 @app.command("fix", rich_help_panel="At the table")
@@ -99,9 +106,12 @@ def fix(
 ) -> None:
     """Correct one of NAME's up cards; says if it would have changed an opener (E25)."""
 
-    before, after, events = perform("hand fix", {"who": name, "old_text": old, "new_text": new,
-                                                 "magic": magic})
-    report_change(before, after, events, as_json)
+    def answer(outcome: Done) -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform("hand fix", {"who": name, "old_text": old, "new_text": new,
+                                                 "magic": magic}, then=answer)
 
 
 @app.command("showdown", rich_help_panel="At the table")
@@ -128,10 +138,13 @@ def showdown(
     hands = hands or []
     named = _named(hands, "showdown") if hands else []
 
-    before, after, events = perform("hand showdown", {
+    def answer(outcome: Done) -> None:
+        before, after, events = outcome
+        report_change(before, after, events, as_json)
+
+    perform("hand showdown", {
         "items": named, "words": " ".join(hands).split(), "magic": magic, "now": time.time(),
-        "keep": keep})
-    report_change(before, after, events, as_json)
+        "keep": keep}, then=answer)
 
 
 def register(root: typer.Typer) -> None:
