@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import referee.cli.main  # noqa: F401  (gives the runner its app)
-from referee.cli import runner
+from referee.cli import requests, runner
 
 ROOT = Path(__file__).resolve().parents[1]
 NEW = "new --fool Max --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II"
@@ -51,7 +51,7 @@ def test_run_line_answers_as_the_command_line(opened: Path, db: Path, line: str)
     shutil.copyfile(opened, db)
     twin = db.with_name("twin.json")
     shutil.copyfile(opened, twin)
-    code, out, err = runner.run_line(line, db=db, columns=120)
+    code, out, err = requests.run_captured(line, db=db, columns=120)
     want = _cli(twin, line)
     if line.startswith("log"):  # the times differ; the commands are the same
         import json
@@ -64,7 +64,7 @@ def test_run_line_answers_as_the_command_line(opened: Path, db: Path, line: str)
 
 
 def test_run_line_reads_a_broken_line_as_a_mistake(db: Path) -> None:
-    code, out, err = runner.run_line('hand show Cy "KC KW', db=db)
+    code, out, err = requests.run_captured('hand show Cy "KC KW', db=db)
     assert code == 2 and out == ""
     assert err == "error: cannot read the line: No closing quotation; close the quote\n"
 
@@ -73,8 +73,8 @@ def test_run_line_leaves_the_process_as_it_was(db: Path) -> None:
     from referee.cli import context
 
     saved_out, saved_err, outside = sys.stdout, sys.stderr, context.current()
-    runner.run_line(NEW, db=db, columns=77)
-    runner.run_line("bet Zed", db=db)
+    requests.run_captured(NEW, db=db, columns=77)
+    requests.run_captured("bet Zed", db=db)
     assert (sys.stdout, sys.stderr, context.current()) == (saved_out, saved_err, outside)
     assert outside.options() == context.Context().options()  # no run left its options behind
     assert os.environ.get("COLUMNS") == "120"  # the tests' pinned width is back
@@ -107,9 +107,9 @@ def test_e65_the_runner_lifts_root_options_from_anywhere_on_a_line(
                                   "status -- --db {x}", "--DB {x} status"])
 def test_e65_the_parser_takes_no_prefix_or_other_spelling_of_a_root_option(
         db: Path, tmp_path: Path, line: str) -> None:
-    assert runner.run_line(NEW, db=db)[0] == 0
+    assert requests.run_captured(NEW, db=db)[0] == 0
     x = tmp_path / "folder" / "x.json"
-    code, out, err = runner.run_line(line.format(x=x), db=db)
+    code, out, err = requests.run_captured(line.format(x=x), db=db)
     assert code == 2 and out == ""
     assert "No such option" in err or "unexpected extra argument" in err, err
     assert not x.parent.exists()
@@ -119,15 +119,15 @@ def test_e65_a_sealed_line_reaches_only_its_evening(db: Path, tmp_path: Path) ->
     """Behind the station's refusal: the root callback itself refuses a sealed line that the
     parser read another --db or --debug from."""
     other = tmp_path / "other.json"
-    assert runner.run_line(NEW, db=db)[0] == 0
-    assert runner.run_line(NEW, db=other)[0] == 0
+    assert requests.run_captured(NEW, db=db)[0] == 0
+    assert requests.run_captured(NEW, db=other)[0] == 0
     before = other.read_bytes(), db.read_bytes()
     for line in (f"status --db {other}", f"charge give Ben Di 1 --db={other}",
                  "--debug status", f"--db {tmp_path / 'new' / 'x.json'} status"):
-        code, out, err = runner.run_line(line, db=db, sealed=True)
+        code, out, err = requests.run_captured(line, db=db, sealed=True)
         assert code == 2 and out == "" and "E65" in err, (line, err)
         assert err.count("\n") == 1
     assert (other.read_bytes(), db.read_bytes()) == before
     assert not (tmp_path / "new").exists()
-    assert runner.run_line("status --json", db=db, sealed=True)[0] == 0  # its own
-    assert runner.run_line(f"status --db {other}", db=db)[0] == 0  # the shell may
+    assert requests.run_captured("status --json", db=db, sealed=True)[0] == 0  # its own
+    assert requests.run_captured(f"status --db {other}", db=db)[0] == 0  # the shell may

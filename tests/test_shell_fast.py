@@ -94,6 +94,6 @@ def test_lines_without_the_parser_answer_as_through_it(
 def test_a_line_of_plain_words_is_split_as_the_runner_splits_it(text: str) -> None:
     """Without shlex only where shlex would read the same words (quotes, escapes, comments
     and the whitespace a shell does not split on go to the runner's split)."""
-    words = prompt.plain_words(text)
+    words = runner.plain_words(text)
     if words is not None:
         assert words == runner.split(text)

@@ -44,18 +44,22 @@ def preset_console() -> Console | None:
 
 
 class Sealed:
-    """The one evening a line may reach, handed by the runner to the root callback as the
-    click context's ``obj`` (a station's line, E65): any other ``--db``, or ``--debug``, is
-    refused there too, behind the station's own refusal."""
+    """How a line read in this process is to run, handed to the root callback as the click
+    context's ``obj`` by ``referee.cli.requests``: the one evening it may reach (a station's
+    line, E65: any other ``--db``, or ``--debug``, is refused there too, behind the station's
+    own refusal; None for the shell's own lines), who asked for it, and how its request to the
+    table is made: ``"make"``, raised to the caller, who makes it through the table's API and
+    answers it, inside the console's boundary; ``"parse"``, raised to the caller, boundary and
+    all (``amend``: a refusal is the caller's to word)."""
 
-    __slots__ = ("evening", "note", "parse_only")
+    __slots__ = ("evening", "note", "reading")
 
-    def __init__(self, evening: Path, note: str | None = None, parse_only: bool = False) -> None:
+    def __init__(self, evening: Path | None, note: str | None = None,
+                 reading: str = "make") -> None:
         self.evening = evening
         #: What the log says of the line besides its words: who asked for it (R46, E214).
         self.note = note
-        #: Read the line into its request to the table, not made (``referee.cli.requests``).
-        self.parse_only = parse_only
+        self.reading = reading
 
 
 class Context:
@@ -64,7 +68,7 @@ class Context:
     (A plain class, not a dataclass: it is built on every command's start-up path.)
     """
 
-    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "note", "parse_only",
+    __slots__ = ("db", "debug", "explain", "station", "dry_run", "line", "note", "reading",
                  "_console")
 
     def __init__(self, db: Path | None = None, debug: bool = False, explain: bool = False,
@@ -80,8 +84,9 @@ class Context:
         #: Who asked for this line, when a phone did and the GM accepted (R46, E214): the log
         #: keeps it after the line's words, as a comment the shell would read past.
         self.note: str | None = None
-        #: Read the line into its request to the table and stop there (``referee.cli.requests``).
-        self.parse_only = False
+        #: How a line read in this process makes its move (``context.Sealed.reading``): None,
+        #: the command makes it; else its request is raised to the caller (``Parsed``).
+        self.reading: str | None = None
         self._console: Console | None = preset_console()
 
     def __repr__(self) -> str:

@@ -165,11 +165,14 @@ class RefereeGroup(TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
     def invoke(self, ctx: Any) -> Any:
-        if getattr(ctx.obj, "parse_only", False):  # read into its request only: what it
-            return super().invoke(ctx)  # raises is the reader's (``referee.cli.requests``)
+        reading = getattr(ctx.obj, "reading", None)  # a line read in this process
+        if reading == "parse":  # its request and what it raises are the reader's (`amend`)
+            return super().invoke(ctx)
+        from referee.cli.transaction import Parsed  # raised to the caller, who makes it
+
         words = [*getattr(ctx, "_protected_args", []), *ctx.args]  # the group takes them
         rv, code = guarded(lambda: super(RefereeGroup, self).invoke(ctx), words,
-                           (typer.Exit, typer.Abort))
+                           (typer.Exit, typer.Abort, Parsed))
         if code is not None:
             raise typer.Exit(code)
         return rv

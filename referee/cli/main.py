@@ -78,21 +78,20 @@ def main(
     ] = None,
 ) -> None:
     """Referee console for a live Fool's Errand evening and its side tables."""
-    if isinstance(ctx.obj, Sealed) and (db != ctx.obj.evening or debug or station
-                                               or token):
+    given = ctx.obj if isinstance(ctx.obj, Sealed) else None
+    if given is not None and given.evening is not None and (
+            db != given.evening or debug or station or token):
         # A station's line (E65): refused before this by `station.refusal`; here once more,
         # from what the parser itself read, so a miss there still reaches nothing else.
 
         raise BadInput("a station's commands run on the evening served there only, without "
                        "--db, --debug, --station or --token (E65)", ruling="E65")
-    sealed = ctx.obj.evening if isinstance(ctx.obj, Sealed) else None
     # The run's one context (its evening, its console, the station, --explain), passed down
     # the command tree on the click context: nothing of it outlives the run.
-    note = ctx.obj.note if isinstance(ctx.obj, Sealed) else None
-    parse_only = isinstance(ctx.obj, Sealed) and ctx.obj.parse_only
-    ctx.obj = start(db, debug, explain, sealed, dry_run)
-    ctx.obj.note = note  # R46: who asked, for the log (E214)
-    ctx.obj.parse_only = parse_only  # the line read into its request only (``cli.requests``)
+    ctx.obj = start(db, debug, explain, given.evening if given else None, dry_run)
+    ctx.obj.note = given.note if given else None  # R46: who asked, for the log (E214)
+    # A line read in this process: its request is raised to the caller (``cli.requests``)
+    ctx.obj.reading = given.reading if given else None
     if station is not None:  # `run()` sends station lines before parsing; only a caller of
         # the app itself gets here
         raise typer.BadParameter("give --station URL --token T before the command, "

@@ -1,19 +1,15 @@
-"""The one in-process runner: a console command line run exactly as ``referee LINE`` would.
+"""What every prompt of the console shares: a typed line split into its words, the prompt's
+own words (``exit``, ``clear``, ``help``), the loop that reads lines, and the command tree the
+lines are parsed with (``root_command``).
 
-The shell, the demo and the second station run command lines inside one process. Each goes
-through ``execute`` (printing as it goes, as the shell needs) or ``run_line`` (the answer
-captured, as the station needs): the same exit status, the same one line for a mistake, the
-same ``internal error`` line for a bug as the plain command gives.
+A line is run by ``referee.cli.requests``: read by the command line's parser, a read answered
+as it runs, a move's request made through the table's API and answered by its command.
 """
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
 import sys
 import threading
-import traceback
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -22,11 +18,9 @@ import typer
 import typer.main
 
 from referee.cli import errors
-from referee.cli.context import Sealed
 from referee.cli.errors import hoist_root_options
 from referee.cli.help.table_of_contents import table_of_contents
-from referee.cli.suggest import told
-from referee.errors import BadInput, RefereeError
+from referee.errors import BadInput
 
 #: Each in-process command carries its own context (``referee.cli.context``), but a
 #: captured one takes over the process's stdout and stderr: one runs at a time. The evening
@@ -178,6 +172,23 @@ def split(text: str) -> list[str]:
     return words
 
 
+#: What makes ``shlex`` read a line otherwise than ``str.split``: quotes, escapes, comments,
+#: and the ASCII whitespace that ``str.split`` splits on and a shell does not.
+_NOT_PLAIN = frozenset("'\"\\#\x0b\x0c\x1c\x1d\x1e\x1f")
+
+
+def plain_words(text: str) -> list[str] | None:
+    """The words of a line of plain words (ASCII, no quote, escape or comment), as
+    ``split`` reads it, without shlex: most lines typed at the table. None for any
+    other line, and for a line ``split`` rewrites (``referee``, ``help``, ``try``)."""
+    if not text.isascii() or not _NOT_PLAIN.isdisjoint(text):
+        return None
+    words = text.split()
+    if words and words[0] in ("referee", "help", "?", "try"):
+        return None
+    return words
+
+
 def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     """``words`` with the runner's root options (``--db``, ``--debug``) in front."""
 
@@ -188,49 +199,6 @@ def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     if debug and "--debug" not in given:
         args = ["--debug", *args]
     return args
-
-
-def execute(words: list[str], *, db: Path | None = None, debug: bool = False,
-            root: Any = None, shell: bool = False, sealed: bool = False,
-            note: str | None = None) -> int:
-    """Run ``referee WORDS`` in this process, printing to the current streams.
-
-    A mistake prints one line and returns 2, a bug one ``internal error`` line and 1
-    (its traceback with ``debug``). With ``shell`` a usage line omits the ``referee``
-    a shell's prompt leaves out. With ``sealed`` the line may reach only the evening ``db``
-    (E65); ``note`` (with ``sealed``) is what the log says of who asked for it (R46, E214).
-    Returns the exit status.
-    """
-    if not words:
-        return 0
-    command = root if root is not None else root_command()
-    with _RUNNING:
-        try:
-            seal = Sealed(db, note) if sealed and db is not None else None  # E65
-            code = command.main(args=root_args(words, db, debug), prog_name="referee",
-                                standalone_mode=False, obj=seal)
-            return code if isinstance(code, int) else 0
-        except typer.Abort:
-            typer.echo("aborted", err=True)
-            return 1
-        except RefereeError as exc:
-            errors.refuse(told(exc), exc.ruling)
-            return 2
-        except typer.TyperException as exc:  # click's usage errors
-            return _usage_error(exc, shell)
-        except SystemExit as exc:
-            return exc.code if isinstance(exc.code, int) else 1
-        except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
-            return 130
-        except Exception as exc:
-            if debug:
-                traceback.print_exc()
-            else:
-                again = "start the shell with --debug" if shell else "rerun with --debug"
-                typer.echo(f"internal error: {type(exc).__name__}: {exc} (a bug, not your "
-                           f"mistake; nothing was written; {again})", err=True)
-            return 1
 
 
 def _usage_error(exc: Any, shell: bool) -> int:
@@ -250,34 +218,3 @@ def _usage_error(exc: Any, shell: bool) -> int:
     return code
 
 
-def run_line(line: str | list[str], *, db: Path | None = None, debug: bool = False,
-             stdin: str = "", columns: int | None = None, sealed: bool = False,
-             note: str | None = None) -> tuple[int, str, str]:
-    """Run one command line in this process and capture its answer.
-
-    ``line`` is the text as typed (split as a shell would) or its words already split;
-    ``sealed``: it may reach only the evening ``db`` (E65).
-    Returns ``(exit status, stdout, stderr)``, exactly what ``referee LINE`` would print
-    off a terminal (no colour; rich tables ``columns`` wide, else $COLUMNS or 80).
-    """
-    out, err = io.StringIO(), io.StringIO()
-    with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        saved_in = sys.stdin
-        saved_columns = os.environ.get("COLUMNS")
-        sys.stdin = io.StringIO(stdin)
-        if columns:
-            os.environ["COLUMNS"] = str(columns)  # the caller's terminal (one run at a time)
-        try:
-            try:
-                words = split(line) if isinstance(line, str) else list(line)
-            except RefereeError as exc:
-                errors.refuse(told(exc), exc.ruling)
-                return 2, out.getvalue(), err.getvalue()
-            code = execute(words, db=db, debug=debug, sealed=sealed, note=note)
-        finally:
-            sys.stdin = saved_in
-            if saved_columns is None:
-                os.environ.pop("COLUMNS", None)
-            else:
-                os.environ["COLUMNS"] = saved_columns
-    return code, out.getvalue(), err.getvalue()

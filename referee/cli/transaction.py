@@ -108,7 +108,7 @@ def move(stream: str, *, extra: JSONObject | None = None, path: Path | None = No
     has built, so that ``extra`` may carry what it chose), who asked (E214) and ``--dry-run``
     (E133), all read from this run's context here, in one place."""
     ctx = current()
-    if ctx.parse_only:
+    if ctx.reading == "parse":
         raise IllegalAction(f"`{command_text()}` opens or carries an evening: it is typed, "
                             "never replayed (E140)", ruling="E140")
     return Move(evening=path or ctx.path(), stream=stream,
@@ -154,7 +154,7 @@ def perform(name: str, args: Args, *, words: Mapping[str, object] | None = None,
     line = said if not read else (lambda chosen: said({**read, **chosen}))
     request = Request(name, args, evening=ctx.path(), line=line, asked_by=ctx.note,
                       dry=ctx.dry_run)
-    if ctx.parse_only:
+    if ctx.reading is not None:
         raise Parsed(request, then, ctx)
     outcome = perform_request(request)
     if then is not None:

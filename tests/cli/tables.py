@@ -25,10 +25,10 @@ class GM:
         self.db = db
 
     def __call__(self, *args: str) -> str:
-        from referee.cli import main, runner
+        from referee.cli import main, requests
 
-        assert main  # the runner builds its command tree from the main app
-        code, out, err = runner.run_line(list(args), db=self.db)
+        assert main  # the lines are parsed with the main app's command tree
+        code, out, err = requests.run_captured(list(args), db=self.db)
         assert code == 0, f"{args}: {err}"
         return out
 

@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from referee.cli import runner
+from referee.cli import requests
 from referee.cli.room import station
 from referee.evening.change import changes
 from referee.storage.store import open_evening
@@ -31,7 +31,7 @@ def _state(db: Path) -> Any:
 
 
 def _run(db: Path, line: list[str]) -> tuple[int, str, str]:
-    return runner.run_line(line, db=db)
+    return requests.run_captured(line, db=db)
 
 
 def _new(db: Path) -> None:
@@ -146,9 +146,9 @@ def test_e133_try_in_the_shell_and_through_a_station(tmp_path: Path) -> None:
     db = tmp_path / "e.json"
     _new(db)
     files = _files(tmp_path)
-    code, out, _ = runner.run_line("try hand start", db=db)
+    code, out, _ = requests.run_captured("try hand start", db=db)
     assert code == 0 and "`hand start` would record" in out
-    code, out, err = runner.run_line("try", db=db)
+    code, out, err = requests.run_captured("try", db=db)
     assert code == 2 and "give the line after it" in err and not out
     code, out, err = station.run_remote(["--dry-run", "hand", "start"], db)
     assert code == 0, err

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from referee.cli import runner
+from referee.cli import requests, runner
 from referee.cli.output import tables
 from referee.cli.output.tables import Grid
 from referee.content.scenario import data_file
@@ -36,9 +36,9 @@ def shown(tmp_path_factory: pytest.TempPathFactory) -> list[Grid]:
     with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stdout(io.StringIO()):
         mp.setattr(Grid, "show", lambda self: grids.append(self))
         for line in lines:
-            runner.execute(runner.split(line), db=db)
+            requests.run(runner.split(line), db=db)
             if db.exists():
-                runner.execute(["status"], db=db)
+                requests.run(["status"], db=db)
     return grids
 
 

@@ -172,9 +172,9 @@ def test_e96_an_unknown_option_with_a_line_separator_is_one_line(runner: CliRunn
 
 def test_e95_a_group_alone_through_the_in_process_runner_is_one_line_too(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from referee.cli import runner
+    from referee.cli import requests
 
-    assert runner.execute(["fate", "char"], db=tmp_path / "e.json") == 2
+    assert requests.run(["fate", "char"], db=tmp_path / "e.json") == 2
     err = capsys.readouterr().err
     assert [ln for ln in err.splitlines() if ln.strip()] == [
         "error: referee fate char needs a command. Usage: referee fate char [OPTIONS] COMMAND "

@@ -171,45 +171,6 @@ def test_e133_a_dry_run_answers_nothing(ev: GM) -> None:
     assert asks.asks_path(ev.db).read_bytes() == kept and ev.db.read_bytes() == before
 
 
-def test_accept_and_amend_make_their_moves_through_the_table_api_not_the_runner(
-        ev: GM, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A phone's request accepted and an amendment replaying it are typed requests made
-    through ``referee.table.api.perform``: with the in-process runner unable to run any line,
-    both still record, and every move made is one the API declares."""
-    from referee.cli import runner
-    from referee.table import api
-
-    def no_text(*args: object, **kwargs: object) -> int:
-        raise AssertionError(f"the runner was handed command text: {args!r}")
-
-    monkeypatch.setattr(runner, "execute", no_text)
-    monkeypatch.setattr(runner, "run_line", no_text)
-    made: list[api.Request] = []
-    real = api.perform
-
-    def spy(request: api.Request) -> object:
-        made.append(request)
-        return real(request)
-
-    for module in ("referee.cli.room.phone_requests", "referee.cli.table.amend"):
-        monkeypatch.setattr(f"{module}.perform", spy)
-    ev("soul", "give", "Dan", "Finn", "cobalt")
-    phone(ev, "Ben", "study", soul="green")
-    with monkeypatch.context() as typed:  # the ask holds its move: no words are read for it
-        typed.setattr("referee.cli.room.phone_requests.parse", no_text)
-        ev("requests", "accept", "1")
-    assert [(r.move, r.asked_by) for r in made] == [
-        ("soul study", "asked by Ben from their phone, request 1")]
-    assert made[0].args == {"who": "Ben", "soul_text": "the cracked green bottle"}
-    first = next(i for i, t in enumerate(log_texts(ev), 1) if t.startswith("soul give"))
-    made.clear()
-    ev("amend", str(first), "--yes", "--", "soul", "give", "Dan", "Ben", "cobalt")
-    assert [r.move for r in made] == ["soul give", "soul study"]
-    assert all(r.move in api.MOVES for r in made)
-    study = [t for t in log_texts(ev) if t.startswith("soul study")]
-    assert study and study[-1].endswith("request 1")
-
-
 def test_e41_a_request_recorded_stays_accepted_when_its_answer_cannot_be_shown(
         ev: GM, monkeypatch: pytest.MonkeyPatch) -> None:
     """The move is in the evening before its answer is printed: a failure printing it leaves

@@ -63,7 +63,7 @@ def test_the_shell_s_tree_builds_a_command_when_a_line_first_uses_it(tmp_path: P
     """The tree the shell, a station and the demo parse with (``main.lazy_root``): every word
     is in it from the start, listing and looking up a word build nothing, and a line builds
     its own command only, the same command the whole tree holds."""
-    from referee.cli import runner
+    from referee.cli import requests
 
     root = main.lazy_root()
     tree = root.commands
@@ -73,8 +73,8 @@ def test_the_shell_s_tree_builds_a_command_when_a_line_first_uses_it(tmp_path: P
     assert "stauts" not in tree and tree.get("stauts") is None
     assert tree.built == []
     db = tmp_path / "e.json"
-    assert runner.execute(["status"], db=db, root=root) == 2  # no evening yet: one line
-    assert runner.execute(["stauts"], db=db, root=root) == 2  # the nearest word suggested
+    assert requests.run(["status"], db=db, root=root) == 2  # no evening yet: one line
+    assert requests.run(["stauts"], db=db, root=root) == 2  # the nearest word suggested
     assert tree.built == ["status"]
     whole = typer.main.get_command(main.full_app())
     assert isinstance(whole, typer.core.TyperGroup)
@@ -135,9 +135,9 @@ def test_a_tab_on_the_command_word_says_what_each_does_and_builds_none() -> None
 
 @pytest.mark.system
 def test_the_shell_starts_without_importing_any_module_of_commands() -> None:
-    code = ("import sys; import referee.cli.main as m; from referee.cli import runner; "
+    code = ("import sys; import referee.cli.main as m; from referee.cli import requests, runner; "
             "root = runner.build_root(); "
-            "runner.execute(['rules', 'R15'], db=None, root=root); "
+            "requests.run(['rules', 'R15'], db=None, root=root); "
             "print(' '.join(sorted(k for k in sys.modules if k.startswith('referee.cli.'))))")
     groups = {f"referee.cli.{m}" for m, _ in main.TREE}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

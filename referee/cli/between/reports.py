@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 
 from referee import report as rep
-from referee.cli import context, runner
+from referee.cli import context, requests, runner
 from referee.cli.between.pages import check_page_target, write_page
 from referee.cli.between.render_report import render_terminal
 from referee.cli.context import current, db_path
@@ -252,7 +252,7 @@ def run_lines(lines: list[str], db: Path, *, echo: bool) -> None:
             say(f"[dim]$ referee {lit(line)}[/]")
         sink = contextlib.nullcontext() if echo else contextlib.redirect_stdout(io.StringIO())
         with sink:
-            rc = runner.execute(runner.split(line), db=db)
+            rc = requests.run(runner.split(line), db=db)
         if rc == 1:  # the line hit a bug: so does the demo
             raise RuntimeError(f"line {n} of the demo script hit a bug: {line}")
         if rc != 0:
@@ -292,7 +292,7 @@ def demo_season(first: Path, *, html: Path | None, force: bool, quiet: bool) -> 
     context.current().db = second
     # The season as `referee season` prints it: the chain back from the second evening.
     words = ["season", *(["--html", str(html)] if html else []), *(["--force"] if force else [])]
-    if runner.execute(words, db=second) != 0:
+    if requests.run(words, db=second) != 0:
         raise RefereeError(f"the demo season could not be printed: {' '.join(words)}")
     me = lit(console_name())
     say(f"Try `{me} --db {lit(second)} verify` (it checks the link to the first evening) or "

@@ -158,7 +158,9 @@ def run_remote(args: list[str], evening: Path, columns: int | None = None
     why = refusal(args)
     if why is not None:
         return 2, "", f"error: {why}\n"
-    return runner.run_line(args, db=evening, columns=columns, sealed=True)
+    from referee.cli.requests import run_captured  # a station's line: the API, not the runner
+
+    return run_captured(args, db=evening, columns=columns, sealed=True)
 
 
 # -- the station's side -----------------------------------------------------------------------

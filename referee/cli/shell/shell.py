@@ -1,5 +1,7 @@
 """`referee shell`: the GM's prompt for the night, with history and completion of commands,
-names, souls and cards; every line runs through the one in-process runner.
+names, souls and cards. Each line is read by the command line's parser (the lines typed most
+without typer, ``referee.cli.entry``); a read answers as it runs, and a move's request is made
+here through the table's API and answered by its command (``referee.cli.requests``).
 
 Module-level imports stay light: prompt_toolkit is imported when the prompt opens.
 """
@@ -352,23 +354,6 @@ def _cards(typed: str, majors_only: bool = False) -> Iterator[tuple[str, str, st
                 yield card.name, typed, card.short
 
 
-#: What makes ``shlex`` read a line otherwise than ``str.split``: quotes, escapes, comments,
-#: and the ASCII whitespace that ``str.split`` splits on and a shell does not.
-_NOT_PLAIN = frozenset("'\"\\#\x0b\x0c\x1c\x1d\x1e\x1f")
-
-
-def plain_words(text: str) -> list[str] | None:
-    """The words of a line of plain words (ASCII, no quote, escape or comment), as
-    ``runner.split`` reads it, without shlex: most lines typed at the table. None for any
-    other line, and for a line ``runner.split`` rewrites (``referee``, ``help``, ``try``)."""
-    if not text.isascii() or not _NOT_PLAIN.isdisjoint(text):
-        return None
-    words = text.split()
-    if words and words[0] in ("referee", "help", "?", "try"):
-        return None
-    return words
-
-
 class Shell:
     """Runs command lines through one click command tree, built once for the night."""
 
@@ -395,11 +380,11 @@ class Shell:
         Raises:
             runner.Leave: the line was ``exit`` or ``quit``.
         """
-        from referee.cli import errors, runner
+        from referee.cli import errors, requests, runner
 
         try:
             runner.check_length(text)  # E184: at once, before any word is read
-            words = plain_words(text)
+            words = runner.plain_words(text)
             if words is None:
                 words = runner.split(text)
         except RefereeError as exc:
@@ -421,7 +406,7 @@ class Shell:
             code = self.without_parser(words)
             if code is not None:
                 return code
-            return runner.execute(words, db=self.db, debug=self.debug, root=self.root,
+            return requests.run(words, db=self.db, debug=self.debug, root=self.root,
                                   shell=True)
         finally:
             if self.prompting:
@@ -462,12 +447,13 @@ class Shell:
 
     def without_parser(self, words: list[str]) -> int | None:
         """Run one of the lines the console reads without typer (``referee.cli.entry``, E160:
-        status, a betting move, `chips give`, `log --last N`) as ``runner.execute`` runs any
+        status, a betting move, `chips give`, `log --last N`) as ``requests.run`` runs any
         line: the same body, context and boundary, the same lock of the runner, the same answer
         to Ctrl-C. Typed on every line of the night, such a line is not parsed by click again.
         Returns None for any other line (nothing was run, nothing printed)."""
-        from referee.cli import context, entry, runner
+        from referee.cli import context, entry, requests, runner
         from referee.cli.guard import guarded, not_text, start
+        from referee.cli.transaction import Parsed
 
         args = runner.root_args(words, self.db, self.debug)
         if not_text(args) is not None or not entry._plain_streams():
@@ -480,6 +466,7 @@ class Shell:
             context.run_alone(context.Context(db=line.db))
             obj = start(line.db)
             obj.line = line.text
+            obj.reading = "make"  # a move's request comes back here, made below
             context.run_alone(obj)
             line.body()
             # The answer out now, as a terminal shows it at once, before it is marked shown
@@ -487,9 +474,12 @@ class Shell:
             with contextlib.suppress(OSError):
                 sys.stdout.flush()
 
+        words = line.words[2:] if line.db is not None else line.words
         with runner._RUNNING:
             try:
-                _, code = guarded(body, line.words[2:] if line.db is not None else line.words)
+                _, code = guarded(body, words, (Parsed,))
+            except Parsed as parsed:  # the move the line asks for, through the table's API
+                code = requests.made(parsed, words)
             except KeyboardInterrupt:
                 typer.echo("interrupted", err=True)
                 return 130
