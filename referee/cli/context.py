@@ -1,7 +1,8 @@
 """What a command runs with: one ``Context`` per command line, passed down the command tree.
 
 The root callback builds it from the root options (the evening's path, ``--debug``,
-``--explain``) and from what the runner handed in (the station's one evening, E65), and puts
+``--explain``) and from what ``referee.cli.requests`` handed in (the station's one evening,
+E65; how a line's request is made), and puts
 it on the click context of that run (``ctx.obj``), where every command and helper of the
 run finds it with ``current()``. Nothing is kept between runs or between threads: a station
 line in a server thread and a line of the shell each carry their own; the console is made

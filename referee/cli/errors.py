@@ -60,7 +60,7 @@ def _bound_numbers() -> None:
 def usage_line(exc: Any) -> str:
     """The one line for a usage mistake (click's), with the usage of the command it was for.
 
-    Shared by the root group and the in-process runner (``referee.cli.runner``).
+    Shared by the root group and a line run in-process (``referee.cli.requests``).
     """
     ctx = getattr(exc, "ctx", None)
     if _is_click(exc, "NoArgsIsHelpError") and ctx is not None:

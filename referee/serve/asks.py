@@ -4,8 +4,9 @@ evening, never in its log, until the GM accepts or declines each request (E210).
 A request is no move of the game: it is kept beside the evening as the wall and the links
 are (``PATH.room``, ``PATH.access``), written atomically under the evening's lock, and the
 evening file is neither read for writing nor written by asking, listing or declining.
-Accepting runs the very command the GM would type (``Ask.args``) through the one runner,
-under its own transaction; the queue only records what became of it.
+Accepting makes the move the request carries (``Ask.move``, ``Ask.fields``) through the
+table's API, under the words the GM would type (``Ask.args``) and its own transaction; the
+queue only records what became of it.
 
 One open request per kind per side, and at most ``PER_MINUTE`` requests per side in any
 minute (E211): a phone cannot flood the GM's console.

@@ -6,7 +6,8 @@ The page holds no secret and no data: the station token travels in the address's
 (``/gm#TOKEN``), which a browser never sends, and the page sends it as the station does, an
 ``Authorization: Bearer`` header on ``POST /station``. What it shows it reads with command
 lines (``status --json``, ``requests --json``), and every tap is the command line the shell
-would run, through the same route, the same checks and the same runner.
+would run, through the same route and the same checks: read by the command line's parser,
+its move made through the table's API.
 """
 
 from __future__ import annotations

@@ -6,9 +6,9 @@ limits (``referee.serve.connections``), with an ASGI application of this module'
 routes need no framework, and every answer's headers are written here. Read routes answer
 GET and HEAD only; ``GET /events`` pushes each change (``referee.serve.push``); ``POST
 /station`` exists only with ``--station`` and runs a command line under the GM's station
-token through the runner the command line hands in (``referee.cli.room.station``, the one
-in-process runner), in a thread, under the evening's lock like any command typed in a
-terminal. No route reaches the file system.
+token through what the command line hands in (``referee.cli.room.station``: the line read by
+its parser, its move made through the table's API), in a thread, under the evening's lock
+like any command typed in a terminal. No route reaches the file system.
 """
 
 from __future__ import annotations

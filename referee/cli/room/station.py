@@ -1,8 +1,9 @@
 """The second station: commands typed on another laptop, run by the serving machine.
 
 ``referee --station http://HOST:PORT --token T soul study Ben cobalt`` sends the command's
-words to ``referee serve --station``; the server runs them through the one in-process
-runner under the evening's lock and sends back stdout, stderr and the exit status, which
+words to ``referee serve --station``; the server reads them with the command line's parser,
+makes their move through the table's API under the evening's lock (``referee.cli.requests``)
+and sends back stdout, stderr and the exit status, which
 this side prints and exits with: the answer is the one the serving machine would give.
 ``referee --station URL --token T shell`` is the shell for the night, each line sent there.
 """

@@ -448,7 +448,7 @@ class Shell:
     def without_parser(self, words: list[str]) -> int | None:
         """Run one of the lines the console reads without typer (``referee.cli.entry``, E160:
         status, a betting move, `chips give`, `log --last N`) as ``requests.run`` runs any
-        line: the same body, context and boundary, the same lock of the runner, the same answer
+        line: the same body, context and boundary, the same lock, the same answer
         to Ctrl-C. Typed on every line of the night, such a line is not parsed by click again.
         Returns None for any other line (nothing was run, nothing printed)."""
         from referee.cli import context, entry, requests, runner
