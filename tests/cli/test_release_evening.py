@@ -67,3 +67,14 @@ def test_release_evening_plays_on_as_it_did(release: GM) -> None:
     assert status.pop("clock_paused") is None  # R47: added since, the clock never stopped
     assert status == expected["status"]
     assert "sound." in release("verify").output
+
+
+def test_release_evening_amends_through_the_tables_api(release: GM) -> None:
+    """The previous release's words, read again by today's parser into requests and made
+    through the table's API on the scratch evening: a bet of hand 3 made smaller, the eleven
+    commands after it replayed as typed, the pot it won smaller by as much."""
+    said = release("amend", "56", "--yes", "--", "bet", "Ada", "1").output
+    assert "11 later commands replayed as typed" in said
+    assert "main pot 10 to Ada -> main pot 7 to Ada" in said
+    assert "sound." in release("verify").output
+    assert release.status()["hands_played"] == 3
