@@ -86,6 +86,9 @@ def made(parsed: Parsed, words: list[str]) -> int:
     context.run_alone(parsed.context)
     try:
         _, code = guarded(lambda: answer(parsed), given)
+    except KeyboardInterrupt:  # Ctrl-C while the move is made: as for any line
+        typer.echo("interrupted", err=True)
+        return 130
     finally:
         context.run_alone(None)
     return code or 0

@@ -112,3 +112,21 @@ def test_the_demos_script_is_made_by_the_demo(tmp_path: Path, made: Made) -> Non
     run_lines([new, *LINES[:5]], tmp_path / "demo.json", echo=False)
     assert made.by_command == []
     assert [r.move for r in made.by_caller] == ["hand start", "hand show", "bet", "call", "fold"]
+
+
+@pytest.mark.parametrize("line", ["hand start", "bet 1"])  # with and without the parser
+def test_ctrl_c_while_the_shell_makes_a_move_ends_that_line_only(
+        ev: GM, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        line: str) -> None:
+    from referee.cli.main import lazy_root
+    from referee.cli.shell.shell import Shell
+
+    def interrupted(request: api.Request) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("referee.cli.requests.make", interrupted)
+    shell = Shell(lazy_root(), ev.db, False)
+    before = ev.db.read_bytes()
+    assert shell.run_line(line) == 130
+    assert "interrupted" in capsys.readouterr().err
+    assert ev.db.read_bytes() == before
