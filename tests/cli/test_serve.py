@@ -120,9 +120,14 @@ def test_e50_frame_recomputed_once_per_change_not_per_request(server: Served,
     from tests.cli.conftest import GM
 
     GM(CliRunner(), evening)("charge", "give", "Ben", "Flo", "1")
+    server.get("/frame.json")
+    # The change is seen: the write, and the answer marked shown in place (E41) if the push's
+    # watcher looked between the two on a busy machine, each once.
+    changed = server.server.source.computed
+    assert changed in (2, 3)
     for _ in range(10):
         server.get("/frame.json")
-    assert server.server.source.computed == 2
+    assert server.server.source.computed == changed  # and not once per request
 
 
 def test_frame_carries_the_chart_and_side_tables(evening: Path) -> None:
