@@ -17,6 +17,7 @@ import contextlib
 import io
 import os
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any
@@ -25,12 +26,18 @@ import typer
 
 from referee.cli import context, errors
 from referee.cli.context import Sealed
-from referee.cli.runner import _RUNNING, _usage_error, root_args, root_command, split
+from referee.cli.runner import root_args, root_command, split
 from referee.cli.suggest import told
 from referee.cli.transaction import Parsed
 from referee.errors import BadInput, RefereeError
 from referee.table.api import MOVES, Request
 from referee.table.api import perform as make
+
+#: Each in-process command carries its own context (``referee.cli.context``), but a
+#: captured one takes over the process's stdout and stderr: one runs at a time. The evening
+#: file's lock is taken inside, by the command itself, exactly as for a command typed in
+#: another terminal.
+RUNNING = threading.RLock()
 
 
 def parse(words: list[str], *, evening: Path) -> Request | None:
@@ -109,7 +116,7 @@ def run(words: list[str], *, db: Path | None = None, debug: bool = False,
     if not words:
         return 0
     command = root if root is not None else root_command()
-    with _RUNNING:
+    with RUNNING:
         try:
             given = Sealed(db if sealed else None, note, reading="make")  # E65
             code = command.main(args=root_args(words, db, debug), prog_name="referee",
@@ -124,7 +131,7 @@ def run(words: list[str], *, db: Path | None = None, debug: bool = False,
             errors.refuse(told(exc), exc.ruling)
             return 2
         except typer.TyperException as exc:  # click's usage errors
-            return _usage_error(exc, shell)
+            return usage_error(exc, shell)
         except SystemExit as exc:
             return exc.code if isinstance(exc.code, int) else 1
         except KeyboardInterrupt:
@@ -151,7 +158,7 @@ def run_captured(line: str | list[str], *, db: Path | None = None, debug: bool =
     off a terminal (no colour; rich tables ``columns`` wide, else $COLUMNS or 80).
     """
     out, err = io.StringIO(), io.StringIO()
-    with _RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with RUNNING, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         saved_in = sys.stdin
         saved_columns = os.environ.get("COLUMNS")
         sys.stdin = io.StringIO(stdin)
@@ -171,3 +178,20 @@ def run_captured(line: str | list[str], *, db: Path | None = None, debug: bool =
             else:
                 os.environ["COLUMNS"] = saved_columns
     return code, out.getvalue(), err.getvalue()
+
+
+def usage_error(exc: Any, shell: bool) -> int:
+    ctx = getattr(exc, "ctx", None)
+    if type(exc).__name__ == "NoArgsIsHelpError" and shell:
+        exc.show()  # a group on its own at the shell's prompt: its commands, to pick one
+        return 0
+    if not shell or ctx is None:
+        line = errors.usage_line(exc)  # as the plain command line says it
+    else:  # as the plain CLI says it, without the `referee` a shell omits
+        line = errors.mistake(exc)
+        usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
+        path = ctx.command_path.removeprefix("referee").strip()
+        line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
+    errors.refuse(line)
+    code: int = getattr(exc, "exit_code", 2)
+    return code

@@ -9,7 +9,6 @@ as it runs, a move's request made through the table's API and answered by its co
 from __future__ import annotations
 
 import sys
-import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -17,16 +16,9 @@ from typing import Any
 import typer
 import typer.main
 
-from referee.cli import errors
 from referee.cli.errors import hoist_root_options
 from referee.cli.help.table_of_contents import table_of_contents
 from referee.errors import BadInput
-
-#: Each in-process command carries its own context (``referee.cli.context``), but a
-#: captured one takes over the process's stdout and stderr: one runs at a time. The evening
-#: file's lock is taken inside, by the command itself, exactly as for a command typed in
-#: another terminal.
-_RUNNING = threading.RLock()
 
 _ROOT: Any = None
 #: The whole app, unpruned: given by ``referee.cli.main`` when it has built it (the runner
@@ -199,22 +191,3 @@ def root_args(words: list[str], db: Path | None, debug: bool) -> list[str]:
     if debug and "--debug" not in given:
         args = ["--debug", *args]
     return args
-
-
-def _usage_error(exc: Any, shell: bool) -> int:
-    ctx = getattr(exc, "ctx", None)
-    if type(exc).__name__ == "NoArgsIsHelpError" and shell:
-        exc.show()  # a group on its own at the shell's prompt: its commands, to pick one
-        return 0
-    if not shell or ctx is None:
-        line = errors.usage_line(exc)  # as the plain command line says it
-    else:  # as the plain CLI says it, without the `referee` a shell omits
-        line = errors.mistake(exc)
-        usage = " ".join(ctx.get_usage().split()).replace("Usage: referee ", "Usage: ")
-        path = ctx.command_path.removeprefix("referee").strip()
-        line += f" {usage} (see `{path} --help`)" if path else " (`help` lists commands)"
-    errors.refuse(line)
-    code: int = getattr(exc, "exit_code", 2)
-    return code
-
-

@@ -475,7 +475,7 @@ class Shell:
                 sys.stdout.flush()
 
         words = line.words[2:] if line.db is not None else line.words
-        with runner._RUNNING:
+        with requests.RUNNING:
             try:
                 _, code = guarded(body, words, (Parsed,))
             except Parsed as parsed:  # the move the line asks for, through the table's API
