@@ -23,7 +23,7 @@ from referee.names import match_name
 from referee.streams import STREAMS
 
 if TYPE_CHECKING:
-    from referee.cli.transaction import Done, Then
+    from referee.cli.transaction import Then
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
     from referee.jsontypes import JSONObject
@@ -62,6 +62,12 @@ def read_state() -> "State":
         state: State = ev.state(STREAM)
     require_evening(state)
     return state
+
+
+def reported(as_json: bool) -> "Then":
+    """What most evening commands do with their move's outcome: say the change it made, or
+    print it as JSON (``report_change``)."""
+    return lambda outcome: report_change(*outcome, as_json)
 
 
 def report_change(before: "State", after: "State", events: list["EveningEvent"],
@@ -133,24 +139,15 @@ def _action(action: str, who: str | None, amount: str | None, chips: str | None,
 
         raise BadInput("--chips is empty; name the colours paid as COLOUR:N[,COLOUR:N], e.g. "
                        "--chips red:1, or leave --chips out", ruling="E46")
-    def answer(outcome: "Done") -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
-    perform(action, {"who": who, "action": action, "amount": n,
-                                             "chips_text": chips}, then=answer)
+    perform(action, {"who": who, "action": action, "amount": n, "chips_text": chips},
+            then=reported(as_json))
 
 
 
 def give(source: str, target: str, chips: str, as_json: bool) -> None:
     """`chips give FROM TO COLOUR:N[,COLOUR:N] [--json]`."""
-
-    def answer(outcome: "Done") -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
-    perform("chips give", {"source": source, "target": target,
-                                                   "chips_text": chips}, then=answer)
+    perform("chips give", {"source": source, "target": target, "chips_text": chips},
+            then=reported(as_json))
 
 
 

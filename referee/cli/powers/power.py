@@ -47,11 +47,8 @@ def power_access(
             return
         render_souls.access(e, spec)
 
-    perform("power access", {
-            "who": name,
-            "card_text": card,
-            "orientation": orientation
-    }, then=answer)
+    perform("power access", {"who": name, "card_text": card, "orientation": orientation},
+            then=answer)
 
 
 Cards = Annotated[list[str] | None, typer.Option(

@@ -10,7 +10,7 @@ import typer
 from referee.cli.options import Json
 from referee.cli.powers import render_souls
 from referee.cli.printing import emit_json
-from referee.cli.typed_most import perform, read_state, report_change
+from referee.cli.typed_most import perform, read_state, report_change, reported
 from referee.rules.cards import to_roman
 
 if TYPE_CHECKING:
@@ -91,8 +91,8 @@ def soul_guess(
         _, after, events = outcome
         show_guess(after, events, as_json)
 
-    perform("soul guess", {"who": assistant, "soul_text": soul,
-                                              "name": name, "arcanum": arcanum}, then=answer)
+    perform("soul guess", {"who": assistant, "soul_text": soul, "name": name,
+                           "arcanum": arcanum}, then=answer)
 
 
 def show_guess(after: State, events: list[EveningEvent], as_json: bool = False) -> None:
@@ -117,11 +117,8 @@ def soul_auction(
 ) -> None:
     """SELLER announces an auction of SOUL, held by them or their assistant (R20, R21)."""
 
-    perform("soul auction", {
-        "seller_text": seller,
-        "soul_text": soul,
-        "withdraw": withdraw
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul auction", {"seller_text": seller, "soul_text": soul, "withdraw": withdraw},
+            then=reported(as_json))
 
 
 def show_bid(before: State, after: State, events: list[EveningEvent]) -> None:
@@ -147,11 +144,8 @@ def soul_bid(
 ) -> None:
     """BUYER bids at the open auction: chips, a promise, or both (R20)."""
 
-    perform("soul bid", {
-        "buyer_text": buyer,
-        "chips_text": chips,
-        "promise": promise
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul bid", {"buyer_text": buyer, "chips_text": chips, "promise": promise},
+            then=reported(as_json))
 
 
 @soul_app.command("sell")
@@ -167,13 +161,9 @@ def soul_sell(
     """SOUL goes from SELLER to BUYER for the winning bid, closing the auction (R20); with no
     bid named, BUYER's last bid at the open auction."""
 
-    perform("soul sell", {
-        "seller_text": seller,
-        "soul_text": soul,
-        "buyer_text": buyer,
-        "chips_text": chips,
-        "promise": promise
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul sell", {"seller_text": seller, "soul_text": soul, "buyer_text": buyer,
+                          "chips_text": chips, "promise": promise},
+            then=reported(as_json))
 
 
 @soul_app.command("force-trade")
@@ -185,30 +175,22 @@ def soul_force_trade(
     """SELLER ends the auction of their own soul with a forced trade: to the largest holder of
     their colour, for those chips (R21)."""
 
-    perform("soul force-trade", {
-        "seller_text": seller,
-        "with_text": with_
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul force-trade", {"seller_text": seller, "with_text": with_}, then=reported(as_json))
 
 
 @soul_app.command("buyout")
 def soul_buyout(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER, controlling all ten of STAKEHOLDER's chips, buys their soul with them (R21)."""
 
-    perform("soul buyout", {
-        "buyer_text": buyer,
-        "owner_text": stakeholder
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul buyout", {"buyer_text": buyer, "owner_text": stakeholder}, then=reported(as_json))
 
 
 @soul_app.command("decline")
 def soul_decline(buyer: str, stakeholder: str, as_json: Json = False) -> None:
     """BUYER declines to buy STAKEHOLDER's soul; STAKEHOLDER may then resign (R17)."""
 
-    perform("soul decline", {
-        "buyer_text": buyer,
-        "owner_text": stakeholder
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul decline", {"buyer_text": buyer, "owner_text": stakeholder},
+            then=reported(as_json))
 
 
 @soul_app.command("smash")
@@ -217,7 +199,7 @@ def soul_smash(holder: str, soul: str, as_json: Json = False) -> None:
     (R22)."""
 
     perform("soul smash", {"holder_text": holder, "soul_text": soul},
-            then=lambda outcome: report_change(*outcome, as_json))
+            then=reported(as_json))
 
 
 @soul_app.command("consume")
@@ -229,11 +211,8 @@ def soul_consume(
 ) -> None:
     """HOLDER swallows SOUL: one status point in an Arcanum of their choice (R27)."""
 
-    perform("soul consume", {
-        "holder_text": holder,
-        "soul_text": soul,
-        "arcanum": arcanum
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul consume", {"holder_text": holder, "soul_text": soul, "arcanum": arcanum},
+            then=reported(as_json))
 
 
 @soul_app.command("give")
@@ -242,11 +221,8 @@ def soul_give(source: Annotated[str, typer.Argument(metavar="FROM")],
               soul: str, as_json: Json = False) -> None:
     """FROM gives SOUL to TO, both away from the table (the Law, R16)."""
 
-    perform("soul give", {
-        "source": source,
-        "target": target,
-        "soul_text": soul
-    }, then=lambda outcome: report_change(*outcome, as_json))
+    perform("soul give", {"source": source, "target": target, "soul_text": soul},
+            then=reported(as_json))
 
 
 @charge_app.command("give")
@@ -256,7 +232,7 @@ def charge_give(source: Annotated[str, typer.Argument(metavar="FROM")],
     """FROM's side gives N Charges to TO's side, away from the table (R16, R25)."""
 
     perform("charge give", {"source": source, "target": target, "n": n},
-            then=lambda outcome: report_change(*outcome, as_json))
+            then=reported(as_json))
 
 
 def register(app: typer.Typer) -> None:

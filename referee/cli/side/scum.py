@@ -162,9 +162,8 @@ def new(
                         f"{mode}; seed {seed}", markup=False)
         _print_hand(match, "drawn")
 
-    perform("scum new", {"names": names, "seed": seed, "rotate": not draw,
-                                       "abandon": abandon},
-                          words={"rotate": False}, then=answer)
+    perform("scum new", {"names": names, "seed": seed, "rotate": not draw, "abandon": abandon},
+            words={"rotate": False}, then=answer)
 
 
 @app.command()

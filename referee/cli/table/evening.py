@@ -25,7 +25,7 @@ from referee.cli.typed_most import (  # the bodies, typer-free: `referee.cli.ent
     _table,
     give,
     perform,
-    report_change,
+    reported,
     show_log,
     show_status,
 )
@@ -37,7 +37,6 @@ from referee.storage.files import check_path
 from referee.storage.store import open_evening
 
 if TYPE_CHECKING:
-    from referee.cli.transaction import Done
     from referee.evening.events import EveningCreated
     from referee.evening.state import State
 
@@ -209,12 +208,7 @@ def fold(name: Who = None, as_json: Json = False) -> None:
 
 def open_phase(as_json: Json = False) -> None:
     """The Fool declares the open phase: antes, bets and raises at will (R13)."""
-
-    def answer(outcome: "Done") -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
-    perform("open-phase", {"now": time.time()}, then=answer)
+    perform("open-phase", {"now": time.time()}, then=reported(as_json))
 
 
 # -- around the table ---------------------------------------------------------------------------
@@ -243,35 +237,26 @@ def chips_settle(
 ) -> None:
     """The referee moves chips by ruling, between hands: a split overridden (R11), a dead
     player's chips settled (R22)."""
-
-    def answer(outcome: "Done") -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
-    perform("chips settle", {
-            "source": source,
-            "target": target,
-            "chips_text": chips,
-            "why": why
-    }, then=answer)
+    perform("chips settle", {"source": source, "target": target, "chips_text": chips, "why": why},
+            then=reported(as_json))
 
 
 def rise(name: str, as_json: Json = False) -> None:
     """NAME rises from the table: keeps their chips, dealt out until they sit (R17)."""
 
-    perform("rise", {"who": name}, then=lambda outcome: report_change(*outcome, as_json))
+    perform("rise", {"who": name}, then=reported(as_json))
 
 
 def sit(name: str, as_json: Json = False) -> None:
     """NAME sits at the table again and is dealt into the next hand (R17)."""
 
-    perform("sit", {"who": name}, then=lambda outcome: report_change(*outcome, as_json))
+    perform("sit", {"who": name}, then=reported(as_json))
 
 
 def resign(name: str, as_json: Json = False) -> None:
     """NAME, whose side holds no chips, resigns for good (R17)."""
 
-    perform("resign", {"who": name}, then=lambda outcome: report_change(*outcome, as_json))
+    perform("resign", {"who": name}, then=reported(as_json))
 
 
 # -- the log ------------------------------------------------------------------------------------

@@ -91,9 +91,8 @@ def show(
         before, after, events = outcome
         report_change(before, after, events, as_json)
 
-    perform("hand show", {"items": items,
-                                                  "words": " ".join(cards).split(),
-                                                  "magic": magic}, then=answer)
+    perform("hand show", {"items": items, "words": " ".join(cards).split(), "magic": magic},
+            then=answer)
 
 
 @app.command("fix", rich_help_panel="At the table")
@@ -110,8 +109,8 @@ def fix(
         before, after, events = outcome
         report_change(before, after, events, as_json)
 
-    perform("hand fix", {"who": name, "old_text": old, "new_text": new,
-                                                 "magic": magic}, then=answer)
+    perform("hand fix", {"who": name, "old_text": old, "new_text": new, "magic": magic},
+            then=answer)
 
 
 @app.command("showdown", rich_help_panel="At the table")
