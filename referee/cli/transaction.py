@@ -1,7 +1,7 @@
 """The one way a command changes the evening file: a request to the table's API
 (``perform``, ``referee.table.api``) under the command's log text (``command_text``, derived
-in one place), ``transact`` for the commands that open or carry evenings (`new`, `next`,
-`count`), and `undo` / `redo` of a table's stream."""
+in one place), ``transact`` for the commands that open or carry evenings (`new`, `next`),
+and `undo` / `redo` of a table's stream."""
 
 from __future__ import annotations
 
@@ -55,7 +55,12 @@ def line_of() -> Callable[[Mapping[str, object]], str]:
     made after its parse, ``referee.cli.requests``)."""
     own = current().line  # read without the parser (``referee.cli.entry``): its own words
     if own is not None:
-        return lambda chosen: own if not chosen else _words_of_context(chosen)
+        return lambda chosen: own if not chosen else _parsed_words()(chosen)
+    return _parsed_words()
+
+
+def _parsed_words() -> Callable[[Mapping[str, object]], str]:
+    """The words of the command click parsed (read now), with what the core chose."""
     from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
 
     click_ctx = get_current_context()
@@ -63,14 +68,6 @@ def line_of() -> Callable[[Mapping[str, object]], str]:
     specs = list(click_ctx.command.params)
     params = dict(click_ctx.params)
     return lambda chosen: _words(path, specs, {**params, **chosen})
-
-
-def _words_of_context(chosen: Mapping[str, object]) -> str:
-    from typer.main import get_current_context  # type: ignore[attr-defined]  # click's
-
-    click_ctx = get_current_context()
-    return _words(click_ctx.command_path.split()[1:], list(click_ctx.command.params),
-                  {**click_ctx.params, **chosen})
 
 
 def _words(path: list[str], specs: list[Any], params: Mapping[str, object]) -> str:

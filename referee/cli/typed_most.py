@@ -13,7 +13,7 @@ import json
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final
 
 from referee.cli.context import db_path
 from referee.cli.log_formats import amended_by, stream_rows
@@ -26,23 +26,10 @@ if TYPE_CHECKING:
     from referee.cli.transaction import Then
     from referee.evening.events import EveningEvent
     from referee.evening.state import State
-    from referee.jsontypes import JSONObject
     from referee.storage.tables import Undone
     from referee.table.api import Args
 
 STREAM: Final = "evening"
-#: The records a command's build returns (``list[SoulStudied]`` for ``soul study`` ...).
-E = TypeVar("E", bound="EveningEvent")
-
-
-def run(build: Callable[["State"], list[E]], extra: "JSONObject | None" = None,
-        ) -> tuple["State", "State", list[E]]:
-    """An evening command through the one transaction (``transaction.transact``); its log line is
-    derived from the parsed arguments there, in one place (``transaction.command_text``), with
-    ``extra`` for what the core chose (``build`` may fill it)."""
-    from referee.cli.transaction import transact  # the writes only
-
-    return transact(STREAM, build, extra=extra)
 
 
 def perform(name: str, args: "Args", then: "Then") -> None:

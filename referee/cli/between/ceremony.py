@@ -133,6 +133,7 @@ def _decided(after: State, events: list[EveningEvent], as_json: bool) -> None:
 def promote(name: Name, arcanum: Arcanum, as_json: Json = False) -> None:
     """NAME, outside the Major Arcana, is given ARCANUM: 7 points for a vacant one, more than
     the occupant's for a held one, who then leaves the Major Arcana (R28, R40)."""
+
     def answer(outcome: Done) -> None:
         _, after, events = outcome
         _decided(after, events, as_json)

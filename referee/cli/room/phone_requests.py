@@ -152,16 +152,11 @@ def _request(evening: Path, ask: asks.Ask, dry: bool) -> Request:
     not: its move and arguments as the phone's form gave them (E210), under the words the log
     keeps. A request queued before asks carried their move is read from its words by their
     command's parser."""
-    if "move" in ask and "fields" in ask:
-        request = Request(ask["move"], ask["fields"], evening=evening,
-                          line=shlex.join(ask["args"]))
-    else:
-        parsed = parse(list(ask["args"]), evening=evening)
-        if parsed is None:
-            raise BadInput(f"request {ask['no']} asks for no move a phone may ask for (E210)",
-                           ruling="E210")
-        request = parsed
-    if request.move not in ANSWERS:  # the queue holds no other kind
+    request = (Request(ask["move"], ask["fields"], evening=evening,
+                       line=shlex.join(ask["args"]))
+               if "move" in ask and "fields" in ask
+               else parse(list(ask["args"]), evening=evening))
+    if request is None or request.move not in ANSWERS:  # the queue holds no other kind
         raise BadInput(f"request {ask['no']} asks for no move a phone may ask for (E210)",
                        ruling="E210")
     return dataclasses.replace(request, asked_by=asks.note(ask), dry=dry)

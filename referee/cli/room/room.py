@@ -133,6 +133,7 @@ def take_break(
     """A break: the clock stands still and the wall counts MINUTES down over the table, then
     both run on by themselves; `room resume` ends it sooner (R47, E82)."""
     now = time.time()
+
     def answer(outcome: Done) -> None:
         _, after, _ = outcome
         back = time.strftime("%H:%M", time.localtime(now + minutes * 60))
@@ -151,6 +152,7 @@ def take_break(
 def pause() -> None:
     """Stop the evening's clock until `room resume`: the hour of R13 counts play only (R47)."""
     now = time.time()
+
     def answer(outcome: Done) -> None:
         _, after, _ = outcome
         say(f"The clock is paused {_played(after, now)}: `referee room resume` starts it again "
@@ -163,6 +165,7 @@ def pause() -> None:
 def resume() -> None:
     """Start the evening's clock again after `room pause`, or end a break now (R47)."""
     now = time.time()
+
     def answer(outcome: Done) -> None:
         before, after, _ = outcome
         stop = before.stop

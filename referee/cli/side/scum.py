@@ -151,6 +151,7 @@ def new(
                        "(R31); --draw draws them afresh every hand", ruling="T1")
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
+
     def answer(outcome: Done) -> None:
         _, after, _ = outcome
         match = after.match
@@ -414,6 +415,7 @@ def play(
 ) -> None:
     """A play in the series under way: refused out of turn, after a pass, or when R30 forbids
     it; the hand is scored when the third player goes out (R30, R31, T18-T21)."""
+
     def answer(outcome: Done) -> None:
         _, after, events = outcome
         _print_move(after.match, as_json, events)

@@ -142,6 +142,7 @@ def new(
     table = _table(points)
     if seed is None:
         seed = random.SystemRandom().randrange(1, 1_000_000)
+
     def answer(outcome: Done) -> None:
         _, after, _ = outcome
         game = after.game
@@ -176,6 +177,7 @@ def score(
     A turn with no hand counts towards the Elixir's turns (W6); turns alternate (W12).
     """
     cards = (wager.parse_wcard(top), wager.parse_wcard(bottom))
+
     def answer(outcome: Done) -> None:
         before_state, after, events = outcome
         game, before = after.game, before_state.game.elixir
@@ -224,6 +226,7 @@ def turn(
     """
     if who is not None and who.isascii() and who.strip().lstrip("-").isdigit() and count is None:
         count, who = int(who), None
+
     def answer(outcome: Done) -> None:
         before_state, after, events = outcome
         game, before = after.game, before_state.game.elixir
@@ -268,6 +271,7 @@ def elixir(
 ) -> None:
     """Set the Elixir to the one actually on the table (its turn count starts again)."""
     new_elixir = wager.parse_elixir(name)
+
     def answer(outcome: Done) -> None:
         before, _, _ = outcome
         plain(_change_line(before.game.elixir, new_elixir, "table"))

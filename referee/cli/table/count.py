@@ -24,6 +24,7 @@ def count(
     """Count the chips in front of people and in the pot against the books, colour by colour:
     each difference is named with the moves that last touched it, and the count is recorded
     (E130). Nothing is corrected: `chips settle ... --why` is the ruling (E132)."""
+
     def answer(outcome: Done) -> None:
         _, _, events = outcome
         event = events[0]

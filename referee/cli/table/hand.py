@@ -11,12 +11,11 @@ import typer
 from referee.cli.options import Json
 from referee.cli.printing import say
 from referee.cli.table import equity, hand_rulings, history
-from referee.cli.typed_most import perform, report_change
+from referee.cli.typed_most import perform, report_change, reported
 from referee.errors import BadInput
 
 if TYPE_CHECKING:
     from referee.cli.transaction import Done
-    pass
 
 
 app = typer.Typer(
@@ -41,12 +40,13 @@ def start(
     from referee.evening import clock  # the rulings of this group play no hand
 
     now = time.time()
+
     def answer(outcome: Done) -> None:
         before, after, events = outcome
         report_change(before, after, events, as_json)
         if not as_json and after.phase == "limit" and clock.hour_passed(after, now):  # R47
             say("[yellow]An hour has passed since the first hand: the Fool may declare the "
-                       "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
+                "open phase (`referee open-phase`, it starts with the next hand; R13).[/]")
 
     perform("hand start", {"now": now, "open_phase": open_phase}, then=answer)
 
@@ -87,12 +87,8 @@ def show(
     """Give up cards as they are dealt: those showing stay, `+CARDS` adds (R9, E25)."""
 
     items = _named(cards, "show")
-    def answer(outcome: Done) -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
     perform("hand show", {"items": items, "words": " ".join(cards).split(), "magic": magic},
-            then=answer)
+            then=reported(as_json))
 
 
 @app.command("fix", rich_help_panel="At the table")
@@ -105,12 +101,8 @@ def fix(
 ) -> None:
     """Correct one of NAME's up cards; says if it would have changed an opener (E25)."""
 
-    def answer(outcome: Done) -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
     perform("hand fix", {"who": name, "old_text": old, "new_text": new, "magic": magic},
-            then=answer)
+            then=reported(as_json))
 
 
 @app.command("showdown", rich_help_panel="At the table")
@@ -137,13 +129,9 @@ def showdown(
     hands = hands or []
     named = _named(hands, "showdown") if hands else []
 
-    def answer(outcome: Done) -> None:
-        before, after, events = outcome
-        report_change(before, after, events, as_json)
-
     perform("hand showdown", {
         "items": named, "words": " ".join(hands).split(), "magic": magic, "now": time.time(),
-        "keep": keep}, then=answer)
+        "keep": keep}, then=reported(as_json))
 
 
 def register(root: typer.Typer) -> None:
