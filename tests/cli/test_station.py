@@ -417,7 +417,9 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         pytest.skip("openssl is not installed")
     folder = tmp_path_factory.mktemp("tls")
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+    # An elliptic-curve key: made in no time, where an RSA key costs ~0.3 s of CPU.
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
     return cert, key
@@ -472,36 +474,6 @@ def test_e67_tls_with_unusable_files_is_one_line(demo_db: Path, tmp_path: Path,
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_e66_token_rotation_after_new_force_through_the_station(serving: Serving,
-                                                                tmp_path: Path) -> None:
-    from referee.serve import access as serve_access
-
-    db = tmp_path / "night" / "demo.json"
-    new = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
-           "Cy:III:blue:Zoe:II", "--force"]
-    station = ["--station", serving.url, "--token", serving.token]
-    done = referee(*station, *new)
-    assert done.returncode == 0, done.stderr
-    access = serve_access.load_access(db)
-    assert access is not None and access.station != serving.token
-    assert f"--token {access.station}" in done.stderr and "E66" in done.stderr
-    assert set(access.assistants) == {"Ben", "Zoe"}
-    import urllib.error
-    import urllib.request
-
-    for name, link in serving.links.items():  # every old link opens nothing now
-        with pytest.raises(urllib.error.HTTPError) as gone:
-            urllib.request.urlopen(link, timeout=30)
-        assert gone.value.code == 404, name
-    zoe = f"{serving.url}/a/{access.assistants['Zoe']}"
-    with urllib.request.urlopen(zoe, timeout=30) as page:  # a new assistant's, at once
-        assert "Clue sheet: Zoe" in page.read().decode()
-    stale = referee(*station, "status")
-    assert stale.returncode == 2 and "new evening replaces it" in stale.stderr
-    fresh = referee("--station", serving.url, "--token", access.station, "status", "--json")
-    assert fresh.returncode == 0 and json.loads(fresh.stdout)["fool"] == "Max"
-
-
 def test_e66_a_station_shell_goes_on_after_new_force(serving: Serving, tmp_path: Path) -> None:
     lines = ("new --fool Max --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --force\n"
              "status --json\n")
@@ -519,9 +491,10 @@ def test_e66_a_station_shell_goes_on_after_new_force(serving: Serving, tmp_path:
 @pytest.fixture(scope="module")
 def shared(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
     """One `referee serve --station --links` for the tests below (a start is ~0.4 s of CPU).
-    Sound to share because none of them sees another's writes: all but the last write nothing
-    and each checks that itself, so each finds the demo evening as served; the last (file
-    order) gives a Charge, after every other has run."""
+    Sound to share because none of them sees a write it does not account for: all but the last
+    two write nothing and each checks that itself, so each finds the demo evening as served;
+    then (file order) one gives a Charge, its first checks the chips the others left alone;
+    and the last replaces the evening with `new --force`, whatever was in it."""
     with _serving(copy_evening(demo_db, tmp_path_factory.mktemp("night"))) as s:
         yield s
 
@@ -565,7 +538,7 @@ def test_e65_the_real_command_line_at_a_station(shared: Serving, tmp_path: Path)
 
 def test_station_command_runs_there_and_answers_here(shared: Serving, demo_db: Path,
                                                      tmp_path: Path) -> None:
-    # The one test that writes through `shared`: it stays last in the file.
+    # It writes through `shared`: after those that write nothing, before the last test.
     there = referee("--station", shared.url, "--token", shared.token, "status", "--json")
     assert there.returncode == 0, there.stderr
     here = referee("--db", str(demo_db), "status", "--json")
@@ -576,3 +549,34 @@ def test_station_command_runs_there_and_answers_here(shared: Serving, demo_db: P
     done = referee("--station", shared.url, "--token", shared.token,
                    "charge", "give", "Ben", "Flo", "1")
     assert done.returncode == 0, done.stderr
+
+
+def test_e66_token_rotation_after_new_force_through_the_station(shared: Serving) -> None:
+    # After every other test on `shared`: `new --force` replaces whatever they left, and
+    # no test after it could use the served tokens.
+    from referee.serve import access as serve_access
+
+    db = shared.db
+    new = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
+           "Cy:III:blue:Zoe:II", "--force"]
+    station = ["--station", shared.url, "--token", shared.token]
+    done = referee(*station, *new)
+    assert done.returncode == 0, done.stderr
+    access = serve_access.load_access(db)
+    assert access is not None and access.station != shared.token
+    assert f"--token {access.station}" in done.stderr and "E66" in done.stderr
+    assert set(access.assistants) == {"Ben", "Zoe"}
+    import urllib.error
+    import urllib.request
+
+    for name, link in shared.links.items():  # every old link opens nothing now
+        with pytest.raises(urllib.error.HTTPError) as gone:
+            urllib.request.urlopen(link, timeout=30)
+        assert gone.value.code == 404, name
+    zoe = f"{shared.url}/a/{access.assistants['Zoe']}"
+    with urllib.request.urlopen(zoe, timeout=30) as page:  # a new assistant's, at once
+        assert "Clue sheet: Zoe" in page.read().decode()
+    stale = referee(*station, "status")
+    assert stale.returncode == 2 and "new evening replaces it" in stale.stderr
+    fresh = referee("--station", shared.url, "--token", access.station, "status", "--json")
+    assert fresh.returncode == 0 and json.loads(fresh.stdout)["fool"] == "Max"
