@@ -34,9 +34,13 @@ KILLS = examples(30)
 CLI_KILLS = examples(10)
 
 #: The writer: commits two-event commands back to back, sealing a segment every few commands
-#: (SEGMENT_SIZE 7), so kills land in event writes, backup rotation and seals alike.
+#: (SEGMENT_SIZE 7), so kills land in event writes, backup rotation and seals alike. Each writer
+#: is a fresh process forked by one parent that has imported the store once (``fork FIFO`` on
+#: its stdin: it answers the writer's pid; ``wait PID``: how it ended, as a return code), so
+#: that 30 writers do not each pay an interpreter's start and the imports. The writer says
+#: ``ready``, then ``step`` after each commit, on the FIFO.
 WRITER = """
-import sys
+import os, sys
 from referee.storage import store
 from referee.storage.store import open_evening
 
@@ -49,13 +53,28 @@ def step(state):
     return [{"kind": "chips_given", "from": a, "to": b, "chips": {"red": 1}},
             {"kind": "chips_given", "from": c, "to": d, "chips": {"blue": 1}}]
 
-with open_evening(path, write=False) as ev:
-    ev.state("evening")  # every import done before the parent starts the clock
-print("ready", flush=True)
-while True:
-    with open_evening(path) as ev:
-        ev.commit("evening", step(ev.state("evening")), "step")
-    print("step", flush=True)  # acknowledged: the commit returned
+def write(fifo):
+    out = open(fifo, "w")
+    with open_evening(path, write=False) as ev:
+        ev.state("evening")  # the evening read before the parent starts the clock
+    print("ready", file=out, flush=True)
+    while True:
+        with open_evening(path) as ev:
+            ev.commit("evening", step(ev.state("evening")), "step")
+        print("step", file=out, flush=True)  # acknowledged: the commit returned
+
+for line in sys.stdin:
+    word, arg = line.split()
+    if word == "fork":
+        pid = os.fork()
+        if pid == 0:
+            try:
+                write(arg)
+            finally:
+                os._exit(1)  # only a kill may end a writer; anything else is a failure
+        print(pid, flush=True)
+    else:
+        print(os.waitstatus_to_exitcode(os.waitpid(int(arg), 0)[1]), flush=True)
 """
 
 
@@ -131,25 +150,46 @@ def test_sigkill_during_commits_always_leaves_a_sound_prefix(tmp_path: Path) -> 
     db = tmp_path / "e.json"
     new_evening(db)
     done = 0
-    for kill in range(KILLS):
-        child = subprocess.Popen([sys.executable, "-c", WRITER, str(db)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert child.stdout is not None
-        assert child.stdout.readline() == "ready\n", child.communicate()[1]
-        acknowledged = 0
-        if kill % 2:  # every other writer is killed in full stride, however loaded the machine
-            assert child.stdout.readline() == "step\n", child.communicate()[1]
-            acknowledged = 1
-        time.sleep(rng.uniform(0.0, 0.04))
-        child.send_signal(signal.SIGKILL)
-        out, err = child.communicate()
-        assert child.returncode == -signal.SIGKILL, f"writer died by itself (seed {seed}): {err}"
-        acknowledged += out.count("step\n")
-        steps = check_sound(db, events_per_command=2)
-        assert [list(s) for s in steps] == [expected_step(k) for k in range(len(steps))], seed
-        assert len(steps) >= done + acknowledged, (
-            f"kill {kill} lost acknowledged commands (seed {seed})")
-        done = len(steps)
+    forks = subprocess.Popen([sys.executable, "-c", WRITER, str(db)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert forks.stdin is not None and forks.stdout is not None
+    fifo = tmp_path / "writer.out"
+    live = None  # a writer not yet reaped, killed if a check fails while it runs
+
+    def ask(line: str) -> int:
+        assert forks.stdin is not None and forks.stdout is not None
+        forks.stdin.write(line + "\n")
+        forks.stdin.flush()
+        answer = forks.stdout.readline()
+        assert answer, forks.communicate()[1]
+        return int(answer)
+
+    try:
+        for kill in range(KILLS):
+            os.mkfifo(fifo)
+            pid = live = ask(f"fork {fifo}")
+            with open(fifo) as out:
+                assert out.readline() == "ready\n", f"writer {kill} did not start"
+                acknowledged = 0
+                if kill % 2:  # every other writer is killed in full stride, however loaded
+                    assert out.readline() == "step\n", f"writer {kill} wrote nothing"
+                    acknowledged = 1
+                time.sleep(rng.uniform(0.0, 0.04))
+                os.kill(pid, signal.SIGKILL)
+                acknowledged += out.read().count("step\n")  # up to the writer's end
+            fifo.unlink()
+            ended, live = ask(f"wait {pid}"), None
+            assert ended == -signal.SIGKILL, f"writer died by itself (seed {seed}): {ended}"
+            steps = check_sound(db, events_per_command=2)
+            assert [list(s) for s in steps] == [expected_step(k) for k in range(len(steps))], seed
+            assert len(steps) >= done + acknowledged, (
+                f"kill {kill} lost acknowledged commands (seed {seed})")
+            done = len(steps)
+    finally:
+        if live is not None:
+            os.kill(live, signal.SIGKILL)
+        errors = forks.communicate(timeout=60)[1]  # its stdin closed: it ends
+    assert forks.returncode == 0, errors
     assert done >= KILLS // 4, f"only {done} commands in {KILLS} runs: kills hit no writes?"
     check_backups_restore(db, tmp_path / "restore")
     # Temp files of killed writers go with the next command; none stays behind.

@@ -45,14 +45,6 @@ def serving(demo_db: Path, tmp_path: Path) -> Iterator[Serving]:
         yield s
 
 
-@pytest.fixture(scope="module")
-def read_only(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
-    """One `referee serve --station` for the module's tests that only read through it (each
-    checks that nothing changed): a start is 0.4 s of CPU, and these need not pay it each."""
-    with _serving(copy_evening(demo_db, tmp_path_factory.mktemp("night"))) as s:
-        yield s
-
-
 @contextmanager
 def _serving(db: Path) -> Iterator[Serving]:
     proc = subprocess.Popen([sys.executable, "-m", "referee", "--db", str(db), "serve",
@@ -76,33 +68,6 @@ def _serving(db: Path) -> Iterator[Serving]:
         proc.wait(timeout=30)
 
 
-def test_station_command_runs_there_and_answers_here(serving: Serving, demo_db: Path,
-                                                     tmp_path: Path) -> None:
-    there = referee("--station", serving.url, "--token", serving.token, "status", "--json")
-    assert there.returncode == 0, there.stderr
-    here = referee("--db", str(demo_db), "status", "--json")
-    assert json.loads(there.stdout)["chips"] == json.loads(here.stdout)["chips"]
-    wrong = referee("--station", serving.url, "--token", serving.token, "bet", "Zed")
-    assert wrong.returncode == 2 and wrong.stdout == ""
-    assert wrong.stderr == referee("--db", str(demo_db), "bet", "Zed").stderr
-    done = referee("--station", serving.url, "--token", serving.token,
-                   "charge", "give", "Ben", "Flo", "1")
-    assert done.returncode == 0, done.stderr
-
-
-def test_station_with_an_assistants_token_writes_nothing(read_only: Serving) -> None:
-    db = read_only.db
-    before = db.read_bytes()
-    token = read_only.links["Ben"].rsplit("/", 1)[1]
-    for bad in (token, "not-the-token-at-all", ""):
-        args = ["--station", read_only.url, "--token", bad] if bad else ["--station",
-                                                                        read_only.url]
-        result = referee(*args, "charge", "give", "Ben", "Flo", "1")
-        assert result.returncode == 2
-        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-    assert db.read_bytes() == before
-
-
 @pytest.mark.parametrize("where", ["root", "shell"])
 def test_shell_at_a_station_runs_each_line_there(serving: Serving, where: str) -> None:
     lines = "charge give Ben Flo 1\nbet Zed\nstatus --json\nexit\ncharge give Ben Flo 1\n"
@@ -113,14 +78,6 @@ def test_shell_at_a_station_runs_each_line_there(serving: Serving, where: str) -
     assert result.stderr.count("error:") == 1
     status = json.loads(result.stdout.strip().splitlines()[-1])
     assert status["charges"]["Ada"] == 1  # one Charge given; nothing after `exit` ran
-
-
-def test_links_printed_by_serve_open_the_sheets(read_only: Serving) -> None:
-    import urllib.request
-
-    for name, link in read_only.links.items():
-        with urllib.request.urlopen(link, timeout=30) as page:
-            assert f"Clue sheet: {name}" in page.read().decode()
 
 
 def test_station_that_is_not_there_is_one_line() -> None:
@@ -214,13 +171,17 @@ def test_serve_qr_prints_every_link_as_a_code(demo_db: Path, tmp_path: Path) -> 
 
 
 def test_handout_html_carries_the_link_as_a_qr_code(demo_db: Path, tmp_path: Path) -> None:
+    """`handout` writes a file and talks to no server: typed in this process (no process of
+    its own to start), through the same command line."""
+    from typer.testing import CliRunner
+
     from referee.serve import access as serve_access
+    from tests.cli.conftest import GM
 
     db = copy_evening(demo_db, tmp_path / "night")
+    gm = GM(CliRunner(), db)
     page = tmp_path / "ben.html"
-    result = referee("--db", str(db), "handout", "Ben", "--html", str(page),
-                     "--url", "http://192.168.1.20:8765")
-    assert result.returncode == 0, result.stderr
+    gm("handout", "Ben", "--html", str(page), "--url", "http://192.168.1.20:8765")
     access = serve_access.load_access(db)
     assert access is not None
     html = page.read_text()
@@ -228,8 +189,7 @@ def test_handout_html_carries_the_link_as_a_qr_code(demo_db: Path, tmp_path: Pat
     assert '<svg' in html and 'class="segno"' in html
     for other in ("Di", "Flo", "Hal"):  # only Ben's own link
         assert access.assistants[other] not in html
-    again = referee("--db", str(db), "handout", "Ben", "--html", str(page), "--force")
-    assert again.returncode == 0
+    gm("handout", "Ben", "--html", str(page), "--force")  # exit 0, or it fails here
     assert access.assistants["Ben"] in page.read_text()  # the same link: tokens are kept
 
 
@@ -396,23 +356,6 @@ def test_e65_every_root_option_is_judged(tmp_path: Path) -> None:
     assert set(station.root_spellings()) == set(REFUSED_ROOT)
 
 
-def test_e65_the_real_command_line_at_a_station(read_only: Serving, tmp_path: Path) -> None:
-    """`referee --station URL --token T ... --db OTHER` through a real `referee serve`."""
-    other = read_only.db.parent / "other.json"  # beside the served evening
-    new = tmp_path / "somewhere" / "new" / "x.json"
-    before = _listing(tmp_path), _listing(read_only.db.parent)
-    station = ["--station", read_only.url, "--token", read_only.token]
-    for line in (["status", "--db", str(other)], ["rise", "Cy", "--db", str(other)],
-                 ["--db", str(other), "status"], ["new", "--fool", "F", "--seat", "A:I:red",
-                                                  "--seat", "B:II:blue", "--db", str(new)]):
-        result = referee(*station, *line)
-        assert result.returncode == 2, result
-        assert "E65" in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
-        assert result.stdout == ""
-    assert (_listing(tmp_path), _listing(read_only.db.parent)) == before
-    assert not (tmp_path / "somewhere").exists()
-
-
 # -- tokens at the serving terminal and at the station (E66, E67) ----------------------------
 
 
@@ -474,7 +417,9 @@ def certificate(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
         pytest.skip("openssl is not installed")
     folder = tmp_path_factory.mktemp("tls")
     cert, key = folder / "cert.pem", folder / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+    # An elliptic-curve key: made in no time, where an RSA key costs ~0.3 s of CPU.
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
     return cert, key
@@ -529,36 +474,6 @@ def test_e67_tls_with_unusable_files_is_one_line(demo_db: Path, tmp_path: Path,
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
-def test_e66_token_rotation_after_new_force_through_the_station(serving: Serving,
-                                                                tmp_path: Path) -> None:
-    from referee.serve import access as serve_access
-
-    db = tmp_path / "night" / "demo.json"
-    new = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
-           "Cy:III:blue:Zoe:II", "--force"]
-    station = ["--station", serving.url, "--token", serving.token]
-    done = referee(*station, *new)
-    assert done.returncode == 0, done.stderr
-    access = serve_access.load_access(db)
-    assert access is not None and access.station != serving.token
-    assert f"--token {access.station}" in done.stderr and "E66" in done.stderr
-    assert set(access.assistants) == {"Ben", "Zoe"}
-    import urllib.error
-    import urllib.request
-
-    for name, link in serving.links.items():  # every old link opens nothing now
-        with pytest.raises(urllib.error.HTTPError) as gone:
-            urllib.request.urlopen(link, timeout=30)
-        assert gone.value.code == 404, name
-    zoe = f"{serving.url}/a/{access.assistants['Zoe']}"
-    with urllib.request.urlopen(zoe, timeout=30) as page:  # a new assistant's, at once
-        assert "Clue sheet: Zoe" in page.read().decode()
-    stale = referee(*station, "status")
-    assert stale.returncode == 2 and "new evening replaces it" in stale.stderr
-    fresh = referee("--station", serving.url, "--token", access.station, "status", "--json")
-    assert fresh.returncode == 0 and json.loads(fresh.stdout)["fool"] == "Max"
-
-
 def test_e66_a_station_shell_goes_on_after_new_force(serving: Serving, tmp_path: Path) -> None:
     lines = ("new --fool Max --seat Ada:XVI:red:Ben:IX --seat Cy:III:blue:Di:II --force\n"
              "status --json\n")
@@ -566,3 +481,102 @@ def test_e66_a_station_shell_goes_on_after_new_force(serving: Serving, tmp_path:
     assert result.returncode == 0, result.stderr
     assert "this shell goes on with it" in result.stderr
     assert json.loads(result.stdout.strip().splitlines()[-1])["fool"] == "Max"
+
+
+# -- one served evening for the tests that need a real station but no fresh evening ----------
+# These run last: the module-scoped server lives until the module ends, and an idle `serve`
+# still polls its evening file, so it should not idle through the rest of the module.
+
+
+@pytest.fixture(scope="module")
+def shared(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serving]:
+    """One `referee serve --station --links` for the tests below (a start is ~0.4 s of CPU).
+    Sound to share because none of them sees a write it does not account for: all but the last
+    two write nothing and each checks that itself, so each finds the demo evening as served;
+    then (file order) one gives a Charge, its first checks the chips the others left alone;
+    and the last replaces the evening with `new --force`, whatever was in it."""
+    with _serving(copy_evening(demo_db, tmp_path_factory.mktemp("night"))) as s:
+        yield s
+
+
+def test_station_with_an_assistants_token_writes_nothing(shared: Serving) -> None:
+    db = shared.db
+    before = db.read_bytes()
+    token = shared.links["Ben"].rsplit("/", 1)[1]
+    for bad in (token, "not-the-token-at-all", ""):
+        args = ["--station", shared.url, "--token", bad] if bad else ["--station", shared.url]
+        result = referee(*args, "charge", "give", "Ben", "Flo", "1")
+        assert result.returncode == 2
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+    assert db.read_bytes() == before
+
+
+def test_links_printed_by_serve_open_the_sheets(shared: Serving) -> None:
+    import urllib.request
+
+    for name, link in shared.links.items():
+        with urllib.request.urlopen(link, timeout=30) as page:
+            assert f"Clue sheet: {name}" in page.read().decode()
+
+
+def test_e65_the_real_command_line_at_a_station(shared: Serving, tmp_path: Path) -> None:
+    """`referee --station URL --token T ... --db OTHER` through a real `referee serve`."""
+    other = shared.db.parent / "other.json"  # beside the served evening
+    new = tmp_path / "somewhere" / "new" / "x.json"
+    before = _listing(tmp_path), _listing(shared.db.parent)
+    station = ["--station", shared.url, "--token", shared.token]
+    for line in (["status", "--db", str(other)], ["rise", "Cy", "--db", str(other)],
+                 ["--db", str(other), "status"], ["new", "--fool", "F", "--seat", "A:I:red",
+                                                  "--seat", "B:II:blue", "--db", str(new)]):
+        result = referee(*station, *line)
+        assert result.returncode == 2, result
+        assert "E65" in result.stderr and len(result.stderr.splitlines()) == 1, result.stderr
+        assert result.stdout == ""
+    assert (_listing(tmp_path), _listing(shared.db.parent)) == before
+    assert not (tmp_path / "somewhere").exists()
+
+
+def test_station_command_runs_there_and_answers_here(shared: Serving, demo_db: Path,
+                                                     tmp_path: Path) -> None:
+    # It writes through `shared`: after those that write nothing, before the last test.
+    there = referee("--station", shared.url, "--token", shared.token, "status", "--json")
+    assert there.returncode == 0, there.stderr
+    here = referee("--db", str(demo_db), "status", "--json")
+    assert json.loads(there.stdout)["chips"] == json.loads(here.stdout)["chips"]
+    wrong = referee("--station", shared.url, "--token", shared.token, "bet", "Zed")
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert wrong.stderr == referee("--db", str(demo_db), "bet", "Zed").stderr
+    done = referee("--station", shared.url, "--token", shared.token,
+                   "charge", "give", "Ben", "Flo", "1")
+    assert done.returncode == 0, done.stderr
+
+
+def test_e66_token_rotation_after_new_force_through_the_station(shared: Serving) -> None:
+    # After every other test on `shared`: `new --force` replaces whatever they left, and
+    # no test after it could use the served tokens.
+    from referee.serve import access as serve_access
+
+    db = shared.db
+    new = ["new", "--fool", "Max", "--seat", "Ada:XVI:red:Ben:IX", "--seat",
+           "Cy:III:blue:Zoe:II", "--force"]
+    station = ["--station", shared.url, "--token", shared.token]
+    done = referee(*station, *new)
+    assert done.returncode == 0, done.stderr
+    access = serve_access.load_access(db)
+    assert access is not None and access.station != shared.token
+    assert f"--token {access.station}" in done.stderr and "E66" in done.stderr
+    assert set(access.assistants) == {"Ben", "Zoe"}
+    import urllib.error
+    import urllib.request
+
+    for name, link in shared.links.items():  # every old link opens nothing now
+        with pytest.raises(urllib.error.HTTPError) as gone:
+            urllib.request.urlopen(link, timeout=30)
+        assert gone.value.code == 404, name
+    zoe = f"{shared.url}/a/{access.assistants['Zoe']}"
+    with urllib.request.urlopen(zoe, timeout=30) as page:  # a new assistant's, at once
+        assert "Clue sheet: Zoe" in page.read().decode()
+    stale = referee(*station, "status")
+    assert stale.returncode == 2 and "new evening replaces it" in stale.stderr
+    fresh = referee("--station", shared.url, "--token", access.station, "status", "--json")
+    assert fresh.returncode == 0 and json.loads(fresh.stdout)["fool"] == "Max"
