@@ -34,6 +34,8 @@ import ast
 import functools
 from pathlib import Path
 
+from tests import sources
+
 #: Low to high: a module may import its own layer and the layers before it, never after.
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("referee.errors", "referee.jsontypes", "referee.names", "referee.said",
@@ -247,10 +249,12 @@ class Imports(ast.NodeVisitor):
             self._stream(self.dotted(node), node.lineno)  # ``from sys import stdout``
 
 
-def _texts(tree: ast.Module) -> dict[str, str]:
-    """Every name the module binds to a string, once only (a name bound twice is no text)."""
+@functools.cache
+def _texts(text: str) -> dict[str, str]:
+    """Every name the module ``text`` binds to a string, once only (a name bound twice is no
+    text); read once for each text, whatever the package around it."""
     seen: dict[str, str | None] = {}
-    for node in ast.walk(tree):
+    for node in sources.nodes(text):
         if isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for target in targets:
@@ -275,12 +279,13 @@ def read(package: Path) -> tuple[dict[str, Path], dict[str, Imports]]:
 @functools.cache
 def _scan(name: str, is_package: bool, text: str, known: frozenset[str]) -> Imports:
     """One module read (once per text: a copy with one mistake planted re-reads one file)."""
-    tree = ast.parse(text, name)
-    visitor = Imports(name, is_package, set(known), _texts(tree))
-    for node in ast.walk(tree):  # every alias first: a function may use a name bound below it
+    # The tree, its nodes and its texts are shared by text (``tests/sources.py``): a module
+    # planted beside this one changes ``known`` and is re-read here, but not re-parsed.
+    visitor = Imports(name, is_package, set(known), _texts(text))
+    for node in sources.nodes(text):  # every alias first: a function may use a name bound below
         if isinstance(node, ast.Import | ast.ImportFrom):
             visitor.alias(node)
-    visitor.visit(tree)
+    visitor.visit(sources.tree(text))
     return visitor
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.table import api
+from tests import sources
 from tests.layers import RANK, layer
 
 CLI = Path(__file__).parent.parent / "referee" / "cli"
@@ -26,7 +27,7 @@ def _requests() -> list[tuple[str, str, set[str], bool]]:
     whether the dict also unpacks others)."""
     found = []
     for path in sorted(CLI.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in sources.nodes(path.read_text()):  # parsed once a process
             name = getattr(node.func, "id", None) if isinstance(node, ast.Call) else None
             if isinstance(node, ast.Call) and name in MAKERS and len(node.args) >= 2 \
                     and isinstance(node.args[0], ast.Constant) \

@@ -14,6 +14,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests import sources
+
 PACKAGE = Path(__file__).resolve().parents[1] / "referee"
 
 #: Most functions over LIMIT lines the package may hold; lower it as long ones are split.
@@ -25,7 +27,7 @@ def long_functions(text: str, limit: int = LIMIT) -> list[tuple[str, int, int]]:
     """(name, first line, length) of each function or method of ``text`` longer than ``limit``
     lines, nested ones too, counted from ``def`` to the function's last line."""
     found = []
-    for node in ast.walk(ast.parse(text)):
+    for node in sources.nodes(text):  # parsed and walked once a process (tests/sources.py)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             length = (node.end_lineno or node.lineno) - node.lineno + 1
             if length > limit:

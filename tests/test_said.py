@@ -24,6 +24,7 @@ from referee.cli.runner import root_command
 from referee.cli.suggest import command, told
 from referee.errors import IllegalAction
 from referee.said import Said, Suggest, joined, said
+from tests import sources
 from tests.profiles import examples
 
 PACKAGE = Path(__file__).resolve().parents[1] / "referee"
@@ -36,9 +37,9 @@ _CMD = "|".join(map(re.escape, WORDS))
 COMMAND_TEXT = re.compile(rf"`referee\b|\breferee (?:{_CMD})\b|`(?:{_CMD})(?: [^`]*)?`")
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
+def _docstrings(nodes: tuple[ast.AST, ...]) -> set[int]:
     kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-    return {id(node.body[0].value) for node in ast.walk(tree)
+    return {id(node.body[0].value) for node in nodes
             if isinstance(node, kinds) and node.body and isinstance(node.body[0], ast.Expr)
             and isinstance(node.body[0].value, ast.Constant)}
 
@@ -55,11 +56,11 @@ def command_text(root: Path) -> list[str]:
 def _strings_with_commands(source: str) -> tuple[tuple[int, str], ...]:
     """The strings of one module's ``source`` that hold command text, with their lines: read
     once for each text (a planted copy differs from the package in one module alone)."""
-    tree = ast.parse(source)
-    skip = _docstrings(tree) | {id(v) for node in ast.walk(tree)  # f-string pieces
-                                if isinstance(node, ast.JoinedStr) for v in node.values}
+    nodes = sources.nodes(source)  # the tree shared with the other guards (tests/sources.py)
+    skip = _docstrings(nodes) | {id(v) for node in nodes  # f-string pieces
+                                 if isinstance(node, ast.JoinedStr) for v in node.values}
     found: list[tuple[int, str]] = []
-    for node in ast.walk(tree):
+    for node in nodes:
         if isinstance(node, ast.JoinedStr):
             text = "".join(v.value if isinstance(v, ast.Constant) else "X" for v in node.values)
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) \

@@ -18,6 +18,8 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests import sources
+
 PACKAGE = Path(__file__).resolve().parents[1] / "referee"
 
 #: The whole package's count as it stands; lower it as ``dict[str, Any]`` goes.
@@ -37,14 +39,11 @@ def _is_alias_value(node: ast.expr | None) -> bool:
     return _WRITTEN.fullmatch(ast.unparse(node)) is not None
 
 
-def aliases(sources: dict[str, str],
-            trees: dict[str, ast.Module] | None = None) -> set[tuple[str, str]]:
-    """(module, name) of every module-level name whose value is ``dict[str, Any]`` (``trees``:
-    the modules already parsed, by name)."""
+def aliases(texts: dict[str, str]) -> set[tuple[str, str]]:
+    """(module, name) of every module-level name whose value is ``dict[str, Any]``."""
     found: set[tuple[str, str]] = set()
-    for module, text in sources.items():
-        tree = trees[module] if trees is not None else ast.parse(text)
-        for node in tree.body:
+    for module, text in texts.items():
+        for node in sources.tree(text).body:  # parsed once a process (tests/sources.py)
             if isinstance(node, ast.Assign) and _is_alias_value(node.value):
                 found |= {(module, t.id) for t in node.targets if isinstance(t, ast.Name)}
             elif (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
@@ -53,16 +52,16 @@ def aliases(sources: dict[str, str],
     return found
 
 
-def count(sources: dict[str, str]) -> int:
-    """``dict[str, Any]`` written, plus the uses of its aliases, over ``sources`` (module name
+def count(texts: dict[str, str]) -> int:
+    """``dict[str, Any]`` written, plus the uses of its aliases, over ``texts`` (module name
     -> text)."""
-    trees = {module: ast.parse(text) for module, text in sources.items()}  # once each
-    known = aliases(sources, trees)
-    total = sum(len(_WRITTEN.findall(text)) for text in sources.values())
-    for module, tree in trees.items():
+    known = aliases(texts)
+    total = sum(len(_WRITTEN.findall(text)) for text in texts.values())
+    for module, text in texts.items():
+        tree = sources.tree(text)
         local = {name for mod, name in known if mod == module}
         imported_modules: set[str] = set()
-        for node in ast.walk(tree):
+        for node in sources.nodes(text):
             if isinstance(node, ast.ImportFrom) and node.module is not None:
                 for a in node.names:
                     if (node.module, a.name) in known:
@@ -75,7 +74,7 @@ def count(sources: dict[str, str]) -> int:
             continue  # no alias here to count the uses of
         defining = {id(t) for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign))
                     for t in (node.targets if isinstance(node, ast.Assign) else [node.target])}
-        for node in ast.walk(tree):
+        for node in sources.nodes(text):
             if isinstance(node, ast.Name) and node.id in local and id(node) not in defining:
                 total += 1
             elif (imported_modules and isinstance(node, ast.Attribute)
@@ -97,12 +96,12 @@ def _quoted_uses(text: str, names: set[str]) -> int:
 
 
 def _package() -> dict[str, str]:
-    sources = {}
+    texts = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
         module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
-        sources[module] = path.read_text(encoding="utf-8")
-    return sources
+        texts[module] = path.read_text(encoding="utf-8")
+    return texts
 
 
 def test_dict_str_any_stays_under_its_ceiling() -> None:
