@@ -18,12 +18,25 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--remote-debugging-pipe"]
+         "--hide-scrollbars", "--remote-debugging-pipe",
+         # A page navigated away from is gone, not kept frozen for going back (Browser.open).
+         "--disable-back-forward-cache"]
+#: The mark ``open`` leaves on a page before it navigates away from it.
+LEFT = "__refereeLeft"
+#: The mark of a page's ``resize`` event (``Browser.resize``).
+RESIZED = "__refereeResized"
+
+
+def _origin(url: str) -> str:
+    """Scheme, host and port: what ``sessionStorage`` is kept by (every file one origin)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def chromium() -> str | None:
@@ -57,6 +70,10 @@ class Browser:
         self._id = 0
         self.session: str | None = None
         self.target: str | None = None
+        self._origin: str | None = None  # the origin the open tab shows (``open``)
+        self._origins: set[str] = set()  # and every one it has shown
+        self._scripts: list[str] = []  # scripts added to every new document of the page
+        self._size: tuple[int, int] | None = None  # the page's window, CSS pixels
 
     def send(self, method: str, params: dict[str, Any] | None = None,
              session: str | None = None) -> dict[str, Any]:
@@ -88,26 +105,80 @@ class Browser:
                 self._buffer += chunk
 
     def open(self, url: str, width: int, height: int) -> None:
-        """A new page of ``width`` x ``height`` CSS pixels at ``url``, loaded (the page
-        opened before is closed: one browser serves a whole test module)."""
+        """The page at ``url`` in a window of ``width`` x ``height`` CSS pixels, loaded; the
+        page open before is gone (one browser serves a whole test module).
+
+        The open tab is navigated to ``url`` rather than closed for a new one: a new tab (a
+        target) starts a renderer of its own, which costs about as much CPU again as the
+        load itself. Nothing of the old page comes along: the back-forward cache is off
+        (``FLAGS``: the old page is not kept alive, frozen, with its connections), scripts
+        added to every new document are removed, and what a tab keeps per origin,
+        ``sessionStorage``, is emptied for the origin just left (the tab then shows no other
+        origin it held before; one it showed earlier gets a new tab). What every tab shares
+        (cookies, ``localStorage``, the cache) is shared as before."""
+        where = _origin(url)
+        if self.session is not None and (where == self._origin or where not in self._origins):
+            try:
+                if where == self._origin:
+                    self._leave()  # nothing of the old page runs, and it
+                    self.evaluate("sessionStorage.clear()")  # left nothing for this one
+                self._navigate(url, width, height)
+            except (RuntimeError, TimeoutError):
+                pass  # the page is gone or hung: a new one
+            else:
+                self._origin = where
+                self._origins.add(where)
+                return
+        self._close_target()
+        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        self.target = target
+        self.session = self.send("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+        self._metrics(width, height)
+        self.page("Page.enable")
+        self.page("Page.navigate", {"url": url})
+        self.wait_for("document.readyState === 'complete'")
+        self._origin = where
+        self._origins = {where}
+
+    def _navigate(self, url: str, width: int, height: int) -> None:
+        """The open tab navigated to ``url``, at the new size first, and loaded: the old
+        document marked, so that its own readiness is not taken for the new one's."""
+        for script in self._scripts:
+            self.page("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script})
+        self._scripts = []
+        self.evaluate(f"window.{LEFT} = true")
+        if self._size != (width, height):
+            self._metrics(width, height)
+        self.page("Page.navigate", {"url": url})
+        self.wait_for(f"window.{LEFT} === undefined && document.readyState === 'complete'")
+
+    def _leave(self) -> None:
+        """The open tab at ``about:blank``, navigated there from the page itself: its scripts
+        stopped and its connections closed. The blank document keeps the page's origin (and
+        its renderer, which the next ``open`` reuses)."""
+        if self.evaluate("location.href") != "about:blank":
+            self.evaluate("location.replace('about:blank')")
+            self.wait_for("location.href === 'about:blank' && "
+                          "document.readyState === 'complete'")
+
+    def _close_target(self) -> None:
         if self.target is not None:
             try:
                 self.send("Target.closeTarget", {"targetId": self.target})
             except (RuntimeError, TimeoutError):
                 pass
-        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
-        self.target = target
-        self.session = self.send("Target.attachToTarget",
-                                 {"targetId": target, "flatten": True})["sessionId"]
-        self.page("Emulation.setDeviceMetricsOverride",
-                  {"width": width, "height": height, "deviceScaleFactor": 1,
-                   "mobile": width < 600})
-        self.page("Page.enable")
-        self.page("Page.navigate", {"url": url})
-        self.wait_for("document.readyState === 'complete'")
+        self.target = self.session = None
+        self._origin = None
+        self._origins = set()
+        self._scripts = []
+        self._size = None
 
     def page(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-        return self.send(method, params, self.session)
+        result = self.send(method, params, self.session)
+        if method == "Page.addScriptToEvaluateOnNewDocument":  # removed by the next open
+            self._scripts.append(result["identifier"])
+        return result
 
     def evaluate(self, expression: str) -> Any:
         result = self.page("Runtime.evaluate", {"expression": expression,
@@ -131,7 +202,20 @@ class Browser:
         raise TimeoutError(expression)
 
     def resize(self, width: int, height: int) -> None:
-        """The page's window at ``width`` x ``height`` CSS pixels, without reloading it."""
+        """The page's window at ``width`` x ``height`` CSS pixels, without reloading it; back
+        once the page has had its ``resize`` event, when the size changed (what the page
+        does on it, in listeners of its own, added before ours, has been done: no fixed
+        wait for a refit)."""
+        if self._size == (width, height):
+            self._metrics(width, height)
+            return
+        self.evaluate(f"window.{RESIZED} = false; window.addEventListener('resize', "
+                      f"function () {{ window.{RESIZED} = true; }}, {{once: true}})")
+        self._metrics(width, height)
+        self.wait_for(f"window.{RESIZED} !== false")  # undefined: the page reloaded
+
+    def _metrics(self, width: int, height: int) -> None:
+        self._size = (width, height)
         self.page("Emulation.setDeviceMetricsOverride",
                   {"width": width, "height": height, "deviceScaleFactor": 1,
                    "mobile": width < 600})
@@ -142,13 +226,14 @@ class Browser:
         return data
 
     def blank(self) -> None:
-        """Close the open page, if any: the next ``open`` starts from a new one."""
-        if self.target is not None:
-            try:
-                self.send("Target.closeTarget", {"targetId": self.target})
-            except (RuntimeError, TimeoutError):
-                pass
-        self.target = self.session = None
+        """The open page, if any, gone (``_leave``; the tab closed should that fail): its
+        scripts stopped and its connections closed; the next ``open`` loads a new document."""
+        if self.session is None:
+            return
+        try:
+            self._leave()
+        except (RuntimeError, TimeoutError):
+            self._close_target()
 
     def alive(self) -> bool:
         return self.proc.poll() is None

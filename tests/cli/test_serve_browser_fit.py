@@ -92,9 +92,8 @@ def test_e85_the_table_fits_every_screen_with_every_seat_named(
     with served(db) as s:
         browser.open(f"http://127.0.0.1:{s.port}/", *SIZES[0])
         for width, height in SIZES:
-            browser.resize(width, height)
+            browser.resize(width, height)  # back once the page has refitted (its resize event)
             browser.wait_for(f"innerWidth === {width} && innerHeight === {height}")
-            time.sleep(0.15)  # the page refits on the resize
             seen = browser.evaluate(MEASURE)
             where = f"{seats} seats, {moment}, {width}x{height}"
             # No scrolling, ever: the document is exactly the screen (E85).
@@ -240,9 +239,8 @@ def test_e111_the_season_on_the_wall_between_evenings_fits_every_screen(
     with served(season_db.with_name(which), season=True) as s:
         browser.open(f"http://127.0.0.1:{s.port}/", *SIZES[0])
         for width, height in SIZES:
-            browser.resize(width, height)
+            browser.resize(width, height)  # back once the page has refitted
             browser.wait_for(f"innerWidth === {width} && innerHeight === {height}")
-            time.sleep(0.15)
             seen = browser.evaluate(MEASURE)
             where = f"{which}, {width}x{height}"
             assert (seen["width"], seen["height"]) == (width, height), where

@@ -65,9 +65,8 @@ LENGTHEN = """(function (long) {
 
 
 def _measure(browser: Browser, width: int, height: int) -> dict[str, object]:
-    browser.resize(width, height)
+    browser.resize(width, height)  # back once the page has refitted (its resize event)
     browser.wait_for(f"innerWidth === {width} && innerHeight === {height}")
-    time.sleep(0.2)  # the page refits on the resize
     browser.evaluate(LENGTHEN % json.dumps(LONG))
     seen: dict[str, object] = browser.evaluate(SMALL)
     return seen
