@@ -114,7 +114,6 @@ def test_every_request_is_all_or_nothing_and_the_books_hold(data: st.DataObject,
                 event(f"refused: {move}")
                 continue
             event(f"made: {move}")
-            api.answered(path)  # as a caller does once it has answered (E291)
             with open_evening(path, write=False) as ev:
                 logged = list(ev.iter_commands("evening"))
                 state = ev.state("evening")

@@ -177,9 +177,7 @@ def declared(move: str) -> Declared:
 def perform(request: Request) -> Outcome[Any, Any]:
     """Make ``request``'s move: under the evening's lock, its stream folded, the core's
     function decides its events from the state and the arguments (or refuses: nothing is
-    written), and they are committed at once under the request's words. Its backups move up
-    once the caller has answered and calls ``answered`` (E291), else as the next command
-    opens the evening.
+    written), and they are committed at once under the request's words.
 
     Raises:
         RefereeError: the core refused the move, or the evening cannot be opened or written.
@@ -203,11 +201,3 @@ def perform(request: Request) -> Outcome[Any, Any]:
     return run(Move(evening=request.evening, stream=move.stream, line=line,
                     asked_by=request.asked_by, dry=request.dry, fresh=request.fresh), build,
                log=move.log)
-
-
-def answered(evening: Path) -> None:
-    """The caller has answered a move made on ``evening``: its backups move up now (E291; the
-    console's boundary does this for every evening its line wrote)."""
-    from referee.storage.lock import settle
-
-    settle(str(evening))
