@@ -288,11 +288,8 @@ def _timeline(scratch: Path, commands: list[Any], index: int, plan: Plan, undos:
 
 def _forget(scratch: Path) -> None:
     """The scratch evening's writes are no command of the GM's: were the amendment refused
-    after them, the boundary must not call it recorded (E180); nor are its backups kept (E291)."""
-    from referee.storage.files import PENDING
-
+    after them, the boundary must not call it recorded (E180)."""
     WRITTEN[:] = [w for w in WRITTEN if w.get("file") != str(scratch)]
-    PENDING.pop(str(scratch), None)
 
 
 def _ways(c: Any, plan: Plan, undos: int, new: list[str] | None) -> str:
