@@ -153,8 +153,7 @@ def _answer_failed(exc: BaseException) -> None:
 
 
 def _end_command() -> None:
-    """After the answer: mark it shown (E41), move the backups up (E291), and pass on the
-    store's notes."""
+    """After the answer: mark it shown (E41), and pass on the store's notes."""
     from referee.storage import files  # as in _begin_command
 
     store = _store()
@@ -171,11 +170,6 @@ def _end_command() -> None:
                      err=True)
             store.WRITTEN.clear()
             store.UNANSWERED.clear()
-        if files.PENDING:  # the backups move up once the answer is out (E291)
-            from referee.storage.lock import settle
-
-            for path in list(files.PENDING):
-                settle(path)
         for note in files.NOTES:
             echo(f"note: {note}", err=True)
         files.NOTES.clear()

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, cast
 from referee.errors import StoreError
 from referee.storage import seals
 from referee.storage.chain import GENESIS, chain_break
-from referee.storage.files import BACKUPS, backup_path, fsync_dir, read_checked, staging_path
+from referee.storage.files import BACKUPS, backup_path, fsync_dir, read_checked
 from referee.streams import plain, spec
 
 if TYPE_CHECKING:
@@ -76,9 +76,8 @@ def newest_good_backup(path: Path) -> Path | None:
     """
     own = _id_of(path)
     found: list[tuple[Path, float]] = []
-    # The evening before the last command, kept aside until the backups move up (E291).
-    staging = Path(staging_path(path))
-    for candidate in [staging, *(backup_path(path, n) for n in range(1, BACKUPS + 1))]:
+    for n in range(1, BACKUPS + 1):
+        candidate = backup_path(path, n)
         try:
             data, checked, what = read_checked(candidate)
         except StoreError:

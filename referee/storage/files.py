@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import time
-from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -36,15 +35,6 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 
 #: Notes for the GM about a command that was recorded (printed by the CLI after its answer).
 NOTES: list[str] = []
-
-#: Whether the writes made now leave their backups to move up after the answer (E291): set by
-#: ``referee.table.transaction.run`` for the move it makes, in its own context (a thread's
-#: move does not set another's).
-ROTATE_LATER: ContextVar[bool] = ContextVar("ROTATE_LATER", default=False)
-
-#: The evenings this process wrote whose backups still wait to move up, by path: the (device,
-#: inode) of the file each write kept aside (``commit_file``, ``settle_staging``, E291).
-PENDING: dict[str, tuple[int, int]] = {}
 
 #: Set by the command line: commands record who wrote them, so that the next command can tell
 #: whether their answer was shown (E41). Library users (tests, scripts) are not asked.
@@ -183,16 +173,13 @@ def check_size(path: Path | str, size: int) -> None:
 
 
 def commit_file(path: Path, data: bytes | bytearray) -> None:
-    """Replace ``path`` by ``data`` atomically, keeping the file it replaces aside (E40, E98).
+    """Replace ``path`` by ``data`` atomically, then rotate the backups (E40).
 
-    The new file is written and fsynced first, the old one hard-linked aside as the staging
-    link (``staging_path``), the new one renamed over it, and the folder synced: a write the
-    disk refuses (full, read only, no permission) leaves the evening and every backup as they
-    were, and raises a ``StoreError`` saying nothing was written. Then the backups move up
-    (``rotate_backups``); for a move of the table's API (``ROTATE_LATER``) only once its
-    caller has answered (``referee.storage.lock.settle``, E291): until then the evening before
-    the command is the staging link, synced with the new file, and the next command to open
-    the evening moves it in if nothing did (``referee.storage.lock.settle_staging``).
+    The new file is written and fsynced first, the old one hard-linked aside, and only once
+    the new file is in place do the backups move up: a write the disk refuses (full, read
+    only, no permission) leaves the evening and every backup as they were, and raises a
+    ``StoreError`` saying nothing was written. A failure while rotating, after the commit,
+    is noted (``NOTES``): the command was recorded.
     """
     check_size(path, len(data))  # E183: never a file no read takes back
     folder, name = os.path.split(path)  # plain strings: this runs on every write
@@ -213,18 +200,16 @@ def commit_file(path: Path, data: bytes | bytearray) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
         raise
-    if kept and ROTATE_LATER.get():  # a move its caller answers: the backups after that
-        with contextlib.suppress(OSError):  # the inode this write linked aside
-            found = os.stat(staging)
-            PENDING[os.fspath(path)] = (found.st_dev, found.st_ino)
-    elif kept:
+    if kept:
         try:
             rotate_backups(path, staging)
         except OSError as exc:
             NOTES.append(f"the command was recorded, but the backups of {path} could not be "
                          f"rotated ({exc.strerror or exc}); check the disk")
-    # The new file and the staging link synced at once, before the answer: a power cut after
-    # it keeps the evening the command made and, beside it, the evening before (E98).
+    # The new file and the backups' renames synced at once, before the answer: a power cut
+    # after it must not undo the rotation, leaving the version before the command only as
+    # the staging link that the next write removes (E98). Before it, a cut leaves every name
+    # as it was, the evening before the command with all its backups.
     fsync_dir(folder or os.curdir)
 
 
@@ -232,9 +217,8 @@ def _keep_aside(path: Path, staging: str) -> bool:
     """The file at ``path`` hard-linked as ``staging``, to become the newest backup (a copy
     where the file system has no hard links); False when there is no file at ``path`` yet.
 
-    No look first: the link itself says whether there is a file, and a ``staging`` the link
-    finds there (this runs under the lock, after the open moved in any it found, E291: one
-    only a disk that refused that leaves) is removed.
+    No look first: the link itself says whether there is a file, and a ``staging`` left by a
+    killed writer (this runs under the lock) is removed when the link finds it there.
     """
     import errno
 
@@ -575,19 +559,11 @@ def backup_path(path: Path, n: int) -> Path:
     return path.with_name(f"{path.name}.bak.{n}")
 
 
-def rotate_backups(path: Path | str, staging: Path | str) -> None:
-    """Move the backups up one and ``staging`` in as ``bak.1``: a rename each, into the first
-    slot free (a rotation a power cut stopped half-way left one, E291), else over the oldest,
-    ``bak.3``, which is dropped."""
-    base = os.fspath(path)  # ``backup_path`` as plain strings
-    names = [f"{base}.bak.{n}" for n in range(1, BACKUPS + 1)]
-    top = next((n for n, name in enumerate(names) if not os.path.lexists(name)), BACKUPS - 1)
-    for n in range(top, 0, -1):
-        os.replace(names[n - 1], names[n])
-    os.replace(staging, names[0])
-
-
-def staging_path(path: Path | str) -> str:
-    """Where a write keeps the file it replaces until the backups move up (E291)."""
-    folder, name = os.path.split(os.fspath(path))
-    return os.path.join(folder, f".{name}.bak.tmp")
+def rotate_backups(path: Path, staging: Path | str) -> None:
+    """Move the backups up one (``bak.3`` is dropped) and ``staging`` in as ``bak.1``: a
+    rename each, no look first (a backup not there yet is passed over)."""
+    base = os.fspath(path)  # ``backup_path`` as plain strings: this runs on every write
+    for n in range(BACKUPS - 1, 0, -1):
+        with contextlib.suppress(FileNotFoundError):
+            os.replace(f"{base}.bak.{n}", f"{base}.bak.{n + 1}")
+    os.replace(staging, f"{base}.bak.1")

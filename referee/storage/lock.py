@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from referee.errors import StoreError
-from referee.storage import files
 from referee.storage.files import check_path, list_quietly, write_failure
 
 
@@ -55,9 +54,7 @@ def _wait_for_flock(fd: int, timeout: float) -> bool:
 
 
 def remove_stale_temps(path: Path) -> None:
-    """Remove temp files a killed writer left behind (call only under the evening's lock), and
-    move in as the newest backup the evening a write kept aside whose backups did not move up
-    yet (E291: its process stopped after its answer, or has not settled them yet).
+    """Remove temp files a killed writer left behind (call only under the evening's lock).
 
     Every temp file of ``path`` and its segments is written under the lock, so
     one found while holding it belongs to a process that died mid-write.
@@ -73,81 +70,12 @@ def remove_stale_temps(path: Path) -> None:
             if not name.startswith(prefix):
                 continue
             middle = name[len(prefix):-4]
-            if folder is not segments and middle == "bak":  # ``.NAME.bak.tmp``: a backup
-                with contextlib.suppress(OSError):
-                    if settle_staging(path, files.PENDING.pop(os.fspath(path), None)):
-                        files.fsync_dir(own or os.curdir)
-                continue
-            # ``.NAME.PID.NS.tmp`` (atomic_write) or ``.NAME.XXXXXXXX.tmp`` (mkstemp, older
-            # versions); in the evening's own folder nothing else, so that the temps of an
-            # evening named ``NAME.other`` are left alone.
-            if folder is segments or _is_temp_tag(middle):
+            # ``.NAME.bak.tmp`` (backup staging), ``.NAME.PID.NS.tmp`` (atomic_write) or
+            # ``.NAME.XXXXXXXX.tmp`` (mkstemp, older versions); in the evening's own folder
+            # nothing else, so that the temps of an evening named ``NAME.other`` are left alone.
+            if folder is segments or middle == "bak" or _is_temp_tag(middle):
                 with contextlib.suppress(OSError):
                     os.unlink(os.path.join(folder, name))
-
-
-def settle(path: str) -> None:
-    """After a command's answer: the backups of the evening it wrote at ``path`` moved up one,
-    the evening before the command becoming ``PATH.bak.1`` (E291), under the evening's lock,
-    and synced. When another command holds the lock it does this itself as it opens the
-    evening (``remove_stale_temps``). A disk that refuses is a note: the command stands, and
-    the evening before it is still kept beside it."""
-    own = files.PENDING.pop(path, None)
-    lock = EveningLock(Path(f"{path}.lock"))  # ``referee.storage.answers.lock_path``
-    try:
-        if not lock.acquire(0):
-            return
-    except (OSError, StoreError):
-        return
-    try:
-        if settle_staging(path, own):
-            files.fsync_dir(os.path.dirname(path) or os.curdir)
-    except OSError as exc:
-        files.NOTES.append(f"the command was recorded, but the backups of {path} could not "
-                           f"be rotated ({exc.strerror or exc}); check the disk; the evening "
-                           "before it is kept beside it until the next command (E291)")
-    finally:
-        lock.release()
-
-
-def settle_staging(path: Path | str, own: tuple[int, int] | None) -> bool:
-    """Under the evening's lock: the file a write kept aside (``staging_path``) moved in as
-    the newest backup, the others up one (E291). ``own`` is the (device, inode) this process
-    linked there itself, known whole; any other staging moves in only if it reads sound, and
-    is removed if it is the evening file itself (its writer died before replacing it) or no
-    sound evening (a copy cut short). Returns whether a name changed (the folder then wants an
-    fsync)."""
-    staging = files.staging_path(path)
-    try:
-        found = os.stat(staging)
-    except FileNotFoundError:
-        return False
-    if own != (found.st_dev, found.st_ino):
-        try:
-            live: os.stat_result | None = os.stat(path)
-        except FileNotFoundError:
-            live = None
-        same = live is not None and (live.st_dev, live.st_ino) == (found.st_dev, found.st_ino)
-        if same or not _sound_copy(staging, path, live, found):
-            os.unlink(staging)
-            return True
-    files.rotate_backups(path, staging)
-    return True
-
-
-def _sound_copy(staging: str, path: Path | str, live: os.stat_result | None,
-                found: os.stat_result) -> bool:
-    """Whether ``staging`` is a whole evening file that is not the live one's bytes."""
-    try:
-        _, checked, what = files.read_checked(Path(staging))
-    except StoreError:
-        return False
-    if checked is not True or what is not None:
-        return False
-    if live is not None and live.st_size == found.st_size:
-        with contextlib.suppress(OSError):
-            return Path(staging).read_bytes() != Path(path).read_bytes()
-    return True
 
 
 def _is_temp_tag(text: str) -> bool:

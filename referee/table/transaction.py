@@ -58,9 +58,7 @@ def run(move: Move, build: Callable[..., list[E]], *,
         more: More | None = None, log: bool = False) -> Outcome[Any, E]:
     """Run ``move``: open its evening under the lock, fold its stream, let ``build(state)``
     return the events (or raise a RefereeError: nothing is written), and commit them at once
-    under the move's line; its backups move up once the caller has answered and calls
-    ``referee.storage.lock.settle`` (the console does, E291), or else as the next command
-    opens the evening. ``more`` holds events of other streams, committed after under the
+    under the move's line. ``more`` holds events of other streams, committed after under the
     same line (the Card of Fate characters an evening carries, R42). ``log``: ``build`` is
     handed a second argument, a function returning the stream's commands oldest first as
     ``(number, words, events)``, read under the same lock.
@@ -69,20 +67,7 @@ def run(move: Move, build: Callable[..., list[E]], *,
         RefereeError: the core refused the move, or the evening cannot be opened or written.
         DryRunDone: ``move.dry``: the events as they would be written; nothing was.
     """
-    from referee.storage.files import ROTATE_LATER  # the first write of a run loads it
-
-    # The backups move up once the caller has answered (``referee.storage.lock.settle``, E291).
-    later = ROTATE_LATER.set(True)
-    try:
-        return _made(move, build, more, log)
-    finally:
-        ROTATE_LATER.reset(later)
-
-
-def _made(move: Move, build: Callable[..., list[E]], more: More | None,
-          log: bool) -> Outcome[Any, E]:
-    """``run``'s transaction itself."""
-    from referee.storage.store import open_evening
+    from referee.storage.store import open_evening  # the first write of a run loads it
     from referee.streams import copy
 
     with open_evening(move.evening, fresh=move.fresh, dry=move.dry) as ev:
