@@ -15,7 +15,8 @@ Prints each as a ratio of the floor, against these bars: status --json at most
 1.15x, a write 1.25x, human status 1.5x, at both sizes. Then, inside one ``referee shell``
 at each size, a write typed at the prompt against a bare fsynced rewrite of the same file
 (temp file, fsync, rename, fsync of the folder: what any durable write of it costs), wall
-time, interleaved: the bar is 2x. ``--shell-only`` times only that last part.
+time, interleaved, each after a pause of ``PAUSE`` so that neither is timed beside the
+other's disk work: the bar is 2x. ``--shell-only`` times only that last part.
 
 Measure an installed package (a regular ``pip install .``), not the checkout:
 
@@ -115,6 +116,10 @@ def bare_rewrite(path: Path) -> float:
     return time.perf_counter() - started
 
 
+#: Seconds between a shell's answer and the bare rewrite, and between that and the next line.
+PAUSE = 0.02
+
+
 def shell_writes(console: list[str], db: Path, env: dict[str, str], rounds: int
                  ) -> tuple[float, float]:
     """Median wall seconds of a write typed into one ``referee shell`` (from the line sent
@@ -137,7 +142,13 @@ def shell_writes(console: list[str], db: Path, env: dict[str, str], rounds: int
                 raise SystemExit(f"the shell answered {answer!r}")
             if n >= 2:  # the first lines build the command tree
                 writes.append(took)
+                # Each timed alone: a pause lets the shell finish what it does after its answer
+                # (the mark that it was shown, E41) and the disk settle after the bare rewrite,
+                # as the seconds between two lines of a GM would; back to back, each was timed
+                # beside the other's journal commit.
+                time.sleep(PAUSE)
                 bare.append(bare_rewrite(db))
+                time.sleep(PAUSE)
     finally:
         shell.stdin.close()
         shell.wait(timeout=30)
